@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0
+# hookcmp: one drop/classify logic on every Linux receive hook.
+
+CC ?= gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+PREFIX ?= /usr/local
+
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+PKGS := libbpf libmnl
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lmnl)
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+CPPFLAGS += -D_GNU_SOURCE -Iprogs -Iloader -Iqdisc -Ibuild $(PKG_CFLAGS)
+LDLIBS += $(PKG_LIBS)
+ifeq ($(SANITIZE),1)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+BPF_CFLAGS := -g -O2 -target bpf -Wall -Iprogs -I/usr/include/$(MULTIARCH)
+
+BPF_HDRS := $(wildcard progs/*.h)
+HOOKS := xdp tc sock
+SKELS := $(HOOKS:%=build/%.skel.h)
+
+LIB_SRCS := $(filter-out loader/main.c,$(wildcard loader/*.c)) $(wildcard qdisc/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
+HDRS := $(wildcard loader/*.h qdisc/*.h) $(BPF_HDRS)
+
+TEST_BINS := build/test_unit build/test_progrun build/hc-send
+
+all: hookcmp
+
+build/%.bpf.o: progs/%.bpf.c $(BPF_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+build/%.skel.h: build/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
+
+build/%.o: %.c $(HDRS) $(SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+build/libhookcmp.a: $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+hookcmp: build/loader/main.o build/libhookcmp.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/test_%: build/tests/test_%.o build/libhookcmp.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/hc-send: build/tests/hc_send.o build/libhookcmp.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/tests/%.o: tests/%.c $(HDRS) $(SKELS) $(wildcard tests/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -c $< -o $@
+
+# Debian packages that building, running and testing need.
+DEPS_BUILD := clang llvm gcc make pkg-config libbpf-dev libmnl-dev \
+	libelf-dev zlib1g-dev bpftool
+DEPS_RUN := iproute2 jq
+deps:
+	@missing=$$(for p in $(DEPS_BUILD) $(DEPS_RUN); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: installing $$missing"; \
+		apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+demo: deps
+	$(MAKE) hookcmp build/hc-send
+	scripts/demo.sh
+
+check: deps
+	$(MAKE) hookcmp $(TEST_BINS)
+	tests/run.sh
+
+install: hookcmp
+	install -D -m 0755 hookcmp $(DESTDIR)$(PREFIX)/sbin/hookcmp
+
+format:
+	clang-format -i progs/*.c progs/*.h loader/*.c loader/*.h qdisc/*.c qdisc/*.h tests/*.c tests/*.h
+
+clean:
+	rm -rf build hookcmp
+
+.PHONY: all deps demo check install format clean
+.SECONDARY:

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef HOOKCMP_H
+#define HOOKCMP_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include "hc_shared.h"
+
+#define HC_VERSION "0.1.0"
+
+enum hc_exit {
+	HC_EXIT_OK = 0,
+	HC_EXIT_FAIL = 1,
+	HC_EXIT_USAGE = 2,
+	HC_EXIT_PERM = 3,
+	HC_EXIT_UNSUPP = 4,
+	HC_EXIT_BUSY = 5,
+};
+
+/* Why the last step failed: our words, the kernel's, and what to do. */
+struct hc_err {
+	char msg[256];
+	char kernel[1024]; /* netlink extack or verifier log tail */
+	char hint[256];
+};
+
+void hc_err_set(struct hc_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void hc_err_hint(struct hc_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+enum hc_hook_id { HC_HOOK_XDP, HC_HOOK_TC, HC_HOOK_SOCKET };
+enum hc_xdp_mode { HC_XDP_NATIVE, HC_XDP_GENERIC };
+enum hc_qdisc { HC_QDISC_CLSACT, HC_QDISC_INGRESS };
+enum hc_tc_attach { HC_TC_CLS_BPF, HC_TC_TCX };
+enum hc_sock { HC_SOCK_UDP, HC_SOCK_PACKET };
+
+struct hc_nl;
+
+struct hc_run {
+	/* what was asked */
+	enum hc_hook_id hook;
+	enum hc_xdp_mode xdp_mode;
+	enum hc_qdisc qdisc;
+	enum hc_tc_attach tc_attach;
+	enum hc_sock sock;
+	__u32 port;
+	__u32 prio;
+	__u32 handle;
+	double interval;
+	double duration;
+	bool json;
+	bool force;
+	bool bare;
+	bool verbose;
+	const char *dev;
+	const char *netns;
+	int ifindex;
+	struct hc_conf conf;
+
+	/* what is loaded and attached now, undone in reverse */
+	struct hc_nl *nl;
+	void *skel;
+	void (*skel_destroy)(void *skel);
+	int prog_fd;
+	__u32 prog_id;
+	int stats_fd;
+	bool xdp_attached;
+	bool qdisc_created;
+	bool filter_added;
+	int link_fd;
+	int sock_fd;
+	struct hc_err err;
+};
+
+/* One per hook: loader/xdp.c, loader/tc.c, loader/sock.c. */
+struct hc_hook {
+	const char *name;
+	int (*load)(struct hc_run *r);
+	int (*attach)(struct hc_run *r);
+	/* Undoes what attach did, also when it stopped halfway. */
+	void (*detach)(struct hc_run *r);
+	const char *(*attach_name)(const struct hc_run *r);
+};
+
+extern const struct hc_hook hc_hook_xdp, hc_hook_tc, hc_hook_socket;
+
+/* loader/prog.c: the parts of loading a hook's skeleton they all share */
+struct bpf_object_open_opts;
+struct bpf_object_skeleton;
+const struct bpf_object_open_opts *hc_prog_open_opts(void);
+int hc_prog_load(struct hc_run *r, struct bpf_object_skeleton *s,
+		 const char *prog);
+void hc_prog_unload(struct hc_run *r);
+
+void hc_sock_drain(struct hc_run *r);
+
+const struct hc_hook *hc_hook_of(const struct hc_run *r);
+void hc_report(const struct hc_run *r, const char *level, const char *what,
+	       int err);
+
+/* Maps a negative errno from a setup step to an exit code. */
+int hc_exit_code(int err);
+
+#endif

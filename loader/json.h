@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A small JSON writer: one object per line, commas handled for you. */
+#ifndef HC_JSON_H
+#define HC_JSON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define HC_JSON_DEPTH 8
+
+struct hc_json {
+	FILE *f;
+	int depth;
+	bool first[HC_JSON_DEPTH];
+};
+
+void jw_open(struct hc_json *j, const char *key, char bracket);
+void jw_close(struct hc_json *j, char bracket);
+void jw_u64(struct hc_json *j, const char *key, unsigned long long v);
+void jw_f64(struct hc_json *j, const char *key, double v);
+void jw_str(struct hc_json *j, const char *key, const char *s);
+
+#endif

@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hookcmp: the command table, the run command and its option table. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <bpf/libbpf.h>
+#include "hookcmp.h"
+#include "json.h"
+#include "nl.h"
+#include "opts.h"
+#include "rules.h"
+#include "stats.h"
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	unsigned int i;
+
+	/* No SA_RESTART: poll() must return so the loop can detach. */
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	return level == LIBBPF_DEBUG ? 0 : vfprintf(stderr, fmt, ap);
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	return 0;
+}
+
+/* ---- options of the run command ---- */
+
+struct run_cli {
+	struct hc_run r;
+	const char *rules[HC_MAX_RULES + 1];
+	int nr_rules;
+	int parse;
+	int action;
+	int hook;
+	bool help;
+	bool version;
+};
+
+static int add_rule(void *cfg, const char *arg, struct hc_err *err)
+{
+	struct run_cli *c = cfg;
+
+	if (c->nr_rules == HC_MAX_RULES) {
+		hc_err_set(err, "at most %d rules", HC_MAX_RULES);
+		return -EINVAL;
+	}
+	c->rules[c->nr_rules++] = arg;
+	return 0;
+}
+
+#define RUN(f) offsetof(struct run_cli, r.f)
+#define CLI(f) offsetof(struct run_cli, f)
+
+static const struct hc_opt run_opts[] = {
+	{ "hook", 0, HC_OPT_ENUM, CLI(hook), NULL, "receive hook to attach to",
+	  HC_CHOICES("xdp", "tc", "socket") },
+	{ "xdp-mode", 0, HC_OPT_ENUM, RUN(xdp_mode), NULL,
+	  "XDP in the driver or in the generic path (default native)",
+	  HC_CHOICES("native", "generic") },
+	{ "qdisc", 0, HC_OPT_ENUM, RUN(qdisc), NULL,
+	  "qdisc for the tc hook's cls_bpf filter (default clsact)",
+	  HC_CHOICES("clsact", "ingress") },
+	{ "tc-attach", 0, HC_OPT_ENUM, RUN(tc_attach), NULL,
+	  "cls_bpf filter on --qdisc, or a tcx link (default qdisc)",
+	  HC_CHOICES("qdisc", "tcx") },
+	{ "prio", 0, HC_OPT_U32, RUN(prio), "PRIO",
+	  "tc filter priority (default 1)", NULL, 1, 0xffff },
+	{ "handle", 0, HC_OPT_U32, RUN(handle), "HANDLE",
+	  "tc filter handle (default 1)", NULL, 1, 0xffffffff },
+	{ "socket", 0, HC_OPT_ENUM, RUN(sock), NULL,
+	  "socket for the socket hook (default udp)",
+	  HC_CHOICES("udp", "packet") },
+	{ "port", 0, HC_OPT_U32, RUN(port), "PORT",
+	  "UDP port the udp socket binds (default 9)", NULL, 1, 65535 },
+	{ "parse", 'p', HC_OPT_ENUM, CLI(parse), NULL,
+	  "how deep to parse (default l4)", hc_parse_names },
+	{ "rule", 'r', HC_OPT_FUNC, 0, "RULE",
+	  "add a rule; first match wins (repeat, up to 64)", .fn = add_rule },
+	{ "action", 'a', HC_OPT_ENUM, CLI(action), NULL,
+	  "verdict when no rule matches (default drop)",
+	  HC_CHOICES("pass", "drop") },
+	{ "bare", 0, HC_OPT_FLAG, RUN(bare), NULL,
+	  "attach the minimal program (drop everything, count nothing)" },
+	{ "interval", 'i', HC_OPT_SECS, RUN(interval), "SEC",
+	  "stats every SEC seconds; 0 prints the summary only (default 1)" },
+	{ "duration", 'd', HC_OPT_SECS, RUN(duration), "SEC",
+	  "detach after SEC seconds (default: until SIGINT or SIGTERM)" },
+	{ "netns", 'n', HC_OPT_STR, RUN(netns), "NAME",
+	  "run inside network namespace NAME" },
+	{ "json", 'j', HC_OPT_FLAG, RUN(json), NULL,
+	  "one JSON object per line" },
+	{ "force", 'f', HC_OPT_FLAG, RUN(force), NULL,
+	  "replace an XDP program that is attached already" },
+	{ "verbose", 'v', HC_OPT_FLAG, RUN(verbose), NULL,
+	  "show libbpf's messages" },
+	{ "help", 'h', HC_OPT_FLAG, CLI(help), NULL, "show this help" },
+	{ "version", 'V', HC_OPT_FLAG, CLI(version), NULL, "show the version" },
+	{}
+};
+
+static void usage(FILE *f);
+
+/* ---- errors ---- */
+
+static bool json_mode;
+
+/* In JSON mode errors are JSON too, so scripts never parse free text. */
+static int fail(int code, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (json_mode) {
+		struct hc_json j = { .f = stdout };
+
+		jw_open(&j, NULL, '{');
+		jw_str(&j, "type", "error");
+		jw_str(&j, "error", msg);
+		jw_u64(&j, "exit", code);
+		jw_close(&j, '}');
+	}
+	fprintf(stderr, "Error: %s\n", msg);
+	if (code == HC_EXIT_USAGE)
+		fprintf(stderr, "Try 'hookcmp --help'.\n");
+	return code;
+}
+
+static int fail_step(struct hc_run *r, const char *what, int err)
+{
+	int code = hc_exit_code(err);
+
+	if (json_mode) {
+		struct hc_json j = { .f = stdout };
+
+		jw_open(&j, NULL, '{');
+		jw_str(&j, "type", "error");
+		jw_str(&j, "error", what);
+		jw_str(&j, "dev", r->dev);
+		jw_str(&j, "hook", hc_hook_of(r)->name);
+		jw_str(&j, "strerror", strerror(-err));
+		jw_str(&j, "message", r->err.msg);
+		jw_str(&j, "kernel", r->err.kernel);
+		jw_str(&j, "hint", r->err.hint);
+		jw_u64(&j, "exit", code);
+		jw_close(&j, '}');
+	}
+	hc_report(r, "Error", what, err);
+	return code;
+}
+
+static bool has_cap(int cap)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2] = {};
+
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	return d[cap / 32].effective & (1u << (cap % 32));
+}
+
+static int check_privileges(void)
+{
+	bool bpf = has_cap(CAP_BPF) || has_cap(CAP_SYS_ADMIN);
+	bool net = has_cap(CAP_NET_ADMIN);
+
+	if (bpf && net)
+		return 0;
+	return fail(HC_EXIT_PERM,
+		    "hookcmp needs root, or CAP_BPF and CAP_NET_ADMIN (missing:%s%s)",
+		    bpf ? "" : " CAP_BPF", net ? "" : " CAP_NET_ADMIN");
+}
+
+static int enter_netns(const char *name)
+{
+	char path[256];
+	int fd;
+
+	if (strchr(name, '/'))
+		return fail(HC_EXIT_USAGE, "bad network namespace name '%s'",
+			    name);
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(errno == ENOENT ? HC_EXIT_USAGE : HC_EXIT_PERM,
+			    "network namespace '%s': %s", name,
+			    strerror(errno));
+	if (setns(fd, CLONE_NEWNET)) {
+		int e = errno;
+
+		close(fd);
+		return fail(HC_EXIT_PERM, "entering network namespace '%s': %s",
+			    name, strerror(e));
+	}
+	close(fd);
+	return 0;
+}
+
+/* ---- the run command ---- */
+
+static int parse_run(struct run_cli *c, int argc, char **argv)
+{
+	const char *pos[2];
+	struct hc_err err = {};
+	struct hc_conf *conf = &c->r.conf;
+	int npos, i, ret;
+
+	ret = hc_opts_parse(run_opts, c, argc, argv, pos, &npos, 1, &err);
+	json_mode = c->r.json;
+	if (ret)
+		return fail(HC_EXIT_USAGE, "%s", err.msg);
+	if (c->help || c->version)
+		return 0;
+	if (c->hook < 0)
+		return fail(HC_EXIT_USAGE, "--hook xdp|tc|socket is required");
+	if (npos != 1)
+		return fail(HC_EXIT_USAGE, "name one device: hookcmp --hook %s DEV",
+			    c->hook == HC_HOOK_XDP ? "xdp" :
+			    c->hook == HC_HOOK_TC  ? "tc" : "socket");
+	c->r.dev = pos[0];
+	if (strlen(c->r.dev) >= IF_NAMESIZE)
+		return fail(HC_EXIT_USAGE, "device name '%s' is too long",
+			    c->r.dev);
+	c->r.hook = c->hook;
+
+	conf->parse = c->parse;
+	conf->def_verdict = c->action;
+	for (i = 0; i < c->nr_rules; i++) {
+		struct hc_rule *rule = &conf->rules[i];
+
+		if (hc_rule_parse(c->rules[i], rule, &err))
+			return fail(HC_EXIT_USAGE, "rule %d '%s': %s", i + 1,
+				    c->rules[i], err.msg);
+		if (hc_rule_depth(rule) > conf->parse)
+			return fail(HC_EXIT_USAGE,
+				    "rule %d '%s' needs --parse %s or deeper (have %s)",
+				    i + 1, c->rules[i],
+				    hc_parse_names[hc_rule_depth(rule)],
+				    hc_parse_names[conf->parse]);
+	}
+	conf->nr_rules = c->nr_rules;
+	return 0;
+}
+
+static int run_loop(struct hc_run *r, const struct hc_snap *start)
+{
+	struct hc_snap prev = *start, cur;
+	double next = start->t + r->interval;
+	double end = r->duration > 0 ? start->t + r->duration : INFINITY;
+	struct pollfd pfd = { .fd = r->sock_fd, .events = POLLIN };
+
+	while (!stop_sig) {
+		double now = hc_now(), wake = end;
+		int timeout;
+
+		if (now >= end)
+			break;
+		if (r->interval > 0 && now >= next) {
+			if (!hc_stats_read(r->stats_fd, &cur)) {
+				hc_stats_interval(r, &prev, &cur,
+						  cur.t - start->t);
+				prev = cur;
+			}
+			next += r->interval;
+			if (next < now)
+				next = now + r->interval;
+			continue;
+		}
+		if (r->interval > 0 && next < wake)
+			wake = next;
+		timeout = isinf(wake) ? -1 : (int)ceil((wake - now) * 1000);
+		if (poll(&pfd, pfd.fd >= 0, timeout) > 0 &&
+		    (pfd.revents & POLLIN))
+			hc_sock_drain(r);
+	}
+	return stop_sig ? 128 + stop_sig : 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct run_cli c = {
+		.r = { .port = 9, .prio = 1, .handle = 1, .interval = 1,
+		       .prog_fd = -1, .stats_fd = -1, .link_fd = -1,
+		       .sock_fd = -1 },
+		.parse = HC_PARSE_L4,
+		.action = HC_DROP,
+		.hook = -1,
+	};
+	struct hc_run *r = &c.r;
+	const struct hc_hook *h;
+	struct hc_snap start, end;
+	int ret, err;
+
+	ret = parse_run(&c, argc, argv);
+	if (ret)
+		return ret;
+	if (c.help) {
+		usage(stdout);
+		return 0;
+	}
+	if (c.version) {
+		printf("hookcmp %s (libbpf %s)\n", HC_VERSION,
+		       libbpf_version_string());
+		return 0;
+	}
+	ret = check_privileges();
+	if (ret)
+		return ret;
+	if (r->netns && (ret = enter_netns(r->netns)))
+		return ret;
+	r->ifindex = if_nametoindex(r->dev);
+	if (!r->ifindex)
+		return fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", r->dev,
+			    r->netns ? "network namespace '" : "this network namespace",
+			    r->netns ? r->netns : "", r->netns ? "'" : "");
+
+	libbpf_set_print(r->verbose ? libbpf_print : libbpf_quiet);
+	install_signals();
+	h = hc_hook_of(r);
+
+	r->nl = hc_nl_open(&r->err);
+	if (!r->nl) {
+		ret = fail_step(r, "netlink", -errno);
+		goto out;
+	}
+	err = h->load(r);
+	if (err) {
+		ret = fail_step(r, "loading the program", err);
+		goto out;
+	}
+	if (stop_sig) {
+		ret = 128 + stop_sig;
+		goto out;
+	}
+	err = h->attach(r);
+	if (err) {
+		ret = fail_step(r, "attaching", err);
+		goto out;
+	}
+	if (hc_stats_read(r->stats_fd, &start)) {
+		ret = fail_step(r, "reading counters", -errno);
+		goto out;
+	}
+	if (!stop_sig)
+		fprintf(stderr, "hookcmp: %s (%s) attached to %s, prog id %u; Ctrl-C stops\n",
+			h->name, h->attach_name(r), r->dev, r->prog_id);
+	ret = run_loop(r, &start);
+
+	/* Totals come after detach, so they hold every packet we counted. */
+	memset(&r->err, 0, sizeof(r->err));
+	h->detach(r);
+	if (hc_stats_read(r->stats_fd, &end))
+		ret = fail_step(r, "reading counters", -errno);
+	else
+		hc_stats_summary(r, &start, &end);
+out:
+	memset(&r->err, 0, sizeof(r->err));
+	h = hc_hook_of(r);
+	h->detach(r);
+	hc_prog_unload(r);
+	hc_nl_close(r->nl);
+	return ret;
+}
+
+/* ---- commands ---- */
+
+static int cmd_help(int argc, char **argv)
+{
+	usage(stdout);
+	return 0;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	printf("hookcmp %s (libbpf %s)\n", HC_VERSION, libbpf_version_string());
+	return 0;
+}
+
+static const struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} cmds[] = {
+	{ "run", cmd_run, "attach to DEV and count per class (the default)" },
+	{ "help", cmd_help, "show this help" },
+	{ "version", cmd_version, "show the version" },
+	{}
+};
+
+static void usage(FILE *f)
+{
+	const struct cmd *c;
+
+	fprintf(f, "Usage: hookcmp [run] --hook xdp|tc|socket [OPTIONS] DEV\n"
+		   "       hookcmp COMMAND [OPTIONS]\n\n"
+		   "Runs one drop-and-classify program at a receive hook of DEV and\n"
+		   "prints what it saw per class, then a summary on exit.\n\n"
+		   "Commands:\n");
+	for (c = cmds; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->help);
+	fprintf(f, "\nOptions of run:\n");
+	hc_opts_help(f, run_opts);
+	fprintf(f, "\nRules: [ip|ip6] [udp|tcp|icmp|icmp6|proto N] [src PREFIX] [dst PREFIX]\n"
+		   "       [sport P[-P]] [dport P[-P]] drop|pass\n"
+		   "\nExit status: 0 ok, 1 failure, 2 usage or bad input, 3 permission,\n"
+		   "4 unsupported by the kernel or driver, 5 hook busy, 128+N signal N.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd *c;
+
+	if (argc > 1)
+		for (c = cmds; c->name; c++)
+			if (!strcmp(argv[1], c->name))
+				return c->fn(argc - 1, argv + 1);
+	return cmd_run(argc, argv);
+}

@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rtnetlink over libmnl. Every request asks for an ack with extended ack
+ * TLVs, so the kernel's own sentence reaches the user: libmnl's default
+ * error callback would keep only errno.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <libmnl/libmnl.h>
+#include <linux/if_ether.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/pkt_cls.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <arpa/inet.h>
+#include "nl.h"
+
+#ifndef NETLINK_EXT_ACK
+#define NETLINK_EXT_ACK 11
+#endif
+#ifndef NETLINK_CAP_ACK
+#define NETLINK_CAP_ACK 10
+#endif
+
+#define HC_NL_BUF 32768
+
+struct hc_nl {
+	struct mnl_socket *sk;
+	__u32 portid;
+	__u32 seq;
+	char buf[HC_NL_BUF];
+};
+
+struct hc_nl *hc_nl_open(struct hc_err *err)
+{
+	struct hc_nl *nl = calloc(1, sizeof(*nl));
+	int one = 1;
+
+	if (!nl)
+		return NULL;
+	nl->sk = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl->sk || mnl_socket_bind(nl->sk, 0, MNL_SOCKET_AUTOPID) < 0) {
+		int e = errno;
+
+		hc_err_set(err, "cannot open rtnetlink socket");
+		hc_nl_close(nl);
+		errno = e;
+		return NULL;
+	}
+	/* Best effort: old kernels simply give no extack text. */
+	mnl_socket_setsockopt(nl->sk, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(nl->sk, NETLINK_CAP_ACK, &one, sizeof(one));
+	nl->portid = mnl_socket_get_portid(nl->sk);
+	nl->seq = time(NULL);
+	return nl;
+}
+
+void hc_nl_close(struct hc_nl *nl)
+{
+	if (!nl)
+		return;
+	if (nl->sk)
+		mnl_socket_close(nl->sk);
+	free(nl);
+}
+
+static int extack_attr_cb(const struct nlattr *a, void *data)
+{
+	const char **msg = data;
+
+	if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG &&
+	    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+		*msg = mnl_attr_get_str(a);
+	return MNL_CB_OK;
+}
+
+struct talk_ctx {
+	struct hc_err *err;
+};
+
+static int error_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	struct talk_ctx *ctx = data;
+	const char *msg = NULL;
+	unsigned int off;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*e))) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		off = sizeof(*e);
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+			off += e->msg.nlmsg_len - sizeof(e->msg);
+		if (mnl_nlmsg_size(off) < nlh->nlmsg_len)
+			mnl_attr_parse_payload((char *)e + off,
+					       nlh->nlmsg_len -
+						       mnl_nlmsg_size(off),
+					       extack_attr_cb, &msg);
+	}
+	if (!e->error)
+		return MNL_CB_STOP;
+	if (msg && ctx->err)
+		snprintf(ctx->err->kernel, sizeof(ctx->err->kernel), "%s", msg);
+	errno = -e->error;
+	return MNL_CB_ERROR;
+}
+
+/* Sends nlh and runs cb on each reply; returns 0 or -errno. */
+static int talk(struct hc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
+		void *data, struct hc_err *err)
+{
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb };
+	struct talk_ctx ctx = { .err = err };
+	__u32 seq = ++nl->seq;
+	int ret;
+
+	/* A dump ends with NLMSG_DONE; an extra ack would go unread. */
+	nlh->nlmsg_flags |= NLM_F_REQUEST;
+	if (!(nlh->nlmsg_flags & NLM_F_DUMP))
+		nlh->nlmsg_flags |= NLM_F_ACK;
+	nlh->nlmsg_seq = seq;
+	if (err)
+		err->kernel[0] = '\0';
+	if (mnl_socket_sendto(nl->sk, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+
+	do {
+		ret = mnl_socket_recvfrom(nl->sk, nl->buf, sizeof(nl->buf));
+		if (ret < 0)
+			return -errno;
+		/* Replies come to cb; acks and errors to error_cb. */
+		ret = mnl_cb_run2(nl->buf, ret, seq, nl->portid, cb,
+				  cb ? data : &ctx, ctl, NLMSG_MIN_TYPE);
+		if (ret == MNL_CB_ERROR)
+			return errno ? -errno : -EIO;
+	} while (ret > MNL_CB_STOP);
+	return 0;
+}
+
+/*
+ * mnl_cb_run2 hands the same data pointer to the control callbacks, so
+ * every reply context starts with struct talk_ctx.
+ */
+#define REPLY_CTX struct talk_ctx talk
+
+static struct nlmsghdr *msg_start(struct hc_nl *nl, __u16 type, __u16 flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = flags;
+	return nlh;
+}
+
+/* ---- links and XDP ---- */
+
+struct xdp_query {
+	REPLY_CTX;
+	int ifindex;
+	struct hc_xdp_info *info;
+	int found;
+};
+
+static int xdp_attr_cb(const struct nlattr *a, void *data)
+{
+	struct hc_xdp_info *info = data;
+
+	switch (mnl_attr_get_type(a)) {
+	case IFLA_XDP_ATTACHED:
+		info->attached = mnl_attr_get_u8(a);
+		break;
+	case IFLA_XDP_DRV_PROG_ID:
+		info->drv_id = mnl_attr_get_u32(a);
+		break;
+	case IFLA_XDP_SKB_PROG_ID:
+		info->skb_id = mnl_attr_get_u32(a);
+		break;
+	case IFLA_XDP_HW_PROG_ID:
+		info->hw_id = mnl_attr_get_u32(a);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int link_attr_cb(const struct nlattr *a, void *data)
+{
+	struct xdp_query *q = data;
+
+	if (mnl_attr_get_type(a) == IFLA_XDP)
+		mnl_attr_parse_nested(a, xdp_attr_cb, q->info);
+	else if (mnl_attr_get_type(a) == IFLA_MTU)
+		q->info->mtu = mnl_attr_get_u32(a);
+	return MNL_CB_OK;
+}
+
+static int link_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+	struct xdp_query *q = data;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK || ifi->ifi_index != q->ifindex)
+		return MNL_CB_OK;
+	q->found = 1;
+	mnl_attr_parse(nlh, sizeof(*ifi), link_attr_cb, q);
+	return MNL_CB_OK;
+}
+
+int hc_nl_xdp_query(struct hc_nl *nl, int ifindex, struct hc_xdp_info *info,
+		    struct hc_err *err)
+{
+	struct nlmsghdr *nlh = msg_start(nl, RTM_GETLINK, 0);
+	struct xdp_query q = { .talk.err = err, .ifindex = ifindex,
+			       .info = info };
+	struct ifinfomsg *ifi;
+	int ret;
+
+	memset(info, 0, sizeof(*info));
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	mnl_attr_put_u32(nlh, IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
+	ret = talk(nl, nlh, link_cb, &q, err);
+	if (!ret && !q.found)
+		ret = -ENODEV;
+	return ret;
+}
+
+int hc_nl_xdp_set(struct hc_nl *nl, int ifindex, int fd, int expected_fd,
+		  __u32 flags, struct hc_err *err)
+{
+	struct nlmsghdr *nlh = msg_start(nl, RTM_SETLINK, 0);
+	struct ifinfomsg *ifi;
+	struct nlattr *nest;
+
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	nest = mnl_attr_nest_start(nlh, IFLA_XDP);
+	mnl_attr_put_u32(nlh, IFLA_XDP_FD, fd);
+	if (flags)
+		mnl_attr_put_u32(nlh, IFLA_XDP_FLAGS, flags);
+	if (flags & XDP_FLAGS_REPLACE)
+		mnl_attr_put_u32(nlh, IFLA_XDP_EXPECTED_FD, expected_fd);
+	mnl_attr_nest_end(nlh, nest);
+	return talk(nl, nlh, NULL, NULL, err);
+}
+
+/* ---- qdiscs ---- */
+
+struct qdisc_query {
+	REPLY_CTX;
+	int ifindex;
+	char *kind;
+	size_t size;
+};
+
+static int kind_attr_cb(const struct nlattr *a, void *data)
+{
+	const char **kind = data;
+
+	if (mnl_attr_get_type(a) == TCA_KIND &&
+	    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+		*kind = mnl_attr_get_str(a);
+	return MNL_CB_OK;
+}
+
+static int qdisc_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct tcmsg *t = mnl_nlmsg_get_payload(nlh);
+	struct qdisc_query *q = data;
+	const char *kind = NULL;
+
+	if (t->tcm_ifindex != q->ifindex || t->tcm_parent != TC_H_INGRESS)
+		return MNL_CB_OK;
+	mnl_attr_parse(nlh, sizeof(*t), kind_attr_cb, &kind);
+	if (kind)
+		snprintf(q->kind, q->size, "%s", kind);
+	return MNL_CB_OK;
+}
+
+static struct nlmsghdr *tc_msg(struct hc_nl *nl, __u16 type, __u16 flags,
+			       int ifindex, __u32 parent, __u32 handle,
+			       __u32 info)
+{
+	struct nlmsghdr *nlh = msg_start(nl, type, flags);
+	struct tcmsg *t = mnl_nlmsg_put_extra_header(nlh, sizeof(*t));
+
+	t->tcm_family = AF_UNSPEC;
+	t->tcm_ifindex = ifindex;
+	t->tcm_parent = parent;
+	t->tcm_handle = handle;
+	t->tcm_info = info;
+	return nlh;
+}
+
+int hc_nl_ingress_qdisc(struct hc_nl *nl, int ifindex, char *kind,
+			size_t size, struct hc_err *err)
+{
+	struct nlmsghdr *nlh = tc_msg(nl, RTM_GETQDISC, NLM_F_DUMP, ifindex,
+				      0, 0, 0);
+	struct qdisc_query q = { .talk.err = err, .ifindex = ifindex,
+				 .kind = kind, .size = size };
+
+	kind[0] = '\0';
+	return talk(nl, nlh, qdisc_cb, &q, err);
+}
+
+/* clsact and ingress both live at ffff: under the ingress parent. */
+int hc_nl_qdisc_add(struct hc_nl *nl, int ifindex, const char *kind,
+		    struct hc_err *err)
+{
+	struct nlmsghdr *nlh =
+		tc_msg(nl, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_EXCL, ifindex,
+		       TC_H_INGRESS, TC_H_MAKE(TC_H_INGRESS, 0), 0);
+
+	mnl_attr_put_strz(nlh, TCA_KIND, kind);
+	return talk(nl, nlh, NULL, NULL, err);
+}
+
+int hc_nl_qdisc_del(struct hc_nl *nl, int ifindex, const char *kind,
+		    struct hc_err *err)
+{
+	struct nlmsghdr *nlh = tc_msg(nl, RTM_DELQDISC, 0, ifindex,
+				      TC_H_INGRESS,
+				      TC_H_MAKE(TC_H_INGRESS, 0), 0);
+
+	mnl_attr_put_strz(nlh, TCA_KIND, kind);
+	return talk(nl, nlh, NULL, NULL, err);
+}
+
+/* ---- filters ---- */
+
+static __u32 filter_info(const struct hc_filter *f)
+{
+	return TC_H_MAKE((__u32)f->prio << 16, htons(ETH_P_ALL));
+}
+
+int hc_nl_filter_add_bpf(struct hc_nl *nl, const struct hc_filter *f,
+			 int prog_fd, const char *name, struct hc_err *err)
+{
+	/* EXCL: a prio/handle that is taken fails instead of replacing. */
+	struct nlmsghdr *nlh =
+		tc_msg(nl, RTM_NEWTFILTER, NLM_F_CREATE | NLM_F_EXCL,
+		       f->ifindex, f->parent, f->handle, filter_info(f));
+	struct nlattr *nest;
+
+	mnl_attr_put_strz(nlh, TCA_KIND, "bpf");
+	nest = mnl_attr_nest_start(nlh, TCA_OPTIONS);
+	mnl_attr_put_u32(nlh, TCA_BPF_FD, prog_fd);
+	mnl_attr_put_strz(nlh, TCA_BPF_NAME, name);
+	mnl_attr_put_u32(nlh, TCA_BPF_FLAGS, TCA_BPF_FLAG_ACT_DIRECT);
+	mnl_attr_nest_end(nlh, nest);
+	return talk(nl, nlh, NULL, NULL, err);
+}
+
+int hc_nl_filter_del(struct hc_nl *nl, const struct hc_filter *f,
+		     struct hc_err *err)
+{
+	/* A zero handle would delete every filter at this prio. */
+	struct nlmsghdr *nlh;
+
+	if (!f->handle)
+		return -EINVAL;
+	nlh = tc_msg(nl, RTM_DELTFILTER, 0, f->ifindex, f->parent, f->handle,
+		     filter_info(f));
+	mnl_attr_put_strz(nlh, TCA_KIND, "bpf");
+	return talk(nl, nlh, NULL, NULL, err);
+}
+
+struct filter_query {
+	REPLY_CTX;
+	__u32 prog_id;
+	int count;
+};
+
+static int bpf_opt_cb(const struct nlattr *a, void *data)
+{
+	struct filter_query *q = data;
+
+	if (mnl_attr_get_type(a) == TCA_BPF_ID)
+		q->prog_id = mnl_attr_get_u32(a);
+	return MNL_CB_OK;
+}
+
+static int filter_attr_cb(const struct nlattr *a, void *data)
+{
+	if (mnl_attr_get_type(a) == TCA_OPTIONS)
+		mnl_attr_parse_nested(a, bpf_opt_cb, data);
+	return MNL_CB_OK;
+}
+
+static int filter_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct tcmsg *t = mnl_nlmsg_get_payload(nlh);
+	struct filter_query *q = data;
+
+	/* A dump lists each prio once without a handle, then its filters. */
+	if (nlh->nlmsg_type != RTM_NEWTFILTER || !t->tcm_handle)
+		return MNL_CB_OK;
+	q->count++;
+	mnl_attr_parse(nlh, sizeof(*t), filter_attr_cb, q);
+	return MNL_CB_OK;
+}
+
+int hc_nl_filter_prog_id(struct hc_nl *nl, const struct hc_filter *f,
+			 __u32 *prog_id, struct hc_err *err)
+{
+	struct nlmsghdr *nlh = tc_msg(nl, RTM_GETTFILTER, 0, f->ifindex,
+				      f->parent, f->handle, filter_info(f));
+	struct filter_query q = { .talk.err = err };
+	int ret;
+
+	mnl_attr_put_strz(nlh, TCA_KIND, "bpf");
+	ret = talk(nl, nlh, filter_cb, &q, err);
+	*prog_id = q.prog_id;
+	return ret;
+}
+
+int hc_nl_filter_count(struct hc_nl *nl, int ifindex, __u32 parent, int *n,
+		       struct hc_err *err)
+{
+	struct nlmsghdr *nlh = tc_msg(nl, RTM_GETTFILTER, NLM_F_DUMP, ifindex,
+				      parent, 0, 0);
+	struct filter_query q = { .talk.err = err };
+	int ret;
+
+	ret = talk(nl, nlh, filter_cb, &q, err);
+	*n = q.count;
+	return ret;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* All of hookcmp's rtnetlink: XDP on links, qdiscs and tc filters. */
+#ifndef HC_NL_H
+#define HC_NL_H
+
+#include <linux/types.h>
+#include "hookcmp.h"
+
+struct hc_nl;
+
+struct hc_nl *hc_nl_open(struct hc_err *err);
+void hc_nl_close(struct hc_nl *nl);
+
+struct hc_xdp_info {
+	__u8 attached; /* XDP_ATTACHED_* */
+	__u32 drv_id;
+	__u32 skb_id;
+	__u32 hw_id;
+	__u32 mtu;
+};
+
+int hc_nl_xdp_query(struct hc_nl *nl, int ifindex, struct hc_xdp_info *info,
+		    struct hc_err *err);
+/* fd -1 detaches; with XDP_FLAGS_REPLACE only if expected_fd is attached. */
+int hc_nl_xdp_set(struct hc_nl *nl, int ifindex, int fd, int expected_fd,
+		  __u32 flags, struct hc_err *err);
+
+/* The ingress-side qdisc (clsact or ingress) of a device: kind or "". */
+int hc_nl_ingress_qdisc(struct hc_nl *nl, int ifindex, char *kind,
+			size_t size, struct hc_err *err);
+int hc_nl_qdisc_add(struct hc_nl *nl, int ifindex, const char *kind,
+		    struct hc_err *err);
+int hc_nl_qdisc_del(struct hc_nl *nl, int ifindex, const char *kind,
+		    struct hc_err *err);
+
+struct hc_filter {
+	int ifindex;
+	__u32 parent;
+	__u16 prio;
+	__u32 handle;
+};
+
+int hc_nl_filter_add_bpf(struct hc_nl *nl, const struct hc_filter *f,
+			 int prog_fd, const char *name, struct hc_err *err);
+int hc_nl_filter_del(struct hc_nl *nl, const struct hc_filter *f,
+		     struct hc_err *err);
+/* The id of the BPF program behind a cls_bpf filter, 0 if it has none. */
+int hc_nl_filter_prog_id(struct hc_nl *nl, const struct hc_filter *f,
+			 __u32 *prog_id, struct hc_err *err);
+/* Counts the filters under parent; *n is 0 when there are none. */
+int hc_nl_filter_count(struct hc_nl *nl, int ifindex, __u32 parent, int *n,
+		       struct hc_err *err);
+
+#endif

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "opts.h"
+
+#define HC_MAX_OPTS 64
+
+int hc_opts_choice(const char *const *choices, const char *arg)
+{
+	int i;
+
+	for (i = 0; choices[i]; i++)
+		if (!strcmp(choices[i], arg))
+			return i;
+	return -1;
+}
+
+static void choice_list(char *buf, size_t size, const char *const *choices)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; choices[i] && len < size; i++)
+		len += snprintf(buf + len, size - len, "%s%s", i ? "|" : "",
+				choices[i]);
+}
+
+static int set(const struct hc_opt *o, void *cfg, const char *arg,
+	       struct hc_err *err)
+{
+	char *p = (char *)cfg + o->off, *end;
+	char list[256];
+	unsigned long v;
+	double d;
+	int c;
+
+	switch (o->type) {
+	case HC_OPT_FLAG:
+		*(bool *)p = true;
+		return 0;
+	case HC_OPT_U32:
+		errno = 0;
+		v = strtoul(arg, &end, 0);
+		if (errno || !*arg || *end || arg[0] == '-' || v < o->min ||
+		    v > o->max) {
+			hc_err_set(err, "--%s '%s': expected a number from %lu to %lu",
+				   o->name, arg, o->min, o->max);
+			return -EINVAL;
+		}
+		*(__u32 *)p = v;
+		return 0;
+	case HC_OPT_SECS:
+		errno = 0;
+		d = strtod(arg, &end);
+		if (errno || !*arg || *end || !(d >= 0) || d > 1e7) {
+			hc_err_set(err, "--%s '%s': expected seconds, 0 or more",
+				   o->name, arg);
+			return -EINVAL;
+		}
+		*(double *)p = d;
+		return 0;
+	case HC_OPT_ENUM:
+		c = hc_opts_choice(o->choices, arg);
+		if (c < 0) {
+			choice_list(list, sizeof(list), o->choices);
+			hc_err_set(err, "--%s '%s': expected one of %s",
+				   o->name, arg, list);
+			return -EINVAL;
+		}
+		*(int *)p = c;
+		return 0;
+	case HC_OPT_STR:
+		*(const char **)p = arg;
+		return 0;
+	case HC_OPT_FUNC:
+		return o->fn(cfg, arg, err);
+	}
+	return -EINVAL;
+}
+
+int hc_opts_parse(const struct hc_opt *opts, void *cfg, int argc, char **argv,
+		  const char **pos, int *npos, int maxpos, struct hc_err *err)
+{
+	struct option lo[HC_MAX_OPTS + 1] = {};
+	/* '-': options may follow DEV, as with ip and tc. */
+	char so[2 * HC_MAX_OPTS + 3] = "-:";
+	int n, c, idx, ret;
+
+	for (n = 0; opts[n].name && n < HC_MAX_OPTS; n++) {
+		lo[n].name = opts[n].name;
+		lo[n].has_arg = opts[n].type == HC_OPT_FLAG ? no_argument :
+							      required_argument;
+		lo[n].val = 0x100 + n;
+		if (opts[n].short_name) {
+			size_t len = strlen(so);
+
+			so[len] = opts[n].short_name;
+			if (opts[n].type != HC_OPT_FLAG)
+				so[len + 1] = ':';
+		}
+	}
+
+	*npos = 0;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, so, lo, &idx)) != -1) {
+		const struct hc_opt *o = NULL;
+		int i;
+
+		if (c == 1) {
+			if (*npos == maxpos) {
+				hc_err_set(err, "unexpected argument '%s'",
+					   optarg);
+				return -EINVAL;
+			}
+			pos[(*npos)++] = optarg;
+			continue;
+		}
+		if (c == '?' || c == ':') {
+			hc_err_set(err, c == ':' ? "option '%s' needs an argument" :
+						   "unknown option '%s'",
+				   argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (c >= 0x100)
+			o = &opts[c - 0x100];
+		for (i = 0; !o && i < n; i++)
+			if (opts[i].short_name == c)
+				o = &opts[i];
+		if (!o)
+			return -EINVAL;
+		ret = set(o, cfg, optarg, err);
+		if (ret)
+			return ret;
+	}
+	for (; optind < argc; optind++) {
+		if (*npos == maxpos) {
+			hc_err_set(err, "unexpected argument '%s'", argv[optind]);
+			return -EINVAL;
+		}
+		pos[(*npos)++] = argv[optind];
+	}
+	return 0;
+}
+
+void hc_opts_help(FILE *f, const struct hc_opt *opts)
+{
+	char left[320], list[256];
+	const struct hc_opt *o;
+
+	for (o = opts; o->name; o++) {
+		const char *meta = o->metavar;
+
+		if (o->type == HC_OPT_ENUM) {
+			choice_list(list, sizeof(list), o->choices);
+			meta = list;
+		}
+		snprintf(left, sizeof(left), "%c%c%s--%s%s%s",
+			 o->short_name ? '-' : ' ',
+			 o->short_name ? o->short_name : ' ',
+			 o->short_name ? ", " : "  ", o->name,
+			 o->type == HC_OPT_FLAG ? "" : " ",
+			 o->type == HC_OPT_FLAG ? "" : meta);
+		if (strlen(left) > 30)
+			fprintf(f, "  %s\n  %-30s %s\n", left, "", o->help);
+		else
+			fprintf(f, "  %-30s %s\n", left, o->help);
+	}
+}

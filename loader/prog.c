@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The parts of loading a hook's skeleton that every hook shares. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "hookcmp.h"
+
+/* libbpf retries a failed load with this buffer to get the verifier log. */
+static char log_buf[1 << 20];
+
+const struct bpf_object_open_opts *hc_prog_open_opts(void)
+{
+	static struct bpf_object_open_opts opts = {
+		.sz = sizeof(opts),
+		.kernel_log_buf = log_buf,
+		.kernel_log_size = sizeof(log_buf),
+	};
+
+	log_buf[0] = '\0';
+	return &opts;
+}
+
+/* Keeps the last lines of the verifier log: that is where it says why. */
+static void log_tail(struct hc_err *err)
+{
+	size_t len = strnlen(log_buf, sizeof(log_buf) - 1);
+	char *p = log_buf + len;
+	int lines = 0;
+
+	while (len && log_buf[len - 1] == '\n')
+		log_buf[--len] = '\0';
+	for (p = log_buf + len; p > log_buf; p--) {
+		if (p[-1] == '\n' && ++lines == 6)
+			break;
+	}
+	if (len)
+		snprintf(err->kernel, sizeof(err->kernel), "verifier log tail:\n%s",
+			 p);
+}
+
+/* Loads only prog of the skeleton, so a failure names one program. */
+int hc_prog_load(struct hc_run *r, struct bpf_object_skeleton *s,
+		 const char *prog)
+{
+	struct bpf_object *obj = *s->obj;
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	struct bpf_program *p;
+	struct bpf_map *stats;
+	int err;
+
+	bpf_object__for_each_program(p, obj)
+		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p),
+						     prog));
+	err = bpf_object__load_skeleton(s);
+	if (err) {
+		log_tail(&r->err);
+		return err;
+	}
+	p = bpf_object__find_program_by_name(obj, prog);
+	stats = bpf_object__find_map_by_name(obj, "hc_stats");
+	if (!p || !stats)
+		return -ENOENT;
+	r->prog_fd = bpf_program__fd(p);
+	r->stats_fd = bpf_map__fd(stats);
+	if (bpf_obj_get_info_by_fd(r->prog_fd, &info, &len))
+		return -errno;
+	r->prog_id = info.id;
+	return 0;
+}
+
+void hc_prog_unload(struct hc_run *r)
+{
+	if (r->skel)
+		r->skel_destroy(r->skel);
+	r->skel = NULL;
+	r->prog_fd = -1;
+	r->stats_fd = -1;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Rule grammar (nft-like, first match wins):
+ *   [ip|ip6] [udp|tcp|icmp|icmp6|proto N] [src PREFIX] [dst PREFIX]
+ *   [sport P[-P]] [dport P[-P]] (drop|pass)
+ */
+#ifndef HC_RULES_H
+#define HC_RULES_H
+
+#include "hookcmp.h"
+
+/* Returns 0, or -EINVAL with err saying which word is wrong and why. */
+int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err);
+/* The least --parse depth that can evaluate r. */
+enum hc_parse hc_rule_depth(const struct hc_rule *r);
+
+extern const char *const hc_parse_names[];
+
+#endif

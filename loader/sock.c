@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Socket filters: a UDP socket bound to a port, or an AF_PACKET tap. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <bpf/libbpf.h>
+#include "hookcmp.h"
+#include "sock.skel.h"
+
+#ifndef PACKET_IGNORE_OUTGOING
+#define PACKET_IGNORE_OUTGOING 23
+#endif
+
+static void skel_destroy(void *s)
+{
+	sock_bpf__destroy(s);
+}
+
+static int sock_load(struct hc_run *r)
+{
+	struct sock_bpf *s = sock_bpf__open_opts(hc_prog_open_opts());
+	const char *prog = r->sock == HC_SOCK_UDP ? "hc_sock_net" :
+						    "hc_sock_mac";
+
+	if (!s)
+		return -errno;
+	r->skel = s;
+	r->skel_destroy = skel_destroy;
+	s->rodata->hc_conf = r->conf;
+	return hc_prog_load(r, s->skeleton, r->bare ? "hc_sock_bare" : prog);
+}
+
+static int udp_open(struct hc_run *r)
+{
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
+				   .sin6_port = htons(r->port) };
+	struct sockaddr_in a4 = { .sin_family = AF_INET,
+				  .sin_port = htons(r->port) };
+	struct sockaddr *addr = (struct sockaddr *)&a6;
+	socklen_t alen = sizeof(a6);
+	int fd, zero = 0;
+
+	/* One dual-stack socket sees IPv4 and IPv6 alike. */
+	fd = socket(AF_INET6, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0 && errno == EAFNOSUPPORT) {
+		fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			    0);
+		addr = (struct sockaddr *)&a4;
+		alen = sizeof(a4);
+	}
+	if (fd < 0)
+		return -errno;
+	r->sock_fd = fd;
+	if (addr->sa_family == AF_INET6 &&
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)))
+		return -errno;
+	if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, r->dev,
+		       strlen(r->dev)))
+		return -errno;
+	/* The filter goes on before bind so that no datagram escapes it. */
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_BPF, &r->prog_fd,
+		       sizeof(r->prog_fd)))
+		return -errno;
+	if (bind(fd, addr, alen) < 0) {
+		if (errno == EADDRINUSE)
+			hc_err_set(&r->err, "UDP port %u is in use", r->port);
+		return -errno;
+	}
+	return 0;
+}
+
+static int packet_open(struct hc_run *r)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_protocol = htons(ETH_P_ALL),
+				   .sll_ifindex = r->ifindex };
+	int one = 1;
+	int fd;
+
+	/* Protocol 0 receives nothing until bind, which comes last. */
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	r->sock_fd = fd;
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_BPF, &r->prog_fd,
+		       sizeof(r->prog_fd)))
+		return -errno;
+	/* Ingress only: our own transmissions are not what is measured. */
+	if (setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one,
+		       sizeof(one)))
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+		return -errno;
+	return 0;
+}
+
+static int sock_attach(struct hc_run *r)
+{
+	int rcvbuf = 4 << 20;
+	int err;
+
+	err = r->sock == HC_SOCK_UDP ? udp_open(r) : packet_open(r);
+	if (!err)
+		setsockopt(r->sock_fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+			   sizeof(rcvbuf));
+	return err;
+}
+
+static void sock_detach(struct hc_run *r)
+{
+	if (r->sock_fd >= 0)
+		close(r->sock_fd);
+	r->sock_fd = -1;
+}
+
+/* Reads and drops what the filter passed, so the queue never fills. */
+void hc_sock_drain(struct hc_run *r)
+{
+	char buf[64];
+
+	while (recv(r->sock_fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC) >=
+	       0)
+		;
+}
+
+static const char *sock_attach_name(const struct hc_run *r)
+{
+	return r->sock == HC_SOCK_UDP ? "udp" : "packet";
+}
+
+const struct hc_hook hc_hook_socket = {
+	.name = "socket",
+	.load = sock_load,
+	.attach = sock_attach,
+	.detach = sock_detach,
+	.attach_name = sock_attach_name,
+};

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "json.h"
+#include "stats.h"
+
+const char *const hc_class_names[HC_NR_CLASSES] = {
+	[HC_CLS_ALL] = "all",		[HC_CLS_IP4] = "ip4",
+	[HC_CLS_IP6] = "ip6",		[HC_CLS_UDP4] = "udp4",
+	[HC_CLS_TCP4] = "tcp4",		[HC_CLS_ICMP4] = "icmp4",
+	[HC_CLS_IP4_OTHER] = "ip4-other", [HC_CLS_UDP6] = "udp6",
+	[HC_CLS_TCP6] = "tcp6",		[HC_CLS_ICMP6] = "icmp6",
+	[HC_CLS_IP6_OTHER] = "ip6-other", [HC_CLS_ARP] = "arp",
+	[HC_CLS_L2_OTHER] = "l2-other",	[HC_CLS_MALFORMED] = "malformed",
+};
+
+double hc_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int hc_stats_read(int map_fd, struct hc_snap *s)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct hc_counter *v;
+	__u32 key;
+	int cpu;
+
+	if (ncpu < 0)
+		return ncpu;
+	v = calloc(ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	memset(s->c, 0, sizeof(s->c));
+	for (key = 0; key < HC_NR_STATS; key++) {
+		if (bpf_map_lookup_elem(map_fd, &key, v)) {
+			free(v);
+			return -errno;
+		}
+		for (cpu = 0; cpu < ncpu; cpu++) {
+			s->c[key].packets += v[cpu].packets;
+			s->c[key].bytes += v[cpu].bytes;
+		}
+	}
+	free(v);
+	s->t = hc_now();
+	return 0;
+}
+
+/* Deltas per class and in total; index HC_NR_CLASSES is the total. */
+struct delta {
+	__u64 pkts, bytes, drop, pass;
+};
+
+static void deltas(const struct hc_snap *a, const struct hc_snap *b,
+		   struct delta d[HC_NR_CLASSES + 1])
+{
+	int cls;
+
+	memset(d, 0, sizeof(struct delta) * (HC_NR_CLASSES + 1));
+	for (cls = 0; cls < HC_NR_CLASSES; cls++) {
+		const struct hc_counter *pa = &a->c[cls * HC_NR_VERDICTS];
+		const struct hc_counter *pb = &b->c[cls * HC_NR_VERDICTS];
+		struct delta *x = &d[cls];
+
+		x->pass = pb[HC_PASS].packets - pa[HC_PASS].packets;
+		x->drop = pb[HC_DROP].packets - pa[HC_DROP].packets;
+		x->pkts = x->pass + x->drop;
+		x->bytes = pb[HC_PASS].bytes - pa[HC_PASS].bytes +
+			   pb[HC_DROP].bytes - pa[HC_DROP].bytes;
+		d[HC_NR_CLASSES].pkts += x->pkts;
+		d[HC_NR_CLASSES].bytes += x->bytes;
+		d[HC_NR_CLASSES].drop += x->drop;
+		d[HC_NR_CLASSES].pass += x->pass;
+	}
+}
+
+/* 9776320 -> "9,776,320" */
+static const char *commas(char *buf, size_t size, __u64 v)
+{
+	char tmp[32];
+	int len, i, o = 0;
+
+	len = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v);
+	for (i = 0; i < len && o < (int)size - 2; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static __u64 rate(__u64 n, double secs)
+{
+	return secs > 0 ? (__u64)(n / secs + 0.5) : 0;
+}
+
+static void text_rate_line(const char *name, const struct delta *x, double dt)
+{
+	char a[32], b[32], c[32];
+
+	printf("%-13s %13s pkt/s %13s drop/s %13s pass/s\n", name,
+	       commas(a, sizeof(a), rate(x->pkts, dt)),
+	       commas(b, sizeof(b), rate(x->drop, dt)),
+	       commas(c, sizeof(c), rate(x->pass, dt)));
+}
+
+void hc_stats_interval(const struct hc_run *r, const struct hc_snap *prev,
+		       const struct hc_snap *cur, double since_start)
+{
+	struct delta d[HC_NR_CLASSES + 1], *tot = &d[HC_NR_CLASSES];
+	struct hc_json j = { .f = stdout };
+	double dt = cur->t - prev->t;
+	int cls;
+
+	deltas(prev, cur, d);
+	if (!r->json) {
+		for (cls = 0; cls < HC_NR_CLASSES; cls++)
+			if (d[cls].pkts)
+				text_rate_line(hc_class_names[cls], &d[cls], dt);
+		text_rate_line("receive total", tot, dt);
+		printf("\n");
+		fflush(stdout);
+		return;
+	}
+	jw_open(&j, NULL, '{');
+	jw_str(&j, "type", "interval");
+	jw_f64(&j, "t", since_start);
+	jw_open(&j, "total", '{');
+	jw_u64(&j, "pps", rate(tot->pkts, dt));
+	jw_u64(&j, "drop_pps", rate(tot->drop, dt));
+	jw_u64(&j, "pass_pps", rate(tot->pass, dt));
+	jw_u64(&j, "bps", rate(tot->bytes * 8, dt));
+	jw_close(&j, '}');
+	jw_open(&j, "classes", '[');
+	for (cls = 0; cls < HC_NR_CLASSES; cls++) {
+		if (!d[cls].pkts)
+			continue;
+		jw_open(&j, NULL, '{');
+		jw_str(&j, "name", hc_class_names[cls]);
+		jw_u64(&j, "pps", rate(d[cls].pkts, dt));
+		jw_u64(&j, "drop_pps", rate(d[cls].drop, dt));
+		jw_u64(&j, "pass_pps", rate(d[cls].pass, dt));
+		jw_close(&j, '}');
+	}
+	jw_close(&j, ']');
+	jw_close(&j, '}');
+}
+
+static void json_totals(struct hc_json *j, const struct delta *x)
+{
+	jw_u64(j, "packets", x->pkts);
+	jw_u64(j, "bytes", x->bytes);
+	jw_u64(j, "drop", x->drop);
+	jw_u64(j, "pass", x->pass);
+}
+
+static void text_total_line(const char *name, const struct delta *x)
+{
+	char a[32], b[32], c[32], e[32];
+
+	printf("%-13s %15s %17s %15s %15s\n", name,
+	       commas(a, sizeof(a), x->pkts), commas(b, sizeof(b), x->bytes),
+	       commas(c, sizeof(c), x->drop), commas(e, sizeof(e), x->pass));
+}
+
+void hc_stats_summary(const struct hc_run *r, const struct hc_snap *start,
+		      const struct hc_snap *cur)
+{
+	struct delta d[HC_NR_CLASSES + 1], *tot = &d[HC_NR_CLASSES];
+	const struct hc_hook *h = r->hook == HC_HOOK_XDP ? &hc_hook_xdp :
+				  r->hook == HC_HOOK_TC	 ? &hc_hook_tc :
+							   &hc_hook_socket;
+	struct hc_json j = { .f = stdout };
+	double dur = cur->t - start->t;
+	int cls;
+
+	deltas(start, cur, d);
+	if (!r->json) {
+		printf("Summary: %s (%s) on %s, %.2f s\n", h->name,
+		       h->attach_name(r), r->dev, dur);
+		printf("%-13s %15s %17s %15s %15s\n", "class", "packets",
+		       "bytes", "drop", "pass");
+		for (cls = 0; cls < HC_NR_CLASSES; cls++)
+			if (d[cls].pkts)
+				text_total_line(hc_class_names[cls], &d[cls]);
+		text_total_line("total", tot);
+		fflush(stdout);
+		return;
+	}
+	jw_open(&j, NULL, '{');
+	jw_str(&j, "type", "summary");
+	jw_str(&j, "hook", h->name);
+	jw_str(&j, "attach", h->attach_name(r));
+	jw_str(&j, "dev", r->dev);
+	jw_f64(&j, "duration_s", dur);
+	jw_open(&j, "total", '{');
+	json_totals(&j, tot);
+	jw_close(&j, '}');
+	jw_open(&j, "classes", '[');
+	for (cls = 0; cls < HC_NR_CLASSES; cls++) {
+		if (!d[cls].pkts)
+			continue;
+		jw_open(&j, NULL, '{');
+		jw_str(&j, "name", hc_class_names[cls]);
+		json_totals(&j, &d[cls]);
+		jw_close(&j, '}');
+	}
+	jw_close(&j, ']');
+	jw_close(&j, '}');
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Per-class counters: read from the per-CPU map, printed as text or JSON. */
+#ifndef HC_STATS_H
+#define HC_STATS_H
+
+#include "hookcmp.h"
+
+struct hc_snap {
+	struct hc_counter c[HC_NR_STATS];
+	double t; /* CLOCK_MONOTONIC seconds when read */
+};
+
+extern const char *const hc_class_names[];
+
+double hc_now(void);
+int hc_stats_read(int map_fd, struct hc_snap *s);
+/* prev -> cur: rates over the measured time between the two reads. */
+void hc_stats_interval(const struct hc_run *r, const struct hc_snap *prev,
+		       const struct hc_snap *cur, double since_start);
+/* Exact totals: cur - start, and the time between them. */
+void hc_stats_summary(const struct hc_run *r, const struct hc_snap *start,
+		      const struct hc_snap *cur);
+
+#endif

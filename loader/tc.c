@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tc ingress: cls_bpf direct-action on clsact or sch_ingress, or tcx. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/pkt_sched.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "hookcmp.h"
+#include "qdisc.h"
+#include "tc.skel.h"
+
+/* Linux 6.6 uapi; Debian 12's headers predate it. */
+#define HC_BPF_TCX_INGRESS 46
+
+static void skel_destroy(void *s)
+{
+	tc_bpf__destroy(s);
+}
+
+static int tc_load(struct hc_run *r)
+{
+	struct tc_bpf *s = tc_bpf__open_opts(hc_prog_open_opts());
+
+	if (!s)
+		return -errno;
+	r->skel = s;
+	r->skel_destroy = skel_destroy;
+	s->rodata->hc_conf = r->conf;
+	return hc_prog_load(r, s->skeleton, r->bare ? "hc_tc_bare" : "hc_tc");
+}
+
+static const char *qdisc_kind(const struct hc_run *r)
+{
+	return r->qdisc == HC_QDISC_CLSACT ? "clsact" : "ingress";
+}
+
+static struct hc_filter our_filter(const struct hc_run *r)
+{
+	return (struct hc_filter){
+		.ifindex = r->ifindex,
+		.parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS),
+		.prio = r->prio,
+		.handle = r->handle,
+	};
+}
+
+static int tc_attach(struct hc_run *r)
+{
+	struct hc_filter f = our_filter(r);
+	int err;
+
+	if (r->tc_attach == HC_TC_TCX) {
+		r->link_fd = bpf_link_create(r->prog_fd, r->ifindex,
+					     HC_BPF_TCX_INGRESS, NULL);
+		if (r->link_fd >= 0)
+			return 0;
+		err = -errno;
+		r->link_fd = -1;
+		if (err == -EINVAL) {
+			hc_err_hint(&r->err, "tcx needs Linux 6.6 or newer");
+			return -EOPNOTSUPP;
+		}
+		return err;
+	}
+
+	err = hc_qdisc_get(r->nl, r->ifindex, qdisc_kind(r), &r->qdisc_created,
+			   &r->err);
+	if (err)
+		return err;
+	err = hc_filter_attach(r->nl, &f, r->prog_fd, &r->err);
+	if (!err)
+		r->filter_added = true;
+	return err;
+}
+
+static void tc_detach(struct hc_run *r)
+{
+	struct hc_filter f = our_filter(r);
+	int err;
+
+	if (r->link_fd >= 0) {
+		close(r->link_fd);
+		r->link_fd = -1;
+	}
+	if (r->filter_added) {
+		err = hc_filter_detach(r->nl, &f, r->prog_id, &r->err);
+		if (err && err != -ENODEV)
+			hc_report(r, "Warning", "filter left in place", err);
+		r->filter_added = false;
+	}
+	if (r->qdisc_created) {
+		err = hc_qdisc_put(r->nl, r->ifindex, qdisc_kind(r), &r->err);
+		if (err && err != -ENODEV)
+			hc_report(r, "Warning", "qdisc hookcmp created left in place",
+				  err);
+		r->qdisc_created = false;
+	}
+}
+
+static const char *tc_attach_name(const struct hc_run *r)
+{
+	return r->tc_attach == HC_TC_TCX ? "tcx" : qdisc_kind(r);
+}
+
+const struct hc_hook hc_hook_tc = {
+	.name = "tc",
+	.load = tc_load,
+	.attach = tc_attach,
+	.detach = tc_detach,
+	.attach_name = tc_attach_name,
+};

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/* XDP over RTM_SETLINK, as `ip link set dev DEV xdp` does it. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/if_link.h>
+#include <bpf/libbpf.h>
+#include "hookcmp.h"
+#include "nl.h"
+#include "xdp.skel.h"
+
+static void skel_destroy(void *s)
+{
+	xdp_bpf__destroy(s);
+}
+
+static int xdp_load(struct hc_run *r)
+{
+	struct xdp_bpf *s = xdp_bpf__open_opts(hc_prog_open_opts());
+
+	if (!s)
+		return -errno;
+	r->skel = s;
+	r->skel_destroy = skel_destroy;
+	s->rodata->hc_conf = r->conf;
+	return hc_prog_load(r, s->skeleton, r->bare ? "hc_xdp_bare" : "hc_xdp");
+}
+
+static __u32 mode_flag(const struct hc_run *r)
+{
+	return r->xdp_mode == HC_XDP_NATIVE ? XDP_FLAGS_DRV_MODE :
+					      XDP_FLAGS_SKB_MODE;
+}
+
+static int xdp_attach(struct hc_run *r)
+{
+	__u32 flags = mode_flag(r);
+	struct hc_xdp_info info;
+	int err;
+
+	if (!r->force)
+		flags |= XDP_FLAGS_UPDATE_IF_NOEXIST;
+	err = hc_nl_xdp_set(r->nl, r->ifindex, r->prog_fd, -1, flags, &r->err);
+	if (!err) {
+		r->xdp_attached = true;
+		return 0;
+	}
+	if (err == -EOPNOTSUPP && r->xdp_mode == HC_XDP_NATIVE)
+		hc_err_hint(&r->err, "the driver has no native XDP; try --xdp-mode generic");
+	if ((err == -EBUSY || err == -EEXIST) &&
+	    !hc_nl_xdp_query(r->nl, r->ifindex, &info, NULL)) {
+		__u32 id = info.drv_id ? info.drv_id : info.skb_id;
+
+		if (id)
+			hc_err_hint(&r->err,
+				    "XDP program id %u is attached already; it was left alone",
+				    id);
+	}
+	return err;
+}
+
+/* IFLA_XDP_EXPECTED_FD: the kernel detaches only if ours is still there. */
+static void xdp_detach(struct hc_run *r)
+{
+	int err;
+
+	if (!r->xdp_attached)
+		return;
+	err = hc_nl_xdp_set(r->nl, r->ifindex, -1, r->prog_fd,
+			    mode_flag(r) | XDP_FLAGS_REPLACE, &r->err);
+	if (err == -EEXIST)
+		hc_err_set(&r->err, "the attached program is no longer ours");
+	if (err && err != -ENODEV)
+		hc_report(r, "Warning", "XDP program left attached", err);
+	r->xdp_attached = false;
+}
+
+static const char *xdp_attach_name(const struct hc_run *r)
+{
+	return r->xdp_mode == HC_XDP_NATIVE ? "native" : "generic";
+}
+
+const struct hc_hook hc_hook_xdp = {
+	.name = "xdp",
+	.load = xdp_load,
+	.attach = xdp_attach,
+	.detach = xdp_detach,
+	.attach_name = xdp_attach_name,
+};

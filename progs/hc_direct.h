@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Packet access for the hooks that read packet memory directly (XDP, tc). */
+#ifndef HC_DIRECT_H
+#define HC_DIRECT_H
+
+#include "hc_bpf.h"
+
+struct hc_pkt {
+	void *data;
+	void *data_end;
+	__u16 l3_proto;
+	__u8 vlans;
+};
+
+static __always_inline int hc_load(struct hc_pkt *p, __u32 off, void *dst,
+				   __u32 len)
+{
+	void *ptr;
+
+	if (off > HC_MAX_OFF)
+		return -1;
+	ptr = p->data + off;
+	if (ptr + len > p->data_end)
+		return -1;
+	__builtin_memcpy(dst, ptr, len);
+	return 0;
+}
+
+#include "hc_logic.h"
+
+#endif

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Types shared by the BPF programs, the loader and the tests. */
+#ifndef HC_SHARED_H
+#define HC_SHARED_H
+
+#include <linux/types.h>
+
+#define HC_MAX_RULES 64
+/* hc_load() refuses larger offsets so the verifier can bound them. */
+#define HC_MAX_OFF 0x7fff
+
+enum hc_parse {
+	HC_PARSE_NONE,
+	HC_PARSE_L2,
+	HC_PARSE_L3,
+	HC_PARSE_L4,
+};
+
+/* Order is the output order; names live in hc_class_names[]. */
+enum hc_class {
+	HC_CLS_ALL,
+	HC_CLS_IP4,
+	HC_CLS_IP6,
+	HC_CLS_UDP4,
+	HC_CLS_TCP4,
+	HC_CLS_ICMP4,
+	HC_CLS_IP4_OTHER,
+	HC_CLS_UDP6,
+	HC_CLS_TCP6,
+	HC_CLS_ICMP6,
+	HC_CLS_IP6_OTHER,
+	HC_CLS_ARP,
+	HC_CLS_L2_OTHER,
+	HC_CLS_MALFORMED,
+	HC_NR_CLASSES,
+};
+
+enum hc_verdict {
+	HC_PASS,
+	HC_DROP,
+	HC_NR_VERDICTS,
+};
+
+/* Stats map index: class * HC_NR_VERDICTS + verdict. */
+#define HC_NR_STATS (HC_NR_CLASSES * HC_NR_VERDICTS)
+
+struct hc_counter {
+	__u64 packets;
+	__u64 bytes;
+};
+
+enum hc_rule_flags {
+	HC_R_IP4 = 1 << 0,
+	HC_R_IP6 = 1 << 1,
+	HC_R_PROTO = 1 << 2,
+	HC_R_SRC = 1 << 3,
+	HC_R_DST = 1 << 4,
+	HC_R_SPORT = 1 << 5,
+	HC_R_DPORT = 1 << 6,
+};
+
+/* Addresses in network order; an IPv4 address sits in addr[0]. */
+struct hc_prefix {
+	__u32 addr[4];
+	__u32 mask[4];
+};
+
+struct hc_rule {
+	__u32 flags;
+	__u8 proto;
+	__u8 verdict;
+	__u16 pad;
+	__u16 sport_lo, sport_hi; /* host order, inclusive */
+	__u16 dport_lo, dport_hi;
+	struct hc_prefix src;
+	struct hc_prefix dst;
+};
+
+/* Set by the loader in .rodata before load; the verifier then prunes
+ * the parse depths and rules that are not in use. */
+struct hc_conf {
+	__u32 parse;
+	__u32 def_verdict;
+	__u32 nr_rules;
+	__u32 pad;
+	struct hc_rule rules[HC_MAX_RULES];
+};
+
+#endif

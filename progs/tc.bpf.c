@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/pkt_cls.h>
+#include "hc_direct.h"
+
+/* For cls_bpf in direct-action mode and for tcx alike. */
+SEC("tc")
+int hc_tc(struct __sk_buff *skb)
+{
+	struct hc_pkt p = {
+		.data = (void *)(long)skb->data,
+		.data_end = (void *)(long)skb->data_end,
+		.vlans = skb->vlan_present,
+	};
+	__u32 cls, v = hc_process(&p, &hc_conf, &cls);
+
+	hc_count(cls, v, skb->len);
+	return v == HC_DROP ? TC_ACT_SHOT : TC_ACT_OK;
+}
+
+SEC("tc")
+int hc_tc_bare(struct __sk_buff *skb)
+{
+	return TC_ACT_SHOT;
+}
+
+char LICENSE[] SEC("license") = "GPL";
