@@ -5,6 +5,7 @@
  * error callback would keep only errno.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,19 +113,36 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_ERROR;
 }
 
+/* With a control array, libmnl leaves NLMSG_DONE to us. */
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const int *e = mnl_nlmsg_get_payload(nlh);
+
+	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(*e) && *e < 0) {
+		errno = -*e;
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_STOP;
+}
+
 /* Sends nlh and runs cb on each reply; returns 0 or -errno. */
 static int talk(struct hc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		void *data, struct hc_err *err)
 {
-	mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb };
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb,
+					  [NLMSG_DONE] = done_cb };
 	struct talk_ctx ctx = { .err = err };
 	__u32 seq = ++nl->seq;
 	int ret;
 
-	/* A dump ends with NLMSG_DONE; an extra ack would go unread. */
-	nlh->nlmsg_flags |= NLM_F_REQUEST;
-	if (!(nlh->nlmsg_flags & NLM_F_DUMP))
-		nlh->nlmsg_flags |= NLM_F_ACK;
+	/*
+	 * A dump ends with NLMSG_DONE; an extra ack would go unread. The test
+	 * is on the type too: NLM_F_EXCL shares its bit with NLM_F_MATCH.
+	 */
+	bool dump = (nlh->nlmsg_type & 3) == 2 &&
+		    (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
+
+	nlh->nlmsg_flags |= NLM_F_REQUEST | (dump ? 0 : NLM_F_ACK);
 	nlh->nlmsg_seq = seq;
 	if (err)
 		err->kernel[0] = '\0';
@@ -132,7 +150,11 @@ static int talk(struct hc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		return -errno;
 
 	do {
-		ret = mnl_socket_recvfrom(nl->sk, nl->buf, sizeof(nl->buf));
+		/* The request is done: a signal must not lose its answer. */
+		do
+			ret = mnl_socket_recvfrom(nl->sk, nl->buf,
+						  sizeof(nl->buf));
+		while (ret < 0 && errno == EINTR);
 		if (ret < 0)
 			return -errno;
 		/* Replies come to cb; acks and errors to error_cb. */

@@ -9,6 +9,7 @@ struct hc_pkt {
 	void *data;
 	void *data_end;
 	__u16 l3_proto;
+	__u8 at_l3;
 	__u8 vlans;
 };
 

@@ -5,14 +5,14 @@
  * Every hook compiles this same code. The includer provides the packet
  * access before including it:
  *
- *   struct hc_pkt { ...; __u16 l3_proto; __u8 vlans; };
+ *   struct hc_pkt { ...; __u16 l3_proto; __u8 at_l3; __u8 vlans; };
  *   static __always_inline int hc_load(struct hc_pkt *p, __u32 off,
  *                                      void *dst, __u32 len);
  *
  * hc_load() copies [off, off + len) of the packet to dst and returns 0, or
  * returns nonzero when that range is not inside the packet. Offsets count
- * from the MAC header, or from the network header when l3_proto is set
- * (the ethertype then comes from the skb). vlans is the number of VLAN tags
+ * from the MAC header, or from the network header when at_l3 is set
+ * (the ethertype, l3_proto, then comes from the skb). vlans is the number of VLAN tags
  * the kernel already took out of the packet data.
  *
  * It builds with clang for BPF and with gcc as the userspace reference.
@@ -25,7 +25,9 @@
 #ifdef __bpf__
 #include <bpf/bpf_endian.h>
 #define hc_ntohs(x) bpf_ntohs(x)
+#define HC_UNROLL _Pragma("unroll")
 #else
+#define HC_UNROLL
 #include <arpa/inet.h>
 #ifndef __always_inline
 #define __always_inline inline __attribute__((always_inline))
@@ -152,7 +154,7 @@ static __always_inline __u32 hc_parse_ip6(struct hc_pkt *p, __u32 off,
 	nh = ip6[6];
 	off += 40;
 
-#pragma unroll
+HC_UNROLL
 	for (i = 0; i < HC_MAX_EXTHDRS; i++) {
 		if (nh == 0 || nh == 43 || nh == 60) {
 			/* hop-by-hop, routing, destination options */
@@ -192,7 +194,7 @@ static __always_inline __u32 hc_classify(struct hc_pkt *p, __u32 depth,
 	if (depth == HC_PARSE_NONE)
 		return HC_CLS_ALL;
 
-	if (p->l3_proto) {
+	if (p->at_l3) {
 		proto = p->l3_proto;
 	} else {
 		__u8 eth[HC_ETH_HLEN];
@@ -203,7 +205,7 @@ static __always_inline __u32 hc_classify(struct hc_pkt *p, __u32 depth,
 		off = HC_ETH_HLEN;
 	}
 
-#pragma unroll
+HC_UNROLL
 	for (i = 0; i < HC_MAX_VLANS; i++) {
 		__u8 tag[4];
 

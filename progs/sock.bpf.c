@@ -12,6 +12,7 @@ struct hc_pkt {
 	struct __sk_buff *skb;
 	__u32 start;
 	__u16 l3_proto;
+	__u8 at_l3;
 	__u8 vlans;
 };
 
@@ -50,6 +51,7 @@ int hc_sock_net(struct __sk_buff *skb)
 		.skb = skb,
 		.start = BPF_HDR_START_NET,
 		.l3_proto = bpf_ntohs(skb->protocol),
+		.at_l3 = 1,
 		.vlans = skb->vlan_present,
 	};
 

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unprivileged: the rule parser and the userspace reference classifier. */
+#include <stdlib.h>
+#include <string.h>
+#include "fixtures.h"
+#include "ref.h"
+#include "rules.h"
+#include "stats.h"
+#include "test.h"
+
+static void test_classify(void)
+{
+	__u8 buf[FX_MAX_LEN];
+	unsigned int i, d;
+
+	for (i = 0; i < FX_COUNT; i++) {
+		const struct fx *f = &fx_table[i];
+		int len = fx_build(f, &fx_default_addrs, buf);
+
+		for (d = HC_PARSE_NONE; d <= HC_PARSE_L4; d++) {
+			struct hc_conf c = { .parse = d };
+			__u32 cls;
+
+			ref_run(buf, len, &c, &cls);
+			CHECK_EQ(cls, f->expect[d], "classify %s at %s (%s)",
+				 f->name, hc_parse_names[d],
+				 hc_class_names[f->expect[d]]);
+		}
+	}
+}
+
+/*
+ * The same frame must get the same class wherever a hook starts reading:
+ * at the network header with the ethertype from the skb (UDP socket), or
+ * with the outer VLAN tag already taken out by the kernel (tc, AF_PACKET).
+ */
+static void test_start_points(void)
+{
+	__u8 buf[FX_MAX_LEN], cut[FX_MAX_LEN];
+	unsigned int i;
+
+	for (i = 0; i < FX_COUNT; i++) {
+		const struct fx *f = &fx_table[i];
+		int len = fx_build(f, &fx_default_addrs, buf);
+		struct hc_conf c = { .parse = HC_PARSE_L4 };
+		struct hc_pkt p = {};
+		__u32 cls;
+
+		if (len < 14)
+			continue;
+		p.data = buf + 14;
+		p.len = len - 14;
+		p.at_l3 = 1;
+		p.l3_proto = (buf[12] << 8) | buf[13];
+		hc_process(&p, &c, &cls);
+		CHECK_EQ(cls, f->expect[HC_PARSE_L4], "classify %s from L3",
+			 f->name);
+
+		if (!f->vlans || len < 18)
+			continue;
+		memcpy(cut, buf, 12);
+		memcpy(cut + 12, buf + 16, len - 16);
+		p = (struct hc_pkt){ .data = cut, .len = len - 4, .vlans = 1 };
+		hc_process(&p, &c, &cls);
+		CHECK_EQ(cls, f->expect[HC_PARSE_L4],
+			 "classify %s with the outer tag stripped", f->name);
+	}
+}
+
+static const struct {
+	const char *text;
+	__u32 flags;
+	__u8 proto, verdict;
+	enum hc_parse depth;
+} good_rules[] = {
+	{ "drop", 0, 0, HC_DROP, HC_PARSE_NONE },
+	{ "pass", 0, 0, HC_PASS, HC_PARSE_NONE },
+	{ "ip drop", HC_R_IP4, 0, HC_DROP, HC_PARSE_L2 },
+	{ "ip6 pass", HC_R_IP6, 0, HC_PASS, HC_PARSE_L2 },
+	{ "udp dport 53 pass", HC_R_PROTO | HC_R_DPORT, 17, HC_PASS,
+	  HC_PARSE_L4 },
+	{ "ip6 tcp src 2001:db8::/32 sport 1000-2000 drop",
+	  HC_R_IP6 | HC_R_PROTO | HC_R_SRC | HC_R_SPORT, 6, HC_DROP,
+	  HC_PARSE_L4 },
+	{ "ip dst 192.0.2.0/24 drop", HC_R_IP4 | HC_R_DST, 0, HC_DROP,
+	  HC_PARSE_L3 },
+	{ "dst 192.0.2.7 drop", HC_R_IP4 | HC_R_DST, 0, HC_DROP, HC_PARSE_L3 },
+	{ "proto 47 pass", HC_R_PROTO, 47, HC_PASS, HC_PARSE_L3 },
+	{ "icmp drop", HC_R_IP4 | HC_R_PROTO, 1, HC_DROP, HC_PARSE_L3 },
+	{ "icmp6 pass", HC_R_IP6 | HC_R_PROTO, 58, HC_PASS, HC_PARSE_L3 },
+	{ "dport 0-65535   pass", HC_R_DPORT, 0, HC_PASS, HC_PARSE_L4 },
+};
+
+static const struct {
+	const char *text;
+	const char *says;
+} bad_rules[] = {
+	{ "", "ends with 'drop' or 'pass'" },
+	{ "udp", "ends with 'drop' or 'pass'" },
+	{ "udp dport 53", "ends with 'drop' or 'pass'" },
+	{ "drop udp", "after the verdict" },
+	{ "drop pass", "after the verdict" },
+	{ "ip ip6 drop", "contradicts" },
+	{ "ip6 icmp drop", "IPv4 only" },
+	{ "ip icmp6 drop", "IPv6 only" },
+	{ "udp tcp drop", "names a protocol already" },
+	{ "proto 256 drop", "0 to 255" },
+	{ "proto -1 drop", "0 to 255" },
+	{ "proto drop", "0 to 255" },
+	{ "dport 70000 drop", "within 0-65535" },
+	{ "dport 90-80 drop", "low to high" },
+	{ "sport 1-2-3 drop", "within 0-65535" },
+	{ "dport", "needs a port" },
+	{ "src 192.0.2.1/33 drop", "not an IPv4 or IPv6 prefix" },
+	{ "src 192.0.2.256 drop", "not an IPv4 or IPv6 prefix" },
+	{ "src drop", "not an IPv4 or IPv6 prefix" },
+	{ "dst", "needs an address" },
+	{ "src 192.0.2.1/24 drop", "host bits" },
+	{ "ip6 src 192.0.2.0/24 drop", "is IPv4 but the rule is IPv6" },
+	{ "src 2001:db8::/32 dst 192.0.2.0/24 drop", "is IPv4 but the rule is IPv6" },
+	{ "icmp dport 5 drop", "ports need udp or tcp" },
+	{ "proto 47 sport 5 drop", "ports need udp or tcp" },
+	{ "src 192.0.2.1 src 192.0.2.2 drop", "given twice" },
+	{ "dport 53 dport 54 pass", "given twice" },
+	{ "frobnicate drop", "unknown word 'frobnicate'" },
+	{ "DROP", "unknown word 'DROP'" },
+};
+
+static void test_rule_parser(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(good_rules) / sizeof(good_rules[0]); i++) {
+		struct hc_err err = {};
+		struct hc_rule r;
+		int ret = hc_rule_parse(good_rules[i].text, &r, &err);
+
+		if (ret)
+			printf("  parser said: %s\n", err.msg);
+		t_result(!ret && r.flags == good_rules[i].flags &&
+				 r.proto == good_rules[i].proto &&
+				 r.verdict == good_rules[i].verdict &&
+				 hc_rule_depth(&r) == good_rules[i].depth,
+			 "rule parses: '%s' (flags %#x proto %u depth %s)",
+			 good_rules[i].text, r.flags, r.proto,
+			 hc_parse_names[hc_rule_depth(&r)]);
+	}
+	for (i = 0; i < sizeof(bad_rules) / sizeof(bad_rules[0]); i++) {
+		struct hc_err err = {};
+		struct hc_rule r;
+		int ret = hc_rule_parse(bad_rules[i].text, &r, &err);
+
+		t_result(ret < 0 && strstr(err.msg, bad_rules[i].says),
+			 "rule rejected: '%s' -> \"%s\"", bad_rules[i].text,
+			 err.msg);
+	}
+}
+
+static void test_rule_fields(void)
+{
+	struct hc_err err = {};
+	struct hc_rule r;
+
+	hc_rule_parse("ip6 tcp src 2001:db8::/32 sport 1000-2000 drop", &r,
+		      &err);
+	CHECK_EQ(r.sport_lo, 1000, "rule field: sport low");
+	CHECK_EQ(r.sport_hi, 2000, "rule field: sport high");
+	CHECK_EQ(ntohl(r.src.mask[0]), 0xffffffff, "rule field: /32 mask word 0");
+	CHECK_EQ(r.src.mask[1], 0, "rule field: /32 mask word 1");
+	CHECK_EQ(ntohl(r.src.addr[0]), 0x20010db8, "rule field: v6 address");
+	hc_rule_parse("ip dst 192.0.2.0/25 drop", &r, &err);
+	CHECK_EQ(ntohl(r.dst.mask[0]), 0xffffff80, "rule field: /25 mask");
+	CHECK_EQ(ntohl(r.dst.addr[0]), 0xc0000200, "rule field: v4 address");
+}
+
+/* Hand-written verdicts for rule sets over the fixtures. */
+static const struct {
+	const char *rules[3];
+	__u32 def;
+	const char *pkt;
+	__u32 verdict;
+} verdicts[] = {
+	{ { "udp dport 53 pass" }, HC_DROP, "udp4-dns", HC_PASS },
+	{ { "udp dport 53 pass" }, HC_DROP, "udp4", HC_DROP },
+	{ { "udp dport 53 pass" }, HC_DROP, "ext6-udp", HC_PASS },
+	{ { "udp dport 53 pass" }, HC_DROP, "frag4-first", HC_PASS },
+	{ { "udp dport 53 pass" }, HC_DROP, "frag4-later", HC_DROP },
+	{ { "udp dport 53 pass" }, HC_DROP, "frag6-first", HC_PASS },
+	{ { "udp dport 53 pass" }, HC_DROP, "ip4-opts-udp", HC_PASS },
+	{ { "ip6 drop" }, HC_PASS, "udp6", HC_DROP },
+	{ { "ip6 drop" }, HC_PASS, "qinq-tcp6", HC_DROP },
+	{ { "ip6 drop" }, HC_PASS, "udp4", HC_PASS },
+	{ { "ip6 drop" }, HC_PASS, "arp", HC_PASS },
+	{ { "src 192.0.2.0/24 tcp drop", "ip pass" }, HC_DROP, "tcp4", HC_DROP },
+	{ { "src 192.0.2.0/24 tcp drop", "ip pass" }, HC_DROP, "udp4", HC_PASS },
+	{ { "src 192.0.2.0/24 tcp drop", "ip pass" }, HC_DROP, "tcp6", HC_DROP },
+	{ { "src 198.51.100.0/24 drop", "ip pass" }, HC_DROP, "tcp4", HC_PASS },
+	{ { "dst 2001:db8::2/128 pass" }, HC_DROP, "tcp6", HC_PASS },
+	{ { "dst 2001:db8::3 pass" }, HC_DROP, "tcp6", HC_DROP },
+	{ { "dst 2001:db8::2/128 pass" }, HC_DROP, "udp4", HC_DROP },
+	{ { "tcp sport 1000-2000 dport 443 pass" }, HC_DROP, "tcp6", HC_PASS },
+	{ { "tcp sport 1000-2000 dport 443 pass" }, HC_DROP, "tcp4", HC_DROP },
+	{ { "tcp sport 2001-3000 pass" }, HC_DROP, "tcp4", HC_DROP },
+	{ { "drop" }, HC_PASS, "ip4-ihl4", HC_PASS },
+	{ { "drop" }, HC_PASS, "udp4", HC_DROP },
+	{ { "proto 47 pass" }, HC_DROP, "gre4", HC_PASS },
+	{ { "proto 47 pass" }, HC_DROP, "nonext6", HC_DROP },
+	{ { "udp pass", "udp drop" }, HC_DROP, "udp4", HC_PASS },
+	{ { "udp drop", "udp pass" }, HC_PASS, "udp6", HC_DROP },
+	{ { "icmp6 pass" }, HC_DROP, "icmp6", HC_PASS },
+	{ { "icmp6 pass" }, HC_DROP, "icmp4", HC_DROP },
+};
+
+static void test_verdicts(void)
+{
+	__u8 buf[FX_MAX_LEN];
+	unsigned int i;
+	int j;
+
+	for (i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++) {
+		struct hc_conf c = { .parse = HC_PARSE_L4,
+				     .def_verdict = verdicts[i].def };
+		const struct fx *f = fx_find(verdicts[i].pkt);
+		struct hc_err err = {};
+		__u32 cls, v;
+		int len;
+
+		for (j = 0; j < 3 && verdicts[i].rules[j]; j++)
+			if (hc_rule_parse(verdicts[i].rules[j],
+					  &c.rules[c.nr_rules++], &err))
+				printf("  bad rule in the table: %s\n", err.msg);
+		len = fx_build(f, &fx_default_addrs, buf);
+		v = ref_run(buf, len, &c, &cls);
+		CHECK_EQ(v, verdicts[i].verdict, "verdict '%s%s%s' on %s",
+			 verdicts[i].rules[0], verdicts[i].rules[1] ? "; " : "",
+			 verdicts[i].rules[1] ? verdicts[i].rules[1] : "",
+			 verdicts[i].pkt);
+	}
+}
+
+/* Every byte of every prefix of every fixture: nothing reads past the end. */
+static void test_truncations(void)
+{
+	__u8 buf[FX_MAX_LEN];
+	unsigned int i, n, bad = 0;
+
+	for (i = 0; i < FX_COUNT; i++) {
+		int len = fx_build(&fx_table[i], &fx_default_addrs, buf);
+		struct hc_conf c = { .parse = HC_PARSE_L4 };
+
+		for (n = 0; n <= (unsigned int)len; n++) {
+			__u8 *copy = malloc(n ? n : 1);
+			__u32 cls;
+
+			memcpy(copy, buf, n);
+			ref_run(copy, n, &c, &cls);
+			if (cls >= HC_NR_CLASSES)
+				bad++;
+			free(copy);
+		}
+	}
+	CHECK_EQ(bad, 0, "every truncation of every fixture classifies in range");
+}
+
+int main(void)
+{
+	test_classify();
+	test_start_points();
+	test_rule_parser();
+	test_rule_fields();
+	test_verdicts();
+	test_truncations();
+	return t_failed ? 1 : 0;
+}
