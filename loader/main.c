@@ -354,12 +354,12 @@ static int cmd_run(int argc, char **argv)
 
 	r->nl = hc_nl_open(&r->err);
 	if (!r->nl) {
-		ret = fail_step(r, "netlink", -errno);
+		ret = fail_step(r, "netlink failed", -errno);
 		goto out;
 	}
 	err = h->load(r);
 	if (err) {
-		ret = fail_step(r, "loading the program", err);
+		ret = fail_step(r, "load failed", err);
 		goto out;
 	}
 	if (stop_sig) {
@@ -368,11 +368,11 @@ static int cmd_run(int argc, char **argv)
 	}
 	err = h->attach(r);
 	if (err) {
-		ret = fail_step(r, "attaching", err);
+		ret = fail_step(r, "attach failed", err);
 		goto out;
 	}
 	if (hc_stats_read(r->stats_fd, &start)) {
-		ret = fail_step(r, "reading counters", -errno);
+		ret = fail_step(r, "reading counters failed", -errno);
 		goto out;
 	}
 	if (!stop_sig)
@@ -384,7 +384,7 @@ static int cmd_run(int argc, char **argv)
 	memset(&r->err, 0, sizeof(r->err));
 	h->detach(r);
 	if (hc_stats_read(r->stats_fd, &end))
-		ret = fail_step(r, "reading counters", -errno);
+		ret = fail_step(r, "reading counters failed", -errno);
 	else
 		hc_stats_summary(r, &start, &end);
 out:

@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the netns tests: a fresh namespace pair per test, state
+# snapshots, and checks that print one PASS/FAIL line each.
+
+HC=${HC:-./hookcmp}
+SEND=${SEND:-./build/hc-send}
+T=$(mktemp -d /tmp/hookcmp-test.XXXXXX)
+G=hct$$g	# generator side
+D=hct$$d	# device under test side
+DEV=hcd
+HCPID=
+
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; }
+
+# check NAME COMMAND...: PASS when COMMAND succeeds.
+check() {
+	local name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+# check_eq NAME GOT WANT
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1"
+		echo "  expected: $3"
+		echo "  got:      $2"
+	fi
+}
+
+topo_up() {
+	ip netns add "$G" && ip netns add "$D" &&
+	ip link add hcg netns "$G" type veth peer name "$DEV" netns "$D" &&
+	# No IPv6 link-local addresses: nothing but our frames on the wire.
+	ip -n "$G" link set hcg addrgenmode none &&
+	ip -n "$D" link set "$DEV" addrgenmode none &&
+	ip -n "$G" link set hcg up && ip -n "$D" link set "$DEV" up &&
+	ip -n "$D" link set lo up
+}
+
+topo_down() {
+	[ -n "$HCPID" ] && kill -KILL "$HCPID" 2>/dev/null && wait "$HCPID" 2>/dev/null
+	HCPID=
+	ip netns del "$G" 2>/dev/null
+	ip netns del "$D" 2>/dev/null
+	return 0
+}
+
+# Everything hookcmp could leave behind on the DUT, and every BPF program
+# and link id on the machine.
+snapshot() {
+	ip -n "$D" -d -j link show dev "$DEV" | jq -c '.[0].xdp // null'
+	tc -n "$D" -j qdisc show dev "$DEV" | jq -c '[.[] | {kind, handle}]'
+	tc -n "$D" -j filter show dev "$DEV" ingress | jq -c '[.[] | {pref, kind, protocol, options}]'
+	tc -n "$D" -j filter show dev "$DEV" egress | jq -c '[.[] | {pref, kind}]'
+	bpftool -j prog show | jq -c '[.[].id]'
+	bpftool -j link show | jq -c '[.[].id]'
+}
+
+# The kernel frees programs and links asynchronously: poll up to 2 s.
+check_state_same() {
+	local i
+	for i in $(seq 20); do
+		snapshot >"$T/after"
+		cmp -s "$T/before" "$T/after" && break
+		sleep 0.1
+	done
+	if cmp -s "$T/before" "$T/after"; then
+		pass "$1: device and BPF state restored"
+	else
+		fail "$1: device and BPF state restored"
+		diff "$T/before" "$T/after" | sed 's/^/  /'
+	fi
+}
+
+# hc_start ARGS...: runs hookcmp in the background until it has attached.
+hc_start() {
+	: >"$T/out"
+	: >"$T/err"
+	"$HC" "$@" >"$T/out" 2>"$T/err" &
+	HCPID=$!
+	local i
+	for i in $(seq 100); do
+		grep -q "attached to" "$T/err" && return 0
+		kill -0 "$HCPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$T/err" | sed 's/^/  /'
+	return 1
+}
+
+# hc_stop [SIGNAL]: stops it and sets HCRC.
+hc_stop() {
+	kill -"${1:-INT}" "$HCPID"
+	wait "$HCPID"
+	HCRC=$?
+	HCPID=
+}
+
+summary() { tail -n 1 "$T/out"; }
+
+# class_counts: "name:packets:drop:pass" per class, from the JSON summary.
+class_counts() {
+	summary | jq -r '.classes | map("\(.name):\(.packets):\(.drop):\(.pass)") | join(" ")'
+}
+
+cleanup_all() {
+	topo_down
+	rm -rf "$T"
+}
+trap cleanup_all EXIT

@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Integration tests as root: each test gets a fresh namespace pair joined by
+# a veth, sends a known mix from the generator side, and checks hookcmp's
+# JSON summary, what ip/tc/bpftool saw, and that the DUT is as before.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+# 42 frames: what each class must count at parse l4.
+MIX="udp4:5 tcp4:4 icmp4:3 arp:2 udp6:6 tcp6:7 icmp6:1 lldp:2 vlan-udp4:3
+qinq-tcp6:2 ip4-ihl4:2 udp4-cut:1 ip6-cut:1 frag4-later:1 ext6-udp:2"
+MIX_L4="udp4:9:9:0 tcp4:4:4:0 icmp4:3:3:0 udp6:8:8:0 tcp6:9:9:0 icmp6:1:1:0 arp:2:2:0 l2-other:2:2:0 malformed:4:4:0"
+
+send_mix() {
+	# shellcheck disable=SC2086
+	"$SEND" -n "$G" hcg $MIX 2>/dev/null
+	sleep 0.3
+}
+
+prog_id() { sed -n 's/.*prog id \([0-9]*\).*/\1/p' "$T/err"; }
+
+# Did the kernel really attach it? Asked of ip, tc and bpftool, not hookcmp.
+observed() {
+	local kind=$1 id
+	id=$(prog_id)
+	case $kind in
+	xdp) [ "$(ip -n "$D" -d -j link show dev "$DEV" | jq '.[0].xdp.prog.id')" = "$id" ] ;;
+	tc) [ "$(tc -n "$D" -j filter show dev "$DEV" ingress |
+		jq '[.[] | select(.options.bpf_name == "hookcmp") | .options.prog.id][0]')" = "$id" ] ;;
+	tcx) bpftool -j link show | jq -e "any(.[]; .prog_id == $id)" >/dev/null ;;
+	packet) ip netns exec "$D" ss -0 -n -p | grep -q "hookcmp" ;;
+	udp) ip netns exec "$D" ss -u -l -n -p | grep -q "%$DEV:9 .*hookcmp" ;;
+	esac
+}
+
+# test_hook NAME OBSERVER EXPECTED ARGS...: one hook variant end to end.
+test_hook() {
+	local name=$1 obs=$2 want=$3
+	shift 3
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	if hc_start -n "$D" "$@" -j -i 0 "$DEV"; then
+		check "$name: kernel shows it attached ($obs)" observed "$obs"
+		send_mix
+		hc_stop INT
+		check_eq "$name: exit status after SIGINT" "$HCRC" 130
+		check_eq "$name: per-class counts" "$(class_counts)" "$want"
+		check_eq "$name: summary total" \
+			"$(summary | jq -c '[.total.packets, .type]')" '[42,"summary"]'
+	else
+		fail "$name: hookcmp did not attach"
+	fi
+	check_state_same "$name"
+	topo_down
+}
+
+test_hook "xdp native" xdp "$MIX_L4" --hook xdp
+test_hook "xdp generic" xdp "$MIX_L4" --hook xdp --xdp-mode generic
+test_hook "tc clsact" tc "$MIX_L4" --hook tc
+test_hook "tc ingress" tc "$MIX_L4" --hook tc --qdisc ingress
+test_hook "tcx" tcx "$MIX_L4" --hook tc --tc-attach tcx
+test_hook "socket packet" packet "$MIX_L4" --hook socket --socket packet
+test_hook "tc clsact rules" tc \
+	"udp4:9:0:9 tcp4:4:0:4 icmp4:3:0:3 udp6:8:8:0 tcp6:9:9:0 icmp6:1:1:0 arp:2:0:2 l2-other:2:0:2 malformed:4:0:4" \
+	--hook tc -a pass -r "ip6 drop"
+test_hook "xdp generic rules" xdp \
+	"udp4:9:9:0 tcp4:4:4:0 icmp4:3:3:0 udp6:8:6:2 tcp6:9:0:9 icmp6:1:1:0 arp:2:2:0 l2-other:2:2:0 malformed:4:4:0" \
+	--hook xdp --xdp-mode generic -r "udp dport 53 pass" -r "tcp sport 2000 dport 443 pass"
+test_hook "xdp native parse l2" xdp "ip4:19:19:0 ip6:19:19:0 arp:2:2:0 l2-other:2:2:0" \
+	--hook xdp -p l2
+test_hook "tcx parse none" tcx "all:42:42:0" --hook tc --tc-attach tcx -p none
+
+# The UDP socket sees only datagrams to its port on a local address.
+test_socket_udp() {
+	local name="socket udp" mac
+	topo_up || { fail "$name: topology"; return; }
+	ip -n "$D" addr add 192.0.2.2/24 dev "$DEV"
+	ip -n "$D" addr add 2001:db8::2/64 dev "$DEV" nodad
+	mac=$(ip -n "$D" -j link show dev "$DEV" | jq -r '.[0].address')
+	snapshot >"$T/before"
+	for action in drop pass; do
+		if hc_start -n "$D" --hook socket -a "$action" -j -i 0 "$DEV"; then
+			check "$name $action: kernel shows the socket" observed udp
+			"$SEND" -n "$G" --dst-mac "$mac" --dst4 192.0.2.2 \
+				--dst6 2001:db8::2 hcg udp4:5 udp6:4 tcp4:3 2>/dev/null
+			sleep 0.3
+			hc_stop TERM
+			check_eq "$name $action: exit status after SIGTERM" "$HCRC" 143
+			if [ "$action" = drop ]; then
+				check_eq "$name $action: per-class counts" "$(class_counts)" \
+					"udp4:5:5:0 udp6:4:4:0"
+			else
+				check_eq "$name $action: per-class counts" "$(class_counts)" \
+					"udp4:5:0:5 udp6:4:0:4"
+			fi
+		else
+			fail "$name $action: hookcmp did not attach"
+		fi
+	done
+	check_state_same "$name"
+	topo_down
+}
+test_socket_udp
+
+# Someone else's clsact and filter were there before: both survive.
+test_foreign_clsact() {
+	local name="foreign clsact"
+	topo_up || { fail "$name: topology"; return; }
+	tc -n "$D" qdisc add dev "$DEV" clsact
+	tc -n "$D" filter add dev "$DEV" ingress prio 100 protocol all u32 \
+		match u32 0 0 classid 1:1
+	snapshot >"$T/before"
+	if hc_start -n "$D" --hook tc -j -i 0 "$DEV"; then
+		check "$name: ours attached beside theirs" observed tc
+		send_mix
+		hc_stop INT
+		check_eq "$name: per-class counts" "$(class_counts)" "$MIX_L4"
+	else
+		fail "$name: hookcmp did not attach"
+	fi
+	check_state_same "$name"
+	check_eq "$name: their u32 filter is still there" \
+		"$(tc -n "$D" -j filter show dev "$DEV" ingress | jq -c '[.[] | select(.kind == "u32") | .pref] | unique')" '[100]'
+
+	# A filter someone adds to our clsact while we run keeps the clsact.
+	tc -n "$D" qdisc del dev "$DEV" clsact
+	snapshot >"$T/before"
+	if hc_start -n "$D" --hook tc -j -i 0 "$DEV"; then
+		tc -n "$D" filter add dev "$DEV" ingress prio 200 protocol all u32 \
+			match u32 0 0 classid 1:1
+		hc_stop INT
+		check_eq "$name: clsact we created stays for a filter added meanwhile" \
+			"$(tc -n "$D" -j filter show dev "$DEV" ingress | jq -c '[.[] | .kind] | unique')" '["u32"]'
+		check "$name: says why the clsact stays" grep -q "someone else" "$T/err"
+		tc -n "$D" qdisc del dev "$DEV" clsact
+	else
+		fail "$name: hookcmp did not attach to a fresh clsact"
+	fi
+	check_state_same "$name (after removing the added filter)"
+	topo_down
+}
+test_foreign_clsact
+
+# Someone else's XDP program: exit 5 and their program untouched.
+test_foreign_xdp() {
+	local name="foreign xdp" id out rc
+	topo_up || { fail "$name: topology"; return; }
+	ip -n "$D" link set dev "$DEV" xdpgeneric obj build/xdp.bpf.o sec xdp
+	id=$(ip -n "$D" -d -j link show dev "$DEV" | jq '.[0].xdp.prog.id')
+	snapshot >"$T/before"
+	for mode in generic native; do
+		out=$("$HC" -n "$D" --hook xdp --xdp-mode $mode "$DEV" -d 1 2>&1)
+		rc=$?
+		check_eq "$name ($mode): exit status" "$rc" 5
+		check "$name ($mode): message names the kernel's reason and their id" \
+			grep -q "Kernel: .*\(already attached\|at the same time\).*" <<<"$out"
+		check "$name ($mode): message gives their program id" \
+			grep -q "id $id is attached already" <<<"$out"
+		check_eq "$name ($mode): their program is still attached" \
+			"$(ip -n "$D" -d -j link show dev "$DEV" | jq '.[0].xdp.prog.id')" "$id"
+	done
+	check_state_same "$name"
+	ip -n "$D" link set dev "$DEV" xdpgeneric off
+	topo_down
+}
+test_foreign_xdp
+
+# Bad input: a clear message, its exit status, and nothing changed.
+test_bad_input() {
+	local name="bad input"
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	while IFS=';' read -r want say args; do
+		# shellcheck disable=SC2086
+		out=$(eval "$HC" $args 2>&1)
+		rc=$?
+		if [ "$rc" = "$want" ] && grep -qF -- "$say" <<<"$out"; then
+			pass "$name: hookcmp $args -> exit $rc"
+		else
+			fail "$name: hookcmp $args -> exit $rc, wanted $want and '$say'"
+			echo "$out" | sed 's/^/  /'
+		fi
+	done <<EOF
+2;--hook 'bpf': expected one of xdp|tc|socket;--hook bpf $DEV
+2;--hook xdp|tc|socket is required;$DEV
+2;name one device;--hook xdp
+2;unexpected argument;--hook xdp $DEV other
+2;unknown option '--frobnicate';--hook xdp --frobnicate $DEV
+2;no device 'nosuchdev0' in network namespace '$D';-n $D --hook xdp nosuchdev0
+2;no device '$DEV' in this network namespace;--hook xdp $DEV
+2;network namespace 'nosuchns': No such file;-n nosuchns --hook xdp $DEV
+2;rule 1 'udp dport 99999 drop': 'dport' needs a port;-n $D --hook tc -r 'udp dport 99999 drop' $DEV
+2;rule 2 'frob drop': unknown word 'frob';-n $D --hook tc -r 'udp pass' -r 'frob drop' $DEV
+2;needs --parse l4 or deeper (have l3);-n $D --hook tc -p l3 -r 'udp dport 53 pass' $DEV
+2;--port '0': expected a number from 1 to 65535;-n $D --hook socket --port 0 $DEV
+2;--interval 'x': expected seconds;-n $D --hook xdp -i x $DEV
+2;--xdp-mode 'hw': expected one of native|generic;-n $D --hook xdp --xdp-mode hw $DEV
+4;try --xdp-mode generic;-n $D --hook xdp lo
+2;"type":"error";-j --hook bpf $DEV
+EOF
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$HC" -n "$D" --hook xdp "$DEV" 2>&1)
+	rc=$?
+	check_eq "$name: unprivileged run exits 3" "$rc" 3
+	check "$name: unprivileged run names the capabilities" \
+		grep -q "needs root, or CAP_BPF and CAP_NET_ADMIN" <<<"$out"
+	check_state_same "$name"
+	topo_down
+}
+test_bad_input
+
+# --duration ends the run by itself, with interval lines before the summary.
+test_duration() {
+	local name="duration" out
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	"$HC" -n "$D" --hook xdp -j -i 0.2 -d 1.1 "$DEV" >"$T/out" 2>"$T/err"
+	check_eq "$name: exit status" "$?" 0
+	check "$name: at least 4 interval lines" \
+		[ "$(jq -s '[.[] | select(.type == "interval")] | length' "$T/out")" -ge 4 ]
+	check_eq "$name: last line is the summary" "$(summary | jq -r .type)" summary
+	check "$name: interval keys" jq -se 'all(.[] | select(.type == "interval");
+		(.t | type) == "number" and (.total | keys) == ["bps","drop_pps","pass_pps","pps"])' "$T/out" >/dev/null
+	"$HC" -n "$D" --hook tc -i 0.3 -d 0.7 "$DEV" >"$T/out" 2>"$T/err"
+	check "$name: text output has the receive total line" grep -q "^receive total" "$T/out"
+	check "$name: text summary" grep -q "^Summary: tc (clsact) on $DEV" "$T/out"
+	check_state_same "$name"
+	topo_down
+}
+test_duration

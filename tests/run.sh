@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs every test; each prints PASS/FAIL/SKIP lines, counted here into the
+# one summary line. Exits non-zero if anything failed.
+cd "$(dirname "$0")/.." || exit 1
+
+pass=0 failed=0 skipped=0
+
+# run NAME COMMAND...: a command that dies without saying FAIL still fails.
+run() {
+	local name=$1 line rc out
+	shift
+	out=$(mktemp)
+	"$@" >"$out" 2>&1
+	rc=$?
+	while IFS= read -r line; do
+		echo "$line"
+		case $line in
+		PASS*) pass=$((pass + 1)) ;;
+		FAIL*) failed=$((failed + 1)) ;;
+		SKIP*) skipped=$((skipped + 1)) ;;
+		esac
+	done <"$out"
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$out"; then
+		echo "FAIL $name exited with status $rc"
+		failed=$((failed + 1))
+	fi
+	rm -f "$out"
+}
+
+run unit build/test_unit
+if [ "$(id -u)" -eq 0 ]; then
+	run prog-run build/test_progrun
+	run netns tests/netns.sh
+else
+	echo "SKIP prog-run and netns tests: they need root (CI runs them as root)"
+	skipped=$((skipped + 1))
+fi
+
+echo "$pass passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
