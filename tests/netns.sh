@@ -6,10 +6,10 @@
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
-# 42 frames: what each class must count at parse l4.
+# 43 frames: what each class must count at parse l4.
 MIX="udp4:5 tcp4:4 icmp4:3 arp:2 udp6:6 tcp6:7 icmp6:1 lldp:2 vlan-udp4:3
-qinq-tcp6:2 ip4-ihl4:2 udp4-cut:1 ip6-cut:1 frag4-later:1 ext6-udp:2"
-MIX_L4="udp4:9:9:0 tcp4:4:4:0 icmp4:3:3:0 udp6:8:8:0 tcp6:9:9:0 icmp6:1:1:0 arp:2:2:0 l2-other:2:2:0 malformed:4:4:0"
+qinq-tcp6:2 ip4-ihl4:2 udp4-cut:1 ip4-cut:1 ip6-cut:1 frag4-later:1 ext6-udp:2"
+MIX_L4="udp4:9:9:0 tcp4:4:4:0 icmp4:3:3:0 udp6:8:8:0 tcp6:9:9:0 icmp6:1:1:0 arp:2:2:0 l2-other:2:2:0 malformed:5:5:0"
 
 send_mix() {
 	# shellcheck disable=SC2086
@@ -46,7 +46,7 @@ test_hook() {
 		check_eq "$name: exit status after SIGINT" "$HCRC" 130
 		check_eq "$name: per-class counts" "$(class_counts)" "$want"
 		check_eq "$name: summary total" \
-			"$(summary | jq -c '[.total.packets, .type]')" '[42,"summary"]'
+			"$(summary | jq -c '[.total.packets, .type]')" '[43,"summary"]'
 	else
 		fail "$name: hookcmp did not attach"
 	fi
@@ -61,14 +61,14 @@ test_hook "tc ingress" tc "$MIX_L4" --hook tc --qdisc ingress
 test_hook "tcx" tcx "$MIX_L4" --hook tc --tc-attach tcx
 test_hook "socket packet" packet "$MIX_L4" --hook socket --socket packet
 test_hook "tc clsact rules" tc \
-	"udp4:9:0:9 tcp4:4:0:4 icmp4:3:0:3 udp6:8:8:0 tcp6:9:9:0 icmp6:1:1:0 arp:2:0:2 l2-other:2:0:2 malformed:4:0:4" \
+	"udp4:9:0:9 tcp4:4:0:4 icmp4:3:0:3 udp6:8:8:0 tcp6:9:9:0 icmp6:1:1:0 arp:2:0:2 l2-other:2:0:2 malformed:5:0:5" \
 	--hook tc -a pass -r "ip6 drop"
 test_hook "xdp generic rules" xdp \
-	"udp4:9:9:0 tcp4:4:4:0 icmp4:3:3:0 udp6:8:6:2 tcp6:9:0:9 icmp6:1:1:0 arp:2:2:0 l2-other:2:2:0 malformed:4:4:0" \
+	"udp4:9:9:0 tcp4:4:4:0 icmp4:3:3:0 udp6:8:6:2 tcp6:9:0:9 icmp6:1:1:0 arp:2:2:0 l2-other:2:2:0 malformed:5:5:0" \
 	--hook xdp --xdp-mode generic -r "udp dport 53 pass" -r "tcp sport 2000 dport 443 pass"
-test_hook "xdp native parse l2" xdp "ip4:19:19:0 ip6:19:19:0 arp:2:2:0 l2-other:2:2:0" \
+test_hook "xdp native parse l2" xdp "ip4:20:20:0 ip6:19:19:0 arp:2:2:0 l2-other:2:2:0" \
 	--hook xdp -p l2
-test_hook "tcx parse none" tcx "all:42:42:0" --hook tc --tc-attach tcx -p none
+test_hook "tcx parse none" tcx "all:43:43:0" --hook tc --tc-attach tcx -p none
 
 # The UDP socket sees only datagrams to its port on a local address.
 test_socket_udp() {

@@ -138,8 +138,11 @@ static void test_variant(const struct variant *v, const struct ruleset *rs,
 		if (key == -2 && errno == EINVAL && v->hook != HC_HOOK_XDP) {
 			/* The kernel's skb test harness refuses these. */
 			if (!depth && rs == rulesets)
-				printf("SKIP prog-run %s %s: BPF_PROG_RUN refuses an skb shorter than its IP header (the netns test sends it for real)\n",
-				       v->name, f->name);
+				printf("SKIP prog-run %s %s: BPF_PROG_RUN refuses an skb shorter than its IP header (%s)\n",
+				       v->name, f->name,
+				       v->sock == HC_SOCK_UDP ?
+					       "no such frame reaches a UDP socket" :
+					       "the netns test sends it for real");
 			continue;
 		}
 		ran++;
