@@ -99,6 +99,8 @@ const struct hc_hook *hc_hook_of(const struct hc_run *r);
 void hc_report(const struct hc_run *r, const char *level, const char *what,
 	       int err);
 
+int hc_fault(struct hc_err *err, const char *step);
+
 /* Maps a negative errno from a setup step to an exit code. */
 int hc_exit_code(int err);
 

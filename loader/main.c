@@ -357,7 +357,7 @@ static int cmd_run(int argc, char **argv)
 		ret = fail_step(r, "netlink failed", -errno);
 		goto out;
 	}
-	err = h->load(r);
+	err = hc_fault(&r->err, "load") ?: h->load(r);
 	if (err) {
 		ret = fail_step(r, "load failed", err);
 		goto out;
@@ -371,8 +371,9 @@ static int cmd_run(int argc, char **argv)
 		ret = fail_step(r, "attach failed", err);
 		goto out;
 	}
-	if (hc_stats_read(r->stats_fd, &start)) {
-		ret = fail_step(r, "reading counters failed", -errno);
+	err = hc_fault(&r->err, "run") ?: hc_stats_read(r->stats_fd, &start);
+	if (err) {
+		ret = fail_step(r, "reading counters failed", err);
 		goto out;
 	}
 	if (!stop_sig)

@@ -104,7 +104,8 @@ static int sock_attach(struct hc_run *r)
 	int rcvbuf = 4 << 20;
 	int err;
 
-	err = r->sock == HC_SOCK_UDP ? udp_open(r) : packet_open(r);
+	err = hc_fault(&r->err, "socket") ?:
+	      (r->sock == HC_SOCK_UDP ? udp_open(r) : packet_open(r));
 	if (!err)
 		setsockopt(r->sock_fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
 			   sizeof(rcvbuf));

@@ -52,6 +52,9 @@ static int tc_attach(struct hc_run *r)
 	int err;
 
 	if (r->tc_attach == HC_TC_TCX) {
+		err = hc_fault(&r->err, "tcx");
+		if (err)
+			return err;
 		r->link_fd = bpf_link_create(r->prog_fd, r->ifindex,
 					     HC_BPF_TCX_INGRESS, NULL);
 		if (r->link_fd >= 0)
@@ -65,11 +68,13 @@ static int tc_attach(struct hc_run *r)
 		return err;
 	}
 
-	err = hc_qdisc_get(r->nl, r->ifindex, qdisc_kind(r), &r->qdisc_created,
+	err = hc_fault(&r->err, "qdisc") ?:
+	      hc_qdisc_get(r->nl, r->ifindex, qdisc_kind(r), &r->qdisc_created,
 			   &r->err);
 	if (err)
 		return err;
-	err = hc_filter_attach(r->nl, &f, r->prog_fd, &r->err);
+	err = hc_fault(&r->err, "filter") ?:
+	      hc_filter_attach(r->nl, &f, r->prog_fd, &r->err);
 	if (!err)
 		r->filter_added = true;
 	return err;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "hookcmp.h"
 
@@ -70,4 +71,18 @@ void hc_report(const struct hc_run *r, const char *level, const char *what,
 	fprintf(stderr, "\n");
 	if (e->hint[0])
 		fprintf(stderr, "Hint: %s\n", e->hint);
+}
+
+/*
+ * Fault injection for the tests: HOOKCMP_FAIL_AT=STEP makes that setup
+ * step fail, so every undo path can be checked to leave nothing behind.
+ */
+int hc_fault(struct hc_err *err, const char *step)
+{
+	const char *at = getenv("HOOKCMP_FAIL_AT");
+
+	if (!at || strcmp(at, step))
+		return 0;
+	hc_err_set(err, "fault injected at step '%s'", step);
+	return -EIO;
 }

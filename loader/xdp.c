@@ -40,7 +40,8 @@ static int xdp_attach(struct hc_run *r)
 
 	if (!r->force)
 		flags |= XDP_FLAGS_UPDATE_IF_NOEXIST;
-	err = hc_nl_xdp_set(r->nl, r->ifindex, r->prog_fd, -1, flags, &r->err);
+	err = hc_fault(&r->err, "xdp") ?:
+	      hc_nl_xdp_set(r->nl, r->ifindex, r->prog_fd, -1, flags, &r->err);
 	if (!err) {
 		r->xdp_attached = true;
 		return 0;

@@ -228,3 +228,40 @@ test_duration() {
 	topo_down
 }
 test_duration
+
+# A step that fails halfway: what was attached so far is undone.
+test_faults() {
+	local name="fault" out rc args step
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	while read -r step args; do
+		# shellcheck disable=SC2086
+		out=$(HOOKCMP_FAIL_AT=$step "$HC" -n "$D" $args -d 5 "$DEV" 2>&1)
+		rc=$?
+		if [ "$rc" = 1 ] && grep -q "fault injected at step '$step'" <<<"$out"; then
+			pass "$name at $step ($args): exit 1 with the step named"
+		else
+			fail "$name at $step ($args): exit $rc"
+			echo "$out" | sed 's/^/  /'
+		fi
+		check_state_same "$name at $step ($args)"
+	done <<EOF2
+load --hook xdp
+xdp --hook xdp
+run --hook xdp
+run --hook xdp --xdp-mode generic
+qdisc --hook tc
+filter --hook tc
+run --hook tc
+filter --hook tc --qdisc ingress
+run --hook tc --qdisc ingress
+tcx --hook tc --tc-attach tcx
+run --hook tc --tc-attach tcx
+socket --hook socket
+run --hook socket
+socket --hook socket --socket packet
+run --hook socket --socket packet
+EOF2
+	topo_down
+}
+test_faults
