@@ -38,10 +38,21 @@ build/%.bpf.o: progs/%.bpf.c $(BPF_HDRS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+build/tests/%.bpf.o: tests/%.bpf.c
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+build/tests/%.skel.h: build/tests/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
+
 build/%.skel.h: build/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-build/%.o: %.c $(HDRS) $(SKELS)
+build/loader/%.o: loader/%.c $(HDRS) $(SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+build/qdisc/%.o: qdisc/%.c $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -57,9 +68,9 @@ build/test_%: build/tests/test_%.o build/libhookcmp.a
 build/hc-send: build/tests/hc_send.o build/libhookcmp.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/tests/%.o: tests/%.c $(HDRS) $(SKELS) $(wildcard tests/*.h)
+build/tests/%.o: tests/%.c $(HDRS) $(SKELS) build/tests/bad.skel.h $(wildcard tests/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) -Itests -Ibuild/tests $(CFLAGS) -c $< -o $@
 
 # Debian packages that building, running and testing need.
 DEPS_BUILD := clang llvm gcc make pkg-config libbpf-dev libmnl-dev \

@@ -78,8 +78,8 @@ struct hc_hook {
 	const char *name;
 	int (*load)(struct hc_run *r);
 	int (*attach)(struct hc_run *r);
-	/* Undoes what attach did, also when it stopped halfway. */
-	void (*detach)(struct hc_run *r);
+	/* Undoes what attach did, also when it stopped halfway; idempotent. */
+	int (*detach)(struct hc_run *r);
 	const char *(*attach_name)(const struct hc_run *r);
 };
 

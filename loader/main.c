@@ -130,6 +130,18 @@ static const struct hc_opt run_opts[] = {
 
 static void usage(FILE *f);
 
+static int cmd_help(int argc, char **argv)
+{
+	usage(stdout);
+	return 0;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	printf("hookcmp %s (libbpf %s)\n", HC_VERSION, libbpf_version_string());
+	return 0;
+}
+
 /* ---- errors ---- */
 
 static bool json_mode;
@@ -232,6 +244,16 @@ static int enter_netns(const char *name)
 
 /* ---- the run command ---- */
 
+static void detach(struct hc_run *r)
+{
+	int err;
+
+	memset(&r->err, 0, sizeof(r->err));
+	err = hc_hook_of(r)->detach(r);
+	if (err)
+		hc_report(r, "Warning", "detach incomplete", err);
+}
+
 static int parse_run(struct run_cli *c, int argc, char **argv)
 {
 	const char *pos[2];
@@ -328,15 +350,10 @@ static int cmd_run(int argc, char **argv)
 	ret = parse_run(&c, argc, argv);
 	if (ret)
 		return ret;
-	if (c.help) {
-		usage(stdout);
-		return 0;
-	}
-	if (c.version) {
-		printf("hookcmp %s (libbpf %s)\n", HC_VERSION,
-		       libbpf_version_string());
-		return 0;
-	}
+	if (c.help)
+		return cmd_help(argc, argv);
+	if (c.version)
+		return cmd_version(argc, argv);
 	ret = check_privileges();
 	if (ret)
 		return ret;
@@ -382,34 +399,20 @@ static int cmd_run(int argc, char **argv)
 	ret = run_loop(r, &start);
 
 	/* Totals come after detach, so they hold every packet we counted. */
-	memset(&r->err, 0, sizeof(r->err));
-	h->detach(r);
-	if (hc_stats_read(r->stats_fd, &end))
-		ret = fail_step(r, "reading counters failed", -errno);
+	detach(r);
+	err = hc_stats_read(r->stats_fd, &end);
+	if (err)
+		ret = fail_step(r, "reading counters failed", err);
 	else
 		hc_stats_summary(r, &start, &end);
 out:
-	memset(&r->err, 0, sizeof(r->err));
-	h = hc_hook_of(r);
-	h->detach(r);
+	detach(r);
 	hc_prog_unload(r);
 	hc_nl_close(r->nl);
 	return ret;
 }
 
 /* ---- commands ---- */
-
-static int cmd_help(int argc, char **argv)
-{
-	usage(stdout);
-	return 0;
-}
-
-static int cmd_version(int argc, char **argv)
-{
-	printf("hookcmp %s (libbpf %s)\n", HC_VERSION, libbpf_version_string());
-	return 0;
-}
 
 static const struct cmd {
 	const char *name;

@@ -112,11 +112,12 @@ static int sock_attach(struct hc_run *r)
 	return err;
 }
 
-static void sock_detach(struct hc_run *r)
+static int sock_detach(struct hc_run *r)
 {
 	if (r->sock_fd >= 0)
 		close(r->sock_fd);
 	r->sock_fd = -1;
+	return 0;
 }
 
 /* Reads and drops what the filter passed, so the queue never fills. */

@@ -80,28 +80,26 @@ static int tc_attach(struct hc_run *r)
 	return err;
 }
 
-static void tc_detach(struct hc_run *r)
+/* A filter that cannot go keeps its qdisc: deleting it would take both. */
+static int tc_detach(struct hc_run *r)
 {
 	struct hc_filter f = our_filter(r);
-	int err;
+	bool filter = r->filter_added, qdisc = r->qdisc_created;
+	int err = 0;
 
-	if (r->link_fd >= 0) {
+	if (r->link_fd >= 0)
 		close(r->link_fd);
-		r->link_fd = -1;
-	}
-	if (r->filter_added) {
+	r->link_fd = -1;
+	r->filter_added = r->qdisc_created = false;
+	if (filter)
 		err = hc_filter_detach(r->nl, &f, r->prog_id, &r->err);
-		if (err && err != -ENODEV)
-			hc_report(r, "Warning", "filter left in place", err);
-		r->filter_added = false;
-	}
-	if (r->qdisc_created) {
+	if (!err && qdisc) {
 		err = hc_qdisc_put(r->nl, r->ifindex, qdisc_kind(r), &r->err);
 		if (err && err != -ENODEV)
-			hc_report(r, "Warning", "qdisc hookcmp created left in place",
-				  err);
-		r->qdisc_created = false;
+			hc_err_hint(&r->err, "the %s qdisc hookcmp created stays; remove it with: tc qdisc del dev %s %s",
+				    qdisc_kind(r), r->dev, qdisc_kind(r));
 	}
+	return err == -ENODEV ? 0 : err;
 }
 
 static const char *tc_attach_name(const struct hc_run *r)

@@ -61,19 +61,22 @@ static int xdp_attach(struct hc_run *r)
 }
 
 /* IFLA_XDP_EXPECTED_FD: the kernel detaches only if ours is still there. */
-static void xdp_detach(struct hc_run *r)
+static int xdp_detach(struct hc_run *r)
 {
 	int err;
 
 	if (!r->xdp_attached)
-		return;
+		return 0;
+	r->xdp_attached = false;
 	err = hc_nl_xdp_set(r->nl, r->ifindex, -1, r->prog_fd,
 			    mode_flag(r) | XDP_FLAGS_REPLACE, &r->err);
+	if (err == -ENODEV)
+		return 0;
 	if (err == -EEXIST)
-		hc_err_set(&r->err, "the attached program is no longer ours");
-	if (err && err != -ENODEV)
-		hc_report(r, "Warning", "XDP program left attached", err);
-	r->xdp_attached = false;
+		hc_err_set(&r->err, "the XDP program there is no longer ours, so it stays");
+	else if (err)
+		hc_err_set(&r->err, "our XDP program may still be attached");
+	return err;
 }
 
 static const char *xdp_attach_name(const struct hc_run *r)

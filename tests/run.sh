@@ -29,6 +29,7 @@ run() {
 }
 
 run unit build/test_unit
+run cli tests/cli.sh
 if [ "$(id -u)" -eq 0 ]; then
 	run prog-run build/test_progrun
 	run netns tests/netns.sh

@@ -17,6 +17,7 @@
 #include "rules.h"
 #include "stats.h"
 #include "test.h"
+#include "bad.skel.h"
 
 static const struct variant {
 	const char *name;
@@ -140,7 +141,8 @@ static void test_variant(const struct variant *v, const struct ruleset *rs,
 			if (!depth && rs == rulesets)
 				printf("SKIP prog-run %s %s: BPF_PROG_RUN refuses an skb shorter than its IP header (%s)\n",
 				       v->name, f->name,
-				       v->sock == HC_SOCK_UDP ?
+				       v->hook == HC_HOOK_SOCKET &&
+						       v->sock == HC_SOCK_UDP ?
 					       "no such frame reaches a UDP socket" :
 					       "the netns test sends it for real");
 			continue;
@@ -189,6 +191,31 @@ static void test_bare(const struct variant *v)
 	hc_prog_unload(&r);
 }
 
+static void bad_destroy(void *s)
+{
+	bad_bpf__destroy(s);
+}
+
+static void test_verifier_log(void)
+{
+	struct hc_run r = { .prog_fd = -1, .stats_fd = -1 };
+	struct bad_bpf *s = bad_bpf__open_opts(hc_prog_open_opts());
+	int err = -ENOENT;
+
+	if (s) {
+		r.skel = s;
+		r.skel_destroy = bad_destroy;
+		err = hc_prog_load(&r, s->skeleton, "hc_bad");
+	}
+	if (!strstr(r.err.kernel, "invalid access to packet"))
+		printf("  kept: %s\n", r.err.kernel);
+	t_result(err < 0 && strstr(r.err.kernel, "verifier log tail:") &&
+			 strstr(r.err.kernel, "invalid access to packet"),
+		 "a verifier rejection keeps the verifier log's tail (err %d)",
+		 err);
+	hc_prog_unload(&r);
+}
+
 int main(void)
 {
 	unsigned int v, s;
@@ -199,6 +226,7 @@ int main(void)
 		return 0;
 	}
 	libbpf_set_print(NULL);
+	test_verifier_log();
 	for (v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
 		test_bare(&variants[v]);
 		for (s = 0; s < sizeof(rulesets) / sizeof(rulesets[0]); s++)

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Unprivileged command-line checks: help, version, and usage errors, which
+# must all come before anything touches the system.
+cd "$(dirname "$0")/.." || exit 1
+HC=./hookcmp
+
+t() {	# t NAME WANT_RC WANT_TEXT ARGS...
+	local name=$1 want=$2 say=$3 out rc
+	shift 3
+	out=$("$HC" "$@" 2>&1)
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -qF -- "$say" <<<"$out"; then
+		echo "PASS cli: $name"
+	else
+		echo "FAIL cli: $name: exit $rc, wanted $want and '$say'"
+		echo "$out" | sed 's/^/  /' | head -5
+	fi
+}
+
+t "--help" 0 "Usage: hookcmp" --help
+t "help lists every option group" 0 "--tc-attach qdisc|tcx" --help
+t "help command" 0 "Exit status: 0 ok" help
+t "--version" 0 "hookcmp 0." --version
+t "version command" 0 "(libbpf v1." version
+t "missing --hook" 2 "--hook xdp|tc|socket is required" eth0
+t "bad --hook" 2 "--hook 'ebpf': expected one of xdp|tc|socket" --hook ebpf eth0
+t "no device" 2 "name one device" --hook tc
+t "two devices" 2 "unexpected argument 'eth1'" --hook tc eth0 eth1
+t "option missing its argument" 2 "option '--prio' needs an argument" --hook tc eth0 --prio
+t "prio out of range" 2 "--prio '70000': expected a number from 1 to 65535" --hook tc --prio 70000 eth0
+t "too long a device name" 2 "is too long" --hook tc abcdefghijklmnopqrstuvwxyz
+t "bad rule" 2 "rule 1 'tcp dport x pass'" --hook tc -r 'tcp dport x pass' eth0
+t "65 rules" 2 "at most 64 rules" --hook tc $(for i in $(seq 65); do printf -- "-r drop "; done) eth0
+t "json usage error" 2 '{"type":"error","error":"--hook xdp|tc|socket is required","exit":2}' --json eth0
