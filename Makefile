@@ -14,7 +14,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lmnl)
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 CPPFLAGS += -D_GNU_SOURCE -Iprogs -Iloader -Iqdisc -Ibuild $(PKG_CFLAGS)
-LDLIBS += $(PKG_LIBS)
+LDLIBS += $(PKG_LIBS) -lm -lpthread
 ifeq ($(SANITIZE),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
@@ -23,10 +23,10 @@ endif
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Iprogs -I/usr/include/$(MULTIARCH)
 
 BPF_HDRS := $(wildcard progs/*.h)
-HOOKS := xdp tc sock
+HOOKS := xdp tc sock gen
 SKELS := $(HOOKS:%=build/%.skel.h)
 
-LIB_SRCS := $(filter-out loader/main.c,$(wildcard loader/*.c)) $(wildcard qdisc/*.c)
+LIB_SRCS := $(filter-out loader/main.c loader/gen_cmd.c,$(wildcard loader/*.c)) $(wildcard qdisc/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
 HDRS := $(wildcard loader/*.h qdisc/*.h) $(BPF_HDRS)
 
@@ -59,7 +59,7 @@ build/qdisc/%.o: qdisc/%.c $(HDRS)
 build/libhookcmp.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-hookcmp: build/loader/main.o build/libhookcmp.a
+hookcmp: build/loader/main.o build/loader/gen_cmd.o build/libhookcmp.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/test_%: build/tests/test_%.o build/libhookcmp.a

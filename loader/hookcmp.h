@@ -101,6 +101,11 @@ void hc_report(const struct hc_run *r, const char *level, const char *what,
 
 int hc_fault(struct hc_err *err, const char *step);
 
+/* Set by SIGINT, SIGTERM and SIGHUP once hc_install_signals() ran. */
+extern volatile int hc_stop_sig;
+void hc_install_signals(void);
+int hc_enter_netns(const char *name, struct hc_err *err);
+
 /* Maps a negative errno from a setup step to an exit code. */
 int hc_exit_code(int err);
 

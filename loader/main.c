@@ -16,30 +16,12 @@
 #include <linux/capability.h>
 #include <bpf/libbpf.h>
 #include "hookcmp.h"
+#include "cmd.h"
 #include "json.h"
 #include "nl.h"
 #include "opts.h"
 #include "rules.h"
 #include "stats.h"
-
-static volatile sig_atomic_t stop_sig;
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-	int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	unsigned int i;
-
-	/* No SA_RESTART: poll() must return so the loop can detach. */
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
@@ -144,10 +126,10 @@ static int cmd_version(int argc, char **argv)
 
 /* ---- errors ---- */
 
-static bool json_mode;
+bool hc_json_mode;
 
 /* In JSON mode errors are JSON too, so scripts never parse free text. */
-static int fail(int code, const char *fmt, ...)
+int hc_fail(int code, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -155,7 +137,7 @@ static int fail(int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (json_mode) {
+	if (hc_json_mode) {
 		struct hc_json j = { .f = stdout };
 
 		jw_open(&j, NULL, '{');
@@ -174,7 +156,7 @@ static int fail_step(struct hc_run *r, const char *what, int err)
 {
 	int code = hc_exit_code(err);
 
-	if (json_mode) {
+	if (hc_json_mode) {
 		struct hc_json j = { .f = stdout };
 
 		jw_open(&j, NULL, '{');
@@ -205,41 +187,28 @@ static bool has_cap(int cap)
 	return d[cap / 32].effective & (1u << (cap % 32));
 }
 
-static int check_privileges(void)
+int hc_check_privileges(void)
 {
 	bool bpf = has_cap(CAP_BPF) || has_cap(CAP_SYS_ADMIN);
 	bool net = has_cap(CAP_NET_ADMIN);
 
 	if (bpf && net)
 		return 0;
-	return fail(HC_EXIT_PERM,
+	return hc_fail(HC_EXIT_PERM,
 		    "hookcmp needs root, or CAP_BPF and CAP_NET_ADMIN (missing:%s%s)",
 		    bpf ? "" : " CAP_BPF", net ? "" : " CAP_NET_ADMIN");
 }
 
-static int enter_netns(const char *name)
+int hc_cmd_netns(const char *name)
 {
-	char path[256];
-	int fd;
+	struct hc_err err = {};
+	int ret = hc_enter_netns(name, &err);
 
-	if (strchr(name, '/'))
-		return fail(HC_EXIT_USAGE, "bad network namespace name '%s'",
-			    name);
-	snprintf(path, sizeof(path), "/run/netns/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fail(errno == ENOENT ? HC_EXIT_USAGE : HC_EXIT_PERM,
-			    "network namespace '%s': %s", name,
-			    strerror(errno));
-	if (setns(fd, CLONE_NEWNET)) {
-		int e = errno;
-
-		close(fd);
-		return fail(HC_EXIT_PERM, "entering network namespace '%s': %s",
-			    name, strerror(e));
-	}
-	close(fd);
-	return 0;
+	if (!ret)
+		return 0;
+	return hc_fail(ret == -ENOENT || ret == -EINVAL ? HC_EXIT_USAGE :
+						      HC_EXIT_PERM,
+		    "%s", err.msg);
 }
 
 /* ---- the run command ---- */
@@ -262,20 +231,20 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 	int npos, i, ret;
 
 	ret = hc_opts_parse(run_opts, c, argc, argv, pos, &npos, 1, &err);
-	json_mode = c->r.json;
+	hc_json_mode = c->r.json;
 	if (ret)
-		return fail(HC_EXIT_USAGE, "%s", err.msg);
+		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
 	if (c->help || c->version)
 		return 0;
 	if (c->hook < 0)
-		return fail(HC_EXIT_USAGE, "--hook xdp|tc|socket is required");
+		return hc_fail(HC_EXIT_USAGE, "--hook xdp|tc|socket is required");
 	if (npos != 1)
-		return fail(HC_EXIT_USAGE, "name one device: hookcmp --hook %s DEV",
+		return hc_fail(HC_EXIT_USAGE, "name one device: hookcmp --hook %s DEV",
 			    c->hook == HC_HOOK_XDP ? "xdp" :
 			    c->hook == HC_HOOK_TC  ? "tc" : "socket");
 	c->r.dev = pos[0];
 	if (strlen(c->r.dev) >= IF_NAMESIZE)
-		return fail(HC_EXIT_USAGE, "device name '%s' is too long",
+		return hc_fail(HC_EXIT_USAGE, "device name '%s' is too long",
 			    c->r.dev);
 	c->r.hook = c->hook;
 
@@ -285,10 +254,10 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 		struct hc_rule *rule = &conf->rules[i];
 
 		if (hc_rule_parse(c->rules[i], rule, &err))
-			return fail(HC_EXIT_USAGE, "rule %d '%s': %s", i + 1,
+			return hc_fail(HC_EXIT_USAGE, "rule %d '%s': %s", i + 1,
 				    c->rules[i], err.msg);
 		if (hc_rule_depth(rule) > conf->parse)
-			return fail(HC_EXIT_USAGE,
+			return hc_fail(HC_EXIT_USAGE,
 				    "rule %d '%s' needs --parse %s or deeper (have %s)",
 				    i + 1, c->rules[i],
 				    hc_parse_names[hc_rule_depth(rule)],
@@ -305,7 +274,7 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 	double end = r->duration > 0 ? start->t + r->duration : INFINITY;
 	struct pollfd pfd = { .fd = r->sock_fd, .events = POLLIN };
 
-	while (!stop_sig) {
+	while (!hc_stop_sig) {
 		double now = hc_now(), wake = end;
 		int timeout;
 
@@ -329,7 +298,7 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 		    (pfd.revents & POLLIN))
 			hc_sock_drain(r);
 	}
-	return stop_sig ? 128 + stop_sig : 0;
+	return hc_stop_sig ? 128 + hc_stop_sig : 0;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -354,19 +323,19 @@ static int cmd_run(int argc, char **argv)
 		return cmd_help(argc, argv);
 	if (c.version)
 		return cmd_version(argc, argv);
-	ret = check_privileges();
+	ret = hc_check_privileges();
 	if (ret)
 		return ret;
-	if (r->netns && (ret = enter_netns(r->netns)))
+	if (r->netns && (ret = hc_cmd_netns(r->netns)))
 		return ret;
 	r->ifindex = if_nametoindex(r->dev);
 	if (!r->ifindex)
-		return fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", r->dev,
+		return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", r->dev,
 			    r->netns ? "network namespace '" : "this network namespace",
 			    r->netns ? r->netns : "", r->netns ? "'" : "");
 
 	libbpf_set_print(r->verbose ? libbpf_print : libbpf_quiet);
-	install_signals();
+	hc_install_signals();
 	h = hc_hook_of(r);
 
 	r->nl = hc_nl_open(&r->err);
@@ -379,8 +348,8 @@ static int cmd_run(int argc, char **argv)
 		ret = fail_step(r, "load failed", err);
 		goto out;
 	}
-	if (stop_sig) {
-		ret = 128 + stop_sig;
+	if (hc_stop_sig) {
+		ret = 128 + hc_stop_sig;
 		goto out;
 	}
 	err = h->attach(r);
@@ -393,7 +362,7 @@ static int cmd_run(int argc, char **argv)
 		ret = fail_step(r, "reading counters failed", err);
 		goto out;
 	}
-	if (!stop_sig)
+	if (!hc_stop_sig)
 		fprintf(stderr, "hookcmp: %s (%s) attached to %s, prog id %u; Ctrl-C stops\n",
 			h->name, h->attach_name(r), r->dev, r->prog_id);
 	ret = run_loop(r, &start);
@@ -420,6 +389,7 @@ static const struct cmd {
 	const char *help;
 } cmds[] = {
 	{ "run", cmd_run, "attach to DEV and count per class (the default)" },
+	{ "gen", cmd_gen, "send frames out of DEV (hookcmp gen --help)" },
 	{ "help", cmd_help, "show this help" },
 	{ "version", cmd_version, "show the version" },
 	{}

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <unistd.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,4 +89,50 @@ int hc_fault(struct hc_err *err, const char *step)
 		return 0;
 	hc_err_set(err, "fault injected at step '%s'", step);
 	return -EIO;
+}
+
+volatile int hc_stop_sig;
+
+static void on_signal(int sig)
+{
+	hc_stop_sig = sig;
+}
+
+void hc_install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	unsigned int i;
+
+	/* No SA_RESTART: poll() must return so the loop can detach. */
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Moves the calling thread into /run/netns/NAME, as `ip netns exec` does. */
+int hc_enter_netns(const char *name, struct hc_err *err)
+{
+	char path[256];
+	int fd, ret = 0;
+
+	if (strchr(name, '/') || !*name) {
+		hc_err_set(err, "bad network namespace name '%s'", name);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		hc_err_set(err, "network namespace '%s': %s", name,
+			   strerror(errno));
+		return ret;
+	}
+	if (setns(fd, CLONE_NEWNET)) {
+		ret = -errno;
+		hc_err_set(err, "entering network namespace '%s': %s", name,
+			   strerror(errno));
+	}
+	close(fd);
+	return ret;
 }

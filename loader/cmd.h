@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What every command shares: the one place that prints errors and exits. */
+#ifndef HC_CMD_H
+#define HC_CMD_H
+
+#include <stdbool.h>
+
+/* Errors become JSON objects on stdout too when set. */
+extern bool hc_json_mode;
+
+/* Prints "Error: ..." (and its JSON form) and returns code. */
+int hc_fail(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* 0, or HC_EXIT_PERM after saying which capabilities are missing. */
+int hc_check_privileges(void);
+/* 0, or an exit code after saying why NAME cannot be entered. */
+int hc_cmd_netns(const char *name);
+
+int cmd_gen(int argc, char **argv);
+
+#endif

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <sys/socket.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "gen.h"
+#include "gen.skel.h"
+
+#ifndef PACKET_QDISC_BYPASS
+#define PACKET_QDISC_BYPASS 20
+#endif
+
+/* The most frames one BPF_PROG_RUN call sends. */
+#define LIVE_CHUNK (1 << 27)
+#define PACKET_BATCH 64
+
+static int live_run(struct hc_gen *g, __u32 repeat)
+{
+	struct xdp_md ctx = { .data_end = g->lo.len,
+			      .ingress_ifindex = g->ifindex };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = g->frame,
+		    .data_size_in = g->lo.len, .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx), .repeat = repeat,
+		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = 64);
+
+	return bpf_prog_test_run_opts(g->prog_fd, &opts) ? -errno : 0;
+}
+
+static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
+		     struct hc_err *err)
+{
+	struct gen_bpf *s = gen_bpf__open_opts(hc_prog_open_opts());
+	struct bpf_program *p;
+	int ret;
+
+	if (!s)
+		return -errno;
+	g->skel = s;
+	s->rodata->flows = cfg->flows;
+	s->rodata->vary_off = g->lo.l4_off + (cfg->spec.proto == 1 ? 4 : 0);
+	s->rodata->csum_off = g->lo.csum_off;
+	s->rodata->base = g->base;
+	bpf_object__for_each_program(p, s->obj)
+		bpf_program__set_autoload(p, cfg->raw ?
+					  p == s->progs.hc_gen_raw :
+					  p == s->progs.hc_gen);
+	ret = gen_bpf__load(s);
+	if (ret)
+		return ret;
+	g->prog_fd = bpf_program__fd(cfg->raw ? s->progs.hc_gen_raw :
+						s->progs.hc_gen);
+	/* One frame tells whether this kernel and driver take live frames. */
+	ret = live_run(g, 1);
+	if (ret)
+		hc_err_set(err, "live XDP frames (BPF_F_TEST_XDP_LIVE_FRAMES, Linux 5.18+) not usable here");
+	return ret;
+}
+
+static int packet_open(struct hc_gen *g, struct hc_err *err)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_ifindex = g->ifindex };
+	int one = 1;
+
+	g->sock_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (g->sock_fd < 0)
+		return -errno;
+	/* Straight to the driver, as pktgen does: no qdisc in the way. */
+	if (setsockopt(g->sock_fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
+		       sizeof(one)) ||
+	    bind(g->sock_fd, (struct sockaddr *)&sll, sizeof(sll))) {
+		hc_err_set(err, "AF_PACKET socket");
+		return -errno;
+	}
+	return 0;
+}
+
+int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
+		struct hc_err *err)
+{
+	int ret;
+
+	memset(g, 0, sizeof(*g));
+	g->ifindex = ifindex;
+	g->prog_fd = g->sock_fd = -1;
+	g->flows = cfg->flows ? cfg->flows : 1;
+	g->base = cfg->spec.proto == 1 ? 0x4843 : cfg->spec.sport;
+	ret = hc_pkt_build(&cfg->spec, g->frame, &g->lo);
+	if (ret) {
+		hc_err_set(err, "a %u-byte frame cannot hold these headers",
+			   cfg->spec.size);
+		return ret;
+	}
+	if (cfg->method != HC_GEN_PACKET) {
+		ret = live_open(g, cfg, err);
+		if (!ret) {
+			g->method = HC_GEN_LIVE;
+			return 0;
+		}
+		hc_gen_close(g);
+		g->prog_fd = g->sock_fd = -1;
+		if (cfg->method == HC_GEN_LIVE || cfg->raw)
+			return ret == -EINVAL ? -EOPNOTSUPP : ret;
+	}
+	g->method = HC_GEN_PACKET;
+	return packet_open(g, err);
+}
+
+/* AF_PACKET: a batch of frames per sendmmsg, the flows laid out in turn. */
+static int packet_send(struct hc_gen *g, __u64 count, __u64 *sent,
+		       const volatile int *stop)
+{
+	static __thread __u8 frames[PACKET_BATCH][HC_PKT_MAX];
+	struct mmsghdr msg[PACKET_BATCH];
+	struct iovec iov[PACKET_BATCH];
+	__u32 flow = 0, i;
+	int n;
+
+	for (i = 0; i < PACKET_BATCH; i++) {
+		__u8 *f = frames[i];
+		__u16 v = g->base + flow, *field, old;
+		__u32 sum;
+
+		memcpy(f, g->frame, g->lo.len);
+		if (g->flows > 1) {
+			field = (__u16 *)(f + g->lo.l4_off +
+					  (g->base == 0x4843 ? 4 : 0));
+			old = *field;
+			*field = htons(v);
+			sum = (__u16)~*(__u16 *)(f + g->lo.csum_off) +
+			      (__u16)~old + htons(v);
+			sum = (sum & 0xffff) + (sum >> 16);
+			sum = (sum & 0xffff) + (sum >> 16);
+			*(__u16 *)(f + g->lo.csum_off) = (__u16)~sum ?: 0xffff;
+			flow = (flow + 1) % g->flows;
+		}
+		iov[i] = (struct iovec){ .iov_base = f, .iov_len = g->lo.len };
+		msg[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i],
+							.msg_iovlen = 1 } };
+	}
+	while (*sent < count && !(stop && *stop)) {
+		__u64 want = count - *sent;
+
+		n = sendmmsg(g->sock_fd, msg,
+			     want < PACKET_BATCH ? want : PACKET_BATCH, 0);
+		if (n < 0) {
+			if (errno == ENOBUFS || errno == EAGAIN ||
+			    errno == EINTR)
+				continue;
+			return -errno;
+		}
+		*sent += n;
+	}
+	return 0;
+}
+
+int hc_gen_send(struct hc_gen *g, __u64 count, __u64 *sent,
+		const volatile int *stop)
+{
+	sigset_t all, old;
+	int ret = 0;
+
+	*sent = 0;
+	if (g->method == HC_GEN_PACKET)
+		return packet_send(g, count, sent, stop);
+	/*
+	 * A pending signal ends BPF_PROG_RUN with -EINTR and no count of
+	 * what it sent; blocked during a chunk, it waits for the next gap.
+	 */
+	sigfillset(&all);
+	while (*sent < count && !(stop && *stop)) {
+		__u64 n = count - *sent < LIVE_CHUNK ? count - *sent : LIVE_CHUNK;
+
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		ret = live_run(g, n);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (ret)
+			break;
+		*sent += n;
+	}
+	return ret;
+}
+
+void hc_gen_close(struct hc_gen *g)
+{
+	if (g->skel)
+		gen_bpf__destroy(g->skel);
+	if (g->sock_fd >= 0)
+		close(g->sock_fd);
+	g->skel = NULL;
+	g->sock_fd = -1;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The packet generator: live XDP frames, or AF_PACKET as a fallback. */
+#ifndef HC_GEN_H
+#define HC_GEN_H
+
+#include "hookcmp.h"
+#include "pkt.h"
+
+enum hc_gen_method { HC_GEN_AUTO, HC_GEN_LIVE, HC_GEN_PACKET };
+
+struct hc_gen_cfg {
+	struct hc_pkt_spec spec;
+	__u32 flows;
+	enum hc_gen_method method;
+	bool raw; /* live only: no per-frame work at all */
+};
+
+struct hc_gen {
+	enum hc_gen_method method; /* what runs: LIVE or PACKET */
+	int ifindex;
+	struct hc_pkt_layout lo;
+	__u8 frame[HC_PKT_MAX];
+	void *skel;
+	int prog_fd;
+	int sock_fd;
+	__u32 flows;
+	__u16 base;
+};
+
+/* Opens the generator on ifindex in the current network namespace. */
+int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
+		struct hc_err *err);
+/*
+ * Sends count frames from the calling thread, stopping early once *stop
+ * is set; *sent is exact either way (signals wait between chunks).
+ */
+int hc_gen_send(struct hc_gen *g, __u64 count, __u64 *sent,
+		const volatile int *stop);
+void hc_gen_close(struct hc_gen *g);
+
+#endif

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hookcmp gen: the built-in packet generator's command. */
+#include <errno.h>
+#include <math.h>
+#include <net/if.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include "cmd.h"
+#include "gen.h"
+#include "json.h"
+#include "opts.h"
+#include "stats.h"
+
+struct gen_cli {
+	const char *netns, *dst_mac, *src_mac, *src, *dst;
+	int proto, method;
+	bool ipv6, json, raw, help;
+	__u32 vlan, size, flows, sport, dport, count, rate, threads;
+	double duration;
+};
+
+#define G(f) offsetof(struct gen_cli, f)
+
+static const struct hc_opt gen_opts[] = {
+	{ "dst-mac", 0, HC_OPT_STR, G(dst_mac), "MAC",
+	  "destination MAC (default 02:00:00:00:00:02, not local: the stack drops it)" },
+	{ "src-mac", 0, HC_OPT_STR, G(src_mac), "MAC",
+	  "source MAC (default DEV's)" },
+	{ "src", 0, HC_OPT_STR, G(src), "IP",
+	  "source address (default 198.18.0.1 or 2001:2::1)" },
+	{ "dst", 0, HC_OPT_STR, G(dst), "IP",
+	  "destination address (default 198.18.0.2 or 2001:2::2)" },
+	{ "proto", 0, HC_OPT_ENUM, G(proto), NULL, "L4 protocol (default udp)",
+	  HC_CHOICES("udp", "tcp", "icmp") },
+	{ "ipv6", '6', HC_OPT_FLAG, G(ipv6), NULL, "send IPv6" },
+	{ "vlan", 0, HC_OPT_U32, G(vlan), "ID", "add an 802.1Q tag", NULL, 1,
+	  4094 },
+	{ "size", 's', HC_OPT_U32, G(size), "BYTES",
+	  "frame size without FCS (default 60)", NULL, HC_PKT_MIN, HC_PKT_MAX },
+	{ "flows", 0, HC_OPT_U32, G(flows), "N",
+	  "vary the source port (ICMP: echo id) over N values (default 1)",
+	  NULL, 1, 65535 },
+	{ "sport", 0, HC_OPT_U32, G(sport), "PORT",
+	  "first source port (default 1024)", NULL, 0, 65535 },
+	{ "dport", 0, HC_OPT_U32, G(dport), "PORT",
+	  "destination port (default 9)", NULL, 0, 65535 },
+	{ "count", 'c', HC_OPT_U32, G(count), "N",
+	  "send exactly N frames", NULL, 1, 0xffffffff },
+	{ "duration", 'd', HC_OPT_SECS, G(duration), "SEC",
+	  "send for SEC seconds (default 1 without --count)" },
+	{ "rate", 0, HC_OPT_U32, G(rate), "PPS",
+	  "at most PPS frames per second in all", NULL, 1, 0xffffffff },
+	{ "threads", 't', HC_OPT_U32, G(threads), "N",
+	  "sending threads, one per CPU (default 1)", NULL, 1, 256 },
+	{ "method", 0, HC_OPT_ENUM, G(method), NULL,
+	  "live XDP frames, AF_PACKET, or live with fallback (default auto)",
+	  HC_CHOICES("auto", "live", "packet") },
+	{ "raw", 0, HC_OPT_FLAG, G(raw), NULL,
+	  "diagnostic: live frames with no per-frame work (the loop's ceiling)" },
+	{ "netns", 'n', HC_OPT_STR, G(netns), "NAME",
+	  "run inside network namespace NAME" },
+	{ "json", 'j', HC_OPT_FLAG, G(json), NULL, "one JSON summary object" },
+	{ "help", 'h', HC_OPT_FLAG, G(help), NULL, "show this help" },
+	{}
+};
+
+static int parse_mac(const char *s, __u8 *mac)
+{
+	return sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1],
+		      &mac[2], &mac[3], &mac[4], &mac[5]) == 6 ? 0 : -1;
+}
+
+static int dev_mac(const char *dev, __u8 *mac)
+{
+	struct ifreq ifr = {};
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	ret = ioctl(fd, SIOCGIFHWADDR, &ifr) ? -errno : 0;
+	close(fd);
+	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	return ret;
+}
+
+struct worker {
+	pthread_t tid;
+	struct hc_gen *g;
+	int cpu;
+	__u64 count; /* 0: until the deadline */
+	double end;
+	double rate; /* per thread, 0: flat out */
+	__u64 sent;
+	int err;
+};
+
+/*
+ * Each BPF_PROG_RUN call costs two synchronize_rcu() in the kernel (the
+ * XDP dispatcher), so a live call should last about CHUNK_SECS: paced live
+ * frames leave in bursts of that length. AF_PACKET paces per millisecond.
+ */
+#define CHUNK_SECS 0.2
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	double start = hc_now(), t;
+	double pace = w->g->method == HC_GEN_LIVE ? CHUNK_SECS : 0.001;
+	__u64 chunk = w->rate ? fmax(1, w->rate * pace) : 1 << 20;
+
+	if (w->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(w->cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	while (!hc_stop_sig && (!w->count || w->sent < w->count)) {
+		__u64 n = chunk, done = 0;
+
+		t = hc_now();
+		if (!w->count && t >= w->end)
+			break;
+		if (!w->count && !w->rate && w->sent)
+			n = fmin(n, fmax(1, (w->end - t) * w->sent / (t - start)));
+		if (w->count && w->count - w->sent < n)
+			n = w->count - w->sent;
+		w->err = hc_gen_send(w->g, n, &done, &hc_stop_sig);
+		w->sent += done;
+		if (w->err)
+			break;
+		if (!w->rate)
+			chunk = fmin(fmax(done / (hc_now() - t) * CHUNK_SECS, 65536),
+				     1 << 27);
+		if (w->rate) {
+			double due = start + w->sent / w->rate, now = hc_now();
+
+			if (due > now) {
+				struct timespec ts = {
+					.tv_sec = (time_t)(due - now),
+					.tv_nsec = (long)((due - now -
+							   (time_t)(due - now)) * 1e9),
+				};
+				nanosleep(&ts, NULL);
+			}
+		}
+	}
+	return NULL;
+}
+
+static void gen_usage(void)
+{
+	printf("Usage: hookcmp gen [OPTIONS] DEV\n\n"
+	       "Sends valid frames out of DEV as fast as the kernel lets it: live XDP\n"
+	       "frames (BPF_PROG_RUN) where the kernel has them, else AF_PACKET.\n\n");
+	hc_opts_help(stdout, gen_opts);
+}
+
+int cmd_gen(int argc, char **argv)
+{
+	struct gen_cli c = { .size = HC_PKT_MIN, .flows = 1, .sport = 1024,
+			     .dport = 9, .threads = 1, .proto = 0 };
+	struct hc_gen_cfg cfg = {};
+	struct hc_pkt_spec *s = &cfg.spec;
+	struct worker w[256] = {};
+	struct hc_err err = {};
+	struct hc_gen g;
+	const char *pos[1];
+	const char *dev;
+	int npos, ifindex, ret, i;
+	int ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double t0, dt;
+	__u64 sent = 0;
+
+	ret = hc_opts_parse(gen_opts, &c, argc, argv, pos, &npos, 1, &err);
+	hc_json_mode = c.json;
+	if (ret)
+		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
+	if (c.help) {
+		gen_usage();
+		return 0;
+	}
+	if (npos != 1)
+		return hc_fail(HC_EXIT_USAGE, "name one device: hookcmp gen DEV");
+	if (c.count && c.duration)
+		return hc_fail(HC_EXIT_USAGE, "--count and --duration exclude each other");
+	if (c.raw && (c.method == HC_GEN_PACKET || c.flows > 1))
+		return hc_fail(HC_EXIT_USAGE, "--raw is one fixed live frame: no --method packet, no --flows");
+	dev = pos[0];
+
+	s->ipv6 = c.ipv6;
+	s->proto = c.proto == 0 ? 17 : c.proto == 1 ? 6 : 1;
+	s->vlan = c.vlan;
+	s->size = c.size;
+	s->sport = c.sport;
+	s->dport = c.dport;
+	parse_mac("02:00:00:00:00:02", s->dst_mac);
+	if (c.dst_mac && parse_mac(c.dst_mac, s->dst_mac))
+		return hc_fail(HC_EXIT_USAGE, "--dst-mac '%s': not a MAC address", c.dst_mac);
+	if (c.src_mac && parse_mac(c.src_mac, s->src_mac))
+		return hc_fail(HC_EXIT_USAGE, "--src-mac '%s': not a MAC address", c.src_mac);
+	inet_pton(AF_INET, "198.18.0.1", &s->src4);
+	inet_pton(AF_INET, "198.18.0.2", &s->dst4);
+	inet_pton(AF_INET6, "2001:2::1", &s->src6);
+	inet_pton(AF_INET6, "2001:2::2", &s->dst6);
+	if (c.src && inet_pton(c.ipv6 ? AF_INET6 : AF_INET, c.src,
+			       c.ipv6 ? (void *)&s->src6 : (void *)&s->src4) != 1)
+		return hc_fail(HC_EXIT_USAGE, "--src '%s': not an IPv%d address",
+			       c.src, c.ipv6 ? 6 : 4);
+	if (c.dst && inet_pton(c.ipv6 ? AF_INET6 : AF_INET, c.dst,
+			       c.ipv6 ? (void *)&s->dst6 : (void *)&s->dst4) != 1)
+		return hc_fail(HC_EXIT_USAGE, "--dst '%s': not an IPv%d address",
+			       c.dst, c.ipv6 ? 6 : 4);
+	if (c.threads > (__u32)ncpu)
+		return hc_fail(HC_EXIT_USAGE, "--threads %u: this machine has %d CPUs",
+			       c.threads, ncpu);
+	cfg.flows = c.flows;
+	cfg.method = c.method;
+	cfg.raw = c.raw;
+
+	ret = hc_check_privileges();
+	if (ret)
+		return ret;
+	if (c.netns && (ret = hc_cmd_netns(c.netns)))
+		return ret;
+	ifindex = if_nametoindex(dev);
+	if (!ifindex)
+		return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", dev,
+			       c.netns ? "network namespace '" : "this network namespace",
+			       c.netns ? c.netns : "", c.netns ? "'" : "");
+	if (!c.src_mac && dev_mac(dev, s->src_mac))
+		return hc_fail(HC_EXIT_FAIL, "reading the MAC of %s: %s", dev,
+			       strerror(errno));
+
+	hc_install_signals();
+	ret = hc_gen_open(&g, ifindex, &cfg, &err);
+	if (ret) {
+		hc_gen_close(&g);
+		return hc_fail(hc_exit_code(ret) == HC_EXIT_OK ? HC_EXIT_FAIL :
+				       ret == -EOPNOTSUPP ? HC_EXIT_UNSUPP :
+							    hc_exit_code(ret),
+			       "gen on %s: %s: %s", dev, err.msg, strerror(-ret));
+	}
+	if (c.method == HC_GEN_AUTO && g.method == HC_GEN_PACKET)
+		fprintf(stderr, "hookcmp gen: %s; using AF_PACKET\n", err.msg);
+
+	t0 = hc_now();
+	for (i = 0; i < (int)c.threads; i++) {
+		w[i].g = &g;
+		w[i].cpu = c.threads > 1 ? i % ncpu : -1;
+		w[i].count = c.count ? c.count / c.threads +
+					       (i < (int)(c.count % c.threads)) :
+				       0;
+		w[i].end = t0 + (c.count ? 0 : c.duration ? c.duration : 1);
+		w[i].rate = c.rate ? (double)c.rate / c.threads : 0;
+		pthread_create(&w[i].tid, NULL, worker_run, &w[i]);
+	}
+	ret = 0;
+	for (i = 0; i < (int)c.threads; i++) {
+		pthread_join(w[i].tid, NULL);
+		sent += w[i].sent;
+		if (w[i].err && !ret)
+			ret = w[i].err;
+	}
+	dt = hc_now() - t0;
+	hc_gen_close(&g);
+
+	if (c.json) {
+		struct hc_json j = { .f = stdout };
+
+		jw_open(&j, NULL, '{');
+		jw_str(&j, "type", "gen");
+		jw_str(&j, "dev", dev);
+		jw_str(&j, "method", g.method == HC_GEN_LIVE ? "live" : "packet");
+		jw_u64(&j, "raw", c.raw);
+		jw_u64(&j, "packets", sent);
+		jw_f64(&j, "duration_s", dt);
+		jw_u64(&j, "pps", dt > 0 ? (__u64)(sent / dt) : 0);
+		jw_u64(&j, "size", c.size);
+		jw_u64(&j, "flows", c.flows);
+		jw_u64(&j, "threads", c.threads);
+		jw_close(&j, '}');
+	} else {
+		printf("gen: %llu packets on %s in %.3f s: %.0f pps (%s%s, %u flow%s, %u B, %u thread%s)\n",
+		       (unsigned long long)sent, dev, dt, dt > 0 ? sent / dt : 0,
+		       g.method == HC_GEN_LIVE ? "live" : "packet",
+		       c.raw ? " raw" : "", c.flows, c.flows > 1 ? "s" : "",
+		       c.size, c.threads, c.threads > 1 ? "s" : "");
+	}
+	if (ret)
+		return hc_fail(HC_EXIT_FAIL, "gen on %s stopped: %s", dev,
+			       strerror(-ret));
+	return hc_stop_sig ? 128 + hc_stop_sig : 0;
+}
