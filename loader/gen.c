@@ -21,7 +21,7 @@
 #define LIVE_CHUNK (1 << 27)
 #define PACKET_BATCH 64
 
-static int live_run(struct hc_gen *g, __u32 repeat)
+static int live_run(struct hc_gen *g, int prog_fd, __u32 repeat)
 {
 	struct xdp_md ctx = { .data_end = g->lo.len,
 			      .ingress_ifindex = g->ifindex };
@@ -30,14 +30,13 @@ static int live_run(struct hc_gen *g, __u32 repeat)
 		    .ctx_size_in = sizeof(ctx), .repeat = repeat,
 		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = 64);
 
-	return bpf_prog_test_run_opts(g->prog_fd, &opts) ? -errno : 0;
+	return bpf_prog_test_run_opts(prog_fd, &opts) ? -errno : 0;
 }
 
 static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 		     struct hc_err *err)
 {
 	struct gen_bpf *s = gen_bpf__open_opts(hc_prog_open_opts());
-	struct bpf_program *p;
 	int ret;
 
 	if (!s)
@@ -47,17 +46,14 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 	s->rodata->vary_off = g->lo.l4_off + (cfg->spec.proto == 1 ? 4 : 0);
 	s->rodata->csum_off = g->lo.csum_off;
 	s->rodata->base = g->base;
-	bpf_object__for_each_program(p, s->obj)
-		bpf_program__set_autoload(p, cfg->raw ?
-					  p == s->progs.hc_gen_raw :
-					  p == s->progs.hc_gen);
+	bpf_program__set_autoload(cfg->raw ? s->progs.hc_gen : s->progs.hc_gen_raw,
+				  false);
 	ret = gen_bpf__load(s);
 	if (ret)
 		return ret;
 	g->prog_fd = bpf_program__fd(cfg->raw ? s->progs.hc_gen_raw :
 						s->progs.hc_gen);
-	/* One frame tells whether this kernel and driver take live frames. */
-	ret = live_run(g, 1);
+	ret = live_run(g, bpf_program__fd(s->progs.hc_gen_probe), 1);
 	if (ret)
 		hc_err_set(err, "live XDP frames (BPF_F_TEST_XDP_LIVE_FRAMES, Linux 5.18+) not usable here");
 	return ret;
@@ -179,7 +175,7 @@ int hc_gen_send(struct hc_gen *g, __u64 count, __u64 *sent,
 		__u64 n = count - *sent < LIVE_CHUNK ? count - *sent : LIVE_CHUNK;
 
 		pthread_sigmask(SIG_BLOCK, &all, &old);
-		ret = live_run(g, n);
+		ret = live_run(g, g->prog_fd, n);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		if (ret)
 			break;

@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "gen.h"
 #include "json.h"
+#include "nl.h"
 #include "opts.h"
 #include "stats.h"
 
@@ -43,7 +44,8 @@ static const struct hc_opt gen_opts[] = {
 	{ "vlan", 0, HC_OPT_U32, G(vlan), "ID", "add an 802.1Q tag", NULL, 1,
 	  4094 },
 	{ "size", 's', HC_OPT_U32, G(size), "BYTES",
-	  "frame size without FCS (default 60)", NULL, HC_PKT_MIN, HC_PKT_MAX },
+	  "frame size without FCS (default: 60, or the least the headers need)",
+	  NULL, HC_PKT_MIN, HC_PKT_MAX },
 	{ "flows", 0, HC_OPT_U32, G(flows), "N",
 	  "vary the source port (ICMP: echo id) over N values (default 1)",
 	  NULL, 1, 65535 },
@@ -166,13 +168,16 @@ static void gen_usage(void)
 
 int cmd_gen(int argc, char **argv)
 {
-	struct gen_cli c = { .size = HC_PKT_MIN, .flows = 1, .sport = 1024,
+	struct gen_cli c = { .flows = 1, .sport = 1024,
 			     .dport = 9, .threads = 1, .proto = 0 };
 	struct hc_gen_cfg cfg = {};
 	struct hc_pkt_spec *s = &cfg.spec;
 	struct worker w[256] = {};
 	struct hc_err err = {};
+	struct hc_link_info before, after;
+	struct hc_nl *nl = NULL;
 	struct hc_gen g;
+	__u64 tx = 0, tx_drop = 0;
 	const char *pos[1];
 	const char *dev;
 	int npos, ifindex, ret, i;
@@ -199,7 +204,8 @@ int cmd_gen(int argc, char **argv)
 	s->ipv6 = c.ipv6;
 	s->proto = c.proto == 0 ? 17 : c.proto == 1 ? 6 : 1;
 	s->vlan = c.vlan;
-	s->size = c.size;
+	s->size = c.size ? c.size : hc_pkt_min_size(s);
+	c.size = s->size;
 	s->sport = c.sport;
 	s->dport = c.dport;
 	parse_mac("02:00:00:00:00:02", s->dst_mac);
@@ -240,10 +246,17 @@ int cmd_gen(int argc, char **argv)
 		return hc_fail(HC_EXIT_FAIL, "reading the MAC of %s: %s", dev,
 			       strerror(errno));
 
+	/* The device's own TX counter says how many really left. */
+	nl = hc_nl_open(&err);
+	if (!nl || hc_nl_link_get(nl, ifindex, &before, &err))
+		return hc_fail(HC_EXIT_FAIL, "reading the counters of %s: %s",
+			       dev, strerror(errno));
+
 	hc_install_signals();
 	ret = hc_gen_open(&g, ifindex, &cfg, &err);
 	if (ret) {
 		hc_gen_close(&g);
+		hc_nl_close(nl);
 		return hc_fail(hc_exit_code(ret) == HC_EXIT_OK ? HC_EXIT_FAIL :
 				       ret == -EOPNOTSUPP ? HC_EXIT_UNSUPP :
 							    hc_exit_code(ret),
@@ -272,6 +285,13 @@ int cmd_gen(int argc, char **argv)
 	}
 	dt = hc_now() - t0;
 	hc_gen_close(&g);
+	/* A veth counts what its peer has taken off the ring: let it drain. */
+	usleep(100000);
+	if (!hc_nl_link_get(nl, ifindex, &after, &err)) {
+		tx = after.stats.tx_packets - before.stats.tx_packets;
+		tx_drop = after.stats.tx_dropped - before.stats.tx_dropped;
+	}
+	hc_nl_close(nl);
 
 	if (c.json) {
 		struct hc_json j = { .f = stdout };
@@ -282,6 +302,8 @@ int cmd_gen(int argc, char **argv)
 		jw_str(&j, "method", g.method == HC_GEN_LIVE ? "live" : "packet");
 		jw_u64(&j, "raw", c.raw);
 		jw_u64(&j, "packets", sent);
+		jw_u64(&j, "tx_packets", tx);
+		jw_u64(&j, "tx_dropped", tx_drop);
 		jw_f64(&j, "duration_s", dt);
 		jw_u64(&j, "pps", dt > 0 ? (__u64)(sent / dt) : 0);
 		jw_u64(&j, "size", c.size);
@@ -295,6 +317,13 @@ int cmd_gen(int argc, char **argv)
 		       c.raw ? " raw" : "", c.flows, c.flows > 1 ? "s" : "",
 		       c.size, c.threads, c.threads > 1 ? "s" : "");
 	}
+	if (tx < sent)
+		fprintf(stderr, "Warning: only %llu of %llu frames left %s by its TX counter (%llu dropped)%s\n",
+			(unsigned long long)tx, (unsigned long long)sent, dev,
+			(unsigned long long)tx_drop,
+			g.method == HC_GEN_LIVE ?
+				"; a veth takes live frames only when its peer runs NAPI (an XDP program, or GRO on)" :
+				"");
 	if (ret)
 		return hc_fail(HC_EXIT_FAIL, "gen on %s stopped: %s", dev,
 			       strerror(-ret));

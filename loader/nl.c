@@ -183,16 +183,16 @@ static struct nlmsghdr *msg_start(struct hc_nl *nl, __u16 type, __u16 flags)
 
 /* ---- links and XDP ---- */
 
-struct xdp_query {
+struct link_query {
 	REPLY_CTX;
 	int ifindex;
-	struct hc_xdp_info *info;
+	struct hc_link_info *info;
 	int found;
 };
 
 static int xdp_attr_cb(const struct nlattr *a, void *data)
 {
-	struct hc_xdp_info *info = data;
+	struct hc_link_info *info = data;
 
 	switch (mnl_attr_get_type(a)) {
 	case IFLA_XDP_ATTACHED:
@@ -213,19 +213,28 @@ static int xdp_attr_cb(const struct nlattr *a, void *data)
 
 static int link_attr_cb(const struct nlattr *a, void *data)
 {
-	struct xdp_query *q = data;
+	struct link_query *q = data;
 
-	if (mnl_attr_get_type(a) == IFLA_XDP)
+	switch (mnl_attr_get_type(a)) {
+	case IFLA_XDP:
 		mnl_attr_parse_nested(a, xdp_attr_cb, q->info);
-	else if (mnl_attr_get_type(a) == IFLA_MTU)
+		break;
+	case IFLA_MTU:
 		q->info->mtu = mnl_attr_get_u32(a);
+		break;
+	case IFLA_STATS64:
+		if (mnl_attr_get_payload_len(a) >= sizeof(q->info->stats))
+			memcpy(&q->info->stats, mnl_attr_get_payload(a),
+			       sizeof(q->info->stats));
+		break;
+	}
 	return MNL_CB_OK;
 }
 
 static int link_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
-	struct xdp_query *q = data;
+	struct link_query *q = data;
 
 	if (nlh->nlmsg_type != RTM_NEWLINK || ifi->ifi_index != q->ifindex)
 		return MNL_CB_OK;
@@ -234,11 +243,11 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int hc_nl_xdp_query(struct hc_nl *nl, int ifindex, struct hc_xdp_info *info,
-		    struct hc_err *err)
+int hc_nl_link_get(struct hc_nl *nl, int ifindex, struct hc_link_info *info,
+		   struct hc_err *err)
 {
 	struct nlmsghdr *nlh = msg_start(nl, RTM_GETLINK, 0);
-	struct xdp_query q = { .talk.err = err, .ifindex = ifindex,
+	struct link_query q = { .talk.err = err, .ifindex = ifindex,
 			       .info = info };
 	struct ifinfomsg *ifi;
 	int ret;
@@ -247,7 +256,6 @@ int hc_nl_xdp_query(struct hc_nl *nl, int ifindex, struct hc_xdp_info *info,
 	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
 	ifi->ifi_family = AF_UNSPEC;
 	ifi->ifi_index = ifindex;
-	mnl_attr_put_u32(nlh, IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
 	ret = talk(nl, nlh, link_cb, &q, err);
 	if (!ret && !q.found)
 		ret = -ENODEV;

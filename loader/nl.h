@@ -4,6 +4,7 @@
 #define HC_NL_H
 
 #include <linux/types.h>
+#include <linux/if_link.h>
 #include "hookcmp.h"
 
 struct hc_nl;
@@ -11,16 +12,18 @@ struct hc_nl;
 struct hc_nl *hc_nl_open(struct hc_err *err);
 void hc_nl_close(struct hc_nl *nl);
 
-struct hc_xdp_info {
+struct hc_link_info {
 	__u8 attached; /* XDP_ATTACHED_* */
 	__u32 drv_id;
 	__u32 skb_id;
 	__u32 hw_id;
 	__u32 mtu;
+	struct rtnl_link_stats64 stats;
 };
 
-int hc_nl_xdp_query(struct hc_nl *nl, int ifindex, struct hc_xdp_info *info,
-		    struct hc_err *err);
+/* XDP state, MTU and counters of a device. */
+int hc_nl_link_get(struct hc_nl *nl, int ifindex, struct hc_link_info *info,
+		   struct hc_err *err);
 /* fd -1 detaches; with XDP_FLAGS_REPLACE only if expected_fd is attached. */
 int hc_nl_xdp_set(struct hc_nl *nl, int ifindex, int fd, int expected_fd,
 		  __u32 flags, struct hc_err *err);

@@ -28,16 +28,26 @@ static void put16(__u8 *p, __u16 v)
 	p[1] = v;
 }
 
+static __u32 headers(const struct hc_pkt_spec *s)
+{
+	return 14 + (s->vlan ? 4 : 0) + (s->ipv6 ? 40 : 20) +
+	       (s->proto == 6 ? 20 : 8);
+}
+
+__u32 hc_pkt_min_size(const struct hc_pkt_spec *s)
+{
+	return headers(s) > HC_PKT_MIN ? headers(s) : HC_PKT_MIN;
+}
+
 int hc_pkt_build(const struct hc_pkt_spec *s, __u8 *buf,
 		 struct hc_pkt_layout *lo)
 {
 	__u32 l2 = 14 + (s->vlan ? 4 : 0), l3len = s->ipv6 ? 40 : 20;
-	__u32 l4len = s->proto == 6 ? 20 : 8, off, plen;
+	__u32 off, plen;
 	__u8 *l3 = buf + l2, *l4 = l3 + l3len;
 	__u32 sum;
 
-	if (s->size < HC_PKT_MIN || s->size > HC_PKT_MAX ||
-	    s->size < l2 + l3len + l4len)
+	if (s->size < hc_pkt_min_size(s) || s->size > HC_PKT_MAX)
 		return -EINVAL;
 	memset(buf, 0, s->size);
 	memcpy(buf, s->dst_mac, 6);

@@ -28,6 +28,8 @@ struct hc_pkt_layout {
 	__u32 csum_off; /* L4 checksum, 0 when it is left out (UDP/IPv4) */
 };
 
+/* The least frame size the spec's headers fit in, at least HC_PKT_MIN. */
+__u32 hc_pkt_min_size(const struct hc_pkt_spec *s);
 /* Returns 0, or -EINVAL when the spec does not fit in size. */
 int hc_pkt_build(const struct hc_pkt_spec *s, __u8 *buf,
 		 struct hc_pkt_layout *lo);

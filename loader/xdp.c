@@ -35,7 +35,7 @@ static __u32 mode_flag(const struct hc_run *r)
 static int xdp_attach(struct hc_run *r)
 {
 	__u32 flags = mode_flag(r);
-	struct hc_xdp_info info;
+	struct hc_link_info info;
 	int err;
 
 	if (!r->force)
@@ -49,7 +49,7 @@ static int xdp_attach(struct hc_run *r)
 	if (err == -EOPNOTSUPP && r->xdp_mode == HC_XDP_NATIVE)
 		hc_err_hint(&r->err, "the driver has no native XDP; try --xdp-mode generic");
 	if ((err == -EBUSY || err == -EEXIST) &&
-	    !hc_nl_xdp_query(r->nl, r->ifindex, &info, NULL)) {
+	    !hc_nl_link_get(r->nl, r->ifindex, &info, NULL)) {
 		__u32 id = info.drv_id ? info.drv_id : info.skb_id;
 
 		if (id)

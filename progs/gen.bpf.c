@@ -55,4 +55,11 @@ int hc_gen_raw(struct xdp_md *ctx)
 	return XDP_TX;
 }
 
+/* Asks the kernel whether it runs live frames, without sending one. */
+SEC("xdp")
+int hc_gen_probe(struct xdp_md *ctx)
+{
+	return XDP_DROP;
+}
+
 char LICENSE[] SEC("license") = "GPL";

@@ -265,3 +265,77 @@ EOF2
 	topo_down
 }
 test_faults
+
+# hookcmp gen: exact counts at receiver hooks, and frames a stack accepts.
+test_gen() {
+	local name="gen" mac out rc before
+	topo_up || { fail "$name: topology"; return; }
+	ip -n "$D" addr add 198.18.0.2/15 dev "$DEV"
+	ip -n "$D" addr add 2001:2::2/64 dev "$DEV" nodad
+	mac=$(ip -n "$D" -j link show dev "$DEV" | jq -r '.[0].address')
+	snapshot >"$T/before"
+
+	# Not for us (other MAC): counted at XDP, dropped there.
+	if hc_start -n "$D" --hook xdp -j -i 0 "$DEV"; then
+		out=$("$HC" gen -n "$G" hcg -c 54321 --flows 64 -j 2>&1)
+		check_eq "$name live: sent and left the device" \
+			"$(jq -c '[.packets, .tx_packets, .method]' <<<"$out")" '[54321,54321,"live"]'
+		"$HC" gen -n "$G" hcg -c 4321 --method packet --vlan 7 --proto tcp -j >/dev/null
+		"$HC" gen -n "$G" hcg -c 777 --ipv6 --proto icmp --size 1514 -j >/dev/null
+		sleep 0.2
+		hc_stop INT
+		check_eq "$name: exact counts at an XDP receiver" "$(class_counts)" \
+			"udp4:54321:54321:0 tcp4:4321:4321:0 icmp6:777:777:0"
+	else
+		fail "$name: receiver did not attach"
+	fi
+
+	# To the DUT: the UDP socket checks UDP checksums before its filter
+	# runs, so exact counts there mean every checksum was right, also the
+	# ones the generator patches per flow. XDP pass gives the veth NAPI.
+	"$HC" -n "$D" --hook xdp -a pass -i 0 "$DEV" >/dev/null 2>&1 &
+	local xdp=$!
+	sleep 0.5
+	if hc_start -n "$D" --hook socket -j -i 0 "$DEV"; then
+		before=$(ip netns exec "$D" nstat -az IcmpInEchos IcmpInCsumErrors TcpInCsumErrors TcpOutRsts UdpInCsumErrors -j)
+		"$HC" gen -n "$G" hcg --dst-mac "$mac" -c 20000 --flows 64 >/dev/null 2>&1
+		"$HC" gen -n "$G" hcg --dst-mac "$mac" -c 10000 --flows 7 --ipv6 >/dev/null 2>&1
+		"$HC" gen -n "$G" hcg --dst-mac "$mac" -c 5000 --flows 5 --method packet >/dev/null 2>&1
+		"$HC" gen -n "$G" hcg --dst-mac "$mac" -c 300 --flows 3 --proto icmp >/dev/null 2>&1
+		"$HC" gen -n "$G" hcg --dst-mac "$mac" -c 200 --flows 10 --proto tcp --dport 7 >/dev/null 2>&1
+		sleep 0.3
+		hc_stop INT
+		check_eq "$name: exact counts at a UDP socket (valid checksums)" \
+			"$(class_counts)" "udp4:25000:25000:0 udp6:10000:10000:0"
+		ip netns exec "$D" nstat -a -j >"$T/nstat" 2>/dev/null
+		check_eq "$name: ICMP echos answered, TCP SYNs reset, no checksum errors" \
+			"$(ip netns exec "$D" nstat -az -j IcmpInEchos IcmpInCsumErrors TcpInCsumErrors TcpOutRsts UdpInCsumErrors |
+				jq -c --argjson b "$before" '.kernel as $k | [$k.IcmpInEchos - $b.kernel.IcmpInEchos, $k.TcpOutRsts - $b.kernel.TcpOutRsts, $k.IcmpInCsumErrors, $k.TcpInCsumErrors, $k.UdpInCsumErrors]')" \
+			'[300,200,0,0,0]'
+	else
+		fail "$name: socket receiver did not attach"
+	fi
+	kill -INT "$xdp"
+	wait "$xdp"
+
+	while IFS=';' read -r want say args; do
+		# shellcheck disable=SC2086
+		out=$(eval "$HC" gen $args 2>&1)
+		rc=$?
+		if [ "$rc" = "$want" ] && grep -qF -- "$say" <<<"$out"; then
+			pass "$name: hookcmp gen $args -> exit $rc"
+		else
+			fail "$name: hookcmp gen $args -> exit $rc, wanted $want and '$say'"
+			echo "$out" | sed 's/^/  /'
+		fi
+	done <<EOF2
+2;--size '59': expected a number from 60 to 1514;-n $G hcg --size 59
+2;--count and --duration exclude each other;-n $G hcg -c 5 -d 1
+2;no device 'nosuch0';-n $G nosuch0 -c 1
+2;--dst '1.2.3.4': not an IPv6 address;-n $G hcg --ipv6 --dst 1.2.3.4 -c 1
+2;--raw is one fixed live frame;-n $G hcg --raw --flows 2 -c 1
+EOF2
+	check_state_same "$name"
+	topo_down
+}
+test_gen
