@@ -17,5 +17,6 @@ int hc_check_privileges(void);
 int hc_cmd_netns(const char *name);
 
 int cmd_gen(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

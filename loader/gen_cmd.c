@@ -79,20 +79,6 @@ static int parse_mac(const char *s, __u8 *mac)
 		      &mac[2], &mac[3], &mac[4], &mac[5]) == 6 ? 0 : -1;
 }
 
-static int dev_mac(const char *dev, __u8 *mac)
-{
-	struct ifreq ifr = {};
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret;
-
-	if (fd < 0)
-		return -errno;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
-	ret = ioctl(fd, SIOCGIFHWADDR, &ifr) ? -errno : 0;
-	close(fd);
-	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
-	return ret;
-}
-
 struct worker {
 	pthread_t tid;
 	struct hc_gen *g;
@@ -242,7 +228,7 @@ int cmd_gen(int argc, char **argv)
 		return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", dev,
 			       c.netns ? "network namespace '" : "this network namespace",
 			       c.netns ? c.netns : "", c.netns ? "'" : "");
-	if (!c.src_mac && dev_mac(dev, s->src_mac))
+	if (!c.src_mac && hc_dev_mac(dev, s->src_mac))
 		return hc_fail(HC_EXIT_FAIL, "reading the MAC of %s: %s", dev,
 			       strerror(errno));
 

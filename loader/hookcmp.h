@@ -105,6 +105,8 @@ int hc_fault(struct hc_err *err, const char *step);
 extern volatile int hc_stop_sig;
 void hc_install_signals(void);
 int hc_enter_netns(const char *name, struct hc_err *err);
+/* The MAC address of dev in the current namespace. */
+int hc_dev_mac(const char *dev, __u8 *mac);
 
 /* Maps a negative errno from a setup step to an exit code. */
 int hc_exit_code(int err);

@@ -57,3 +57,9 @@ void jw_str(struct hc_json *j, const char *k, const char *s)
 	}
 	fputc('"', j->f);
 }
+
+void jw_raw(struct hc_json *j, const char *k, const char *text)
+{
+	key(j, k);
+	fputs(text, j->f);
+}

@@ -19,5 +19,7 @@ void jw_close(struct hc_json *j, char bracket);
 void jw_u64(struct hc_json *j, const char *key, unsigned long long v);
 void jw_f64(struct hc_json *j, const char *key, double v);
 void jw_str(struct hc_json *j, const char *key, const char *s);
+/* Writes text as it is: null, true, a number already formatted. */
+void jw_raw(struct hc_json *j, const char *key, const char *text);
 
 #endif

@@ -3,6 +3,9 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <unistd.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -134,5 +137,19 @@ int hc_enter_netns(const char *name, struct hc_err *err)
 			   strerror(errno));
 	}
 	close(fd);
+	return ret;
+}
+
+int hc_dev_mac(const char *dev, __u8 *mac)
+{
+	struct ifreq ifr = {};
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	ret = ioctl(fd, SIOCGIFHWADDR, &ifr) ? -errno : 0;
+	close(fd);
+	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
 	return ret;
 }
