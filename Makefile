@@ -26,7 +26,8 @@ BPF_HDRS := $(wildcard progs/*.h)
 HOOKS := xdp tc sock gen
 SKELS := $(HOOKS:%=build/%.skel.h)
 
-LIB_SRCS := $(filter-out loader/main.c loader/gen_cmd.c loader/bench.c,$(wildcard loader/*.c)) $(wildcard qdisc/*.c)
+CMD_SRCS := loader/main.c loader/gen_cmd.c loader/bench.c loader/progrun_cmd.c
+LIB_SRCS := $(filter-out $(CMD_SRCS),$(wildcard loader/*.c)) $(wildcard qdisc/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
 HDRS := $(wildcard loader/*.h qdisc/*.h) $(BPF_HDRS)
 
@@ -59,7 +60,7 @@ build/qdisc/%.o: qdisc/%.c $(HDRS)
 build/libhookcmp.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-hookcmp: build/loader/main.o build/loader/gen_cmd.o build/loader/bench.o build/libhookcmp.a
+hookcmp: $(CMD_SRCS:%.c=build/%.o) build/libhookcmp.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/test_%: build/tests/test_%.o build/libhookcmp.a

@@ -18,5 +18,6 @@ int hc_cmd_netns(const char *name);
 
 int cmd_gen(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_progrun(int argc, char **argv);
 
 #endif

@@ -390,6 +390,7 @@ static const struct cmd {
 } cmds[] = {
 	{ "run", cmd_run, "attach to DEV and count per class (the default)" },
 	{ "gen", cmd_gen, "send frames out of DEV (hookcmp gen --help)" },
+	{ "prog-run", cmd_progrun, "each program variant under BPF_PROG_RUN: ns per run" },
 	{ "bench", cmd_bench, "the hook matrix on its own topology (hookcmp bench --help)" },
 	{ "help", cmd_help, "show this help" },
 	{ "version", cmd_version, "show the version" },

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hookcmp prog-run: every program variant on the same packet under
+ * BPF_PROG_RUN, with the kernel's own ns per run. This is the program's
+ * cost without any hook path around it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "cmd.h"
+#include "json.h"
+#include "opts.h"
+#include "pkt.h"
+#include "rules.h"
+
+struct progrun_cli {
+	__u32 repeat;
+	bool json, help;
+};
+
+static const struct hc_opt progrun_opts[] = {
+	{ "repeat", 0, HC_OPT_U32, offsetof(struct progrun_cli, repeat), "N",
+	  "runs per variant (default 10000000)", NULL, 1, 0xffffffff },
+	{ "json", 'j', HC_OPT_FLAG, offsetof(struct progrun_cli, json), NULL,
+	  "one JSON object per variant" },
+	{ "help", 'h', HC_OPT_FLAG, offsetof(struct progrun_cli, help), NULL,
+	  "show this help" },
+	{}
+};
+
+static const struct variant {
+	const char *name;
+	enum hc_hook_id hook;
+	enum hc_sock sock;
+} variants[] = {
+	{ "xdp", HC_HOOK_XDP },
+	{ "tc", HC_HOOK_TC },
+	{ "socket-packet", HC_HOOK_SOCKET, HC_SOCK_PACKET },
+	{ "socket-udp", HC_HOOK_SOCKET, HC_SOCK_UDP },
+};
+
+int cmd_progrun(int argc, char **argv)
+{
+	struct progrun_cli c = { .repeat = 10000000 };
+	struct hc_pkt_spec spec = { .proto = 17, .sport = 1024, .dport = 9,
+				    .size = HC_PKT_MIN,
+				    .dst_mac = { 2, 0, 0, 0, 0, 2 },
+				    .src_mac = { 2, 0, 0, 0, 0, 1 } };
+	struct hc_pkt_layout lo;
+	struct hc_err err = {};
+	__u8 frame[HC_PKT_MAX];
+	const char *pos[1];
+	unsigned int v;
+	int npos, ret, d;
+
+	ret = hc_opts_parse(progrun_opts, &c, argc, argv, pos, &npos, 0, &err);
+	hc_json_mode = c.json;
+	if (ret)
+		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
+	if (c.help) {
+		printf("Usage: hookcmp prog-run [OPTIONS]\n\n");
+		hc_opts_help(stdout, progrun_opts);
+		return 0;
+	}
+	ret = hc_check_privileges();
+	if (ret)
+		return ret;
+	libbpf_set_print(NULL);
+	inet_pton(AF_INET, "198.18.0.1", &spec.src4);
+	inet_pton(AF_INET, "198.18.0.2", &spec.dst4);
+	hc_pkt_build(&spec, frame, &lo);
+	if (!c.json)
+		printf("%-14s %-6s %10s  (a %u-byte UDP/IPv4 frame, %u runs each)\n",
+		       "program", "parse", "ns/run", lo.len, c.repeat);
+
+	for (v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
+		/* d == -1 is the bare program */
+		for (d = -1; d <= HC_PARSE_L4; d++) {
+			struct hc_run r = { .hook = variants[v].hook,
+					    .sock = variants[v].sock,
+					    .bare = d < 0,
+					    .conf.parse = d < 0 ? 0 : d,
+					    .conf.def_verdict = HC_DROP,
+					    .prog_fd = -1, .stats_fd = -1 };
+			LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame,
+				    .data_size_in = lo.len,
+				    .repeat = c.repeat);
+			const char *depth = d < 0 ? "bare" : hc_parse_names[d];
+
+			ret = hc_hook_of(&r)->load(&r);
+			if (!ret && bpf_prog_test_run_opts(r.prog_fd, &opts))
+				ret = -errno;
+			hc_prog_unload(&r);
+			if (ret) {
+				hc_fail(HC_EXIT_FAIL, "prog-run %s %s: %s",
+					variants[v].name, depth, strerror(-ret));
+				return HC_EXIT_FAIL;
+			}
+			if (c.json) {
+				struct hc_json j = { .f = stdout };
+
+				jw_open(&j, NULL, '{');
+				jw_str(&j, "type", "prog_run");
+				jw_str(&j, "program", variants[v].name);
+				jw_str(&j, "parse", depth);
+				jw_u64(&j, "repeat", c.repeat);
+				jw_u64(&j, "ns_per_run", opts.duration);
+				jw_close(&j, '}');
+			} else {
+				printf("%-14s %-6s %10u\n", variants[v].name,
+				       depth, opts.duration);
+			}
+		}
+	}
+	return 0;
+}
