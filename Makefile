@@ -76,7 +76,7 @@ build/tests/%.o: tests/%.c $(HDRS) $(SKELS) build/tests/bad.skel.h $(wildcard te
 # Debian packages that building, running and testing need.
 DEPS_BUILD := clang llvm gcc make pkg-config libbpf-dev libmnl-dev \
 	libelf-dev zlib1g-dev bpftool
-DEPS_RUN := iproute2 jq
+DEPS_RUN := iproute2 jq iptables nftables
 deps:
 	@missing=$$(for p in $(DEPS_BUILD) $(DEPS_RUN); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
