@@ -3,7 +3,8 @@
  * The generator's program, run by BPF_PROG_RUN in live-frames mode: each
  * XDP_TX sends the frame out of the device. With several flows it rewrites
  * the source port (the echo id for ICMP) and patches the L4 checksum; the
- * kernel recycles the frame with our edits, so the old value is in it.
+ * kernel recycles the frame with our edits, so the next value comes from
+ * the frame itself, with no shared state between CPUs.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -14,20 +15,16 @@ const volatile __u32 vary_off; /* offset of the 16-bit field to vary */
 const volatile __u32 csum_off; /* offset of the L4 checksum, 0 if none */
 const volatile __u16 base; /* first value of that field */
 
-__u32 flow;
-
 SEC("xdp")
 int hc_gen(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *end = (void *)(long)ctx->data_end;
-	__u16 *field, *csum, old, new;
+	__u16 *field, *csum, old, new, next;
 	__u32 sum, off = vary_off, coff = csum_off;
 
 	if (flows <= 1)
 		return XDP_TX;
-	if (++flow >= flows)
-		flow = 0;
 	if (off > 256 || coff > 256)
 		return XDP_ABORTED;
 	field = data + off;
@@ -35,7 +32,10 @@ int hc_gen(struct xdp_md *ctx)
 	if ((void *)(field + 1) > end || (void *)(csum + 1) > end)
 		return XDP_ABORTED;
 	old = *field;
-	new = bpf_htons(base + flow);
+	next = bpf_ntohs(old) + 1;
+	if ((__u16)(next - base) >= flows)
+		next = base;
+	new = bpf_htons(next);
 	*field = new;
 	if (coff) {
 		/* RFC 1624: HC' = ~(~HC + ~m + m') */

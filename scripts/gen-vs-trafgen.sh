@@ -3,10 +3,10 @@
 # hookcmp gen against its own raw live-frames loop and against netsniff-ng's
 # trafgen, on the same veth in the same run, nothing receiving. Prints one
 # line per generator and the ratios the performance targets are about.
-#   scripts/gen-vs-trafgen.sh [SECONDS]
+#   scripts/gen-vs-trafgen.sh [SECONDS]   (each of 5 interleaved rounds)
 set -u
 cd "$(dirname "$0")/.." || exit 1
-secs=${1:-3}
+secs=${1:-2}
 G=hcgen$$g
 D=hcgen$$d
 
@@ -19,9 +19,17 @@ ip netns add "$G" && ip netns add "$D" &&
 	ip -n "$G" link set hcg up && ip -n "$D" link set hcd up || exit 1
 
 gen() { ./hookcmp gen -n "$G" hcg -d "$secs" -j "$@" 2>/dev/null | jq -r .pps; }
-raw=$(gen --raw)
-one=$(gen --flows 1)
-many=$(gen --flows 64)
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# Interleaved rounds, medians: this machine's noise is larger than the gaps.
+for round in 1 2 3 4 5; do
+	echo "raw $(gen --raw)"
+	echo "one $(gen --flows 1)"
+	echo "many $(gen --flows 64)"
+done >"/tmp/hcgen$$.runs"
+raw=$(awk '$1 == "raw" { print $2 }' "/tmp/hcgen$$.runs" | median)
+one=$(awk '$1 == "one" { print $2 }' "/tmp/hcgen$$.runs" | median)
+many=$(awk '$1 == "many" { print $2 }' "/tmp/hcgen$$.runs" | median)
+rm -f "/tmp/hcgen$$.runs"
 # trafgen: one 60-byte UDP frame, as fast as it goes, one CPU. The netns
 # cannot tune the global socket memory, hence --no-sock-mem.
 cat >"/tmp/hcgen$$.cfg" <<'CFG'
