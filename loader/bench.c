@@ -137,14 +137,8 @@ static int set_gro(const char *dev, bool on)
 {
 	struct ethtool_value ev = { .cmd = ETHTOOL_SGRO, .data = on };
 	struct ifreq ifr = { .ifr_data = (void *)&ev };
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret;
 
-	if (fd < 0)
-		return -errno;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
-	ret = ioctl(fd, SIOCETHTOOL, &ifr) ? -errno : 0;
-	close(fd);
-	return ret;
+	return hc_dev_ioctl(dev, SIOCETHTOOL, &ifr);
 }
 
 static void topo_down(struct bench *b)

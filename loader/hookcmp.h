@@ -85,6 +85,16 @@ struct hc_hook {
 
 extern const struct hc_hook hc_hook_xdp, hc_hook_tc, hc_hook_socket;
 
+/* Every program a hook can load, for prog-run and the differential test. */
+struct hc_variant {
+	const char *name;
+	enum hc_hook_id hook;
+	enum hc_sock sock;
+};
+
+#define HC_NR_VARIANTS 4
+extern const struct hc_variant hc_variants[HC_NR_VARIANTS];
+
 /* loader/prog.c: the parts of loading a hook's skeleton they all share */
 struct bpf_object_open_opts;
 struct bpf_object_skeleton;
@@ -105,6 +115,9 @@ int hc_fault(struct hc_err *err, const char *step);
 extern volatile int hc_stop_sig;
 void hc_install_signals(void);
 int hc_enter_netns(const char *name, struct hc_err *err);
+/* ioctl(req) on dev in the current namespace; returns 0 or -errno. */
+struct ifreq;
+int hc_dev_ioctl(const char *dev, unsigned long req, struct ifreq *ifr);
 /* The MAC address of dev in the current namespace. */
 int hc_dev_mac(const char *dev, __u8 *mac);
 

@@ -31,17 +31,6 @@ static const struct hc_opt progrun_opts[] = {
 	{}
 };
 
-static const struct variant {
-	const char *name;
-	enum hc_hook_id hook;
-	enum hc_sock sock;
-} variants[] = {
-	{ "xdp", HC_HOOK_XDP },
-	{ "tc", HC_HOOK_TC },
-	{ "socket-packet", HC_HOOK_SOCKET, HC_SOCK_PACKET },
-	{ "socket-udp", HC_HOOK_SOCKET, HC_SOCK_UDP },
-};
-
 int cmd_progrun(int argc, char **argv)
 {
 	struct progrun_cli c = { .repeat = 10000000 };
@@ -76,11 +65,11 @@ int cmd_progrun(int argc, char **argv)
 		printf("%-14s %-6s %10s  (a %u-byte UDP/IPv4 frame, %u runs each)\n",
 		       "program", "parse", "ns/run", lo.len, c.repeat);
 
-	for (v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
+	for (v = 0; v < HC_NR_VARIANTS; v++) {
 		/* d == -1 is the bare program */
 		for (d = -1; d <= HC_PARSE_L4; d++) {
-			struct hc_run r = { .hook = variants[v].hook,
-					    .sock = variants[v].sock,
+			struct hc_run r = { .hook = hc_variants[v].hook,
+					    .sock = hc_variants[v].sock,
 					    .bare = d < 0,
 					    .conf.parse = d < 0 ? 0 : d,
 					    .conf.def_verdict = HC_DROP,
@@ -96,7 +85,7 @@ int cmd_progrun(int argc, char **argv)
 			hc_prog_unload(&r);
 			if (ret) {
 				hc_fail(HC_EXIT_FAIL, "prog-run %s %s: %s",
-					variants[v].name, depth, strerror(-ret));
+					hc_variants[v].name, depth, strerror(-ret));
 				return HC_EXIT_FAIL;
 			}
 			if (c.json) {
@@ -104,13 +93,13 @@ int cmd_progrun(int argc, char **argv)
 
 				jw_open(&j, NULL, '{');
 				jw_str(&j, "type", "prog_run");
-				jw_str(&j, "program", variants[v].name);
+				jw_str(&j, "program", hc_variants[v].name);
 				jw_str(&j, "parse", depth);
 				jw_u64(&j, "repeat", c.repeat);
 				jw_u64(&j, "ns_per_run", opts.duration);
 				jw_close(&j, '}');
 			} else {
-				printf("%-14s %-6s %10u\n", variants[v].name,
+				printf("%-14s %-6s %10u\n", hc_variants[v].name,
 				       depth, opts.duration);
 			}
 		}

@@ -140,16 +140,23 @@ int hc_enter_netns(const char *name, struct hc_err *err)
 	return ret;
 }
 
-int hc_dev_mac(const char *dev, __u8 *mac)
+int hc_dev_ioctl(const char *dev, unsigned long req, struct ifreq *ifr)
 {
-	struct ifreq ifr = {};
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret;
 
 	if (fd < 0)
 		return -errno;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
-	ret = ioctl(fd, SIOCGIFHWADDR, &ifr) ? -errno : 0;
+	snprintf(ifr->ifr_name, sizeof(ifr->ifr_name), "%s", dev);
+	ret = ioctl(fd, req, ifr) ? -errno : 0;
 	close(fd);
+	return ret;
+}
+
+int hc_dev_mac(const char *dev, __u8 *mac)
+{
+	struct ifreq ifr = {};
+	int ret = hc_dev_ioctl(dev, SIOCGIFHWADDR, &ifr);
+
 	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include "hc_shared.h"
+#include "pkt.h"
 
 enum fx_l3 { FX_IP4 = 1, FX_IP6, FX_ARP, FX_ETHERTYPE };
 
@@ -143,24 +144,6 @@ static inline const struct fx *fx_find(const char *name)
 	return NULL;
 }
 
-static inline uint32_t fx_sum(const uint8_t *p, int len, uint32_t sum)
-{
-	int i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (p[i] << 8) | p[i + 1];
-	if (len & 1)
-		sum += p[len - 1] << 8;
-	return sum;
-}
-
-static inline uint16_t fx_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum & 0xffff;
-}
-
 static inline void put16(uint8_t *p, uint16_t v)
 {
 	p[0] = v >> 8;
@@ -264,7 +247,7 @@ static inline int fx_build(const struct fx *f, const struct fx_addrs *a,
 
 	if (f->l3 == FX_IP4) {
 		put16(buf + l3 + 2, off - l3);
-		put16(buf + l3 + 10, fx_fold(fx_sum(buf + l3, l4 - l3, 0)));
+		put16(buf + l3 + 10, hc_csum_fold(hc_csum_add(0, buf + l3, l4 - l3)));
 	} else {
 		put16(buf + l3 + 4, off - l3 - 40);
 	}
@@ -274,15 +257,15 @@ static inline int fx_build(const struct fx *f, const struct fx_addrs *a,
 		int csum_at = f->proto == 17 ? 6 : f->proto == 6 ? 16 : 2;
 
 		if (f->l3 == FX_IP4) {
-			sum = fx_sum(buf + l3 + 12, 8, 0);
+			sum = hc_csum_add(0, buf + l3 + 12, 8);
 		} else {
-			sum = fx_sum(buf + l3 + 8, 32, 0);
+			sum = hc_csum_add(0, buf + l3 + 8, 32);
 		}
 		sum += f->proto + l4len;
-		sum = fx_sum(l4p, l4len, sum);
-		put16(l4p + csum_at, fx_fold(sum) ? fx_fold(sum) : 0xffff);
+		sum = hc_csum_add(sum, l4p, l4len);
+		put16(l4p + csum_at, hc_csum_fold(sum) ? hc_csum_fold(sum) : 0xffff);
 	} else if (l4len) {
-		put16(l4p + 2, fx_fold(fx_sum(l4p, l4len, 0)));
+		put16(l4p + 2, hc_csum_fold(hc_csum_add(0, l4p, l4len)));
 	}
 	if (off < 60)
 		off = 60;

@@ -107,6 +107,23 @@ class_counts() {
 	summary | jq -r '.classes | map("\(.name):\(.packets):\(.drop):\(.pass)") | join(" ")'
 }
 
+# expect_table NAME PREFIX: stdin has "EXIT;TEXT;ARGS" lines; each runs
+# hookcmp PREFIX ARGS and must exit EXIT with TEXT in its output.
+expect_table() {
+	local name=$1 prefix=$2 want say args out rc
+	while IFS=';' read -r want say args; do
+		# shellcheck disable=SC2086
+		out=$(eval "$HC" $prefix $args 2>&1)
+		rc=$?
+		if [ "$rc" = "$want" ] && grep -qF -- "$say" <<<"$out"; then
+			pass "$name: hookcmp $prefix $args -> exit $rc"
+		else
+			fail "$name: hookcmp $prefix $args -> exit $rc, wanted $want and '$say'"
+			echo "$out" | sed 's/^/  /'
+		fi
+	done
+}
+
 cleanup_all() {
 	topo_down
 	rm -rf "$T"

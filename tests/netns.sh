@@ -170,17 +170,7 @@ test_bad_input() {
 	local name="bad input"
 	topo_up || { fail "$name: topology"; return; }
 	snapshot >"$T/before"
-	while IFS=';' read -r want say args; do
-		# shellcheck disable=SC2086
-		out=$(eval "$HC" $args 2>&1)
-		rc=$?
-		if [ "$rc" = "$want" ] && grep -qF -- "$say" <<<"$out"; then
-			pass "$name: hookcmp $args -> exit $rc"
-		else
-			fail "$name: hookcmp $args -> exit $rc, wanted $want and '$say'"
-			echo "$out" | sed 's/^/  /'
-		fi
-	done <<EOF
+	expect_table "$name" "" <<EOF
 2;--hook 'bpf': expected one of xdp|tc|socket;--hook bpf $DEV
 2;--hook xdp|tc|socket is required;$DEV
 2;name one device;--hook xdp
@@ -318,17 +308,7 @@ test_gen() {
 	kill -INT "$xdp"
 	wait "$xdp"
 
-	while IFS=';' read -r want say args; do
-		# shellcheck disable=SC2086
-		out=$(eval "$HC" gen $args 2>&1)
-		rc=$?
-		if [ "$rc" = "$want" ] && grep -qF -- "$say" <<<"$out"; then
-			pass "$name: hookcmp gen $args -> exit $rc"
-		else
-			fail "$name: hookcmp gen $args -> exit $rc, wanted $want and '$say'"
-			echo "$out" | sed 's/^/  /'
-		fi
-	done <<EOF2
+	expect_table "$name" gen <<EOF2
 2;--size '59': expected a number from 60 to 1514;-n $G hcg --size 59
 2;--count and --duration exclude each other;-n $G hcg -c 5 -d 1
 2;no device 'nosuch0';-n $G nosuch0 -c 1

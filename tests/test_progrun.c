@@ -19,16 +19,6 @@
 #include "test.h"
 #include "bad.skel.h"
 
-static const struct variant {
-	const char *name;
-	enum hc_hook_id hook;
-	enum hc_sock sock;
-} variants[] = {
-	{ "xdp", HC_HOOK_XDP },
-	{ "tc", HC_HOOK_TC },
-	{ "socket-packet", HC_HOOK_SOCKET, HC_SOCK_PACKET },
-	{ "socket-udp", HC_HOOK_SOCKET, HC_SOCK_UDP },
-};
 
 static const struct ruleset {
 	const char *name;
@@ -47,7 +37,7 @@ static const struct ruleset {
 	{ "64 rules", { "udp pass" }, HC_DROP, true },
 };
 
-static __u32 verdict_of(const struct variant *v, int retval)
+static __u32 verdict_of(const struct hc_variant *v, int retval)
 {
 	switch (v->hook) {
 	case HC_HOOK_XDP:
@@ -107,7 +97,7 @@ static int run_one(struct hc_run *r, const __u8 *buf, int len, int *retval)
 	return moved;
 }
 
-static void test_variant(const struct variant *v, const struct ruleset *rs,
+static void test_variant(const struct hc_variant *v, const struct ruleset *rs,
 			 enum hc_parse depth)
 {
 	struct hc_run r = { .hook = v->hook, .sock = v->sock, .prog_fd = -1,
@@ -171,7 +161,7 @@ static void test_variant(const struct variant *v, const struct ruleset *rs,
 	hc_prog_unload(&r);
 }
 
-static void test_bare(const struct variant *v)
+static void test_bare(const struct hc_variant *v)
 {
 	struct hc_run r = { .hook = v->hook, .sock = v->sock, .bare = true,
 			    .prog_fd = -1, .stats_fd = -1 };
@@ -227,11 +217,11 @@ int main(void)
 	}
 	libbpf_set_print(NULL);
 	test_verifier_log();
-	for (v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
-		test_bare(&variants[v]);
+	for (v = 0; v < HC_NR_VARIANTS; v++) {
+		test_bare(&hc_variants[v]);
 		for (s = 0; s < sizeof(rulesets) / sizeof(rulesets[0]); s++)
 			for (d = HC_PARSE_NONE; d <= HC_PARSE_L4; d++)
-				test_variant(&variants[v], &rulesets[s], d);
+				test_variant(&hc_variants[v], &rulesets[s], d);
 	}
 	return t_failed ? 1 : 0;
 }
