@@ -79,7 +79,7 @@ struct bench {
 };
 
 static const char *const scenarios[] = { "hooks", "static-key", "parse",
-					 "rules", "size", NULL };
+					 "rules", "size",	NULL };
 static const char *const cpu_modes[] = { "split", "inline", NULL };
 
 /* ---- namespaces and shell ---- */
@@ -164,18 +164,23 @@ static int topo_up(struct bench *b, struct hc_err *err)
 {
 	snprintf(b->ns_gen, sizeof(b->ns_gen), "hcbench%dg", getpid());
 	snprintf(b->ns_dut, sizeof(b->ns_dut), "hcbench%dd", getpid());
-	if (sh("ip netns add %s", b->ns_gen) || sh("ip netns add %s", b->ns_dut) ||
+	if (sh("ip netns add %s", b->ns_gen) ||
+	    sh("ip netns add %s", b->ns_dut) ||
 	    sh("ip link add " GEN_DEV " netns %s type veth peer name " DUT_DEV
-	       " netns %s", b->ns_gen, b->ns_dut) ||
-	    sh("ip -n %s link set " GEN_DEV " addrgenmode none up", b->ns_gen) ||
-	    sh("ip -n %s link set " DUT_DEV " addrgenmode none up", b->ns_dut) ||
+	       " netns %s",
+	       b->ns_gen, b->ns_dut) ||
+	    sh("ip -n %s link set " GEN_DEV " addrgenmode none up",
+	       b->ns_gen) ||
+	    sh("ip -n %s link set " DUT_DEV " addrgenmode none up",
+	       b->ns_dut) ||
 	    sh("ip -n %s addr add 198.18.0.2/15 dev " DUT_DEV, b->ns_dut) ||
 	    sh("ip -n %s link add " OTHER_DEV " type veth peer name hcy",
 	       b->ns_dut) ||
 	    sh("ip -n %s link set " OTHER_DEV " up", b->ns_dut) ||
 	    sh("ip -n %s link add " SPARE_DEV " type veth peer name hcw",
 	       b->ns_gen)) {
-		hc_err_set(err, "building the veth/netns topology with ip failed");
+		hc_err_set(err,
+			   "building the veth/netns topology with ip failed");
 		return -EIO;
 	}
 	b->fd_gen = open_ns(b->ns_gen);
@@ -205,7 +210,8 @@ static int set_cpu_mode(struct bench *b)
 	int found = 0;
 
 	if (sh("ip netns exec %s sh -c 'echo %d > /sys/class/net/" DUT_DEV
-	       "/threaded'", b->ns_dut, b->cpu_mode == 0))
+	       "/threaded'",
+	       b->ns_dut, b->cpu_mode == 0))
 		return -EIO;
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
@@ -359,10 +365,11 @@ static void build_rows(struct bench *b)
 		r->setup = "tc qdisc add dev " DUT_DEV " clsact";
 		r = add_row(b, "ingress+u32");
 		r->kind = ROW_STACK;
-		r->setup = "tc qdisc add dev " DUT_DEV " ingress && "
-			   "tc filter add dev " DUT_DEV " parent ffff: prio 1 "
-			   "protocol all u32 match u32 0xdeadbeef 0xffffffff at 0 "
-			   "classid 1:1";
+		r->setup =
+			"tc qdisc add dev " DUT_DEV " ingress && "
+			"tc filter add dev " DUT_DEV " parent ffff: prio 1 "
+			"protocol all u32 match u32 0xdeadbeef 0xffffffff at 0 "
+			"classid 1:1";
 		for (i = 0; i < sizeof(hook_rows) / sizeof(hook_rows[0]); i++) {
 			const char *n = hook_rows[i].name;
 
@@ -390,7 +397,8 @@ static void build_rows(struct bench *b)
 					snprintf(sfx, sizeof(sfx), "-%drules",
 						 nrules[j]);
 				else
-					snprintf(sfx, sizeof(sfx), "-%u", sizes[j]);
+					snprintf(sfx, sizeof(sfx), "-%u",
+						 sizes[j]);
 				r = bpf_row(b, &hook_rows[i], sfx);
 				if (b->scenario == 2)
 					r->run.conf.parse = j;
@@ -414,19 +422,25 @@ static int row_setup(struct bench *b, struct row *r)
 
 	if (r->setup && sh("ip netns exec %s sh -c '%s'", b->ns_dut, r->setup))
 		return snprintf(r->reason, sizeof(r->reason),
-				"setup failed: %s", r->setup), -EIO;
+				"setup failed: %s", r->setup),
+		       -EIO;
 	if (r->kind == ROW_IPT &&
 	    sh("ip netns exec %s iptables -t raw -A PREROUTING -i " DUT_DEV
-	       " -j DROP", b->ns_dut))
-		return snprintf(r->reason, sizeof(r->reason),
-				"iptables -t raw failed (is iptables installed?)"), -EIO;
+	       " -j DROP",
+	       b->ns_dut))
+		return snprintf(
+			       r->reason, sizeof(r->reason),
+			       "iptables -t raw failed (is iptables installed?)"),
+		       -EIO;
 	if (r->kind == ROW_NFT &&
 	    sh("ip netns exec %s nft 'add table netdev hcbench; "
-	       "add chain netdev hcbench in { type filter hook ingress device "
-	       DUT_DEV " priority 0; }; add rule netdev hcbench in counter drop'",
+	       "add chain netdev hcbench in { type filter hook ingress device " DUT_DEV
+	       " priority 0; }; add rule netdev hcbench in counter drop'",
 	       b->ns_dut))
-		return snprintf(r->reason, sizeof(r->reason),
-				"nft netdev ingress failed (is nftables installed?)"), -EIO;
+		return snprintf(
+			       r->reason, sizeof(r->reason),
+			       "nft netdev ingress failed (is nftables installed?)"),
+		       -EIO;
 	if (r->kind != ROW_BPF)
 		return 0;
 
@@ -440,8 +454,8 @@ static int row_setup(struct bench *b, struct row *r)
 		err = h->attach(run);
 	enter(b->fd_gen);
 	if (err)
-		snprintf(r->reason, sizeof(r->reason), "%s %s: %s %s",
-			 h->name, h->attach_name(run), strerror(-err),
+		snprintf(r->reason, sizeof(r->reason), "%s %s: %s %s", h->name,
+			 h->attach_name(run), strerror(-err),
 			 run->err.kernel[0] ? run->err.kernel : run->err.msg);
 	return err;
 }
@@ -487,13 +501,16 @@ static int row_seen(struct bench *b, struct row *r, __u64 *seen, __u64 *pass)
 		}
 		return 0;
 	case ROW_IPT:
-		*seen = sh_num("ip netns exec %s iptables -t raw -nvxL PREROUTING"
-			       " | awk 'NR==3 {print $1}'", b->ns_dut);
+		*seen = sh_num(
+			"ip netns exec %s iptables -t raw -nvxL PREROUTING"
+			" | awk 'NR==3 {print $1}'",
+			b->ns_dut);
 		return 0;
 	case ROW_NFT:
-		*seen = sh_num("ip netns exec %s nft list chain netdev hcbench in"
-			       " | sed -n 's/.*counter packets \\([0-9]*\\).*/\\1/p'",
-			       b->ns_dut);
+		*seen = sh_num(
+			"ip netns exec %s nft list chain netdev hcbench in"
+			" | sed -n 's/.*counter packets \\([0-9]*\\).*/\\1/p'",
+			b->ns_dut);
 		return 0;
 	case ROW_STACK:
 		break;
@@ -544,19 +561,21 @@ static void row_run(struct bench *b, struct row *r, struct hc_gen *g)
 		    fabs((double)r->generated[i] -
 			 (double)(r->seen[i] + r->dropped[i])) >
 			    0.001 * r->generated[i])
-			snprintf(r->reason, sizeof(r->reason),
-				 "rep %d: generated %llu != seen %llu + dropped before %llu",
-				 i + 1, (unsigned long long)r->generated[i],
-				 (unsigned long long)r->seen[i],
-				 (unsigned long long)r->dropped[i]);
+			snprintf(
+				r->reason, sizeof(r->reason),
+				"rep %d: generated %llu != seen %llu + dropped before %llu",
+				i + 1, (unsigned long long)r->generated[i],
+				(unsigned long long)r->seen[i],
+				(unsigned long long)r->dropped[i]);
 		if (!r->reason[0] && r->drop && pass1 != pass0)
-			snprintf(r->reason, sizeof(r->reason),
-				 "rep %d: %llu packets passed a drop row's hook",
-				 i + 1, (unsigned long long)(pass1 - pass0));
+			snprintf(
+				r->reason, sizeof(r->reason),
+				"rep %d: %llu packets passed a drop row's hook",
+				i + 1, (unsigned long long)(pass1 - pass0));
 	}
 	if (!r->reason[0] && r->nreps < b->reps)
-		snprintf(r->reason, sizeof(r->reason), "only %d of %d repetitions ran",
-			 r->nreps, b->reps);
+		snprintf(r->reason, sizeof(r->reason),
+			 "only %d of %d repetitions ran", r->nreps, b->reps);
 }
 
 /* ---- statistics and output ---- */
@@ -591,7 +610,8 @@ static struct summary summarize(const struct bench *b, const struct row *r)
 		var += (v[i] - mean) * (v[i] - mean) / n;
 	s.cv = mean > 0 ? sqrt(var) / mean : 0;
 	/* inline: the generator's own cost comes off; split: it runs apart. */
-	s.ns = s.median > 0 ? 1e3 / s.median - (b->cpu_mode ? b->gen_ns : 0) : 0;
+	s.ns = s.median > 0 ? 1e3 / s.median - (b->cpu_mode ? b->gen_ns : 0) :
+			      0;
 	return s;
 }
 
@@ -619,12 +639,12 @@ static void print_table(const struct bench *b)
 		struct summary s = summarize(b, r);
 
 		if (r->reason[0] && !r->nreps) {
-			printf("%-22s %8s %9s %9s %8s %6s  INVALID: %s\n", r->name,
-			       "-", "-", "-", "-", "-", r->reason);
+			printf("%-22s %8s %9s %9s %8s %6s  INVALID: %s\n",
+			       r->name, "-", "-", "-", "-", "-", r->reason);
 			continue;
 		}
-		printf("%-22s %8.3f %9.1f %+9.1f %7.2fx %5.1f%%  %s%s\n", r->name,
-		       s.median, s.ns, s.ns - base.ns,
+		printf("%-22s %8.3f %9.1f %+9.1f %7.2fx %5.1f%%  %s%s\n",
+		       r->name, s.median, s.ns, s.ns - base.ns,
 		       ref.median > 0 ? s.median / ref.median : 0, s.cv * 100,
 		       r->reason[0] ? "INVALID: " : "yes", r->reason);
 	}
@@ -708,14 +728,15 @@ static const struct hc_opt bench_opts[] = {
 	  "which matrix (default hooks)", scenarios },
 	{ "hooks", 0, HC_OPT_STR, B(hooks), "LIST",
 	  "only these rows' hooks, comma-separated (e.g. xdp-native,tcx)" },
-	{ "reps", 0, HC_OPT_U32, B(reps), "N", "repetitions per row (default 3)",
-	  NULL, 1, MAX_REPS },
+	{ "reps", 0, HC_OPT_U32, B(reps), "N",
+	  "repetitions per row (default 3)", NULL, 1, MAX_REPS },
 	{ "packets", 0, HC_OPT_U32, B(packets), "N",
 	  "packets per repetition (default 2000000)", NULL, 1000, 0xffffffff },
 	{ "cpu-mode", 0, HC_OPT_ENUM, B(cpu_mode), NULL,
 	  "DUT NAPI in a kthread on CPU 1, generator on CPU 0; or both inline (default)",
 	  cpu_modes },
-	{ "json", 0, HC_OPT_STR, B(json_path), "FILE", "write every rep as JSON" },
+	{ "json", 0, HC_OPT_STR, B(json_path), "FILE",
+	  "write every rep as JSON" },
 	{ "csv", 0, HC_OPT_STR, B(csv_path), "FILE", "write the table as CSV" },
 	{ "help", 'h', HC_OPT_FLAG, B(help), NULL, "show this help" },
 	{}
@@ -739,7 +760,8 @@ static void env_checks(struct bench *b)
 	b->ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	b->foreign[0] = '\0';
 	for (i = ifs; nl && i && i->if_index; i++) {
-		if (hc_nl_ingress_qdisc(nl, i->if_index, kind, sizeof(kind), NULL) ||
+		if (hc_nl_ingress_qdisc(nl, i->if_index, kind, sizeof(kind),
+					NULL) ||
 		    !kind[0])
 			continue;
 		snprintf(b->foreign + strlen(b->foreign),
@@ -792,8 +814,9 @@ int cmd_bench(int argc, char **argv)
 	inet_pton(AF_INET, "198.18.0.2", &cfg.spec.dst4);
 	build_rows(b);
 	if (!b->nrows)
-		return hc_fail(HC_EXIT_USAGE, "--hooks '%s' selects no row of %s",
-			       b->hooks, scenarios[b->scenario]);
+		return hc_fail(HC_EXIT_USAGE,
+			       "--hooks '%s' selects no row of %s", b->hooks,
+			       scenarios[b->scenario]);
 	if (b->cpu_mode == 0 && sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return hc_fail(HC_EXIT_USAGE, "--cpu-mode split needs 2 CPUs");
 	ret = hc_check_privileges();
@@ -838,10 +861,12 @@ int cmd_bench(int argc, char **argv)
 			 * take a reference.
 			 */
 			if (!ret)
-				ret = hc_nl_xdp_set(b->nl_gen, b->if_spare, g.prog_fd,
-						    -1, XDP_FLAGS_SKB_MODE, &err);
+				ret = hc_nl_xdp_set(b->nl_gen, b->if_spare,
+						    g.prog_fd, -1,
+						    XDP_FLAGS_SKB_MODE, &err);
 			if (ret) {
-				hc_fail(HC_EXIT_UNSUPP, "bench generator on %s: %s: %s",
+				hc_fail(HC_EXIT_UNSUPP,
+					"bench generator on %s: %s: %s",
 					GEN_DEV, err.msg, strerror(-ret));
 				goto out;
 			}
@@ -860,7 +885,8 @@ int cmd_bench(int argc, char **argv)
 			set_gro(DUT_DEV, true);
 			enter(b->fd_gen);
 			if (set_cpu_mode(b)) {
-				hc_fail(HC_EXIT_UNSUPP, "cannot set up %s mode on %s",
+				hc_fail(HC_EXIT_UNSUPP,
+					"cannot set up %s mode on %s",
 					cpu_modes[b->cpu_mode], DUT_DEV);
 				goto out;
 			}

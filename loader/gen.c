@@ -46,8 +46,8 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 	s->rodata->vary_off = g->lo.l4_off + (cfg->spec.proto == 1 ? 4 : 0);
 	s->rodata->csum_off = g->lo.csum_off;
 	s->rodata->base = g->base;
-	bpf_program__set_autoload(cfg->raw ? s->progs.hc_gen : s->progs.hc_gen_raw,
-				  false);
+	bpf_program__set_autoload(
+		cfg->raw ? s->progs.hc_gen : s->progs.hc_gen_raw, false);
 	ret = gen_bpf__load(s);
 	if (ret)
 		return ret;
@@ -55,7 +55,9 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 						s->progs.hc_gen);
 	ret = live_run(g, bpf_program__fd(s->progs.hc_gen_probe), 1);
 	if (ret)
-		hc_err_set(err, "live XDP frames (BPF_F_TEST_XDP_LIVE_FRAMES, Linux 5.18+) not usable here");
+		hc_err_set(
+			err,
+			"live XDP frames (BPF_F_TEST_XDP_LIVE_FRAMES, Linux 5.18+) not usable here");
 	return ret;
 }
 
@@ -130,7 +132,7 @@ static int packet_send(struct hc_gen *g, __u64 count, __u64 *sent,
 					  (g->base == 0x4843 ? 4 : 0));
 			old = *field;
 			*field = htons(v);
-			sum = (__u16)~*(__u16 *)(f + g->lo.csum_off) +
+			sum = (__u16) ~*(__u16 *)(f + g->lo.csum_off) +
 			      (__u16)~old + htons(v);
 			sum = (sum & 0xffff) + (sum >> 16);
 			sum = (sum & 0xffff) + (sum >> 16);
@@ -172,7 +174,8 @@ int hc_gen_send(struct hc_gen *g, __u64 count, __u64 *sent,
 	 */
 	sigfillset(&all);
 	while (*sent < count && !(stop && *stop)) {
-		__u64 n = count - *sent < LIVE_CHUNK ? count - *sent : LIVE_CHUNK;
+		__u64 n =
+			count - *sent < LIVE_CHUNK ? count - *sent : LIVE_CHUNK;
 
 		pthread_sigmask(SIG_BLOCK, &all, &old);
 		ret = live_run(g, g->prog_fd, n);

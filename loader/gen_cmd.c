@@ -53,8 +53,8 @@ static const struct hc_opt gen_opts[] = {
 	  "first source port (default 1024)", NULL, 0, 65535 },
 	{ "dport", 0, HC_OPT_U32, G(dport), "PORT",
 	  "destination port (default 9)", NULL, 0, 65535 },
-	{ "count", 'c', HC_OPT_U32, G(count), "N",
-	  "send exactly N frames", NULL, 1, 0xffffffff },
+	{ "count", 'c', HC_OPT_U32, G(count), "N", "send exactly N frames",
+	  NULL, 1, 0xffffffff },
 	{ "duration", 'd', HC_OPT_SECS, G(duration), "SEC",
 	  "send for SEC seconds (default 1 without --count)" },
 	{ "rate", 0, HC_OPT_U32, G(rate), "PPS",
@@ -76,7 +76,9 @@ static const struct hc_opt gen_opts[] = {
 static int parse_mac(const char *s, __u8 *mac)
 {
 	return sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1],
-		      &mac[2], &mac[3], &mac[4], &mac[5]) == 6 ? 0 : -1;
+		      &mac[2], &mac[3], &mac[4], &mac[5]) == 6 ?
+		       0 :
+		       -1;
 }
 
 struct worker {
@@ -118,7 +120,8 @@ static void *worker_run(void *arg)
 		if (!w->count && t >= w->end)
 			break;
 		if (!w->count && !w->rate && w->sent)
-			n = fmin(n, fmax(1, (w->end - t) * w->sent / (t - start)));
+			n = fmin(n,
+				 fmax(1, (w->end - t) * w->sent / (t - start)));
 		if (w->count && w->count - w->sent < n)
 			n = w->count - w->sent;
 		w->err = hc_gen_send(w->g, n, &done, &hc_stop_sig);
@@ -126,16 +129,19 @@ static void *worker_run(void *arg)
 		if (w->err)
 			break;
 		if (!w->rate)
-			chunk = fmin(fmax(done / (hc_now() - t) * CHUNK_SECS, 65536),
-				     1 << 27);
+			chunk = fmin(
+				fmax(done / (hc_now() - t) * CHUNK_SECS, 65536),
+				1 << 27);
 		if (w->rate) {
 			double due = start + w->sent / w->rate, now = hc_now();
 
 			if (due > now) {
 				struct timespec ts = {
 					.tv_sec = (time_t)(due - now),
-					.tv_nsec = (long)((due - now -
-							   (time_t)(due - now)) * 1e9),
+					.tv_nsec =
+						(long)((due - now -
+							(time_t)(due - now)) *
+						       1e9),
 				};
 				nanosleep(&ts, NULL);
 			}
@@ -154,8 +160,9 @@ static void gen_usage(void)
 
 int cmd_gen(int argc, char **argv)
 {
-	struct gen_cli c = { .flows = 1, .sport = 1024,
-			     .dport = 9, .threads = 1, .proto = 0 };
+	struct gen_cli c = {
+		.flows = 1, .sport = 1024, .dport = 9, .threads = 1, .proto = 0
+	};
 	struct hc_gen_cfg cfg = {};
 	struct hc_pkt_spec *s = &cfg.spec;
 	struct worker w[256] = {};
@@ -180,11 +187,15 @@ int cmd_gen(int argc, char **argv)
 		return 0;
 	}
 	if (npos != 1)
-		return hc_fail(HC_EXIT_USAGE, "name one device: hookcmp gen DEV");
+		return hc_fail(HC_EXIT_USAGE,
+			       "name one device: hookcmp gen DEV");
 	if (c.count && c.duration)
-		return hc_fail(HC_EXIT_USAGE, "--count and --duration exclude each other");
+		return hc_fail(HC_EXIT_USAGE,
+			       "--count and --duration exclude each other");
 	if (c.raw && (c.method == HC_GEN_PACKET || c.flows > 1))
-		return hc_fail(HC_EXIT_USAGE, "--raw is one fixed live frame: no --method packet, no --flows");
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--raw is one fixed live frame: no --method packet, no --flows");
 	dev = pos[0];
 
 	s->ipv6 = c.ipv6;
@@ -196,23 +207,30 @@ int cmd_gen(int argc, char **argv)
 	s->dport = c.dport;
 	parse_mac("02:00:00:00:00:02", s->dst_mac);
 	if (c.dst_mac && parse_mac(c.dst_mac, s->dst_mac))
-		return hc_fail(HC_EXIT_USAGE, "--dst-mac '%s': not a MAC address", c.dst_mac);
+		return hc_fail(HC_EXIT_USAGE,
+			       "--dst-mac '%s': not a MAC address", c.dst_mac);
 	if (c.src_mac && parse_mac(c.src_mac, s->src_mac))
-		return hc_fail(HC_EXIT_USAGE, "--src-mac '%s': not a MAC address", c.src_mac);
+		return hc_fail(HC_EXIT_USAGE,
+			       "--src-mac '%s': not a MAC address", c.src_mac);
 	inet_pton(AF_INET, "198.18.0.1", &s->src4);
 	inet_pton(AF_INET, "198.18.0.2", &s->dst4);
 	inet_pton(AF_INET6, "2001:2::1", &s->src6);
 	inet_pton(AF_INET6, "2001:2::2", &s->dst6);
-	if (c.src && inet_pton(c.ipv6 ? AF_INET6 : AF_INET, c.src,
-			       c.ipv6 ? (void *)&s->src6 : (void *)&s->src4) != 1)
-		return hc_fail(HC_EXIT_USAGE, "--src '%s': not an IPv%d address",
-			       c.src, c.ipv6 ? 6 : 4);
-	if (c.dst && inet_pton(c.ipv6 ? AF_INET6 : AF_INET, c.dst,
-			       c.ipv6 ? (void *)&s->dst6 : (void *)&s->dst4) != 1)
-		return hc_fail(HC_EXIT_USAGE, "--dst '%s': not an IPv%d address",
-			       c.dst, c.ipv6 ? 6 : 4);
+	if (c.src &&
+	    inet_pton(c.ipv6 ? AF_INET6 : AF_INET, c.src,
+		      c.ipv6 ? (void *)&s->src6 : (void *)&s->src4) != 1)
+		return hc_fail(HC_EXIT_USAGE,
+			       "--src '%s': not an IPv%d address", c.src,
+			       c.ipv6 ? 6 : 4);
+	if (c.dst &&
+	    inet_pton(c.ipv6 ? AF_INET6 : AF_INET, c.dst,
+		      c.ipv6 ? (void *)&s->dst6 : (void *)&s->dst4) != 1)
+		return hc_fail(HC_EXIT_USAGE,
+			       "--dst '%s': not an IPv%d address", c.dst,
+			       c.ipv6 ? 6 : 4);
 	if (c.threads > (__u32)ncpu)
-		return hc_fail(HC_EXIT_USAGE, "--threads %u: this machine has %d CPUs",
+		return hc_fail(HC_EXIT_USAGE,
+			       "--threads %u: this machine has %d CPUs",
 			       c.threads, ncpu);
 	cfg.flows = c.flows;
 	cfg.method = c.method;
@@ -226,7 +244,8 @@ int cmd_gen(int argc, char **argv)
 	ifindex = if_nametoindex(dev);
 	if (!ifindex)
 		return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", dev,
-			       c.netns ? "network namespace '" : "this network namespace",
+			       c.netns ? "network namespace '" :
+					 "this network namespace",
 			       c.netns ? c.netns : "", c.netns ? "'" : "");
 	if (!c.src_mac && hc_dev_mac(dev, s->src_mac))
 		return hc_fail(HC_EXIT_FAIL, "reading the MAC of %s: %s", dev,
@@ -244,9 +263,10 @@ int cmd_gen(int argc, char **argv)
 		hc_gen_close(&g);
 		hc_nl_close(nl);
 		return hc_fail(hc_exit_code(ret) == HC_EXIT_OK ? HC_EXIT_FAIL :
-				       ret == -EOPNOTSUPP ? HC_EXIT_UNSUPP :
-							    hc_exit_code(ret),
-			       "gen on %s: %s: %s", dev, err.msg, strerror(-ret));
+			       ret == -EOPNOTSUPP ? HC_EXIT_UNSUPP :
+						    hc_exit_code(ret),
+			       "gen on %s: %s: %s", dev, err.msg,
+			       strerror(-ret));
 	}
 	if (c.method == HC_GEN_AUTO && g.method == HC_GEN_PACKET)
 		fprintf(stderr, "hookcmp gen: %s; using AF_PACKET\n", err.msg);
@@ -255,9 +275,10 @@ int cmd_gen(int argc, char **argv)
 	for (i = 0; i < (int)c.threads; i++) {
 		w[i].g = &g;
 		w[i].cpu = c.threads > 1 ? i % ncpu : -1;
-		w[i].count = c.count ? c.count / c.threads +
-					       (i < (int)(c.count % c.threads)) :
-				       0;
+		w[i].count = c.count ?
+				     c.count / c.threads +
+					     (i < (int)(c.count % c.threads)) :
+				     0;
 		w[i].end = t0 + (c.count ? 0 : c.duration ? c.duration : 1);
 		w[i].rate = c.rate ? (double)c.rate / c.threads : 0;
 		pthread_create(&w[i].tid, NULL, worker_run, &w[i]);
@@ -285,7 +306,8 @@ int cmd_gen(int argc, char **argv)
 		jw_open(&j, NULL, '{');
 		jw_str(&j, "type", "gen");
 		jw_str(&j, "dev", dev);
-		jw_str(&j, "method", g.method == HC_GEN_LIVE ? "live" : "packet");
+		jw_str(&j, "method",
+		       g.method == HC_GEN_LIVE ? "live" : "packet");
 		jw_u64(&j, "raw", c.raw);
 		jw_u64(&j, "packets", sent);
 		jw_u64(&j, "tx_packets", tx);
@@ -298,13 +320,15 @@ int cmd_gen(int argc, char **argv)
 		jw_close(&j, '}');
 	} else {
 		printf("gen: %llu packets on %s in %.3f s: %.0f pps (%s%s, %u flow%s, %u B, %u thread%s)\n",
-		       (unsigned long long)sent, dev, dt, dt > 0 ? sent / dt : 0,
+		       (unsigned long long)sent, dev, dt,
+		       dt > 0 ? sent / dt : 0,
 		       g.method == HC_GEN_LIVE ? "live" : "packet",
 		       c.raw ? " raw" : "", c.flows, c.flows > 1 ? "s" : "",
 		       c.size, c.threads, c.threads > 1 ? "s" : "");
 	}
 	if (tx < sent)
-		fprintf(stderr, "Warning: only %llu of %llu frames left %s by its TX counter (%llu dropped)%s\n",
+		fprintf(stderr,
+			"Warning: only %llu of %llu frames left %s by its TX counter (%llu dropped)%s\n",
 			(unsigned long long)tx, (unsigned long long)sent, dev,
 			(unsigned long long)tx_drop,
 			g.method == HC_GEN_LIVE ?

@@ -194,9 +194,10 @@ int hc_check_privileges(void)
 
 	if (bpf && net)
 		return 0;
-	return hc_fail(HC_EXIT_PERM,
-		    "hookcmp needs root, or CAP_BPF and CAP_NET_ADMIN (missing:%s%s)",
-		    bpf ? "" : " CAP_BPF", net ? "" : " CAP_NET_ADMIN");
+	return hc_fail(
+		HC_EXIT_PERM,
+		"hookcmp needs root, or CAP_BPF and CAP_NET_ADMIN (missing:%s%s)",
+		bpf ? "" : " CAP_BPF", net ? "" : " CAP_NET_ADMIN");
 }
 
 int hc_cmd_netns(const char *name)
@@ -207,8 +208,8 @@ int hc_cmd_netns(const char *name)
 	if (!ret)
 		return 0;
 	return hc_fail(ret == -ENOENT || ret == -EINVAL ? HC_EXIT_USAGE :
-						      HC_EXIT_PERM,
-		    "%s", err.msg);
+							  HC_EXIT_PERM,
+		       "%s", err.msg);
 }
 
 /* ---- the run command ---- */
@@ -237,15 +238,18 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 	if (c->help || c->version)
 		return 0;
 	if (c->hook < 0)
-		return hc_fail(HC_EXIT_USAGE, "--hook xdp|tc|socket is required");
+		return hc_fail(HC_EXIT_USAGE,
+			       "--hook xdp|tc|socket is required");
 	if (npos != 1)
-		return hc_fail(HC_EXIT_USAGE, "name one device: hookcmp --hook %s DEV",
-			    c->hook == HC_HOOK_XDP ? "xdp" :
-			    c->hook == HC_HOOK_TC  ? "tc" : "socket");
+		return hc_fail(HC_EXIT_USAGE,
+			       "name one device: hookcmp --hook %s DEV",
+			       c->hook == HC_HOOK_XDP ? "xdp" :
+			       c->hook == HC_HOOK_TC  ? "tc" :
+							"socket");
 	c->r.dev = pos[0];
 	if (strlen(c->r.dev) >= IF_NAMESIZE)
 		return hc_fail(HC_EXIT_USAGE, "device name '%s' is too long",
-			    c->r.dev);
+			       c->r.dev);
 	c->r.hook = c->hook;
 
 	conf->parse = c->parse;
@@ -255,13 +259,14 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 
 		if (hc_rule_parse(c->rules[i], rule, &err))
 			return hc_fail(HC_EXIT_USAGE, "rule %d '%s': %s", i + 1,
-				    c->rules[i], err.msg);
+				       c->rules[i], err.msg);
 		if (hc_rule_depth(rule) > conf->parse)
-			return hc_fail(HC_EXIT_USAGE,
-				    "rule %d '%s' needs --parse %s or deeper (have %s)",
-				    i + 1, c->rules[i],
-				    hc_parse_names[hc_rule_depth(rule)],
-				    hc_parse_names[conf->parse]);
+			return hc_fail(
+				HC_EXIT_USAGE,
+				"rule %d '%s' needs --parse %s or deeper (have %s)",
+				i + 1, c->rules[i],
+				hc_parse_names[hc_rule_depth(rule)],
+				hc_parse_names[conf->parse]);
 	}
 	conf->nr_rules = c->nr_rules;
 	return 0;
@@ -304,8 +309,13 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 static int cmd_run(int argc, char **argv)
 {
 	struct run_cli c = {
-		.r = { .port = 9, .prio = 1, .handle = 1, .interval = 1,
-		       .prog_fd = -1, .stats_fd = -1, .link_fd = -1,
+		.r = { .port = 9,
+		       .prio = 1,
+		       .handle = 1,
+		       .interval = 1,
+		       .prog_fd = -1,
+		       .stats_fd = -1,
+		       .link_fd = -1,
 		       .sock_fd = -1 },
 		.parse = HC_PARSE_L4,
 		.action = HC_DROP,
@@ -330,9 +340,11 @@ static int cmd_run(int argc, char **argv)
 		return ret;
 	r->ifindex = if_nametoindex(r->dev);
 	if (!r->ifindex)
-		return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", r->dev,
-			    r->netns ? "network namespace '" : "this network namespace",
-			    r->netns ? r->netns : "", r->netns ? "'" : "");
+		return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s",
+			       r->dev,
+			       r->netns ? "network namespace '" :
+					  "this network namespace",
+			       r->netns ? r->netns : "", r->netns ? "'" : "");
 
 	libbpf_set_print(r->verbose ? libbpf_print : libbpf_quiet);
 	hc_install_signals();
@@ -363,7 +375,8 @@ static int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (!hc_stop_sig)
-		fprintf(stderr, "hookcmp: %s (%s) attached to %s, prog id %u; Ctrl-C stops\n",
+		fprintf(stderr,
+			"hookcmp: %s (%s) attached to %s, prog id %u; Ctrl-C stops\n",
 			h->name, h->attach_name(r), r->dev, r->prog_id);
 	ret = run_loop(r, &start);
 
@@ -387,33 +400,36 @@ static const struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *help;
-} cmds[] = {
-	{ "run", cmd_run, "attach to DEV and count per class (the default)" },
-	{ "gen", cmd_gen, "send frames out of DEV (hookcmp gen --help)" },
-	{ "prog-run", cmd_progrun, "each program variant under BPF_PROG_RUN: ns per run" },
-	{ "bench", cmd_bench, "the hook matrix on its own topology (hookcmp bench --help)" },
-	{ "help", cmd_help, "show this help" },
-	{ "version", cmd_version, "show the version" },
-	{}
-};
+} cmds[] = { { "run", cmd_run,
+	       "attach to DEV and count per class (the default)" },
+	     { "gen", cmd_gen, "send frames out of DEV (hookcmp gen --help)" },
+	     { "prog-run", cmd_progrun,
+	       "each program variant under BPF_PROG_RUN: ns per run" },
+	     { "bench", cmd_bench,
+	       "the hook matrix on its own topology (hookcmp bench --help)" },
+	     { "help", cmd_help, "show this help" },
+	     { "version", cmd_version, "show the version" },
+	     {} };
 
 static void usage(FILE *f)
 {
 	const struct cmd *c;
 
-	fprintf(f, "Usage: hookcmp [run] --hook xdp|tc|socket [OPTIONS] DEV\n"
-		   "       hookcmp COMMAND [OPTIONS]\n\n"
-		   "Runs one drop-and-classify program at a receive hook of DEV and\n"
-		   "prints what it saw per class, then a summary on exit.\n\n"
-		   "Commands:\n");
+	fprintf(f,
+		"Usage: hookcmp [run] --hook xdp|tc|socket [OPTIONS] DEV\n"
+		"       hookcmp COMMAND [OPTIONS]\n\n"
+		"Runs one drop-and-classify program at a receive hook of DEV and\n"
+		"prints what it saw per class, then a summary on exit.\n\n"
+		"Commands:\n");
 	for (c = cmds; c->name; c++)
 		fprintf(f, "  %-10s %s\n", c->name, c->help);
 	fprintf(f, "\nOptions of run:\n");
 	hc_opts_help(f, run_opts);
-	fprintf(f, "\nRules: [ip|ip6] [udp|tcp|icmp|icmp6|proto N] [src PREFIX] [dst PREFIX]\n"
-		   "       [sport P[-P]] [dport P[-P]] drop|pass\n"
-		   "\nExit status: 0 ok, 1 failure, 2 usage or bad input, 3 permission,\n"
-		   "4 unsupported by the kernel or driver, 5 hook busy, 128+N signal N.\n");
+	fprintf(f,
+		"\nRules: [ip|ip6] [udp|tcp|icmp|icmp6|proto N] [src PREFIX] [dst PREFIX]\n"
+		"       [sport P[-P]] [dport P[-P]] drop|pass\n"
+		"\nExit status: 0 ok, 1 failure, 2 usage or bad input, 3 permission,\n"
+		"4 unsupported by the kernel or driver, 5 hook busy, 128+N signal N.\n");
 }
 
 int main(int argc, char **argv)

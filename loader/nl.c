@@ -126,11 +126,12 @@ static int done_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /* Sends nlh and runs cb on each reply; returns 0 or -errno. */
-static int talk(struct hc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
-		void *data, struct hc_err *err)
+static int talk(struct hc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data,
+		struct hc_err *err)
 {
-	mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb,
-					  [NLMSG_DONE] = done_cb };
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_ERROR] = error_cb, [NLMSG_DONE] = done_cb
+	};
 	struct talk_ctx ctx = { .err = err };
 	__u32 seq = ++nl->seq;
 	int ret;
@@ -247,8 +248,9 @@ int hc_nl_link_get(struct hc_nl *nl, int ifindex, struct hc_link_info *info,
 		   struct hc_err *err)
 {
 	struct nlmsghdr *nlh = msg_start(nl, RTM_GETLINK, 0);
-	struct link_query q = { .talk.err = err, .ifindex = ifindex,
-			       .info = info };
+	struct link_query q = { .talk.err = err,
+				.ifindex = ifindex,
+				.info = info };
 	struct ifinfomsg *ifi;
 	int ret;
 
@@ -330,13 +332,14 @@ static struct nlmsghdr *tc_msg(struct hc_nl *nl, __u16 type, __u16 flags,
 	return nlh;
 }
 
-int hc_nl_ingress_qdisc(struct hc_nl *nl, int ifindex, char *kind,
-			size_t size, struct hc_err *err)
+int hc_nl_ingress_qdisc(struct hc_nl *nl, int ifindex, char *kind, size_t size,
+			struct hc_err *err)
 {
-	struct nlmsghdr *nlh = tc_msg(nl, RTM_GETQDISC, NLM_F_DUMP, ifindex,
-				      0, 0, 0);
-	struct qdisc_query q = { .talk.err = err, .ifindex = ifindex,
-				 .kind = kind, .size = size };
+	struct nlmsghdr *nlh =
+		tc_msg(nl, RTM_GETQDISC, NLM_F_DUMP, ifindex, 0, 0, 0);
+	struct qdisc_query q = {
+		.talk.err = err, .ifindex = ifindex, .kind = kind, .size = size
+	};
 
 	kind[0] = '\0';
 	return talk(nl, nlh, qdisc_cb, &q, err);
@@ -357,9 +360,9 @@ int hc_nl_qdisc_add(struct hc_nl *nl, int ifindex, const char *kind,
 int hc_nl_qdisc_del(struct hc_nl *nl, int ifindex, const char *kind,
 		    struct hc_err *err)
 {
-	struct nlmsghdr *nlh = tc_msg(nl, RTM_DELQDISC, 0, ifindex,
-				      TC_H_INGRESS,
-				      TC_H_MAKE(TC_H_INGRESS, 0), 0);
+	struct nlmsghdr *nlh =
+		tc_msg(nl, RTM_DELQDISC, 0, ifindex, TC_H_INGRESS,
+		       TC_H_MAKE(TC_H_INGRESS, 0), 0);
 
 	mnl_attr_put_strz(nlh, TCA_KIND, kind);
 	return talk(nl, nlh, NULL, NULL, err);
@@ -456,8 +459,8 @@ int hc_nl_filter_prog_id(struct hc_nl *nl, const struct hc_filter *f,
 int hc_nl_filter_count(struct hc_nl *nl, int ifindex, __u32 parent, int *n,
 		       struct hc_err *err)
 {
-	struct nlmsghdr *nlh = tc_msg(nl, RTM_GETTFILTER, NLM_F_DUMP, ifindex,
-				      parent, 0, 0);
+	struct nlmsghdr *nlh =
+		tc_msg(nl, RTM_GETTFILTER, NLM_F_DUMP, ifindex, parent, 0, 0);
 	struct filter_query q = { .talk.err = err };
 	int ret;
 

@@ -29,8 +29,8 @@ int hc_nl_xdp_set(struct hc_nl *nl, int ifindex, int fd, int expected_fd,
 		  __u32 flags, struct hc_err *err);
 
 /* The ingress-side qdisc (clsact or ingress) of a device: kind or "". */
-int hc_nl_ingress_qdisc(struct hc_nl *nl, int ifindex, char *kind,
-			size_t size, struct hc_err *err);
+int hc_nl_ingress_qdisc(struct hc_nl *nl, int ifindex, char *kind, size_t size,
+			struct hc_err *err);
 int hc_nl_qdisc_add(struct hc_nl *nl, int ifindex, const char *kind,
 		    struct hc_err *err);
 int hc_nl_qdisc_del(struct hc_nl *nl, int ifindex, const char *kind,

@@ -47,8 +47,10 @@ static int set(const struct hc_opt *o, void *cfg, const char *arg,
 		v = strtoul(arg, &end, 0);
 		if (errno || !*arg || *end || arg[0] == '-' || v < o->min ||
 		    v > o->max) {
-			hc_err_set(err, "--%s '%s': expected a number from %lu to %lu",
-				   o->name, arg, o->min, o->max);
+			hc_err_set(
+				err,
+				"--%s '%s': expected a number from %lu to %lu",
+				o->name, arg, o->min, o->max);
 			return -EINVAL;
 		}
 		*(__u32 *)p = v;
@@ -57,7 +59,8 @@ static int set(const struct hc_opt *o, void *cfg, const char *arg,
 		errno = 0;
 		d = strtod(arg, &end);
 		if (errno || !*arg || *end || !(d >= 0) || d > 1e7) {
-			hc_err_set(err, "--%s '%s': expected seconds, 0 or more",
+			hc_err_set(err,
+				   "--%s '%s': expected seconds, 0 or more",
 				   o->name, arg);
 			return -EINVAL;
 		}
@@ -121,8 +124,9 @@ int hc_opts_parse(const struct hc_opt *opts, void *cfg, int argc, char **argv,
 			continue;
 		}
 		if (c == '?' || c == ':') {
-			hc_err_set(err, c == ':' ? "option '%s' needs an argument" :
-						   "unknown option '%s'",
+			hc_err_set(err,
+				   c == ':' ? "option '%s' needs an argument" :
+					      "unknown option '%s'",
 				   argv[optind - 1]);
 			return -EINVAL;
 		}
@@ -139,7 +143,8 @@ int hc_opts_parse(const struct hc_opt *opts, void *cfg, int argc, char **argv,
 	}
 	for (; optind < argc; optind++) {
 		if (*npos == maxpos) {
-			hc_err_set(err, "unexpected argument '%s'", argv[optind]);
+			hc_err_set(err, "unexpected argument '%s'",
+				   argv[optind]);
 			return -EINVAL;
 		}
 		pos[(*npos)++] = argv[optind];

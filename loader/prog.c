@@ -37,8 +37,8 @@ static void log_tail(struct hc_err *err)
 			break;
 	}
 	if (len)
-		snprintf(err->kernel, sizeof(err->kernel), "verifier log tail:\n%s",
-			 p);
+		snprintf(err->kernel, sizeof(err->kernel),
+			 "verifier log tail:\n%s", p);
 }
 
 /* Loads only prog of the skeleton, so a failure names one program. */
@@ -53,8 +53,8 @@ int hc_prog_load(struct hc_run *r, struct bpf_object_skeleton *s,
 	int err;
 
 	bpf_object__for_each_program(p, obj)
-		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p),
-						     prog));
+		bpf_program__set_autoload(p,
+					  !strcmp(bpf_program__name(p), prog));
 	err = bpf_object__load_skeleton(s);
 	if (err) {
 		log_tail(&r->err);

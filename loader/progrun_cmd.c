@@ -34,7 +34,9 @@ static const struct hc_opt progrun_opts[] = {
 int cmd_progrun(int argc, char **argv)
 {
 	struct progrun_cli c = { .repeat = 10000000 };
-	struct hc_pkt_spec spec = { .proto = 17, .sport = 1024, .dport = 9,
+	struct hc_pkt_spec spec = { .proto = 17,
+				    .sport = 1024,
+				    .dport = 9,
 				    .size = HC_PKT_MIN,
 				    .dst_mac = { 2, 0, 0, 0, 0, 2 },
 				    .src_mac = { 2, 0, 0, 0, 0, 1 } };
@@ -73,10 +75,10 @@ int cmd_progrun(int argc, char **argv)
 					    .bare = d < 0,
 					    .conf.parse = d < 0 ? 0 : d,
 					    .conf.def_verdict = HC_DROP,
-					    .prog_fd = -1, .stats_fd = -1 };
+					    .prog_fd = -1,
+					    .stats_fd = -1 };
 			LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame,
-				    .data_size_in = lo.len,
-				    .repeat = c.repeat);
+				    .data_size_in = lo.len, .repeat = c.repeat);
 			const char *depth = d < 0 ? "bare" : hc_parse_names[d];
 
 			ret = hc_hook_of(&r)->load(&r);
@@ -85,7 +87,8 @@ int cmd_progrun(int argc, char **argv)
 			hc_prog_unload(&r);
 			if (ret) {
 				hc_fail(HC_EXIT_FAIL, "prog-run %s %s: %s",
-					hc_variants[v].name, depth, strerror(-ret));
+					hc_variants[v].name, depth,
+					strerror(-ret));
 				return HC_EXIT_FAIL;
 			}
 			if (c.json) {

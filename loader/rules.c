@@ -8,10 +8,10 @@
 
 const char *const hc_parse_names[] = { "none", "l2", "l3", "l4", NULL };
 
-#define FAIL(...)                                 \
-	do {                                      \
-		hc_err_set(err, __VA_ARGS__);     \
-		return -EINVAL;                   \
+#define FAIL(...)                             \
+	do {                                  \
+		hc_err_set(err, __VA_ARGS__); \
+		return -EINVAL;               \
 	} while (0)
 
 static int parse_num(const char *s, unsigned long max, unsigned long *v)
@@ -88,12 +88,14 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 		FAIL("rule is too long");
 	snprintf(buf, sizeof(buf), "%s", text);
 
-	for (w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+	for (w = strtok_r(buf, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
 		__u32 flag = 0;
 		char *arg = NULL;
 
 		if (have_verdict)
-			FAIL("'%s' after the verdict: drop or pass ends a rule", w);
+			FAIL("'%s' after the verdict: drop or pass ends a rule",
+			     w);
 		if (!strcmp(w, "drop") || !strcmp(w, "pass")) {
 			r->verdict = !strcmp(w, "drop") ? HC_DROP : HC_PASS;
 			have_verdict = 1;
@@ -103,8 +105,8 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 			int f = w[2] ? 6 : 4;
 
 			if (family && family != f)
-				FAIL("'%s' contradicts an IPv%d match before it", w,
-				     family);
+				FAIL("'%s' contradicts an IPv%d match before it",
+				     w, family);
 			family = f;
 			flag = f == 4 ? HC_R_IP4 : HC_R_IP6;
 		} else if (!strcmp(w, "udp") || !strcmp(w, "tcp") ||
@@ -113,21 +115,24 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 			unsigned long n;
 
 			if (r->flags & HC_R_PROTO)
-				FAIL("'%s': the rule names a protocol already", w);
+				FAIL("'%s': the rule names a protocol already",
+				     w);
 			if (!strcmp(w, "proto")) {
 				arg = strtok_r(NULL, " \t", &save);
 				if (!arg || parse_num(arg, 255, &n))
 					FAIL("'proto' needs a number from 0 to 255");
 			} else {
-				n = !strcmp(w, "udp") ? 17 : !strcmp(w, "tcp") ? 6 :
-				    !strcmp(w, "icmp") ? 1 : 58;
+				n = !strcmp(w, "udp")  ? 17 :
+				    !strcmp(w, "tcp")  ? 6 :
+				    !strcmp(w, "icmp") ? 1 :
+							 58;
 			}
 			if (n == 1 || n == 58) {
 				int f = n == 1 ? 4 : 6;
 
 				if (family && family != f)
-					FAIL("'%s' is IPv%d only; use '%s'", w, f,
-					     f == 4 ? "icmp6" : "icmp");
+					FAIL("'%s' is IPv%d only; use '%s'", w,
+					     f, f == 4 ? "icmp6" : "icmp");
 				family = f;
 				r->flags |= f == 4 ? HC_R_IP4 : HC_R_IP6;
 			}
@@ -145,13 +150,14 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 				FAIL("'%s' needs an address or prefix", w);
 			f = parse_prefix(arg, pf, &host_bits);
 			if (!f)
-				FAIL("'%s %s': not an IPv4 or IPv6 prefix", w, arg);
+				FAIL("'%s %s': not an IPv4 or IPv6 prefix", w,
+				     arg);
 			if (host_bits)
 				FAIL("'%s %s': host bits set beyond the prefix length",
 				     w, arg);
 			if (family && family != f)
-				FAIL("'%s %s' is IPv%d but the rule is IPv%d", w, arg,
-				     f, family);
+				FAIL("'%s %s' is IPv%d but the rule is IPv%d",
+				     w, arg, f, family);
 			family = f;
 			r->flags |= f == 4 ? HC_R_IP4 : HC_R_IP6;
 		} else if (!strcmp(w, "sport") || !strcmp(w, "dport")) {
@@ -159,9 +165,11 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 			if (r->flags & flag)
 				FAIL("'%s' given twice", w);
 			arg = strtok_r(NULL, " \t", &save);
-			if (!arg || (w[0] == 's' ?
-					     parse_ports(arg, &r->sport_lo, &r->sport_hi) :
-					     parse_ports(arg, &r->dport_lo, &r->dport_hi)))
+			if (!arg ||
+			    (w[0] == 's' ? parse_ports(arg, &r->sport_lo,
+						       &r->sport_hi) :
+					   parse_ports(arg, &r->dport_lo,
+						       &r->dport_hi)))
 				FAIL("'%s' needs a port or range P-P within 0-65535, low to high",
 				     w);
 		} else {

@@ -24,8 +24,8 @@ static void skel_destroy(void *s)
 static int sock_load(struct hc_run *r)
 {
 	struct sock_bpf *s = sock_bpf__open_opts(hc_prog_open_opts());
-	const char *prog = r->sock == HC_SOCK_UDP ? "hc_sock_net" :
-						    "hc_sock_mac";
+	const char *prog =
+		r->sock == HC_SOCK_UDP ? "hc_sock_net" : "hc_sock_mac";
 
 	if (!s)
 		return -errno;
@@ -59,8 +59,7 @@ static int udp_open(struct hc_run *r)
 	if (addr->sa_family == AF_INET6 &&
 	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)))
 		return -errno;
-	if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, r->dev,
-		       strlen(r->dev)))
+	if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, r->dev, strlen(r->dev)))
 		return -errno;
 	/* The filter goes on before bind so that no datagram escapes it. */
 	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_BPF, &r->prog_fd,
@@ -105,7 +104,7 @@ static int sock_attach(struct hc_run *r)
 	int err;
 
 	err = hc_fault(&r->err, "socket") ?:
-	      (r->sock == HC_SOCK_UDP ? udp_open(r) : packet_open(r));
+		      (r->sock == HC_SOCK_UDP ? udp_open(r) : packet_open(r));
 	if (!err)
 		setsockopt(r->sock_fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
 			   sizeof(rcvbuf));

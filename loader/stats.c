@@ -10,13 +10,20 @@
 #include "stats.h"
 
 const char *const hc_class_names[HC_NR_CLASSES] = {
-	[HC_CLS_ALL] = "all",		[HC_CLS_IP4] = "ip4",
-	[HC_CLS_IP6] = "ip6",		[HC_CLS_UDP4] = "udp4",
-	[HC_CLS_TCP4] = "tcp4",		[HC_CLS_ICMP4] = "icmp4",
-	[HC_CLS_IP4_OTHER] = "ip4-other", [HC_CLS_UDP6] = "udp6",
-	[HC_CLS_TCP6] = "tcp6",		[HC_CLS_ICMP6] = "icmp6",
-	[HC_CLS_IP6_OTHER] = "ip6-other", [HC_CLS_ARP] = "arp",
-	[HC_CLS_L2_OTHER] = "l2-other",	[HC_CLS_MALFORMED] = "malformed",
+	[HC_CLS_ALL] = "all",
+	[HC_CLS_IP4] = "ip4",
+	[HC_CLS_IP6] = "ip6",
+	[HC_CLS_UDP4] = "udp4",
+	[HC_CLS_TCP4] = "tcp4",
+	[HC_CLS_ICMP4] = "icmp4",
+	[HC_CLS_IP4_OTHER] = "ip4-other",
+	[HC_CLS_UDP6] = "udp6",
+	[HC_CLS_TCP6] = "tcp6",
+	[HC_CLS_ICMP6] = "icmp6",
+	[HC_CLS_IP6_OTHER] = "ip6-other",
+	[HC_CLS_ARP] = "arp",
+	[HC_CLS_L2_OTHER] = "l2-other",
+	[HC_CLS_MALFORMED] = "malformed",
 };
 
 double hc_now(void)
@@ -126,7 +133,8 @@ void hc_stats_interval(const struct hc_run *r, const struct hc_snap *prev,
 	if (!r->json) {
 		for (cls = 0; cls < HC_NR_CLASSES; cls++)
 			if (d[cls].pkts)
-				text_rate_line(hc_class_names[cls], &d[cls], dt);
+				text_rate_line(hc_class_names[cls], &d[cls],
+					       dt);
 		text_rate_line("receive total", tot, dt);
 		printf("\n");
 		fflush(stdout);

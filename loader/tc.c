@@ -69,12 +69,12 @@ static int tc_attach(struct hc_run *r)
 	}
 
 	err = hc_fault(&r->err, "qdisc") ?:
-	      hc_qdisc_get(r->nl, r->ifindex, qdisc_kind(r), &r->qdisc_created,
-			   &r->err);
+		      hc_qdisc_get(r->nl, r->ifindex, qdisc_kind(r),
+				   &r->qdisc_created, &r->err);
 	if (err)
 		return err;
 	err = hc_fault(&r->err, "filter") ?:
-	      hc_filter_attach(r->nl, &f, r->prog_fd, &r->err);
+		      hc_filter_attach(r->nl, &f, r->prog_fd, &r->err);
 	if (!err)
 		r->filter_added = true;
 	return err;
@@ -96,8 +96,10 @@ static int tc_detach(struct hc_run *r)
 	if (!err && qdisc) {
 		err = hc_qdisc_put(r->nl, r->ifindex, qdisc_kind(r), &r->err);
 		if (err && err != -ENODEV)
-			hc_err_hint(&r->err, "the %s qdisc hookcmp created stays; remove it with: tc qdisc del dev %s %s",
-				    qdisc_kind(r), r->dev, qdisc_kind(r));
+			hc_err_hint(
+				&r->err,
+				"the %s qdisc hookcmp created stays; remove it with: tc qdisc del dev %s %s",
+				qdisc_kind(r), r->dev, qdisc_kind(r));
 	}
 	return err == -ENODEV ? 0 : err;
 }

@@ -41,21 +41,25 @@ static int xdp_attach(struct hc_run *r)
 	if (!r->force)
 		flags |= XDP_FLAGS_UPDATE_IF_NOEXIST;
 	err = hc_fault(&r->err, "xdp") ?:
-	      hc_nl_xdp_set(r->nl, r->ifindex, r->prog_fd, -1, flags, &r->err);
+		      hc_nl_xdp_set(r->nl, r->ifindex, r->prog_fd, -1, flags,
+				    &r->err);
 	if (!err) {
 		r->xdp_attached = true;
 		return 0;
 	}
 	if (err == -EOPNOTSUPP && r->xdp_mode == HC_XDP_NATIVE)
-		hc_err_hint(&r->err, "the driver has no native XDP; try --xdp-mode generic");
+		hc_err_hint(
+			&r->err,
+			"the driver has no native XDP; try --xdp-mode generic");
 	if ((err == -EBUSY || err == -EEXIST) &&
 	    !hc_nl_link_get(r->nl, r->ifindex, &info, NULL)) {
 		__u32 id = info.drv_id ? info.drv_id : info.skb_id;
 
 		if (id)
-			hc_err_hint(&r->err,
-				    "XDP program id %u is attached already; it was left alone",
-				    id);
+			hc_err_hint(
+				&r->err,
+				"XDP program id %u is attached already; it was left alone",
+				id);
 	}
 	return err;
 }
@@ -73,7 +77,9 @@ static int xdp_detach(struct hc_run *r)
 	if (err == -ENODEV)
 		return 0;
 	if (err == -EEXIST)
-		hc_err_set(&r->err, "the XDP program there is no longer ours, so it stays");
+		hc_err_set(
+			&r->err,
+			"the XDP program there is no longer ours, so it stays");
 	else if (err)
 		hc_err_set(&r->err, "our XDP program may still be attached");
 	return err;

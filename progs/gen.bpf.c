@@ -39,7 +39,7 @@ int hc_gen(struct xdp_md *ctx)
 	*field = new;
 	if (coff) {
 		/* RFC 1624: HC' = ~(~HC + ~m + m') */
-		sum = (__u16)~*csum + (__u16)~old + new;
+		sum = (__u16) ~*csum + (__u16)~old + new;
 		sum = (sum & 0xffff) + (sum >> 16);
 		sum = (sum & 0xffff) + (sum >> 16);
 		new = ~sum;

@@ -154,7 +154,7 @@ static __always_inline __u32 hc_parse_ip6(struct hc_pkt *p, __u32 off,
 	nh = ip6[6];
 	off += 40;
 
-HC_UNROLL
+	HC_UNROLL
 	for (i = 0; i < HC_MAX_EXTHDRS; i++) {
 		if (nh == 0 || nh == 43 || nh == 60) {
 			/* hop-by-hop, routing, destination options */
@@ -205,7 +205,7 @@ static __always_inline __u32 hc_classify(struct hc_pkt *p, __u32 depth,
 		off = HC_ETH_HLEN;
 	}
 
-HC_UNROLL
+	HC_UNROLL
 	for (i = 0; i < HC_MAX_VLANS; i++) {
 		__u8 tag[4];
 

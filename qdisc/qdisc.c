@@ -4,8 +4,8 @@
 #include <linux/pkt_sched.h>
 #include "qdisc.h"
 
-int hc_qdisc_get(struct hc_nl *nl, int ifindex, const char *kind,
-		 bool *created, struct hc_err *err)
+int hc_qdisc_get(struct hc_nl *nl, int ifindex, const char *kind, bool *created,
+		 struct hc_err *err)
 {
 	char have[32];
 	int ret;
@@ -45,7 +45,8 @@ int hc_qdisc_put(struct hc_nl *nl, int ifindex, const char *kind,
 		if (ret)
 			return ret;
 		if (n) {
-			hc_err_set(err, "%d filter(s) of someone else's hang on it",
+			hc_err_set(err,
+				   "%d filter(s) of someone else's hang on it",
 				   n);
 			return -EBUSY;
 		}
@@ -59,15 +60,17 @@ int hc_filter_attach(struct hc_nl *nl, const struct hc_filter *f, int prog_fd,
 	int ret = hc_nl_filter_add_bpf(nl, f, prog_fd, "hookcmp", err);
 
 	if (ret == -EEXIST) {
-		hc_err_hint(err, "a filter holds prio %u handle %#x already; pick another --prio or --handle",
-			    f->prio, f->handle);
+		hc_err_hint(
+			err,
+			"a filter holds prio %u handle %#x already; pick another --prio or --handle",
+			f->prio, f->handle);
 		return -EBUSY;
 	}
 	return ret;
 }
 
-int hc_filter_detach(struct hc_nl *nl, const struct hc_filter *f,
-		     __u32 prog_id, struct hc_err *err)
+int hc_filter_detach(struct hc_nl *nl, const struct hc_filter *f, __u32 prog_id,
+		     struct hc_err *err)
 {
 	__u32 id;
 	int ret;
@@ -76,8 +79,10 @@ int hc_filter_detach(struct hc_nl *nl, const struct hc_filter *f,
 	if (ret)
 		return ret;
 	if (id != prog_id) {
-		hc_err_set(err, "prio %u handle %#x now runs program %u, not ours (%u)",
-			   f->prio, f->handle, id, prog_id);
+		hc_err_set(
+			err,
+			"prio %u handle %#x now runs program %u, not ours (%u)",
+			f->prio, f->handle, id, prog_id);
 		return -EEXIST;
 	}
 	return hc_nl_filter_del(nl, f, err);

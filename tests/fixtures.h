@@ -41,7 +41,10 @@ struct fx {
 	uint32_t expect[4]; /* class at parse none, l2, l3, l4 */
 };
 
-#define EXP(l2, l3, l4) { HC_CLS_ALL, HC_CLS_##l2, HC_CLS_##l3, HC_CLS_##l4 }
+#define EXP(l2, l3, l4)                                           \
+	{                                                         \
+		HC_CLS_ALL, HC_CLS_##l2, HC_CLS_##l3, HC_CLS_##l4 \
+	}
 
 static const struct fx fx_table[] = {
 	{ "udp4", FX_IP4, .proto = 17, .sport = 1000, .dport = 9,
@@ -51,7 +54,8 @@ static const struct fx fx_table[] = {
 	{ "tcp4", FX_IP4, .proto = 6, .sport = 2000, .dport = 80,
 	  .expect = EXP(IP4, TCP4, TCP4) },
 	{ "icmp4", FX_IP4, .proto = 1, .expect = EXP(IP4, ICMP4, ICMP4) },
-	{ "gre4", FX_IP4, .proto = 47, .expect = EXP(IP4, IP4_OTHER, IP4_OTHER) },
+	{ "gre4", FX_IP4, .proto = 47,
+	  .expect = EXP(IP4, IP4_OTHER, IP4_OTHER) },
 	{ "udp6", FX_IP6, .proto = 17, .sport = 1000, .dport = 9,
 	  .expect = EXP(IP6, UDP6, UDP6) },
 	{ "tcp6", FX_IP6, .proto = 6, .sport = 2000, .dport = 443,
@@ -96,8 +100,8 @@ static const struct fx fx_table[] = {
 	  .expect = EXP(IP4, ICMP4, MALFORMED) },
 	{ "frag4-first", FX_IP4, .proto = 17, .frag = 0x2000, .sport = 1000,
 	  .dport = 53, .expect = EXP(IP4, UDP4, UDP4) },
-	{ "frag4-later", FX_IP4, .proto = 17, .frag = 0x0010, .len = 14 + 20 + 4,
-	  .expect = EXP(IP4, UDP4, UDP4) },
+	{ "frag4-later", FX_IP4, .proto = 17, .frag = 0x0010,
+	  .len = 14 + 20 + 4, .expect = EXP(IP4, UDP4, UDP4) },
 	{ "ip6-cut", FX_IP6, .proto = 17, .len = 14 + 20,
 	  .expect = EXP(IP6, MALFORMED, MALFORMED) },
 	{ "ip6-ver4", FX_IP6, .proto = 17, .version = 4,
@@ -110,8 +114,8 @@ static const struct fx fx_table[] = {
 	{ "ext6-seven", FX_IP6, .proto = 17,
 	  .ext = { FX_HOP, FX_DST, FX_RT, FX_DST, FX_RT, FX_DST, FX_DST },
 	  .expect = EXP(IP6, IP6_OTHER, IP6_OTHER) },
-	{ "ext6-cut", FX_IP6, .proto = 17, .ext = { FX_HOP }, .len = 14 + 40 + 4,
-	  .expect = EXP(IP6, MALFORMED, MALFORMED) },
+	{ "ext6-cut", FX_IP6, .proto = 17, .ext = { FX_HOP },
+	  .len = 14 + 40 + 4, .expect = EXP(IP6, MALFORMED, MALFORMED) },
 	{ "frag6-first", FX_IP6, .proto = 17, .ext = { FX_FRAG0 },
 	  .sport = 1000, .dport = 53, .expect = EXP(IP6, UDP6, UDP6) },
 	{ "frag6-later", FX_IP6, .proto = 17, .ext = { FX_FRAG_LATER },
@@ -156,7 +160,8 @@ static inline int fx_build(const struct fx *f, const struct fx_addrs *a,
 {
 	uint16_t type = f->l3 == FX_IP4 ? 0x0800 :
 			f->l3 == FX_IP6 ? 0x86dd :
-			f->l3 == FX_ARP ? 0x0806 : f->ethertype;
+			f->l3 == FX_ARP ? 0x0806 :
+					  f->ethertype;
 	int off = 12, i, l3, l4, l4len = 0, hlen, nh_at;
 	uint8_t *l4p;
 
@@ -205,8 +210,9 @@ static inline int fx_build(const struct fx *f, const struct fx_addrs *a,
 		off += 40;
 		for (i = 0; f->ext[i]; i++) {
 			static const uint8_t code[] = {
-				[FX_HOP] = 0, [FX_DST] = 60, [FX_RT] = 43,
-				[FX_FRAG0] = 44, [FX_FRAG_LATER] = 44,
+				[FX_HOP] = 0,	      [FX_DST] = 60,
+				[FX_RT] = 43,	      [FX_FRAG0] = 44,
+				[FX_FRAG_LATER] = 44,
 			};
 
 			buf[nh_at] = code[f->ext[i]];
@@ -218,7 +224,8 @@ static inline int fx_build(const struct fx *f, const struct fx_addrs *a,
 			else if (f->ext[i] != FX_RT)
 				buf[off + 2] = 1, buf[off + 3] = 4; /* PadN */
 			else
-				buf[off + 3] = 0; /* routing: no segments left */
+				buf[off + 3] =
+					0; /* routing: no segments left */
 			off += 8;
 		}
 		buf[nh_at] = f->proto;
@@ -247,7 +254,8 @@ static inline int fx_build(const struct fx *f, const struct fx_addrs *a,
 
 	if (f->l3 == FX_IP4) {
 		put16(buf + l3 + 2, off - l3);
-		put16(buf + l3 + 10, hc_csum_fold(hc_csum_add(0, buf + l3, l4 - l3)));
+		put16(buf + l3 + 10,
+		      hc_csum_fold(hc_csum_add(0, buf + l3, l4 - l3)));
 	} else {
 		put16(buf + l3 + 4, off - l3 - 40);
 	}
@@ -263,7 +271,8 @@ static inline int fx_build(const struct fx *f, const struct fx_addrs *a,
 		}
 		sum += f->proto + l4len;
 		sum = hc_csum_add(sum, l4p, l4len);
-		put16(l4p + csum_at, hc_csum_fold(sum) ? hc_csum_fold(sum) : 0xffff);
+		put16(l4p + csum_at,
+		      hc_csum_fold(sum) ? hc_csum_fold(sum) : 0xffff);
 	} else if (l4len) {
 		put16(l4p + 2, hc_csum_fold(hc_csum_add(0, l4p, l4len)));
 	}

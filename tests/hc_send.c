@@ -51,7 +51,8 @@ int main(int argc, char **argv)
 
 	if (hc_opts_parse(send_opts, &c, argc, argv, pos, &npos, 64, &err) ||
 	    npos < 2) {
-		fprintf(stderr, "hc-send: %s\nusage: hc-send [OPTIONS] DEV NAME:COUNT...\n",
+		fprintf(stderr,
+			"hc-send: %s\nusage: hc-send [OPTIONS] DEV NAME:COUNT...\n",
 			err.msg);
 		hc_opts_help(stderr, send_opts);
 		return 2;
@@ -65,9 +66,10 @@ int main(int argc, char **argv)
 			return die(path);
 		close(fd);
 	}
-	if (c.dst_mac && sscanf(c.dst_mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx",
-				&a.dst_mac[0], &a.dst_mac[1], &a.dst_mac[2],
-				&a.dst_mac[3], &a.dst_mac[4], &a.dst_mac[5]) != 6)
+	if (c.dst_mac &&
+	    sscanf(c.dst_mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &a.dst_mac[0],
+		   &a.dst_mac[1], &a.dst_mac[2], &a.dst_mac[3], &a.dst_mac[4],
+		   &a.dst_mac[5]) != 6)
 		return fprintf(stderr, "hc-send: bad MAC '%s'\n", c.dst_mac), 2;
 	if ((c.dst4 && inet_pton(AF_INET, c.dst4, &a.dst4) != 1) ||
 	    (c.dst6 && inet_pton(AF_INET6, c.dst6, &a.dst6) != 1))
@@ -93,7 +95,9 @@ int main(int argc, char **argv)
 			*colon = '\0';
 		f = fx_find(name);
 		if (!f || n < 0)
-			return fprintf(stderr, "hc-send: no fixture '%s'\n", name), 2;
+			return fprintf(stderr, "hc-send: no fixture '%s'\n",
+				       name),
+			       2;
 		len = fx_build(f, &a, buf);
 		for (k = 0; k < n; k++) {
 			if (sendto(fd, buf, len, 0, (struct sockaddr *)&sll,

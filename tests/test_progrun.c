@@ -19,7 +19,6 @@
 #include "test.h"
 #include "bad.skel.h"
 
-
 static const struct ruleset {
 	const char *name;
 	const char *rules[4];
@@ -100,8 +99,9 @@ static int run_one(struct hc_run *r, const __u8 *buf, int len, int *retval)
 static void test_variant(const struct hc_variant *v, const struct ruleset *rs,
 			 enum hc_parse depth)
 {
-	struct hc_run r = { .hook = v->hook, .sock = v->sock, .prog_fd = -1,
-			    .stats_fd = -1 };
+	struct hc_run r = {
+		.hook = v->hook, .sock = v->sock, .prog_fd = -1, .stats_fd = -1
+	};
 	__u8 buf[FX_MAX_LEN];
 	unsigned int i, bad = 0, ran = 0;
 	int err;
@@ -110,7 +110,8 @@ static void test_variant(const struct hc_variant *v, const struct ruleset *rs,
 		return;
 	err = hc_hook_of(&r)->load(&r);
 	if (err) {
-		t_result(false, "prog-run %s, %s, parse %s: load failed: %s\n%s",
+		t_result(false,
+			 "prog-run %s, %s, parse %s: load failed: %s\n%s",
 			 v->name, rs->name, hc_parse_names[depth],
 			 strerror(-err), r.err.kernel);
 		hc_prog_unload(&r);
@@ -139,8 +140,8 @@ static void test_variant(const struct hc_variant *v, const struct ruleset *rs,
 		}
 		ran++;
 		if (key < 0) {
-			printf("  %s: run failed (%d, errno %d)\n", f->name, key,
-			       errno);
+			printf("  %s: run failed (%d, errno %d)\n", f->name,
+			       key, errno);
 			bad++;
 			continue;
 		}
@@ -149,22 +150,28 @@ static void test_variant(const struct hc_variant *v, const struct ruleset *rs,
 		    got_v != want_v) {
 			printf("  %s: counted %s/%s returned %s; reference says %s/%s\n",
 			       f->name, hc_class_names[key / HC_NR_VERDICTS],
-			       key % HC_NR_VERDICTS == HC_DROP ? "drop" : "pass",
+			       key % HC_NR_VERDICTS == HC_DROP ? "drop" :
+								 "pass",
 			       got_v == HC_DROP ? "drop" : "pass",
 			       hc_class_names[want_cls],
 			       want_v == HC_DROP ? "drop" : "pass");
 			bad++;
 		}
 	}
-	t_result(!bad && ran, "prog-run %s agrees with the reference: %s, parse %s (%u frames)",
-		 v->name, rs->name, hc_parse_names[depth], ran);
+	t_result(
+		!bad && ran,
+		"prog-run %s agrees with the reference: %s, parse %s (%u frames)",
+		v->name, rs->name, hc_parse_names[depth], ran);
 	hc_prog_unload(&r);
 }
 
 static void test_bare(const struct hc_variant *v)
 {
-	struct hc_run r = { .hook = v->hook, .sock = v->sock, .bare = true,
-			    .prog_fd = -1, .stats_fd = -1 };
+	struct hc_run r = { .hook = v->hook,
+			    .sock = v->sock,
+			    .bare = true,
+			    .prog_fd = -1,
+			    .stats_fd = -1 };
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
 	__u8 buf[FX_MAX_LEN];
 	int err;

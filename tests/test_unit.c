@@ -117,7 +117,8 @@ static const struct {
 	{ "dst", "needs an address" },
 	{ "src 192.0.2.1/24 drop", "host bits" },
 	{ "ip6 src 192.0.2.0/24 drop", "is IPv4 but the rule is IPv6" },
-	{ "src 2001:db8::/32 dst 192.0.2.0/24 drop", "is IPv4 but the rule is IPv6" },
+	{ "src 2001:db8::/32 dst 192.0.2.0/24 drop",
+	  "is IPv4 but the rule is IPv6" },
 	{ "icmp dport 5 drop", "ports need udp or tcp" },
 	{ "proto 47 sport 5 drop", "ports need udp or tcp" },
 	{ "src 192.0.2.1 src 192.0.2.2 drop", "given twice" },
@@ -165,7 +166,8 @@ static void test_rule_fields(void)
 		      &err);
 	CHECK_EQ(r.sport_lo, 1000, "rule field: sport low");
 	CHECK_EQ(r.sport_hi, 2000, "rule field: sport high");
-	CHECK_EQ(ntohl(r.src.mask[0]), 0xffffffff, "rule field: /32 mask word 0");
+	CHECK_EQ(ntohl(r.src.mask[0]), 0xffffffff,
+		 "rule field: /32 mask word 0");
 	CHECK_EQ(r.src.mask[1], 0, "rule field: /32 mask word 1");
 	CHECK_EQ(ntohl(r.src.addr[0]), 0x20010db8, "rule field: v6 address");
 	hc_rule_parse("ip dst 192.0.2.0/25 drop", &r, &err);
@@ -191,9 +193,18 @@ static const struct {
 	{ { "ip6 drop" }, HC_PASS, "qinq-tcp6", HC_DROP },
 	{ { "ip6 drop" }, HC_PASS, "udp4", HC_PASS },
 	{ { "ip6 drop" }, HC_PASS, "arp", HC_PASS },
-	{ { "src 192.0.2.0/24 tcp drop", "ip pass" }, HC_DROP, "tcp4", HC_DROP },
-	{ { "src 192.0.2.0/24 tcp drop", "ip pass" }, HC_DROP, "udp4", HC_PASS },
-	{ { "src 192.0.2.0/24 tcp drop", "ip pass" }, HC_DROP, "tcp6", HC_DROP },
+	{ { "src 192.0.2.0/24 tcp drop", "ip pass" },
+	  HC_DROP,
+	  "tcp4",
+	  HC_DROP },
+	{ { "src 192.0.2.0/24 tcp drop", "ip pass" },
+	  HC_DROP,
+	  "udp4",
+	  HC_PASS },
+	{ { "src 192.0.2.0/24 tcp drop", "ip pass" },
+	  HC_DROP,
+	  "tcp6",
+	  HC_DROP },
 	{ { "src 198.51.100.0/24 drop", "ip pass" }, HC_DROP, "tcp4", HC_PASS },
 	{ { "dst 2001:db8::2/128 pass" }, HC_DROP, "tcp6", HC_PASS },
 	{ { "dst 2001:db8::3 pass" }, HC_DROP, "tcp6", HC_DROP },
@@ -228,7 +239,8 @@ static void test_verdicts(void)
 		for (j = 0; j < 3 && verdicts[i].rules[j]; j++)
 			if (hc_rule_parse(verdicts[i].rules[j],
 					  &c.rules[c.nr_rules++], &err))
-				printf("  bad rule in the table: %s\n", err.msg);
+				printf("  bad rule in the table: %s\n",
+				       err.msg);
 		len = fx_build(f, &fx_default_addrs, buf);
 		v = ref_run(buf, len, &c, &cls);
 		CHECK_EQ(v, verdicts[i].verdict, "verdict '%s%s%s' on %s",
@@ -259,7 +271,8 @@ static void test_truncations(void)
 			free(copy);
 		}
 	}
-	CHECK_EQ(bad, 0, "every truncation of every fixture classifies in range");
+	CHECK_EQ(bad, 0,
+		 "every truncation of every fixture classifies in range");
 }
 
 int main(void)
