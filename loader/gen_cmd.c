@@ -262,11 +262,8 @@ int cmd_gen(int argc, char **argv)
 	if (ret) {
 		hc_gen_close(&g);
 		hc_nl_close(nl);
-		return hc_fail(hc_exit_code(ret) == HC_EXIT_OK ? HC_EXIT_FAIL :
-			       ret == -EOPNOTSUPP ? HC_EXIT_UNSUPP :
-						    hc_exit_code(ret),
-			       "gen on %s: %s: %s", dev, err.msg,
-			       strerror(-ret));
+		return hc_fail(hc_exit_code(ret), "gen on %s: %s: %s", dev,
+			       err.msg, strerror(-ret));
 	}
 	if (c.method == HC_GEN_AUTO && g.method == HC_GEN_PACKET)
 		fprintf(stderr, "hookcmp gen: %s; using AF_PACKET\n", err.msg);
