@@ -185,9 +185,7 @@ void hc_stats_summary(const struct hc_run *r, const struct hc_snap *start,
 		      const struct hc_snap *cur)
 {
 	struct delta d[HC_NR_CLASSES + 1], *tot = &d[HC_NR_CLASSES];
-	const struct hc_hook *h = r->hook == HC_HOOK_XDP ? &hc_hook_xdp :
-				  r->hook == HC_HOOK_TC	 ? &hc_hook_tc :
-							   &hc_hook_socket;
+	const struct hc_hook *h = hc_hook_of(r);
 	struct hc_json j = { .f = stdout };
 	double dur = cur->t - start->t;
 	int cls;
