@@ -19,6 +19,10 @@ ifeq ($(SANITIZE),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 endif
+# Switching SANITIZE rebuilds everything: objects depend on this stamp.
+STAMP := build/.sanitize-$(or $(SANITIZE),0)
+$(STAMP):
+	@mkdir -p build && rm -f build/.sanitize-* && touch $@
 
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Iprogs -I/usr/include/$(MULTIARCH)
 
@@ -49,11 +53,11 @@ build/tests/%.skel.h: build/tests/%.bpf.o
 build/%.skel.h: build/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-build/loader/%.o: loader/%.c $(HDRS) $(SKELS)
+build/loader/%.o: loader/%.c $(HDRS) $(SKELS) $(STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-build/qdisc/%.o: qdisc/%.c $(HDRS)
+build/qdisc/%.o: qdisc/%.c $(HDRS) $(STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -69,14 +73,14 @@ build/test_%: build/tests/test_%.o build/libhookcmp.a
 build/hc-send: build/tests/hc_send.o build/libhookcmp.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/tests/%.o: tests/%.c $(HDRS) $(SKELS) build/tests/bad.skel.h $(wildcard tests/*.h)
+build/tests/%.o: tests/%.c $(HDRS) $(SKELS) build/tests/bad.skel.h $(wildcard tests/*.h) $(STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests -Ibuild/tests $(CFLAGS) -c $< -o $@
 
 # Debian packages that building, running and testing need.
 DEPS_BUILD := clang llvm gcc make pkg-config libbpf-dev libmnl-dev \
 	libelf-dev zlib1g-dev bpftool
-DEPS_RUN := iproute2 jq iptables nftables
+DEPS_RUN := iproute2 jq iptables nftables valgrind
 deps:
 	@missing=$$(for p in $(DEPS_BUILD) $(DEPS_RUN); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
@@ -93,7 +97,7 @@ demo: deps
 
 check: deps
 	$(MAKE) hookcmp $(TEST_BINS)
-	tests/run.sh
+	SANITIZE=$(SANITIZE) tests/run.sh
 
 install: hookcmp
 	install -D -m 0755 hookcmp $(DESTDIR)$(PREFIX)/sbin/hookcmp

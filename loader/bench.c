@@ -773,9 +773,8 @@ static void env_checks(struct bench *b)
 	hc_nl_close(nl);
 }
 
-int cmd_bench(int argc, char **argv)
+static int bench_main(struct bench *b, int argc, char **argv)
 {
-	struct bench *b = calloc(1, sizeof(*b));
 	struct hc_gen_cfg cfg = { .flows = 1, .method = HC_GEN_LIVE };
 	struct hc_err err = {};
 	struct hc_gen g = { .skel = NULL, .sock_fd = -1 };
@@ -786,8 +785,6 @@ int cmd_bench(int argc, char **argv)
 	__u64 sent;
 	double t0;
 
-	if (!b)
-		return hc_fail(HC_EXIT_FAIL, "out of memory");
 	b->reps = 3;
 	b->packets = 2000000;
 	b->fd_gen = b->fd_dut = b->fd_root = -1;
@@ -804,7 +801,6 @@ int cmd_bench(int argc, char **argv)
 		       "Runs the same traffic through every row of a scenario on a veth pair\n"
 		       "between two namespaces it creates and removes.\n\n");
 		hc_opts_help(stdout, bench_opts);
-		free(b);
 		return 0;
 	}
 	cfg.spec.proto = 17;
@@ -918,6 +914,17 @@ int cmd_bench(int argc, char **argv)
 out:
 	hc_gen_close(&g);
 	topo_down(b);
+	return ret;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench *b = calloc(1, sizeof(*b)); /* rows hold every rep */
+	int ret;
+
+	if (!b)
+		return hc_fail(HC_EXIT_FAIL, "out of memory");
+	ret = bench_main(b, argc, argv);
 	free(b);
 	return ret;
 }

@@ -29,6 +29,26 @@ run() {
 }
 
 run unit build/test_unit
+# A sanitizer report fails the run it happens in.
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+# Under ASan valgrind cannot run; otherwise the unit tests must be clean.
+if [ -n "${SANITIZE:-}" ] && [ "$SANITIZE" = 1 ]; then
+	:
+elif command -v valgrind >/dev/null; then
+	if valgrind -q --error-exitcode=99 --leak-check=full build/test_unit >/dev/null 2>"/tmp/hc-vg.$$"; then
+		echo "PASS valgrind memcheck: unit tests clean"
+		pass=$((pass + 1))
+	else
+		echo "FAIL valgrind memcheck: unit tests"
+		sed 's/^/  /' "/tmp/hc-vg.$$" | head -30
+		failed=$((failed + 1))
+	fi
+	rm -f "/tmp/hc-vg.$$"
+else
+	echo "SKIP valgrind memcheck: valgrind is not installed"
+	skipped=$((skipped + 1))
+fi
 run cli tests/cli.sh
 if [ "$(id -u)" -eq 0 ]; then
 	run prog-run build/test_progrun
