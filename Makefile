@@ -109,4 +109,4 @@ clean:
 	rm -rf build hookcmp
 
 .PHONY: all deps demo check install format clean
-.SECONDARY:
+.SECONDARY: $(HOOKS:%=build/%.bpf.o) build/tests/bad.bpf.o
