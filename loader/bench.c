@@ -22,6 +22,7 @@
 #include <linux/if_link.h>
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <bpf/libbpf.h>
@@ -64,8 +65,7 @@ struct bench {
 	const char *hooks, *json_path, *csv_path;
 	bool help;
 
-	char ns_gen[32], ns_dut[32];
-	int fd_gen, fd_dut, fd_root;
+	int fd_gen, fd_dut, fd_root; /* network namespaces */
 	struct hc_nl *nl_gen, *nl_dut;
 	int if_gen, if_dut, if_spare;
 	__u8 dut_mac[6];
@@ -84,39 +84,66 @@ static const char *const cpu_modes[] = { "split", "inline", NULL };
 
 /* ---- namespaces and shell ---- */
 
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
+/*
+ * Runs cmd with /bin/sh inside the namespace nsfd, with a sysfs of that
+ * namespace (as `ip netns exec` does); stdout goes to out when given.
+ * Returns the command's exit status.
+ */
+static int run_in(int nsfd, const char *cmd, char *out, size_t size)
+{
+	int pfd[2], status, devnull;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		devnull = open("/dev/null", O_WRONLY);
+		if (setns(nsfd, CLONE_NEWNET) || unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL))
+			_exit(126);
+		umount2("/sys", MNT_DETACH);
+		mount("sysfs", "/sys", "sysfs", 0, NULL);
+		dup2(out ? pfd[1] : devnull, 1);
+		dup2(devnull, 2);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while (out && len < (ssize_t)size - 1 &&
+	       (n = read(pfd[0], out + len, size - 1 - len)) > 0)
+		len += n;
+	if (out)
+		out[len] = '\0';
+	close(pfd[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int sh(int nsfd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int sh(int nsfd, const char *fmt, ...)
 {
 	char cmd[1024];
 	va_list ap;
-	int ret;
 
 	va_start(ap, fmt);
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
-	strncat(cmd, " >/dev/null 2>&1", sizeof(cmd) - strlen(cmd) - 1);
-	ret = system(cmd);
-	return WIFEXITED(ret) ? WEXITSTATUS(ret) : -1;
+	return run_in(nsfd, cmd, NULL, 0);
 }
 
-static __u64 sh_num(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static __u64 sh_num(const char *fmt, ...)
+/* The first number the command prints. */
+static __u64 sh_num(int nsfd, const char *cmd)
 {
-	char cmd[1024], line[256];
-	unsigned long long v = 0;
-	va_list ap;
-	FILE *f;
+	char out[256];
 
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	f = popen(cmd, "r");
-	if (!f)
-		return 0;
-	if (fgets(line, sizeof(line), f))
-		v = strtoull(line, NULL, 10);
-	pclose(f);
-	return v;
+	return run_in(nsfd, cmd, out, sizeof(out)) ? 0 :
+						     strtoull(out, NULL, 10);
 }
 
 static int enter(int fd)
@@ -124,12 +151,19 @@ static int enter(int fd)
 	return setns(fd, CLONE_NEWNET) ? -errno : 0;
 }
 
-static int open_ns(const char *name)
+/*
+ * A namespace with no name, held only by our fd: it goes away with the
+ * process however the process ends, and everything in it with it.
+ */
+static int new_ns(int root)
 {
-	char path[64];
+	int fd;
 
-	snprintf(path, sizeof(path), "/run/netns/%s", name);
-	return open(path, O_RDONLY | O_CLOEXEC);
+	if (unshare(CLONE_NEWNET))
+		return -errno;
+	fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	enter(root);
+	return fd < 0 ? -errno : fd;
 }
 
 /* NAPI on the DUT's veth without XDP: GRO on, as `ethtool -K DEV gro on`. */
@@ -148,45 +182,37 @@ static void topo_down(struct bench *b)
 	hc_nl_close(b->nl_gen);
 	hc_nl_close(b->nl_dut);
 	b->nl_gen = b->nl_dut = NULL;
+	/* The last reference: the namespaces go, the veth pairs with them. */
 	if (b->fd_gen >= 0)
 		close(b->fd_gen);
 	if (b->fd_dut >= 0)
 		close(b->fd_dut);
 	b->fd_gen = b->fd_dut = -1;
-	/* The veth pair and everything attached go with the namespaces. */
-	if (b->ns_gen[0])
-		sh("ip netns del %s", b->ns_gen);
-	if (b->ns_dut[0])
-		sh("ip netns del %s", b->ns_dut);
 }
 
 static int topo_up(struct bench *b, struct hc_err *err)
 {
-	snprintf(b->ns_gen, sizeof(b->ns_gen), "hcbench%dg", getpid());
-	snprintf(b->ns_dut, sizeof(b->ns_dut), "hcbench%dd", getpid());
-	if (sh("ip netns add %s", b->ns_gen) ||
-	    sh("ip netns add %s", b->ns_dut) ||
-	    sh("ip link add " GEN_DEV " netns %s type veth peer name " DUT_DEV
-	       " netns %s",
-	       b->ns_gen, b->ns_dut) ||
-	    sh("ip -n %s link set " GEN_DEV " addrgenmode none up",
-	       b->ns_gen) ||
-	    sh("ip -n %s link set " DUT_DEV " addrgenmode none up",
-	       b->ns_dut) ||
-	    sh("ip -n %s addr add 198.18.0.2/15 dev " DUT_DEV, b->ns_dut) ||
-	    sh("ip -n %s link add " OTHER_DEV " type veth peer name hcy",
-	       b->ns_dut) ||
-	    sh("ip -n %s link set " OTHER_DEV " up", b->ns_dut) ||
-	    sh("ip -n %s link add " SPARE_DEV " type veth peer name hcw",
-	       b->ns_gen)) {
-		hc_err_set(err,
-			   "building the veth/netns topology with ip failed");
+	b->fd_gen = new_ns(b->fd_root);
+	b->fd_dut = new_ns(b->fd_root);
+	if (b->fd_gen < 0 || b->fd_dut < 0) {
+		hc_err_set(err, "creating network namespaces");
+		return b->fd_gen < 0 ? b->fd_gen : b->fd_dut;
+	}
+	if (sh(b->fd_gen,
+	       "ip link add " GEN_DEV " type veth peer name " DUT_DEV
+	       " netns /proc/%d/fd/%d",
+	       getpid(), b->fd_dut) ||
+	    sh(b->fd_gen,
+	       "ip link set " GEN_DEV " addrgenmode none up && "
+	       "ip link add " SPARE_DEV " type veth peer name hcw") ||
+	    sh(b->fd_dut,
+	       "ip link set " DUT_DEV " addrgenmode none up && "
+	       "ip addr add 198.18.0.2/15 dev " DUT_DEV " && "
+	       "ip link add " OTHER_DEV " type veth peer name hcy && "
+	       "ip link set " OTHER_DEV " up")) {
+		hc_err_set(err, "building the veth topology with ip failed");
 		return -EIO;
 	}
-	b->fd_gen = open_ns(b->ns_gen);
-	b->fd_dut = open_ns(b->ns_dut);
-	if (b->fd_gen < 0 || b->fd_dut < 0)
-		return -errno;
 	/* Netlink sockets stay in the namespace they were opened in. */
 	if (enter(b->fd_gen) || !(b->nl_gen = hc_nl_open(err)) ||
 	    enter(b->fd_dut) || !(b->nl_dut = hc_nl_open(err)))
@@ -209,9 +235,8 @@ static int set_cpu_mode(struct bench *b)
 	DIR *d;
 	int found = 0;
 
-	if (sh("ip netns exec %s sh -c 'echo %d > /sys/class/net/" DUT_DEV
-	       "/threaded'",
-	       b->ns_dut, b->cpu_mode == 0))
+	if (sh(b->fd_dut, "echo %d > /sys/class/net/" DUT_DEV "/threaded",
+	       b->cpu_mode == 0))
 		return -EIO;
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
@@ -420,23 +445,22 @@ static int row_setup(struct bench *b, struct row *r)
 	const struct hc_hook *h;
 	int err;
 
-	if (r->setup && sh("ip netns exec %s sh -c '%s'", b->ns_dut, r->setup))
+	if (r->setup && sh(b->fd_dut, "%s", r->setup))
 		return snprintf(r->reason, sizeof(r->reason),
 				"setup failed: %s", r->setup),
 		       -EIO;
 	if (r->kind == ROW_IPT &&
-	    sh("ip netns exec %s iptables -t raw -A PREROUTING -i " DUT_DEV
-	       " -j DROP",
-	       b->ns_dut))
+	    sh(b->fd_dut,
+	       "iptables -t raw -A PREROUTING -i " DUT_DEV " -j DROP"))
 		return snprintf(
 			       r->reason, sizeof(r->reason),
 			       "iptables -t raw failed (is iptables installed?)"),
 		       -EIO;
 	if (r->kind == ROW_NFT &&
-	    sh("ip netns exec %s nft 'add table netdev hcbench; "
+	    sh(b->fd_dut,
+	       "nft 'add table netdev hcbench; "
 	       "add chain netdev hcbench in { type filter hook ingress device " DUT_DEV
-	       " priority 0; }; add rule netdev hcbench in counter drop'",
-	       b->ns_dut))
+	       " priority 0; }; add rule netdev hcbench in counter drop'"))
 		return snprintf(
 			       r->reason, sizeof(r->reason),
 			       "nft netdev ingress failed (is nftables installed?)"),
@@ -467,16 +491,15 @@ static void row_teardown(struct bench *b, struct row *r)
 		hc_hook_of(&r->run)->detach(&r->run);
 		hc_prog_unload(&r->run);
 	}
-	if (r->setup) {
-		sh("tc qdisc del dev " DUT_DEV " ingress");
-		sh("tc qdisc del dev " DUT_DEV " clsact");
-		sh("tc qdisc del dev " OTHER_DEV " ingress");
-	}
-	if (r->kind == ROW_IPT)
-		sh("iptables -t raw -F PREROUTING");
-	if (r->kind == ROW_NFT)
-		sh("nft delete table netdev hcbench");
 	enter(b->fd_gen);
+	if (r->setup)
+		sh(b->fd_dut, "tc qdisc del dev " DUT_DEV " ingress; "
+			      "tc qdisc del dev " DUT_DEV " clsact; "
+			      "tc qdisc del dev " OTHER_DEV " ingress");
+	if (r->kind == ROW_IPT)
+		sh(b->fd_dut, "iptables -t raw -F PREROUTING");
+	if (r->kind == ROW_NFT)
+		sh(b->fd_dut, "nft delete table netdev hcbench");
 }
 
 /* Packets the row's hook saw, and those it passed. */
@@ -501,16 +524,13 @@ static int row_seen(struct bench *b, struct row *r, __u64 *seen, __u64 *pass)
 		}
 		return 0;
 	case ROW_IPT:
-		*seen = sh_num(
-			"ip netns exec %s iptables -t raw -nvxL PREROUTING"
-			" | awk 'NR==3 {print $1}'",
-			b->ns_dut);
+		*seen = sh_num(b->fd_dut, "iptables -t raw -nvxL PREROUTING"
+					  " | awk 'NR==3 {print $1}'");
 		return 0;
 	case ROW_NFT:
-		*seen = sh_num(
-			"ip netns exec %s nft list chain netdev hcbench in"
-			" | sed -n 's/.*counter packets \\([0-9]*\\).*/\\1/p'",
-			b->ns_dut);
+		*seen = sh_num(b->fd_dut,
+			       "nft list chain netdev hcbench in | sed -n "
+			       "'s/.*counter packets \\([0-9]*\\).*/\\1/p'");
 		return 0;
 	case ROW_STACK:
 		break;
