@@ -72,7 +72,7 @@ struct bench {
 	double gen_ns; /* the generator's own cost per packet (inline) */
 	double gen_mpps;
 	int ncpu;
-	bool jit, live, foreign_qdisc;
+	bool jit, live, tcx;
 	char foreign[128];
 	struct row rows[MAX_ROWS];
 	int nrows;
@@ -437,6 +437,29 @@ static void build_rows(struct bench *b)
 	}
 }
 
+/* Attaches the bare tc program with tcx to the DUT and takes it off. */
+static bool probe_tcx(struct bench *b)
+{
+	struct hc_run r = { .hook = HC_HOOK_TC,
+			    .tc_attach = HC_TC_TCX,
+			    .bare = true,
+			    .dev = DUT_DEV,
+			    .ifindex = b->if_dut,
+			    .nl = b->nl_dut,
+			    .prog_fd = -1,
+			    .stats_fd = -1,
+			    .link_fd = -1,
+			    .sock_fd = -1 };
+	bool ok;
+
+	enter(b->fd_dut);
+	ok = !hc_hook_tc.load(&r) && !hc_hook_tc.attach(&r);
+	hc_hook_tc.detach(&r);
+	hc_prog_unload(&r);
+	enter(b->fd_gen);
+	return ok;
+}
+
 /* ---- one row ---- */
 
 static int row_setup(struct bench *b, struct row *r)
@@ -685,6 +708,7 @@ static void write_json(const struct bench *b, FILE *f)
 	jw_u64(&j, "cpus", b->ncpu);
 	jw_u64(&j, "bpf_jit", b->jit);
 	jw_u64(&j, "live_frames", b->live);
+	jw_u64(&j, "tcx", b->tcx);
 	jw_str(&j, "foreign_ingress_qdisc", b->foreign);
 	jw_u64(&j, "packets_per_rep", b->packets);
 	jw_u64(&j, "reps", b->reps);
@@ -856,6 +880,9 @@ static int bench_main(struct bench *b, int argc, char **argv)
 			strerror(-ret));
 		goto out;
 	}
+	b->tcx = probe_tcx(b);
+	printf("tcx links: %s\n",
+	       b->tcx ? "yes" : "no (Linux 6.6+), tcx rows will be INVALID");
 	for (i = 0; i < b->nrows && !hc_stop_sig; i++) {
 		struct row *r = &b->rows[i];
 

@@ -351,6 +351,9 @@ test_bench() {
 		invalid=$(jq -c '[.rows[] | select(.valid != 1) | {name, reason}]' "$T/bench.json")
 		check "$name $s: rows ran ($rows)" [ "${rows:-0}" -ge 4 ]
 		check_eq "$name $s: every row valid" "$invalid" "[]"
+		check "$name $s: environment recorded" jq -e \
+			'.env | .bpf_jit == 1 and .live_frames == 1 and .tcx == 1 and .cpus >= 1' \
+			"$T/bench.json" >/dev/null
 		check "$name $s: every rep accounted for" jq -e \
 			'all(.rows[].reps[]; .generated == .seen + .dropped_before and .generated > 0)' \
 			"$T/bench.json" >/dev/null
