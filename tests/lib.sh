@@ -20,6 +20,9 @@ check() {
 	if "$@"; then pass "$name"; else fail "$name"; fi
 }
 
+# jq_true ARGS...: jq -e, quietly; for use with check.
+jq_true() { jq -e "$@" >/dev/null; }
+
 # check_eq NAME GOT WANT
 check_eq() {
 	if [ "$2" = "$3" ]; then

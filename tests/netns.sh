@@ -209,8 +209,8 @@ test_duration() {
 	check "$name: at least 4 interval lines" \
 		[ "$(jq -s '[.[] | select(.type == "interval")] | length' "$T/out")" -ge 4 ]
 	check_eq "$name: last line is the summary" "$(summary | jq -r .type)" summary
-	check "$name: interval keys" jq -se 'all(.[] | select(.type == "interval");
-		(.t | type) == "number" and (.total | keys) == ["bps","drop_pps","pass_pps","pps"])' "$T/out" >/dev/null
+	check "$name: interval keys" jq_true -s 'all(.[] | select(.type == "interval");
+		(.t | type) == "number" and (.total | keys) == ["bps","drop_pps","pass_pps","pps"])' "$T/out"
 	"$HC" -n "$D" --hook tc -i 0.3 -d 0.7 "$DEV" >"$T/out" 2>"$T/err"
 	check "$name: text output has the receive total line" grep -q "^receive total" "$T/out"
 	check "$name: text summary" grep -q "^Summary: tc (clsact) on $DEV" "$T/out"
@@ -351,12 +351,12 @@ test_bench() {
 		invalid=$(jq -c '[.rows[] | select(.valid != 1) | {name, reason}]' "$T/bench.json")
 		check "$name $s: rows ran ($rows)" [ "${rows:-0}" -ge 4 ]
 		check_eq "$name $s: every row valid" "$invalid" "[]"
-		check "$name $s: environment recorded" jq -e \
+		check "$name $s: environment recorded" jq_true \
 			'.env | .bpf_jit == 1 and .live_frames == 1 and .tcx == 1 and .cpus >= 1' \
-			"$T/bench.json" >/dev/null
-		check "$name $s: every rep accounted for" jq -e \
+			"$T/bench.json"
+		check "$name $s: every rep accounted for" jq_true \
 			'all(.rows[].reps[]; .generated == .seen + .dropped_before and .generated > 0)' \
-			"$T/bench.json" >/dev/null
+			"$T/bench.json"
 	done
 	check_eq "$name hooks: row names" \
 		"$("$HC" bench --reps 1 --packets 2000 --json /dev/stdout 2>/dev/null | sed -n '/^{"scenario"/p' | jq -c '[.rows[].name]')" \
