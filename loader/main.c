@@ -278,6 +278,7 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 	double next = start->t + r->interval;
 	double end = r->duration > 0 ? start->t + r->duration : INFINITY;
 	struct pollfd pfd = { .fd = r->sock_fd, .events = POLLIN };
+	char name[IF_NAMESIZE];
 
 	while (!hc_stop_sig) {
 		double now = hc_now(), wake = end;
@@ -298,10 +299,15 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 		}
 		if (r->interval > 0 && next < wake)
 			wake = next;
-		timeout = isinf(wake) ? -1 : (int)ceil((wake - now) * 1000);
+		/* Wake at least every second to see that DEV is still there. */
+		if (wake > now + 1)
+			wake = now + 1;
+		timeout = (int)ceil((wake - now) * 1000);
 		if (poll(&pfd, pfd.fd >= 0, timeout) > 0 &&
 		    (pfd.revents & POLLIN))
 			hc_sock_drain(r);
+		if (!if_indextoname(r->ifindex, name))
+			return -ENODEV;
 	}
 	return hc_stop_sig ? 128 + hc_stop_sig : 0;
 }
@@ -379,6 +385,13 @@ static int cmd_run(int argc, char **argv)
 			"hookcmp: %s (%s) attached to %s, prog id %u; Ctrl-C stops\n",
 			h->name, h->attach_name(r), r->dev, r->prog_id);
 	ret = run_loop(r, &start);
+	if (ret == -ENODEV) {
+		/* What was attached went with the device; the counts stay. */
+		fprintf(stderr,
+			"Error: %s (%s %s) disappeared while hookcmp ran on it\n",
+			r->dev, h->name, h->attach_name(r));
+		ret = HC_EXIT_FAIL;
+	}
 
 	/* Totals come after detach, so they hold every packet we counted. */
 	detach(r);

@@ -40,6 +40,7 @@ int hc_exit_code(int err)
 	case EACCES:
 		return HC_EXIT_PERM;
 	case EOPNOTSUPP:
+	case ERANGE: /* XDP: the MTU is too large for the driver */
 		return HC_EXIT_UNSUPP;
 	case EBUSY:
 	case EEXIST:

@@ -47,6 +47,11 @@ static int xdp_attach(struct hc_run *r)
 		r->xdp_attached = true;
 		return 0;
 	}
+	if (err == -ERANGE)
+		hc_err_hint(
+			&r->err,
+			"lower the MTU of %s and its peer, or use --xdp-mode generic",
+			r->dev);
 	if (err == -EOPNOTSUPP && r->xdp_mode == HC_XDP_NATIVE)
 		hc_err_hint(
 			&r->err,

@@ -386,3 +386,42 @@ Try 'hookcmp --help'.
 2"
 }
 test_bench
+
+# A device too big for native XDP, and a device that goes away mid-run.
+test_device_trouble() {
+	local name="device" out rc
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	ip -n "$G" link set hcg mtu 9000
+	ip -n "$D" link set "$DEV" mtu 9000
+	out=$("$HC" -n "$D" --hook xdp "$DEV" -d 1 2>&1)
+	rc=$?
+	check_eq "$name: MTU too large for native XDP exits 4" "$rc" 4
+	check "$name: with the kernel's own words" grep -q "Kernel: .*MTU is too large" <<<"$out"
+	ip -n "$G" link set hcg mtu 1500
+	ip -n "$D" link set "$DEV" mtu 1500
+	check_state_same "$name: MTU refusal"
+
+	for args in "--hook xdp" "--hook tc" "--hook tc --tc-attach tcx" "--hook socket --socket packet"; do
+		# shellcheck disable=SC2086
+		if hc_start -n "$D" $args -j -i 0 "$DEV"; then
+			"$SEND" -n "$G" hcg udp4:7 2>/dev/null
+			sleep 0.2
+			ip -n "$D" link del "$DEV"
+			wait "$HCPID"
+			rc=$?
+			HCPID=
+			check_eq "$name: $args: exit 1 when the device goes" "$rc" 1
+			check "$name: $args: says the device disappeared" \
+				grep -q "$DEV ($(cut -d' ' -f2 <<<"$args") .*) disappeared" "$T/err"
+			check_eq "$name: $args: summary still counts what it saw" \
+				"$(class_counts)" "udp4:7:7:0"
+		else
+			fail "$name: $args: did not attach"
+		fi
+		topo_down
+		topo_up || { fail "$name: topology"; return; }
+	done
+	topo_down
+}
+test_device_trouble
