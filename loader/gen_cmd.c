@@ -22,7 +22,7 @@
 struct gen_cli {
 	const char *netns, *dst_mac, *src_mac, *src, *dst;
 	int proto, method;
-	bool ipv6, json, raw, help;
+	bool ipv6, json, raw, help, force;
 	__u32 vlan, size, flows, sport, dport, count, rate, threads;
 	double duration;
 };
@@ -68,6 +68,8 @@ static const struct hc_opt gen_opts[] = {
 	  "diagnostic: live frames with no per-frame work (the loop's ceiling)" },
 	{ "netns", 'n', HC_OPT_STR, G(netns), "NAME",
 	  "run inside network namespace NAME" },
+	{ "force", 'f', HC_OPT_FLAG, G(force), NULL,
+	  "send even out of the device with the default route" },
 	{ "json", 'j', HC_OPT_FLAG, G(json), NULL, "one JSON summary object" },
 	{ "help", 'h', HC_OPT_FLAG, G(help), NULL, "show this help" },
 	{}
@@ -171,6 +173,7 @@ int cmd_gen(int argc, char **argv)
 	struct hc_nl *nl = NULL;
 	struct hc_gen g;
 	__u64 tx = 0, tx_drop = 0;
+	bool uplink = false;
 	const char *pos[1];
 	const char *dev;
 	int npos, ifindex, ret, i;
@@ -256,6 +259,15 @@ int cmd_gen(int argc, char **argv)
 	if (!nl || hc_nl_link_get(nl, ifindex, &before, &err))
 		return hc_fail(HC_EXIT_FAIL, "reading the counters of %s: %s",
 			       dev, strerror(errno));
+	/* A flood out of the uplink reaches a real network: not by accident. */
+	if (!c.force && !c.netns &&
+	    !hc_nl_default_route_via(nl, ifindex, &uplink, NULL) && uplink) {
+		hc_nl_close(nl);
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"%s holds this namespace's default route: gen would flood a real network; --force sends anyway",
+			dev);
+	}
 
 	hc_install_signals();
 	ret = hc_gen_open(&g, ifindex, &cfg, &err);

@@ -102,7 +102,7 @@ static const struct hc_opt run_opts[] = {
 	{ "json", 'j', HC_OPT_FLAG, RUN(json), NULL,
 	  "one JSON object per line" },
 	{ "force", 'f', HC_OPT_FLAG, RUN(force), NULL,
-	  "replace an XDP program that is attached already" },
+	  "replace an XDP program attached already; allow the default-route device" },
 	{ "verbose", 'v', HC_OPT_FLAG, RUN(verbose), NULL,
 	  "show libbpf's messages" },
 	{ "help", 'h', HC_OPT_FLAG, CLI(help), NULL, "show this help" },
@@ -330,6 +330,7 @@ static int cmd_run(int argc, char **argv)
 	struct hc_run *r = &c.r;
 	const struct hc_hook *h;
 	struct hc_snap start, end;
+	bool busy = false;
 	int ret, err;
 
 	ret = parse_run(&c, argc, argv);
@@ -359,6 +360,18 @@ static int cmd_run(int argc, char **argv)
 	r->nl = hc_nl_open(&r->err);
 	if (!r->nl) {
 		ret = fail_step(r, "netlink failed", -errno);
+		goto out;
+	}
+	/*
+	 * Without -n we run where the caller is, and their own session most
+	 * likely leaves through the default route: do not cut it by accident.
+	 */
+	if (!r->force && !r->netns &&
+	    !hc_nl_default_route_via(r->nl, r->ifindex, &busy, NULL) && busy) {
+		ret = hc_fail(
+			HC_EXIT_USAGE,
+			"%s holds this namespace's default route: hookcmp could cut you off (ssh). --force attaches anyway; add --duration SEC as a dead-man's timer",
+			r->dev);
 		goto out;
 	}
 	err = hc_fault(&r->err, "load") ?: h->load(r);

@@ -468,3 +468,66 @@ int hc_nl_filter_count(struct hc_nl *nl, int ifindex, __u32 parent, int *n,
 	*n = q.count;
 	return ret;
 }
+
+/* ---- routes ---- */
+
+struct route_query {
+	REPLY_CTX;
+	int ifindex;
+	bool found;
+};
+
+static int route_attr_cb(const struct nlattr *a, void *data)
+{
+	struct route_query *q = data;
+	const struct rtnexthop *nh;
+	int len;
+
+	switch (mnl_attr_get_type(a)) {
+	case RTA_OIF:
+		if ((int)mnl_attr_get_u32(a) == q->ifindex)
+			q->found = true;
+		break;
+	case RTA_MULTIPATH:
+		nh = mnl_attr_get_payload(a);
+		len = mnl_attr_get_payload_len(a);
+		while (len >= (int)sizeof(*nh) && nh->rtnh_len >= sizeof(*nh) &&
+		       nh->rtnh_len <= len) {
+			if (nh->rtnh_ifindex == q->ifindex)
+				q->found = true;
+			len -= RTNH_ALIGN(nh->rtnh_len);
+			nh = RTNH_NEXT(nh);
+		}
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int route_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct rtmsg *rt = mnl_nlmsg_get_payload(nlh);
+
+	if (nlh->nlmsg_type == RTM_NEWROUTE && !rt->rtm_dst_len &&
+	    rt->rtm_type == RTN_UNICAST)
+		mnl_attr_parse(nlh, sizeof(*rt), route_attr_cb, data);
+	return MNL_CB_OK;
+}
+
+int hc_nl_default_route_via(struct hc_nl *nl, int ifindex, bool *found,
+			    struct hc_err *err)
+{
+	static const __u8 families[] = { AF_INET, AF_INET6 };
+	struct route_query q = { .talk.err = err, .ifindex = ifindex };
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < sizeof(families) && !ret; i++) {
+		struct nlmsghdr *nlh = msg_start(nl, RTM_GETROUTE, NLM_F_DUMP);
+		struct rtmsg *rt = mnl_nlmsg_put_extra_header(nlh, sizeof(*rt));
+
+		rt->rtm_family = families[i];
+		ret = talk(nl, nlh, route_cb, &q, err);
+	}
+	*found = q.found;
+	return ret;
+}

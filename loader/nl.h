@@ -3,6 +3,7 @@
 #ifndef HC_NL_H
 #define HC_NL_H
 
+#include <stdbool.h>
 #include <linux/types.h>
 #include <linux/if_link.h>
 #include "hookcmp.h"
@@ -53,5 +54,9 @@ int hc_nl_filter_prog_id(struct hc_nl *nl, const struct hc_filter *f,
 /* Counts the filters under parent; *n is 0 when there are none. */
 int hc_nl_filter_count(struct hc_nl *nl, int ifindex, __u32 parent, int *n,
 		       struct hc_err *err);
+
+/* Whether a default route (IPv4 or IPv6) leaves through ifindex. */
+int hc_nl_default_route_via(struct hc_nl *nl, int ifindex, bool *found,
+			    struct hc_err *err);
 
 #endif

@@ -425,3 +425,35 @@ test_device_trouble() {
 	topo_down
 }
 test_device_trouble
+
+# The device that carries the default route is refused without --force.
+test_default_route() {
+	local name="default route" dev out rc before
+	dev=$(ip -j route show default | jq -r '.[0].dev // empty')
+	if [ -n "$dev" ]; then
+		before=$(tc -j qdisc show dev "$dev"; ip -d -j link show dev "$dev" | jq -c '.[0].xdp')
+		out=$("$HC" --hook tc "$dev" -d 0.1 2>&1)
+		rc=$?
+		check_eq "$name: refused on this machine's $dev" "$rc" 2
+		check "$name: says why and how to go on" \
+			grep -q "$dev holds this namespace's default route.*--force" <<<"$out"
+		out=$("$HC" gen "$dev" -c 1 2>&1)
+		check_eq "$name: gen refuses to flood $dev" "$?" 2
+		check "$name: gen says why" grep -q "would flood a real network" <<<"$out"
+		check_eq "$name: $dev untouched" \
+			"$(tc -j qdisc show dev "$dev"; ip -d -j link show dev "$dev" | jq -c '.[0].xdp')" "$before"
+	else
+		echo "SKIP $name on the root namespace: it has no default route"
+	fi
+	topo_up || { fail "$name: topology"; return; }
+	ip -n "$D" addr add 192.0.2.2/24 dev "$DEV"
+	ip -n "$D" route add default via 192.0.2.1 dev "$DEV"
+	snapshot >"$T/before"
+	ip netns exec "$D" "$HC" --hook tc "$DEV" -d 0.2 -i 0 >/dev/null 2>&1
+	check_eq "$name: refused inside a namespace too" "$?" 2
+	ip netns exec "$D" "$HC" --hook tc --force "$DEV" -d 0.2 -i 0 >/dev/null 2>&1
+	check_eq "$name: --force attaches" "$?" 0
+	check_state_same "$name"
+	topo_down
+}
+test_default_route
