@@ -30,7 +30,7 @@ BPF_HDRS := $(wildcard progs/*.h)
 HOOKS := xdp tc sock gen
 SKELS := $(HOOKS:%=build/%.skel.h)
 
-CMD_SRCS := loader/main.c loader/gen_cmd.c loader/bench.c loader/progrun_cmd.c
+CMD_SRCS := $(wildcard loader/*_cmd.c) loader/main.c loader/bench.c
 LIB_SRCS := $(filter-out $(CMD_SRCS),$(wildcard loader/*.c)) $(wildcard qdisc/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
 HDRS := $(wildcard loader/*.h qdisc/*.h) $(BPF_HDRS)

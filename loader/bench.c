@@ -281,6 +281,7 @@ static struct row *add_row(struct bench *b, const char *name)
 	r->run.prio = 1;
 	r->run.handle = 1;
 	r->run.prog_fd = r->run.stats_fd = r->run.link_fd = r->run.sock_fd = -1;
+	r->run.no_journal = true;
 	return r;
 }
 

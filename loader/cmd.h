@@ -19,5 +19,7 @@ int hc_cmd_netns(const char *name);
 int cmd_gen(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_progrun(int argc, char **argv);
+int cmd_cleanup(int argc, char **argv);
+int cmd_status(int argc, char **argv);
 
 #endif

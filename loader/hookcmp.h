@@ -37,6 +37,25 @@ enum hc_sock { HC_SOCK_UDP, HC_SOCK_PACKET };
 
 struct hc_nl;
 
+enum hc_jkind { HC_J_XDP, HC_J_FILTER, HC_J_QDISC, HC_NR_JKINDS };
+
+/* One journal record (loader/journal.h). */
+struct hc_jrec {
+	char path[300];
+	int pid;
+	unsigned long long
+		start; /* the process's start time, against pid reuse */
+	enum hc_jkind kind;
+	bool done;
+	char netns[64]; /* -n NAME, or "" for the caller's namespace */
+	__u64 netns_ino;
+	char dev[16];
+	int ifindex;
+	char mode[16]; /* native|generic, or clsact|ingress */
+	__u32 prog_id;
+	__u32 prio, handle;
+};
+
 struct hc_run {
 	/* what was asked */
 	enum hc_hook_id hook;
@@ -70,6 +89,8 @@ struct hc_run {
 	bool filter_added;
 	int link_fd;
 	int sock_fd;
+	bool no_journal; /* bench: its namespaces die with it anyway */
+	struct hc_jrec jr[HC_NR_JKINDS];
 	struct hc_err err;
 };
 

@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 #include "hookcmp.h"
 #include "cmd.h"
+#include "journal.h"
 #include "json.h"
 #include "nl.h"
 #include "opts.h"
@@ -214,6 +215,25 @@ int hc_cmd_netns(const char *name)
 
 /* ---- the run command ---- */
 
+/* What a dead hookcmp left on this device is worth saying before we start. */
+static void warn_stale(const struct hc_run *r)
+{
+	struct hc_jrec *recs;
+	int n, i;
+
+	if (hc_journal_list(&recs, &n))
+		return;
+	for (i = 0; i < n; i++)
+		if (!strcmp(recs[i].dev, r->dev) &&
+		    !strcmp(recs[i].netns, r->netns ? r->netns : "") &&
+		    !hc_journal_alive(&recs[i]))
+			fprintf(stderr,
+				"Warning: a hookcmp that died (pid %d) left a %s on %s; run: hookcmp cleanup %s\n",
+				recs[i].pid, hc_jkind_names[recs[i].kind],
+				r->dev, r->dev);
+	free(recs);
+}
+
 static void detach(struct hc_run *r)
 {
 	int err;
@@ -353,6 +373,7 @@ static int cmd_run(int argc, char **argv)
 					  "this network namespace",
 			       r->netns ? r->netns : "", r->netns ? "'" : "");
 
+	warn_stale(r);
 	libbpf_set_print(r->verbose ? libbpf_print : libbpf_quiet);
 	hc_install_signals();
 	h = hc_hook_of(r);
@@ -426,16 +447,17 @@ static const struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *help;
-} cmds[] = { { "run", cmd_run,
-	       "attach to DEV and count per class (the default)" },
-	     { "gen", cmd_gen, "send frames out of DEV (hookcmp gen --help)" },
-	     { "prog-run", cmd_progrun,
-	       "each program variant under BPF_PROG_RUN: ns per run" },
-	     { "bench", cmd_bench,
-	       "the hook matrix on its own topology (hookcmp bench --help)" },
-	     { "help", cmd_help, "show this help" },
-	     { "version", cmd_version, "show the version" },
-	     {} };
+} cmds[] = {
+	{ "run", cmd_run, "attach to DEV and count per class (the default)" },
+	{ "gen", cmd_gen, "send frames out of DEV (hookcmp gen --help)" },
+	{ "bench", cmd_bench, "the hook matrix on its own topology" },
+	{ "prog-run", cmd_progrun, "each program variant's own ns per run" },
+	{ "status", cmd_status, "what hookcmp has attached, and leftovers" },
+	{ "cleanup", cmd_cleanup, "remove what a dead hookcmp left" },
+	{ "help", cmd_help, "show this help" },
+	{ "version", cmd_version, "show the version" },
+	{}
+};
 
 static void usage(FILE *f)
 {

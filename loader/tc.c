@@ -8,6 +8,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "hookcmp.h"
+#include "journal.h"
 #include "qdisc.h"
 #include "tc.skel.h"
 
@@ -68,15 +69,24 @@ static int tc_attach(struct hc_run *r)
 		return err;
 	}
 
-	err = hc_fault(&r->err, "qdisc") ?:
+	/* Journalled as pending first: a qdisc that was there stays. */
+	err = hc_fault(&r->err, "qdisc")		     ?:
+		      hc_journal_begin(r, HC_J_QDISC, false) ?:
 		      hc_qdisc_get(r->nl, r->ifindex, qdisc_kind(r),
 				   &r->qdisc_created, &r->err);
+	if (r->qdisc_created)
+		hc_journal_begin(r, HC_J_QDISC, true);
+	else
+		hc_journal_end(r, HC_J_QDISC);
 	if (err)
 		return err;
-	err = hc_fault(&r->err, "filter") ?:
+	err = hc_fault(&r->err, "filter")		     ?:
+		      hc_journal_begin(r, HC_J_FILTER, true) ?:
 		      hc_filter_attach(r->nl, &f, r->prog_fd, &r->err);
 	if (!err)
 		r->filter_added = true;
+	else
+		hc_journal_end(r, HC_J_FILTER);
 	return err;
 }
 
@@ -91,8 +101,17 @@ static int tc_detach(struct hc_run *r)
 		close(r->link_fd);
 	r->link_fd = -1;
 	r->filter_added = r->qdisc_created = false;
-	if (filter)
+	if (filter) {
 		err = hc_filter_detach(r->nl, &f, r->prog_id, &r->err);
+		/* Gone, or not ours: nothing left for cleanup either way. */
+		if (!err || err == -EEXIST || err == -ENODEV || err == -ENOENT)
+			hc_journal_end(r, HC_J_FILTER);
+	}
+	if (err == -ENODEV) {
+		/* The device took its qdiscs with it. */
+		hc_journal_end(r, HC_J_QDISC);
+		return 0;
+	}
 	if (!err && qdisc) {
 		err = hc_qdisc_put(r->nl, r->ifindex, qdisc_kind(r), &r->err);
 		if (err && err != -ENODEV)
@@ -100,6 +119,7 @@ static int tc_detach(struct hc_run *r)
 				&r->err,
 				"the %s qdisc hookcmp created stays; remove it with: tc qdisc del dev %s %s",
 				qdisc_kind(r), r->dev, qdisc_kind(r));
+		hc_journal_end(r, HC_J_QDISC);
 	}
 	return err == -ENODEV ? 0 : err;
 }

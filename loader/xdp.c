@@ -6,6 +6,7 @@
 #include <linux/if_link.h>
 #include <bpf/libbpf.h>
 #include "hookcmp.h"
+#include "journal.h"
 #include "nl.h"
 #include "xdp.skel.h"
 
@@ -40,13 +41,15 @@ static int xdp_attach(struct hc_run *r)
 
 	if (!r->force)
 		flags |= XDP_FLAGS_UPDATE_IF_NOEXIST;
-	err = hc_fault(&r->err, "xdp") ?:
+	err = hc_fault(&r->err, "xdp")			  ?:
+		      hc_journal_begin(r, HC_J_XDP, true) ?:
 		      hc_nl_xdp_set(r->nl, r->ifindex, r->prog_fd, -1, flags,
 				    &r->err);
 	if (!err) {
 		r->xdp_attached = true;
 		return 0;
 	}
+	hc_journal_end(r, HC_J_XDP);
 	if (err == -ERANGE)
 		hc_err_hint(
 			&r->err,
@@ -80,13 +83,16 @@ static int xdp_detach(struct hc_run *r)
 	err = hc_nl_xdp_set(r->nl, r->ifindex, -1, r->prog_fd,
 			    mode_flag(r) | XDP_FLAGS_REPLACE, &r->err);
 	if (err == -ENODEV)
-		return 0;
+		err = 0;
 	if (err == -EEXIST)
 		hc_err_set(
 			&r->err,
 			"the XDP program there is no longer ours, so it stays");
 	else if (err)
 		hc_err_set(&r->err, "our XDP program may still be attached");
+	/* What may still be ours stays in the journal for cleanup. */
+	if (!err || err == -EEXIST)
+		hc_journal_end(r, HC_J_XDP);
 	return err;
 }
 

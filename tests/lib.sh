@@ -61,6 +61,7 @@ snapshot() {
 	tc -n "$D" -j filter show dev "$DEV" egress | jq -c '[.[] | {pref, kind}]'
 	bpftool -j prog show | jq -c '[.[].id]'
 	bpftool -j link show | jq -c '[.[].id]'
+	ls /run/hookcmp 2>/dev/null
 }
 
 # The kernel frees programs and links asynchronously: poll up to 2 s.

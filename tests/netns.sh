@@ -416,6 +416,8 @@ test_device_trouble() {
 				grep -q "$DEV ($(cut -d' ' -f2 <<<"$args") .*) disappeared" "$T/err"
 			check_eq "$name: $args: summary still counts what it saw" \
 				"$(class_counts)" "udp4:7:7:0"
+			check_eq "$name: $args: no journal entry left" \
+				"$(ls /run/hookcmp 2>/dev/null)" ""
 		else
 			fail "$name: $args: did not attach"
 		fi
@@ -457,3 +459,62 @@ test_default_route() {
 	topo_down
 }
 test_default_route
+
+# kill -9 leaves netlink-attached state; the journal and cleanup undo it,
+# and only what is still ours.
+test_cleanup() {
+	local name="cleanup" args out rc id
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	for args in "--hook xdp" "--hook xdp --xdp-mode generic" "--hook tc" \
+		"--hook tc --qdisc ingress"; do
+		# shellcheck disable=SC2086
+		if ! hc_start -n "$D" $args -i 0 "$DEV"; then
+			fail "$name ($args): did not attach"
+			continue
+		fi
+		out=$("$HC" cleanup --all)
+		check "$name ($args): a running hookcmp's state is not touched" \
+			grep -q "still runs it" <<<"$out"
+		kill -KILL "$HCPID"
+		wait "$HCPID" 2>/dev/null
+		HCPID=
+		check "$name ($args): kill -9 left state behind" \
+			bash -c "! cmp -s '$T/before' <(. tests/lib.sh; D=$D DEV=$DEV snapshot)"
+		check "$name ($args): status calls it stale" \
+			grep -q "STALE" <<<"$("$HC" status "$DEV")"
+		# shellcheck disable=SC2086
+		"$HC" -n "$D" --hook socket --socket packet -d 0.1 -i 0 "$DEV" >/dev/null 2>"$T/err"
+		check "$name ($args): a new run says to clean up" \
+			grep -q "run: hookcmp cleanup $DEV" "$T/err"
+		out=$("$HC" cleanup "$DEV")
+		rc=$?
+		check_eq "$name ($args): cleanup exit status" "$rc" 0
+		check "$name ($args): cleanup says what it removed" \
+			grep -qE "(detached|deleted)$" <<<"$out"
+		check_state_same "$name ($args)"
+	done
+
+	# Not ours any more: someone replaced our XDP program.
+	if hc_start -n "$D" --hook xdp --xdp-mode generic -i 0 "$DEV"; then
+		kill -KILL "$HCPID"
+		wait "$HCPID" 2>/dev/null
+		HCPID=
+		ip -n "$D" link set dev "$DEV" xdpgeneric off
+		ip -n "$D" link set dev "$DEV" xdpgeneric obj build/xdp.bpf.o sec xdp
+		id=$(ip -n "$D" -d -j link show dev "$DEV" | jq '.[0].xdp.prog.id')
+		out=$("$HC" cleanup --all)
+		check "$name: a program that is not ours is left alone and reported" \
+			grep -q "left alone, the device runs program $id" <<<"$out"
+		check_eq "$name: theirs is still attached" \
+			"$(ip -n "$D" -d -j link show dev "$DEV" | jq '.[0].xdp.prog.id')" "$id"
+		ip -n "$D" link set dev "$DEV" xdpgeneric off
+	else
+		fail "$name: did not attach"
+	fi
+	check_state_same "$name (replaced program)"
+	out=$("$HC" cleanup 2>&1)
+	check_eq "$name: needs DEV or --all" "$?" 2
+	topo_down
+}
+test_cleanup
