@@ -20,6 +20,8 @@ check() {
 	if "$@"; then pass "$name"; else fail "$name"; fi
 }
 
+not() { ! "$@"; }
+
 # jq_true ARGS...: jq -e, quietly; for use with check.
 jq_true() { jq -e "$@" >/dev/null; }
 
