@@ -31,6 +31,7 @@ void hc_err_hint(struct hc_err *err, const char *fmt, ...)
 
 enum hc_hook_id { HC_HOOK_XDP, HC_HOOK_TC, HC_HOOK_SOCKET };
 enum hc_xdp_mode { HC_XDP_NATIVE, HC_XDP_GENERIC };
+enum hc_xdp_attach { HC_XDP_NETLINK, HC_XDP_LINK };
 enum hc_qdisc { HC_QDISC_CLSACT, HC_QDISC_INGRESS };
 enum hc_tc_attach { HC_TC_CLS_BPF, HC_TC_TCX };
 enum hc_sock { HC_SOCK_UDP, HC_SOCK_PACKET };
@@ -60,6 +61,7 @@ struct hc_run {
 	/* what was asked */
 	enum hc_hook_id hook;
 	enum hc_xdp_mode xdp_mode;
+	enum hc_xdp_attach xdp_attach;
 	enum hc_qdisc qdisc;
 	enum hc_tc_attach tc_attach;
 	enum hc_sock sock;

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/if_link.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "hookcmp.h"
 #include "journal.h"
@@ -39,6 +41,24 @@ static int xdp_attach(struct hc_run *r)
 	struct hc_link_info info;
 	int err;
 
+	if (r->xdp_attach == HC_XDP_LINK) {
+		/* A bpf_link goes away with the process: nothing to journal. */
+		LIBBPF_OPTS(bpf_link_create_opts, opts, .flags = flags);
+
+		err = hc_fault(&r->err, "xdp");
+		if (!err) {
+			r->link_fd = bpf_link_create(r->prog_fd, r->ifindex,
+						     BPF_XDP, &opts);
+			err = r->link_fd < 0 ? -errno : 0;
+		}
+		if (!err)
+			return 0;
+		r->link_fd = -1;
+		if (err == -EINVAL)
+			hc_err_hint(&r->err,
+				    "XDP links need Linux 5.9 or newer");
+		goto explain;
+	}
 	if (!r->force)
 		flags |= XDP_FLAGS_UPDATE_IF_NOEXIST;
 	err = hc_fault(&r->err, "xdp")			  ?:
@@ -50,6 +70,7 @@ static int xdp_attach(struct hc_run *r)
 		return 0;
 	}
 	hc_journal_end(r, HC_J_XDP);
+explain:
 	if (err == -ERANGE)
 		hc_err_hint(
 			&r->err,
@@ -77,6 +98,9 @@ static int xdp_detach(struct hc_run *r)
 {
 	int err;
 
+	if (r->link_fd >= 0)
+		close(r->link_fd);
+	r->link_fd = -1;
 	if (!r->xdp_attached)
 		return 0;
 	r->xdp_attached = false;

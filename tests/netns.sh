@@ -56,6 +56,8 @@ test_hook() {
 
 test_hook "xdp native" xdp "$MIX_L4" --hook xdp
 test_hook "xdp generic" xdp "$MIX_L4" --hook xdp --xdp-mode generic
+test_hook "xdp native link" xdp "$MIX_L4" --hook xdp --xdp-attach link
+test_hook "xdp generic link" xdp "$MIX_L4" --hook xdp --xdp-mode generic --xdp-attach link
 test_hook "tc clsact" tc "$MIX_L4" --hook tc
 test_hook "tc ingress" tc "$MIX_L4" --hook tc --qdisc ingress
 test_hook "tcx" tcx "$MIX_L4" --hook tc --tc-attach tcx
@@ -514,6 +516,18 @@ test_cleanup() {
 		fail "$name: did not attach"
 	fi
 	check_state_same "$name (replaced program)"
+	# A bpf_link needs no cleanup: it dies with the process.
+	for args in "--hook xdp --xdp-attach link" "--hook tc --tc-attach tcx"; do
+		# shellcheck disable=SC2086
+		if hc_start -n "$D" $args -i 0 "$DEV"; then
+			kill -KILL "$HCPID"
+			wait "$HCPID" 2>/dev/null
+			HCPID=
+			check_state_same "$name ($args): kill -9 leaves nothing, no cleanup needed"
+		else
+			fail "$name ($args): did not attach"
+		fi
+	done
 	out=$("$HC" cleanup 2>&1)
 	check_eq "$name: needs DEV or --all" "$?" 2
 	topo_down
