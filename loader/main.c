@@ -242,6 +242,7 @@ static void detach(struct hc_run *r)
 	int err;
 
 	memset(&r->err, 0, sizeof(r->err));
+	hc_pause("detach");
 	err = hc_hook_of(r)->detach(r);
 	if (err)
 		hc_report(r, "Warning", "detach incomplete", err);

@@ -83,12 +83,30 @@ void hc_report(const struct hc_run *r, const char *level, const char *what,
 
 /*
  * Fault injection for the tests: HOOKCMP_FAIL_AT=STEP makes that setup
- * step fail, so every undo path can be checked to leave nothing behind.
+ * step fail, so every undo path can be checked to leave nothing behind;
+ * HOOKCMP_PAUSE_AT=STEP holds it so a signal can land right there.
  */
+static volatile int hc_nr_signals;
+
+void hc_pause(const char *step)
+{
+	const char *at = getenv("HOOKCMP_PAUSE_AT");
+	int i;
+
+	int seen = hc_nr_signals;
+
+	if (!at || strcmp(at, step))
+		return;
+	fprintf(stderr, "hookcmp: paused at step '%s'\n", step);
+	for (i = 0; i < 50 && hc_nr_signals == seen; i++)
+		usleep(100000);
+}
+
 int hc_fault(struct hc_err *err, const char *step)
 {
 	const char *at = getenv("HOOKCMP_FAIL_AT");
 
+	hc_pause(step);
 	if (!at || strcmp(at, step))
 		return 0;
 	hc_err_set(err, "fault injected at step '%s'", step);
@@ -100,6 +118,7 @@ volatile int hc_stop_sig;
 static void on_signal(int sig)
 {
 	hc_stop_sig = sig;
+	hc_nr_signals++;
 }
 
 void hc_install_signals(void)

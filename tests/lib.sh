@@ -22,6 +22,16 @@ check() {
 
 not() { ! "$@"; }
 
+# wait_for TEXT FILE: up to 5 s for TEXT to show up in FILE.
+wait_for() {
+	local i
+	for i in $(seq 50); do
+		grep -q "$1" "$2" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # jq_true ARGS...: jq -e, quietly; for use with check.
 jq_true() { jq -e "$@" >/dev/null; }
 

@@ -533,3 +533,45 @@ test_cleanup() {
 	topo_down
 }
 test_cleanup
+
+# A signal in every phase: load, each attach step, running, detach (also
+# a second Ctrl-C during detach). The device ends as it was, exit 128+N.
+test_signals() {
+	local name="signal" step args sig rc want i
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	while read -r step sig args; do
+		: >"$T/err"
+		# shellcheck disable=SC2086
+		HOOKCMP_PAUSE_AT=$step "$HC" -n "$D" $args -i 0 "$DEV" >"$T/out" 2>"$T/err" &
+		HCPID=$!
+		want=$((128 + $(kill -l "$sig")))
+		if [ "$step" = detach ]; then
+			# A second Ctrl-C lands while it detaches; the exit
+			# status stays that of the signal that stopped it.
+			wait_for "attached to" "$T/err"
+			kill -"$sig" "$HCPID"
+			sig=INT
+		fi
+		wait_for "paused at step '$step'" "$T/err"
+		kill -"$sig" "$HCPID"
+		wait "$HCPID"
+		rc=$?
+		HCPID=
+		check_eq "$name $sig at $step ($args): exit status" "$rc" "$want"
+		check_state_same "$name $sig at $step ($args)"
+	done <<EOF2
+load INT --hook xdp
+xdp TERM --hook xdp
+qdisc HUP --hook tc
+filter INT --hook tc
+filter TERM --hook tc --qdisc ingress
+tcx INT --hook tc --tc-attach tcx
+socket TERM --hook socket
+run HUP --hook xdp --xdp-mode generic
+detach INT --hook tc
+detach TERM --hook xdp
+EOF2
+	topo_down
+}
+test_signals
