@@ -793,15 +793,8 @@ static void env_checks(struct bench *b)
 	struct hc_err err = {};
 	struct hc_nl *nl = hc_nl_open(&err);
 	char kind[32];
-	FILE *f = fopen("/proc/sys/net/core/bpf_jit_enable", "r");
-	int jit = 0;
 
-	if (f) {
-		if (fscanf(f, "%d", &jit) != 1)
-			jit = 0;
-		fclose(f);
-	}
-	b->jit = jit > 0;
+	b->jit = hc_jit_enabled();
 	b->ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	b->foreign[0] = '\0';
 	for (i = ifs; nl && i && i->if_index; i++) {

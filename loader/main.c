@@ -378,6 +378,9 @@ static int cmd_run(int argc, char **argv)
 			       r->netns ? r->netns : "", r->netns ? "'" : "");
 
 	warn_stale(r);
+	if (!hc_jit_enabled())
+		fprintf(stderr,
+			"Warning: the BPF JIT is off (net.core.bpf_jit_enable=0): costs are the interpreter's\n");
 	libbpf_set_print(r->verbose ? libbpf_print : libbpf_quiet);
 	hc_install_signals();
 	h = hc_hook_of(r);

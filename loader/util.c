@@ -180,3 +180,16 @@ int hc_dev_mac(const char *dev, __u8 *mac)
 	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
 	return ret;
 }
+
+bool hc_jit_enabled(void)
+{
+	FILE *f = fopen("/proc/sys/net/core/bpf_jit_enable", "r");
+	int jit = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &jit) != 1)
+			jit = 0;
+		fclose(f);
+	}
+	return jit > 0;
+}
