@@ -575,3 +575,17 @@ EOF2
 	topo_down
 }
 test_signals
+
+# JIT off: say that the numbers are the interpreter's.
+test_jit_off() {
+	if ! (echo 0 >/proc/sys/net/core/bpf_jit_enable) 2>/dev/null; then
+		echo "SKIP jit off: this kernel keeps the BPF JIT always on"
+		return
+	fi
+	topo_up || { fail "jit off: topology"; echo 1 >/proc/sys/net/core/bpf_jit_enable; return; }
+	"$HC" -n "$D" --hook xdp -d 0.2 -i 0 "$DEV" >/dev/null 2>"$T/err"
+	echo 1 >/proc/sys/net/core/bpf_jit_enable
+	check "jit off: warned" grep -q "BPF JIT is off" "$T/err"
+	topo_down
+}
+test_jit_off
