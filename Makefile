@@ -35,7 +35,10 @@ LIB_SRCS := $(filter-out $(CMD_SRCS),$(wildcard loader/*.c)) $(wildcard qdisc/*.
 LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
 HDRS := $(wildcard loader/*.h qdisc/*.h) $(BPF_HDRS)
 
-TEST_BINS := build/test_unit build/test_progrun build/hc-send
+FUZZ := rules classify netlink
+FUZZ_SECONDS ?= 60
+TEST_BINS := build/test_unit build/test_progrun build/hc-send \
+	$(FUZZ:%=build/replay_%)
 
 all: hookcmp
 
@@ -77,9 +80,31 @@ build/tests/%.o: tests/%.c $(HDRS) $(SKELS) build/tests/bad.skel.h $(wildcard te
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests -Ibuild/tests $(CFLAGS) -c $< -o $@
 
+# libFuzzer targets; `make check` replays tests/fuzz/regress/ through the
+# same code built with the normal compiler.
+build/fuzz_%: tests/fuzz/fuzz_%.c build/libhookcmp.a $(HDRS)
+	$(CLANG) $(CPPFLAGS) -Itests -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all \
+		$< $(FUZZ_INSTRUMENT_$*) build/libhookcmp.a -o $@ $(PKG_LIBS)
+FUZZ_INSTRUMENT_rules := loader/rules.c
+
+build/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c build/libhookcmp.a $(HDRS) $(STAMP)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) $< tests/fuzz/replay.c \
+		build/libhookcmp.a -o $@ $(LDLIBS)
+
+# Crashes land in tests/fuzz/regress/TARGET/, to be kept as regressions.
+fuzz: deps
+	$(MAKE) $(FUZZ:%=build/fuzz_%)
+	@for t in $(FUZZ); do \
+		mkdir -p build/fuzz-corpus/$$t && \
+		build/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+			-artifact_prefix=tests/fuzz/regress/$$t/ \
+			build/fuzz-corpus/$$t tests/fuzz/regress/$$t || exit 1; \
+	done
+
 # Debian packages that building, running and testing need.
 DEPS_BUILD := clang llvm gcc make pkg-config libbpf-dev libmnl-dev \
-	libelf-dev zlib1g-dev bpftool
+	libelf-dev zlib1g-dev bpftool libclang-rt-dev
 DEPS_RUN := iproute2 jq iptables nftables valgrind
 deps:
 	@missing=$$(for p in $(DEPS_BUILD) $(DEPS_RUN); do \
@@ -103,10 +128,10 @@ install: hookcmp
 	install -D -m 0755 hookcmp $(DESTDIR)$(PREFIX)/sbin/hookcmp
 
 format:
-	clang-format -i progs/*.c progs/*.h loader/*.c loader/*.h qdisc/*.c qdisc/*.h tests/*.c tests/*.h
+	clang-format -i progs/*.c progs/*.h loader/*.c loader/*.h qdisc/*.c qdisc/*.h tests/*.c tests/*.h tests/fuzz/*.c
 
 clean:
 	rm -rf build hookcmp
 
-.PHONY: all deps demo check install format clean
+.PHONY: all deps demo check fuzz install format clean
 .SECONDARY: $(HOOKS:%=build/%.bpf.o) build/tests/bad.bpf.o

@@ -70,6 +70,12 @@ void hc_nl_close(struct hc_nl *nl)
 	free(nl);
 }
 
+/* The kernel sends -errno; anything else is a broken message. */
+static int errno_of(int error)
+{
+	return error < 0 && error >= -4095 ? -error : EPROTO;
+}
+
 static int extack_attr_cb(const struct nlattr *a, void *data)
 {
 	const char **msg = data;
@@ -109,7 +115,7 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_STOP;
 	if (msg && ctx->err)
 		snprintf(ctx->err->kernel, sizeof(ctx->err->kernel), "%s", msg);
-	errno = -e->error;
+	errno = errno_of(e->error);
 	return MNL_CB_ERROR;
 }
 
@@ -119,20 +125,60 @@ static int done_cb(const struct nlmsghdr *nlh, void *data)
 	const int *e = mnl_nlmsg_get_payload(nlh);
 
 	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(*e) && *e < 0) {
-		errno = -*e;
+		errno = errno_of(*e);
 		return MNL_CB_ERROR;
 	}
 	return MNL_CB_STOP;
+}
+
+/*
+ * libmnl 1.0.4 compares nlmsg_len as an int: a length over 2 GiB passes
+ * as negative and sends it reading far past the buffer (found by
+ * tests/fuzz/fuzz_netlink.c). Every length is checked here first.
+ */
+static bool replies_sane(const void *buf, size_t len)
+{
+	const struct nlmsghdr *nlh = buf;
+
+	while (len >= sizeof(*nlh)) {
+		size_t step = MNL_ALIGN(nlh->nlmsg_len);
+
+		if (nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > len)
+			return false;
+		if (step >= len)
+			break;
+		len -= step;
+		nlh = (const void *)((const char *)nlh + step);
+	}
+	return true;
+}
+
+/*
+ * Runs one received buffer through cb (replies) and the control callbacks
+ * (acks, errors, done): MNL_CB_OK for more to come, MNL_CB_STOP when
+ * done, MNL_CB_ERROR with errno set. The fuzzer feeds it too.
+ */
+static int parse_replies(const void *buf, size_t len, __u32 seq, __u32 portid,
+			 mnl_cb_t cb, void *data, struct hc_err *err)
+{
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_ERROR] = error_cb, [NLMSG_DONE] = done_cb
+	};
+	struct talk_ctx ctx = { .err = err };
+
+	if (!replies_sane(buf, len)) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	/* Replies come to cb; acks and errors to error_cb. */
+	return mnl_cb_run2(buf, len, seq, portid, cb, cb ? data : &ctx, ctl,
+			   NLMSG_MIN_TYPE);
 }
 
 /* Sends nlh and runs cb on each reply; returns 0 or -errno. */
 static int talk(struct hc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data,
 		struct hc_err *err)
 {
-	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
-		[NLMSG_ERROR] = error_cb, [NLMSG_DONE] = done_cb
-	};
-	struct talk_ctx ctx = { .err = err };
 	__u32 seq = ++nl->seq;
 	int ret;
 
@@ -158,9 +204,8 @@ static int talk(struct hc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data,
 		while (ret < 0 && errno == EINTR);
 		if (ret < 0)
 			return -errno;
-		/* Replies come to cb; acks and errors to error_cb. */
-		ret = mnl_cb_run2(nl->buf, ret, seq, nl->portid, cb,
-				  cb ? data : &ctx, ctl, NLMSG_MIN_TYPE);
+		ret = parse_replies(nl->buf, ret, seq, nl->portid, cb, data,
+				    err);
 		if (ret == MNL_CB_ERROR)
 			return errno ? -errno : -EIO;
 	} while (ret > MNL_CB_STOP);

@@ -50,6 +50,10 @@ else
 	skipped=$((skipped + 1))
 fi
 run cli tests/cli.sh
+for t in rules classify netlink; do
+	run "fuzz regressions ($t)" sh -c \
+		"build/replay_$t tests/fuzz/regress/$t/* && echo 'PASS fuzz regressions ($t) replay cleanly'"
+done
 if [ "$(id -u)" -eq 0 ]; then
 	run prog-run build/test_progrun
 	run netns tests/netns.sh

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer: any bytes as a netlink reply, through every reply parser
+ * hookcmp has (links and XDP, qdiscs, filters, routes, acks with extack).
+ * nl.c is included so its static parsers are reachable.
+ */
+#include "../../loader/nl.c"
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	/* libmnl wants aligned messages, as a recv buffer would be. */
+	static char buf[HC_NL_BUF] __attribute__((aligned(8)));
+	struct hc_link_info info;
+	struct hc_err err = {};
+	struct link_query lq = { .talk.err = &err, .info = &info };
+	char kind[32];
+	struct qdisc_query qq = { .talk.err = &err,
+				  .kind = kind,
+				  .size = sizeof(kind) };
+	struct filter_query fq = { .talk.err = &err };
+	struct route_query rq = { .talk.err = &err, .ifindex = 1 };
+	__u32 seq = 0, portid = 0;
+
+	if (size > sizeof(buf))
+		size = sizeof(buf);
+	memcpy(buf, data, size);
+	if (size >= sizeof(struct nlmsghdr)) {
+		/* Mostly let the header match, so parsing gets past it. */
+		seq = ((struct nlmsghdr *)buf)->nlmsg_seq;
+		portid = ((struct nlmsghdr *)buf)->nlmsg_pid;
+	}
+	parse_replies(buf, size, seq, portid, NULL, NULL, &err);
+	parse_replies(buf, size, seq, portid, link_cb, &lq, &err);
+	parse_replies(buf, size, seq, portid, qdisc_cb, &qq, &err);
+	parse_replies(buf, size, seq, portid, filter_cb, &fq, &err);
+	parse_replies(buf, size, seq, portid, route_cb, &rq, &err);
+	if (strnlen(err.kernel, sizeof(err.kernel)) == sizeof(err.kernel))
+		abort(); /* the kernel's message must stay terminated */
+	return 0;
+}
