@@ -794,7 +794,7 @@ static void env_checks(struct bench *b)
 	struct hc_nl *nl = hc_nl_open(&err);
 	char kind[32];
 
-	b->jit = hc_jit_enabled();
+	b->jit = hc_jit_enabled() == 1;
 	b->ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	b->foreign[0] = '\0';
 	for (i = ifs; nl && i && i->if_index; i++) {

@@ -143,8 +143,8 @@ int hc_enter_netns(const char *name, struct hc_err *err);
 /* ioctl(req) on dev in the current namespace; returns 0 or -errno. */
 struct ifreq;
 int hc_dev_ioctl(const char *dev, unsigned long req, struct ifreq *ifr);
-/* net.core.bpf_jit_enable: without the JIT, costs are the interpreter's. */
-bool hc_jit_enabled(void);
+/* net.core.bpf_jit_enable: 1 on, 0 off (costs are the interpreter's), -1 unknown. */
+int hc_jit_enabled(void);
 /* The MAC address of dev in the current namespace. */
 int hc_dev_mac(const char *dev, __u8 *mac);
 

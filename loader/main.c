@@ -367,6 +367,9 @@ static int cmd_run(int argc, char **argv)
 	ret = hc_check_privileges();
 	if (ret)
 		return ret;
+	if (!hc_jit_enabled())
+		fprintf(stderr,
+			"Warning: the BPF JIT is off (net.core.bpf_jit_enable=0): costs are the interpreter's\n");
 	if (r->netns && (ret = hc_cmd_netns(r->netns)))
 		return ret;
 	r->ifindex = if_nametoindex(r->dev);
@@ -378,9 +381,6 @@ static int cmd_run(int argc, char **argv)
 			       r->netns ? r->netns : "", r->netns ? "'" : "");
 
 	warn_stale(r);
-	if (!hc_jit_enabled())
-		fprintf(stderr,
-			"Warning: the BPF JIT is off (net.core.bpf_jit_enable=0): costs are the interpreter's\n");
 	libbpf_set_print(r->verbose ? libbpf_print : libbpf_quiet);
 	hc_install_signals();
 	h = hc_hook_of(r);

@@ -456,6 +456,9 @@ struct filter_query {
 	REPLY_CTX;
 	__u32 prog_id;
 	int count;
+	__u16 prio; /* with kind: the kind of a filter at this prio */
+	char *kind;
+	size_t size;
 };
 
 static int bpf_opt_cb(const struct nlattr *a, void *data)
@@ -479,6 +482,14 @@ static int filter_cb(const struct nlmsghdr *nlh, void *data)
 	const struct tcmsg *t = mnl_nlmsg_get_payload(nlh);
 	struct filter_query *q = data;
 
+	if (q->kind && nlh->nlmsg_type == RTM_NEWTFILTER &&
+	    TC_H_MAJ(t->tcm_info) >> 16 == q->prio) {
+		const char *kind = NULL;
+
+		mnl_attr_parse(nlh, sizeof(*t), kind_attr_cb, &kind);
+		if (kind)
+			snprintf(q->kind, q->size, "%s", kind);
+	}
 	/* A dump lists each prio once without a handle, then its filters. */
 	if (nlh->nlmsg_type != RTM_NEWTFILTER || !t->tcm_handle)
 		return MNL_CB_OK;
@@ -499,6 +510,19 @@ int hc_nl_filter_prog_id(struct hc_nl *nl, const struct hc_filter *f,
 	ret = talk(nl, nlh, filter_cb, &q, err);
 	*prog_id = q.prog_id;
 	return ret;
+}
+
+int hc_nl_filter_kind_at(struct hc_nl *nl, const struct hc_filter *f,
+			 char *kind, size_t size, struct hc_err *err)
+{
+	struct nlmsghdr *nlh = tc_msg(nl, RTM_GETTFILTER, NLM_F_DUMP,
+				      f->ifindex, f->parent, 0, 0);
+	struct filter_query q = {
+		.talk.err = err, .prio = f->prio, .kind = kind, .size = size
+	};
+
+	kind[0] = '\0';
+	return talk(nl, nlh, filter_cb, &q, err);
 }
 
 int hc_nl_filter_count(struct hc_nl *nl, int ifindex, __u32 parent, int *n,

@@ -51,6 +51,9 @@ int hc_nl_filter_del(struct hc_nl *nl, const struct hc_filter *f,
 /* The id of the BPF program behind a cls_bpf filter, 0 if it has none. */
 int hc_nl_filter_prog_id(struct hc_nl *nl, const struct hc_filter *f,
 			 __u32 *prog_id, struct hc_err *err);
+/* The kind of a filter at f's prio under f's parent, "" if none. */
+int hc_nl_filter_kind_at(struct hc_nl *nl, const struct hc_filter *f,
+			 char *kind, size_t size, struct hc_err *err);
 /* Counts the filters under parent; *n is 0 when there are none. */
 int hc_nl_filter_count(struct hc_nl *nl, int ifindex, __u32 parent, int *n,
 		       struct hc_err *err);

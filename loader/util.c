@@ -181,15 +181,16 @@ int hc_dev_mac(const char *dev, __u8 *mac)
 	return ret;
 }
 
-bool hc_jit_enabled(void)
+/* Read in the initial namespace: other namespaces have no such file. */
+int hc_jit_enabled(void)
 {
 	FILE *f = fopen("/proc/sys/net/core/bpf_jit_enable", "r");
-	int jit = 0;
+	int jit = -1;
 
 	if (f) {
 		if (fscanf(f, "%d", &jit) != 1)
-			jit = 0;
+			jit = -1;
 		fclose(f);
 	}
-	return jit > 0;
+	return jit < 0 ? -1 : jit > 0;
 }

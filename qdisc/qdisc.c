@@ -22,7 +22,7 @@ int hc_qdisc_get(struct hc_nl *nl, int ifindex, const char *kind, bool *created,
 	if (ret)
 		return ret;
 	if (strcmp(have, kind)) {
-		hc_err_set(err, "an '%s' qdisc holds the ingress side already",
+		hc_err_set(err, "qdisc '%s' holds the ingress side already",
 			   have);
 		hc_err_hint(err, "use --qdisc %s, or remove that qdisc first",
 			    have);
@@ -58,12 +58,23 @@ int hc_filter_attach(struct hc_nl *nl, const struct hc_filter *f, int prog_fd,
 		     struct hc_err *err)
 {
 	int ret = hc_nl_filter_add_bpf(nl, f, prog_fd, "hookcmp", err);
+	char kind[32];
 
 	if (ret == -EEXIST) {
 		hc_err_hint(
 			err,
 			"a filter holds prio %u handle %#x already; pick another --prio or --handle",
 			f->prio, f->handle);
+		return -EBUSY;
+	}
+	/* The kernel says EINVAL when another kind of filter owns the prio. */
+	if (ret == -EINVAL &&
+	    !hc_nl_filter_kind_at(nl, f, kind, sizeof(kind), NULL) && kind[0] &&
+	    strcmp(kind, "bpf")) {
+		hc_err_hint(
+			err,
+			"a %s filter holds prio %u already; pick another --prio",
+			kind, f->prio);
 		return -EBUSY;
 	}
 	return ret;

@@ -197,6 +197,25 @@ EOF
 	check "$name: unprivileged run names the capabilities" \
 		grep -q "needs root, or CAP_BPF and CAP_NET_ADMIN" <<<"$out"
 	check_state_same "$name"
+
+	# Someone else's tc state in the way: exit 5, theirs untouched.
+	while IFS=';' read -r setup say args; do
+		eval "$setup"
+		snapshot >"$T/before"
+		# shellcheck disable=SC2086
+		out=$("$HC" -n "$D" $args -d 0.3 -i 0 "$DEV" 2>&1)
+		rc=$?
+		check_eq "$name: $setup -> exit" "$rc" 5
+		check "$name: $setup -> says '$say'" grep -qF -- "$say" <<<"$out"
+		check_state_same "$name: $setup"
+		tc -n "$D" qdisc del dev "$DEV" ingress 2>/dev/null
+		tc -n "$D" qdisc del dev "$DEV" clsact 2>/dev/null
+	done <<EOF
+tc -n $D qdisc add dev $DEV ingress;qdisc 'ingress' holds the ingress side already;--hook tc
+tc -n $D qdisc add dev $DEV clsact;qdisc 'clsact' holds the ingress side already;--hook tc --qdisc ingress
+tc -n $D qdisc add dev $DEV clsact && tc -n $D filter add dev $DEV ingress prio 1 handle 1 bpf da obj build/tc.bpf.o sec tc;a filter holds prio 1 handle 0x1 already;--hook tc
+tc -n $D qdisc add dev $DEV clsact && tc -n $D filter add dev $DEV ingress prio 3 protocol all u32 match u32 0 0 classid 1:1;a u32 filter holds prio 3 already;--hook tc --prio 3
+EOF
 	topo_down
 }
 test_bad_input
