@@ -54,9 +54,11 @@ static int xdp_attach(struct hc_run *r)
 		if (!err)
 			return 0;
 		r->link_fd = -1;
-		if (err == -EINVAL)
+		if (err == -EINVAL) {
 			hc_err_hint(&r->err,
 				    "XDP links need Linux 5.9 or newer");
+			err = -EOPNOTSUPP;
+		}
 		goto explain;
 	}
 	if (!r->force)

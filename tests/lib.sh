@@ -64,15 +64,17 @@ topo_down() {
 	return 0
 }
 
-# Everything hookcmp could leave behind on the DUT, and every BPF program
-# and link id on the machine.
+# Everything hookcmp could leave behind on the DUT, every BPF program, map
+# and link id on the machine, the namespaces and the journal.
 snapshot() {
 	ip -n "$D" -d -j link show dev "$DEV" | jq -c '.[0].xdp // null'
 	tc -n "$D" -j qdisc show dev "$DEV" | jq -c '[.[] | {kind, handle}]'
 	tc -n "$D" -j filter show dev "$DEV" ingress | jq -c '[.[] | {pref, kind, protocol, options}]'
 	tc -n "$D" -j filter show dev "$DEV" egress | jq -c '[.[] | {pref, kind}]'
 	bpftool -j prog show | jq -c '[.[].id]'
+	bpftool -j map show | jq -c '[.[].id]'
 	bpftool -j link show | jq -c '[.[].id]'
+	ip netns list
 	ls /run/hookcmp 2>/dev/null
 }
 
