@@ -13,6 +13,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lmnl)
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+CPPFLAGS += -DHC_SCRIPT_DIR='"$(PREFIX)/share/hookcmp/scripts"'
 CPPFLAGS += -D_GNU_SOURCE -Iprogs -Iloader -Iqdisc -Ibuild $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lm -lpthread
 ifeq ($(SANITIZE),1)

@@ -23,6 +23,7 @@
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <bpf/libbpf.h>
@@ -34,6 +35,9 @@
 #include "rules.h"
 #include "stats.h"
 
+#ifndef HC_SCRIPT_DIR
+#define HC_SCRIPT_DIR "/usr/local/share/hookcmp/scripts"
+#endif
 #define MAX_ROWS 64
 #define MAX_REPS 50
 #define GEN_DEV "hcg"
@@ -63,7 +67,8 @@ struct bench {
 	int scenario, cpu_mode, reps;
 	__u32 packets;
 	const char *hooks, *json_path, *csv_path;
-	bool help;
+	const char *plot_dir;
+	bool help, no_bare;
 
 	int fd_gen, fd_dut, fd_root; /* network namespaces */
 	struct hc_nl *nl_gen, *nl_dut;
@@ -371,7 +376,7 @@ static void build_rows(struct bench *b)
 		if (wanted(b, "stack"))
 			add_row(b, "stack")->kind = ROW_STACK;
 		for (i = 0; i < sizeof(hook_rows) / sizeof(hook_rows[0]); i++) {
-			if (!wanted(b, hook_rows[i].name) ||
+			if (!wanted(b, hook_rows[i].name) || b->no_bare ||
 			    !strcmp(hook_rows[i].name, "tc-ingress") ||
 			    !strcmp(hook_rows[i].name, "socket-packet"))
 				continue;
@@ -764,6 +769,51 @@ static void write_csv(const struct bench *b, FILE *f)
 	}
 }
 
+/*
+ * scripts/plot.sh draws the charts: next to the binary in the tree, or
+ * where `make install` put it. HOOKCMP_SCRIPTS overrides both.
+ */
+static int plot(struct bench *b)
+{
+	const char *env = getenv("HOOKCMP_SCRIPTS");
+	char dir[512], json[700];
+	ssize_t n;
+	FILE *f;
+	int ret;
+
+	if (sh(b->fd_root, "command -v gnuplot")) {
+		fprintf(stderr,
+			"Warning: no gnuplot (Debian: gnuplot-nox), so no charts\n");
+		return 0;
+	}
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 20);
+	if (env) {
+		snprintf(dir, sizeof(dir), "%s", env);
+	} else if (n > 0) {
+		dir[n] = '\0';
+		strcpy(strrchr(dir, '/'), "/scripts");
+		snprintf(json, sizeof(json), "%s/plot.sh", dir);
+		if (access(json, R_OK))
+			snprintf(dir, sizeof(dir), "%s", HC_SCRIPT_DIR);
+	}
+	if (mkdir(b->plot_dir, 0755) && errno != EEXIST)
+		return hc_fail(HC_EXIT_FAIL, "--plot %s: %s", b->plot_dir,
+			       strerror(errno));
+	snprintf(json, sizeof(json), "%s/bench.json", b->plot_dir);
+	f = fopen(json, "w");
+	if (!f)
+		return hc_fail(HC_EXIT_FAIL, "%s: %s", json, strerror(errno));
+	write_json(b, f);
+	fclose(f);
+	ret = sh(b->fd_root, "sh '%s/plot.sh' '%s' '%s'", dir, json,
+		 b->plot_dir);
+	if (ret)
+		return hc_fail(HC_EXIT_FAIL, "%s/plot.sh failed (%d)", dir,
+			       ret);
+	printf("charts in %s\n", b->plot_dir);
+	return 0;
+}
+
 /* ---- the command ---- */
 
 #define B(f) offsetof(struct bench, f)
@@ -783,6 +833,10 @@ static const struct hc_opt bench_opts[] = {
 	{ "json", 0, HC_OPT_STR, B(json_path), "FILE",
 	  "write every rep as JSON" },
 	{ "csv", 0, HC_OPT_STR, B(csv_path), "FILE", "write the table as CSV" },
+	{ "plot", 0, HC_OPT_STR, B(plot_dir), "DIR",
+	  "charts (PNG and SVG) of the run into DIR, with gnuplot" },
+	{ "no-bare", 0, HC_OPT_FLAG, B(no_bare), NULL,
+	  "hooks scenario: leave out the -bare rows" },
 	{ "help", 'h', HC_OPT_FLAG, B(help), NULL, "show this help" },
 	{}
 };
@@ -813,6 +867,7 @@ static void env_checks(struct bench *b)
 
 static int bench_main(struct bench *b, int argc, char **argv)
 {
+	int pret;
 	struct hc_gen_cfg cfg = { .flows = 1, .method = HC_GEN_LIVE };
 	struct hc_err err = {};
 	struct hc_gen g = { .skel = NULL, .sock_fd = -1 };
@@ -943,6 +998,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 			fclose(f);
 		}
 	}
+	pret = b->plot_dir ? plot(b) : 0;
 	if (b->csv_path) {
 		FILE *f = fopen(b->csv_path, "w");
 
@@ -951,7 +1007,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 			fclose(f);
 		}
 	}
-	ret = hc_stop_sig ? 128 + hc_stop_sig : 0;
+	ret = hc_stop_sig ? 128 + hc_stop_sig : pret;
 out:
 	hc_gen_close(&g);
 	topo_down(b);
