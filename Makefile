@@ -13,7 +13,6 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lmnl)
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
-CPPFLAGS += -DHC_SCRIPT_DIR='"$(PREFIX)/share/hookcmp/scripts"'
 CPPFLAGS += -D_GNU_SOURCE -Iprogs -Iloader -Iqdisc -Ibuild $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lm -lpthread
 ifeq ($(SANITIZE),1)
@@ -105,8 +104,9 @@ fuzz: deps
 
 # Debian packages that building, running and testing need.
 DEPS_BUILD := clang llvm gcc make pkg-config libbpf-dev libmnl-dev \
-	libelf-dev zlib1g-dev bpftool libclang-rt-dev
-DEPS_RUN := iproute2 jq iptables nftables valgrind
+	libelf-dev zlib1g-dev bpftool libclang-rt-dev python3-docutils
+DEPS_RUN := iproute2 jq iptables nftables valgrind linux-perf gnuplot-nox \
+	man-db
 deps:
 	@missing=$$(for p in $(DEPS_BUILD) $(DEPS_RUN); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
@@ -122,11 +122,23 @@ demo: deps
 	scripts/demo.sh
 
 check: deps
-	$(MAKE) hookcmp $(TEST_BINS)
+	$(MAKE) hookcmp build/hookcmp.8 $(TEST_BINS)
 	SANITIZE=$(SANITIZE) tests/run.sh
 
-install: hookcmp
+build/hookcmp.8: doc/hookcmp.8.rst
+	@mkdir -p $(@D)
+	rst2man --halt=warning $< > $@.tmp && mv $@.tmp $@
+
+man: build/hookcmp.8
+
+install: hookcmp build/hookcmp.8
 	install -D -m 0755 hookcmp $(DESTDIR)$(PREFIX)/sbin/hookcmp
+	install -D -m 0644 build/hookcmp.8 $(DESTDIR)$(PREFIX)/share/man/man8/hookcmp.8
+	install -D -m 0644 scripts/hookcmp.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/hookcmp
+	install -d $(DESTDIR)$(PREFIX)/share/hookcmp/scripts
+	install -m 0755 scripts/plot.sh scripts/perf-profile.sh scripts/perf-stat.sh \
+		scripts/gen-vs-trafgen.sh $(DESTDIR)$(PREFIX)/share/hookcmp/scripts/
 
 format:
 	clang-format -i progs/*.c progs/*.h loader/*.c loader/*.h qdisc/*.c qdisc/*.h tests/*.c tests/*.h tests/fuzz/*.c
@@ -134,5 +146,5 @@ format:
 clean:
 	rm -rf build hookcmp
 
-.PHONY: all deps demo check fuzz install format clean
+.PHONY: all deps demo check fuzz man install format clean
 .SECONDARY: $(HOOKS:%=build/%.bpf.o) build/tests/bad.bpf.o

@@ -35,9 +35,6 @@
 #include "rules.h"
 #include "stats.h"
 
-#ifndef HC_SCRIPT_DIR
-#define HC_SCRIPT_DIR "/usr/local/share/hookcmp/scripts"
-#endif
 #define MAX_ROWS 64
 #define MAX_REPS 50
 #define GEN_DEV "hcg"
@@ -771,7 +768,8 @@ static void write_csv(const struct bench *b, FILE *f)
 
 /*
  * scripts/plot.sh draws the charts: next to the binary in the tree, or
- * where `make install` put it. HOOKCMP_SCRIPTS overrides both.
+ * where `make install` put it beside the binary. HOOKCMP_SCRIPTS
+ * overrides both.
  */
 static int plot(struct bench *b)
 {
@@ -786,15 +784,17 @@ static int plot(struct bench *b)
 			"Warning: no gnuplot (Debian: gnuplot-nox), so no charts\n");
 		return 0;
 	}
-	n = readlink("/proc/self/exe", dir, sizeof(dir) - 20);
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 40);
 	if (env) {
 		snprintf(dir, sizeof(dir), "%s", env);
 	} else if (n > 0) {
+		/* In the tree: DIR/hookcmp, DIR/scripts; installed: PREFIX/sbin
+		 * and PREFIX/share/hookcmp/scripts. */
 		dir[n] = '\0';
 		strcpy(strrchr(dir, '/'), "/scripts");
 		snprintf(json, sizeof(json), "%s/plot.sh", dir);
 		if (access(json, R_OK))
-			snprintf(dir, sizeof(dir), "%s", HC_SCRIPT_DIR);
+			strcpy(strrchr(dir, '/'), "/../share/hookcmp/scripts");
 	}
 	if (mkdir(b->plot_dir, 0755) && errno != EEXIST)
 		return hc_fail(HC_EXIT_FAIL, "--plot %s: %s", b->plot_dir,

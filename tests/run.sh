@@ -50,6 +50,7 @@ else
 	skipped=$((skipped + 1))
 fi
 run cli tests/cli.sh
+run tools tests/tools.sh
 for t in rules classify netlink; do
 	run "fuzz regressions ($t)" sh -c \
 		"build/replay_$t tests/fuzz/regress/$t/* && echo 'PASS fuzz regressions ($t) replay cleanly'"
