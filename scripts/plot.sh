@@ -44,6 +44,8 @@ set grid ytics
 set xtics rotate by -40 left
 set style fill solid 0.6 border -1
 set boxwidth 0.7
+set rmargin 10
+set bmargin 7
 set key off
 set title "hookcmp bench: $scenario ($mode CPU mode)"
 $(case $1 in
