@@ -78,19 +78,25 @@ snapshot() {
 	ls /run/hookcmp 2>/dev/null
 }
 
-# The kernel frees programs and links asynchronously: poll up to 2 s.
-check_state_same() {
+# wait_same FN FILE TRIES: reruns FN into FILE.after, every 0.1 s, until
+# it matches FILE. The kernel frees programs, links and namespaces
+# asynchronously.
+wait_same() {
 	local i
-	for i in $(seq 20); do
-		snapshot >"$T/after"
-		cmp -s "$T/before" "$T/after" && break
+	for i in $(seq "$3"); do
+		"$1" >"$2.after"
+		cmp -s "$2" "$2.after" && return 0
 		sleep 0.1
 	done
-	if cmp -s "$T/before" "$T/after"; then
+	return 1
+}
+
+check_state_same() {
+	if wait_same snapshot "$T/before" 20; then
 		pass "$1: device and BPF state restored"
 	else
 		fail "$1: device and BPF state restored"
-		diff "$T/before" "$T/after" | sed 's/^/  /'
+		diff "$T/before" "$T/before.after" | sed 's/^/  /'
 	fi
 }
 

@@ -350,15 +350,9 @@ root_state() {
 	bpftool -j link show | jq -c '[.[].id]'
 }
 
-# Namespaces die asynchronously after their last user: poll up to 5 s.
+# Namespaces die after their last user, asynchronously: up to 5 s.
 root_state_same() {
-	local i
-	for i in $(seq 50); do
-		root_state >"$T/root-after"
-		cmp -s "$T/root-before" "$T/root-after" && break
-		sleep 0.1
-	done
-	check "$1" cmp -s "$T/root-before" "$T/root-after"
+	check "$1" wait_same root_state "$T/root-before" 50
 }
 
 test_bench() {
