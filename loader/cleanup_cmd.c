@@ -147,14 +147,13 @@ out:
 	return ret;
 }
 
-static int list_records(const char *dev, struct hc_jrec **recs, int *n)
+static int list_records(struct hc_jrec **recs, int *n)
 {
 	int ret = hc_journal_list(recs, n);
 
 	if (ret)
 		return hc_fail(HC_EXIT_FAIL, "reading %s: %s", HC_RUN_DIR,
 			       strerror(-ret));
-	(void)dev;
 	return 0;
 }
 
@@ -183,7 +182,7 @@ int cmd_cleanup(int argc, char **argv)
 	ret = hc_check_privileges();
 	if (ret)
 		return ret;
-	ret = list_records(dev, &recs, &n);
+	ret = list_records(&recs, &n);
 	if (ret)
 		return ret;
 	home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
@@ -229,7 +228,7 @@ int cmd_status(int argc, char **argv)
 		return 0;
 	}
 	dev = npos ? pos[0] : NULL;
-	ret = list_records(dev, &recs, &n);
+	ret = list_records(&recs, &n);
 	if (ret)
 		return ret;
 	for (i = 0; i < n; i++) {

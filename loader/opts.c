@@ -8,7 +8,7 @@
 
 #define HC_MAX_OPTS 64
 
-int hc_opts_choice(const char *const *choices, const char *arg)
+static int choice(const char *const *choices, const char *arg)
 {
 	int i;
 
@@ -67,7 +67,7 @@ static int set(const struct hc_opt *o, void *cfg, const char *arg,
 		*(double *)p = d;
 		return 0;
 	case HC_OPT_ENUM:
-		c = hc_opts_choice(o->choices, arg);
+		c = choice(o->choices, arg);
 		if (c < 0) {
 			choice_list(list, sizeof(list), o->choices);
 			hc_err_set(err, "--%s '%s': expected one of %s",

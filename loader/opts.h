@@ -37,6 +37,5 @@ struct hc_opt {
 int hc_opts_parse(const struct hc_opt *opts, void *cfg, int argc, char **argv,
 		  const char **pos, int *npos, int maxpos, struct hc_err *err);
 void hc_opts_help(FILE *f, const struct hc_opt *opts);
-int hc_opts_choice(const char *const *choices, const char *arg);
 
 #endif
