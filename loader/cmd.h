@@ -13,8 +13,11 @@ int hc_fail(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* 0, or HC_EXIT_PERM after saying which capabilities are missing. */
 int hc_check_privileges(void);
-/* 0, or an exit code after saying why NAME cannot be entered. */
-int hc_cmd_netns(const char *name);
+/*
+ * Enters netns (when given) and finds dev there: 0, or an exit code after
+ * saying which of the two is missing.
+ */
+int hc_cmd_device(const char *netns, const char *dev, int *ifindex);
 
 int cmd_gen(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

@@ -242,14 +242,9 @@ int cmd_gen(int argc, char **argv)
 	ret = hc_check_privileges();
 	if (ret)
 		return ret;
-	if (c.netns && (ret = hc_cmd_netns(c.netns)))
+	ret = hc_cmd_device(c.netns, dev, &ifindex);
+	if (ret)
 		return ret;
-	ifindex = if_nametoindex(dev);
-	if (!ifindex)
-		return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", dev,
-			       c.netns ? "network namespace '" :
-					 "this network namespace",
-			       c.netns ? c.netns : "", c.netns ? "'" : "");
 	if (!c.src_mac && hc_dev_mac(dev, s->src_mac))
 		return hc_fail(HC_EXIT_FAIL, "reading the MAC of %s: %s", dev,
 			       strerror(errno));

@@ -204,16 +204,23 @@ int hc_check_privileges(void)
 		bpf ? "" : " CAP_BPF", net ? "" : " CAP_NET_ADMIN");
 }
 
-int hc_cmd_netns(const char *name)
+int hc_cmd_device(const char *netns, const char *dev, int *ifindex)
 {
 	struct hc_err err = {};
-	int ret = hc_enter_netns(name, &err);
+	int ret = netns ? hc_enter_netns(netns, &err) : 0;
 
-	if (!ret)
-		return 0;
-	return hc_fail(ret == -ENOENT || ret == -EINVAL ? HC_EXIT_USAGE :
-							  HC_EXIT_PERM,
-		       "%s", err.msg);
+	if (ret)
+		return hc_fail(ret == -ENOENT || ret == -EINVAL ?
+				       HC_EXIT_USAGE :
+				       HC_EXIT_PERM,
+			       "%s", err.msg);
+	*ifindex = if_nametoindex(dev);
+	if (!*ifindex)
+		return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", dev,
+			       netns ? "network namespace '" :
+				       "this network namespace",
+			       netns ? netns : "", netns ? "'" : "");
+	return 0;
 }
 
 /* ---- the run command ---- */
@@ -370,15 +377,9 @@ static int cmd_run(int argc, char **argv)
 	if (!hc_jit_enabled())
 		fprintf(stderr,
 			"Warning: the BPF JIT is off (net.core.bpf_jit_enable=0): costs are the interpreter's\n");
-	if (r->netns && (ret = hc_cmd_netns(r->netns)))
+	ret = hc_cmd_device(r->netns, r->dev, &r->ifindex);
+	if (ret)
 		return ret;
-	r->ifindex = if_nametoindex(r->dev);
-	if (!r->ifindex)
-		return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s",
-			       r->dev,
-			       r->netns ? "network namespace '" :
-					  "this network namespace",
-			       r->netns ? r->netns : "", r->netns ? "'" : "");
 
 	warn_stale(r);
 	libbpf_set_print(r->verbose ? libbpf_print : libbpf_quiet);
