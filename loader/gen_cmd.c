@@ -75,14 +75,6 @@ static const struct hc_opt gen_opts[] = {
 	{}
 };
 
-static int parse_mac(const char *s, __u8 *mac)
-{
-	return sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1],
-		      &mac[2], &mac[3], &mac[4], &mac[5]) == 6 ?
-		       0 :
-		       -1;
-}
-
 struct worker {
 	pthread_t tid;
 	struct hc_gen *g;
@@ -208,11 +200,11 @@ int cmd_gen(int argc, char **argv)
 	c.size = s->size;
 	s->sport = c.sport;
 	s->dport = c.dport;
-	parse_mac("02:00:00:00:00:02", s->dst_mac);
-	if (c.dst_mac && parse_mac(c.dst_mac, s->dst_mac))
+	hc_parse_mac("02:00:00:00:00:02", s->dst_mac);
+	if (c.dst_mac && hc_parse_mac(c.dst_mac, s->dst_mac))
 		return hc_fail(HC_EXIT_USAGE,
 			       "--dst-mac '%s': not a MAC address", c.dst_mac);
-	if (c.src_mac && parse_mac(c.src_mac, s->src_mac))
+	if (c.src_mac && hc_parse_mac(c.src_mac, s->src_mac))
 		return hc_fail(HC_EXIT_USAGE,
 			       "--src-mac '%s': not a MAC address", c.src_mac);
 	inet_pton(AF_INET, "198.18.0.1", &s->src4);

@@ -145,6 +145,8 @@ struct ifreq;
 int hc_dev_ioctl(const char *dev, unsigned long req, struct ifreq *ifr);
 /* net.core.bpf_jit_enable: 1 on, 0 off (costs are the interpreter's), -1 unknown. */
 int hc_jit_enabled(void);
+/* "aa:bb:cc:dd:ee:ff" into mac: 0, or -EINVAL. */
+int hc_parse_mac(const char *s, __u8 *mac);
 /* The MAC address of dev in the current namespace. */
 int hc_dev_mac(const char *dev, __u8 *mac);
 

@@ -194,3 +194,13 @@ int hc_jit_enabled(void)
 	}
 	return jit < 0 ? -1 : jit > 0;
 }
+
+int hc_parse_mac(const char *s, __u8 *mac)
+{
+	char end;
+
+	return sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx%c", &mac[0], &mac[1],
+		      &mac[2], &mac[3], &mac[4], &mac[5], &end) == 6 ?
+		       0 :
+		       -EINVAL;
+}

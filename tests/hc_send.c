@@ -66,10 +66,7 @@ int main(int argc, char **argv)
 			return die(path);
 		close(fd);
 	}
-	if (c.dst_mac &&
-	    sscanf(c.dst_mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &a.dst_mac[0],
-		   &a.dst_mac[1], &a.dst_mac[2], &a.dst_mac[3], &a.dst_mac[4],
-		   &a.dst_mac[5]) != 6)
+	if (c.dst_mac && hc_parse_mac(c.dst_mac, a.dst_mac))
 		return fprintf(stderr, "hc-send: bad MAC '%s'\n", c.dst_mac), 2;
 	if ((c.dst4 && inet_pton(AF_INET, c.dst4, &a.dst4) != 1) ||
 	    (c.dst6 && inet_pton(AF_INET6, c.dst6, &a.dst6) != 1))

@@ -335,6 +335,7 @@ test_gen() {
 2;no device 'nosuch0';-n $G nosuch0 -c 1
 2;--dst '1.2.3.4': not an IPv6 address;-n $G hcg --ipv6 --dst 1.2.3.4 -c 1
 2;--raw is one fixed live frame;-n $G hcg --raw --flows 2 -c 1
+2;--dst-mac '02:00:00:00:00:02x': not a MAC address;-n $G hcg --dst-mac 02:00:00:00:00:02x -c 1
 EOF2
 	check_state_same "$name"
 	topo_down
