@@ -143,7 +143,7 @@ int hc_enter_netns(const char *name, struct hc_err *err);
 /* ioctl(req) on dev in the current namespace; returns 0 or -errno. */
 struct ifreq;
 int hc_dev_ioctl(const char *dev, unsigned long req, struct ifreq *ifr);
-/* net.core.bpf_jit_enable: 1 on, 0 off (costs are the interpreter's), -1 unknown. */
+/* Is BPF JIT-compiled: 1 yes, 0 no (costs are the interpreter's), -1 unknown. */
 int hc_jit_enabled(void);
 /* "aa:bb:cc:dd:ee:ff" into mac: 0, or -EINVAL. */
 int hc_parse_mac(const char *s, __u8 *mac);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/bpf.h>
 #include "hookcmp.h"
 
 void hc_err_set(struct hc_err *err, const char *fmt, ...)
@@ -182,17 +183,29 @@ int hc_dev_mac(const char *dev, __u8 *mac)
 }
 
 /* Read in the initial namespace: other namespaces have no such file. */
+/*
+ * Asks the kernel rather than net.core.bpf_jit_enable, which only the
+ * initial network namespace has: a two-instruction program is either
+ * JIT-compiled or not.
+ */
 int hc_jit_enabled(void)
 {
-	FILE *f = fopen("/proc/sys/net/core/bpf_jit_enable", "r");
-	int jit = -1;
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	int fd, jit = -1;
 
-	if (f) {
-		if (fscanf(f, "%d", &jit) != 1)
-			jit = -1;
-		fclose(f);
-	}
-	return jit < 0 ? -1 : jit > 0;
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "jit_probe", "GPL",
+			   insns, 2, NULL);
+	if (fd < 0)
+		return -1;
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len))
+		jit = info.jited_prog_len > 0;
+	close(fd);
+	return jit;
 }
 
 int hc_parse_mac(const char *s, __u8 *mac)

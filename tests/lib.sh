@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for the netns tests: a fresh namespace pair per test, state
 # snapshots, and checks that print one PASS/FAIL line each.
+. tests/sandbox.sh
 
 HC=${HC:-./hookcmp}
 SEND=${SEND:-./build/hc-send}
@@ -64,18 +65,73 @@ topo_down() {
 	return 0
 }
 
-# Everything hookcmp could leave behind on the DUT, every BPF program, map
-# and link id on the machine, the namespaces and the journal.
+# What hookcmp could have made, and nothing else, so that other tools (or
+# another hookcmp) loading BPF on the host cannot make the suite flaky:
+# the BPF programs, maps and links that processes of this sandbox hold,
+# what is attached in the sandbox's namespaces (bpftool net), the DUT's
+# qdiscs and filters, the namespaces and the journal. Nothing else can keep
+# a BPF object alive without a pin, and bpffs is not mounted here.
+# held_here: {"prog":[ids],"map":[ids],"link":[ids]} from the fds of the
+# processes in this mount namespace.
+held_here() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "$p/ns/mnt" -ef /proc/$$/ns/mnt ] && cat "$p"/fdinfo/* 2>/dev/null
+	done | sed -n 's/^\(prog\|map\|link\)_id:[[:space:]]*\([0-9]*\)/\1 \2/p' |
+		jq -Rsc 'split("\n") | map(select(length > 0) | split(" ")) |
+			group_by(.[0]) | map({(.[0][0]): (map(.[1] | tonumber) | unique)}) |
+			{prog: [], map: [], link: []} + add'
+}
+# hc_prog_ids [HELD]: the ids of hookcmp's programs (hc_*) held here.
+hc_prog_ids() {
+	bpftool -j prog show | jq -c --argjson h "${1:-$(held_here)}" \
+		'[.[] | select(.name | startswith("hc_")) | .id] - ([.[].id] - $h.prog)'
+}
+attached_here() {
+	local ns
+	bpftool -j net | jq -c .
+	for ns in $(ip netns list | cut -d' ' -f1); do
+		ip netns exec "$ns" bpftool -j net | jq -c --arg ns "$ns" '{($ns): .}'
+	done
+}
 snapshot() {
+	local held
 	ip -n "$D" -d -j link show dev "$DEV" | jq -c '.[0].xdp // null'
 	tc -n "$D" -j qdisc show dev "$DEV" | jq -c '[.[] | {kind, handle}]'
 	tc -n "$D" -j filter show dev "$DEV" ingress | jq -c '[.[] | {pref, kind, protocol, options}]'
 	tc -n "$D" -j filter show dev "$DEV" egress | jq -c '[.[] | {pref, kind}]'
-	bpftool -j prog show | jq -c '[.[].id]'
-	bpftool -j map show | jq -c '[.[].id]'
-	bpftool -j link show | jq -c '[.[].id]'
+	held=$(held_here)
+	hc_prog_ids "$held"
+	jq -c '.map, .link' <<<"$held"
+	attached_here
 	ip netns list
 	ls /run/hookcmp 2>/dev/null
+}
+
+# set_sysctl KEY VALUE: the old value comes back when the test exits,
+# however it exits. A key that only the initial network namespace has
+# (net.core.bpf_jit_enable) is set there.
+SYSCTLS=()
+set_sysctl() {
+	local old at=
+	sysctl -n "$1" >/dev/null 2>&1 || at="nsenter --net=/proc/$$/fd/9"
+	old=$($at sysctl -n "$1") || return 1
+	$at sysctl -qw "$1=$2" 2>/dev/null || return 1
+	SYSCTLS+=("$at;$1=$old")
+}
+restore_sysctls() {
+	local kv
+	for kv in "${SYSCTLS[@]}"; do
+		${kv%%;*} sysctl -qw "${kv#*;}"
+	done
+	SYSCTLS=()
+}
+
+# need TOOL WHY: 0 when TOOL is installed, else a SKIP line with WHY.
+need() {
+	command -v "$1" >/dev/null && return 0
+	echo "SKIP $2: $1 is not installed"
+	return 1
 }
 
 # wait_same FN FILE TRIES: reruns FN into FILE.after, every 0.1 s, until
@@ -149,6 +205,7 @@ expect_table() {
 }
 
 cleanup_all() {
+	restore_sysctls
 	topo_down
 	rm -rf "$T"
 }

@@ -4,6 +4,8 @@
 # one summary line. Exits non-zero if anything failed.
 cd "$(dirname "$0")/.." || exit 1
 
+. tests/sandbox.sh
+
 pass=0 failed=0 skipped=0
 
 # run NAME COMMAND...: a command that dies without saying FAIL still fails.

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced first by tests/run.sh and by every privileged suite: as root, the
+# script re-executes itself in private network and mount namespaces with a
+# private /run (the journal, named namespaces) and /sys, as xdp-tools' test
+# runner does, so no test can see or change the host's interfaces, journal
+# or mounts. BPF objects are global: tests/lib.sh snapshots only hookcmp's.
+# The caller has changed to the top of the tree.
+if [ "$(id -u)" -eq 0 ] && [ -z "${HOOKCMP_SANDBOX:-}" ]; then
+	if ! command -v unshare >/dev/null; then
+		echo "FAIL sandbox: unshare (util-linux) is missing"
+		exit 1
+	fi
+	# fd 9 keeps the host's network namespace for the sysctls that only
+	# the initial one has (tests/lib.sh: set_sysctl).
+	exec 9</proc/self/ns/net
+	exec env HOOKCMP_SANDBOX=$$ unshare --net --mount --propagation private \
+		-- "$BASH" "tests/${0##*/}" "$@"
+fi
+if [ "${HOOKCMP_SANDBOX:-}" = "$$" ]; then
+	# unshare exec'd us in place: set up once, here.
+	if ! mount -t tmpfs -o mode=0755 hookcmp-run /run ||
+		! mount -t sysfs sysfs /sys || ! ip link set lo up; then
+		echo "FAIL sandbox: cannot set up the private /run, /sys or lo"
+		exit 1
+	fi
+	HOOKCMP_SANDBOX=ready
+fi
