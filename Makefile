@@ -19,6 +19,8 @@ ifeq ($(SANITIZE),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 endif
+.DEFAULT_GOAL := all
+
 # Switching SANITIZE rebuilds everything: objects depend on this stamp.
 STAMP := build/.sanitize-$(or $(SANITIZE),0)
 $(STAMP):
@@ -37,10 +39,10 @@ HDRS := $(wildcard loader/*.h qdisc/*.h) $(BPF_HDRS)
 
 FUZZ := rules classify netlink
 FUZZ_SECONDS ?= 60
-TEST_BINS := build/test_unit build/test_progrun build/hc-send \
+TEST_BINS := build/test_unit build/test_progrun build/hc-send build/bpf-churn \
 	$(FUZZ:%=build/replay_%)
 
-all: hookcmp
+all: hookcmp build/hookcmp.8
 
 build/%.bpf.o: progs/%.bpf.c $(BPF_HDRS)
 	@mkdir -p $(@D)
@@ -74,6 +76,9 @@ build/test_%: build/tests/test_%.o build/libhookcmp.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/hc-send: build/tests/hc_send.o build/libhookcmp.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/bpf-churn: build/tests/bpf_churn.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/tests/%.o: tests/%.c $(HDRS) $(SKELS) build/tests/bad.skel.h $(wildcard tests/*.h) $(STAMP)

@@ -59,7 +59,23 @@ for t in rules classify netlink; do
 done
 if [ "$(id -u)" -eq 0 ]; then
 	run prog-run build/test_progrun
+	# The netns suite runs while another process on the host loads and
+	# unloads BPF objects with hookcmp's names: the snapshots must not
+	# mistake them for ours.
+	churn=$(mktemp)
+	nsenter --mount=/proc/$$/fd/8 --net=/proc/$$/fd/9 "$PWD/build/bpf-churn" >"$churn" &
+	churn_pid=$!
 	run netns tests/netns.sh
+	kill -TERM "$churn_pid"
+	wait "$churn_pid"
+	if [ "$(cat "$churn")" -gt 0 ] 2>/dev/null; then
+		echo "PASS netns suite ran beside another BPF user ($(cat "$churn") programs and maps loaded and unloaded)"
+		pass=$((pass + 1))
+	else
+		echo "FAIL netns suite: the other BPF user did not run"
+		failed=$((failed + 1))
+	fi
+	rm -f "$churn"
 else
 	echo "SKIP prog-run and netns tests: they need root (CI runs them as root)"
 	skipped=$((skipped + 1))

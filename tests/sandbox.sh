@@ -10,9 +10,10 @@ if [ "$(id -u)" -eq 0 ] && [ -z "${HOOKCMP_SANDBOX:-}" ]; then
 		echo "FAIL sandbox: unshare (util-linux) is missing"
 		exit 1
 	fi
-	# fd 9 keeps the host's network namespace for the sysctls that only
-	# the initial one has (tests/lib.sh: set_sysctl).
-	exec 9</proc/self/ns/net
+	# fds 8 and 9 keep the host's mount and network namespaces: for the
+	# sysctls that only the initial one has (tests/lib.sh: set_sysctl),
+	# and for tests/run.sh's other BPF user on the host.
+	exec 8</proc/self/ns/mnt 9</proc/self/ns/net
 	exec env HOOKCMP_SANDBOX=$$ unshare --net --mount --propagation private \
 		-- "$BASH" "tests/${0##*/}" "$@"
 fi
