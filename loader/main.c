@@ -204,7 +204,7 @@ int hc_check_privileges(void)
 		bpf ? "" : " CAP_BPF", net ? "" : " CAP_NET_ADMIN");
 }
 
-int hc_cmd_device(const char *netns, const char *dev, int *ifindex)
+int hc_cmd_netns(const char *netns)
 {
 	struct hc_err err = {};
 	int ret = netns ? hc_enter_netns(netns, &err) : 0;
@@ -214,6 +214,15 @@ int hc_cmd_device(const char *netns, const char *dev, int *ifindex)
 				       HC_EXIT_USAGE :
 				       HC_EXIT_PERM,
 			       "%s", err.msg);
+	return 0;
+}
+
+int hc_cmd_device(const char *netns, const char *dev, int *ifindex)
+{
+	int ret = hc_cmd_netns(netns);
+
+	if (ret)
+		return ret;
 	*ifindex = if_nametoindex(dev);
 	if (!*ifindex)
 		return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", dev,
@@ -472,8 +481,8 @@ static void usage(FILE *f)
 	const struct cmd *c;
 
 	fprintf(f,
-		"Usage: hookcmp [run] --hook xdp|tc|socket [OPTIONS] DEV\n"
-		"       hookcmp COMMAND [OPTIONS]\n\n"
+		"Usage: hookcmp [-n NETNS] [-j] [run] --hook xdp|tc|socket [OPTIONS] DEV\n"
+		"       hookcmp [-n NETNS] [-j] COMMAND [OPTIONS]\n\n"
 		"Runs one drop-and-classify program at a receive hook of DEV and\n"
 		"prints what it saw per class, then a summary on exit.\n\n"
 		"Commands:\n");
@@ -488,13 +497,52 @@ static void usage(FILE *f)
 		"4 unsupported by the kernel or driver, 5 hook busy, 128+N signal N.\n");
 }
 
+/*
+ * Global options come before the command, as with ip, tc and bpftool
+ * (hookcmp -n NS -j status). Every command takes them in its own table
+ * too, so they are handed on in its argv, and may follow the command.
+ */
+static int global_opts(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-j") || !strcmp(a, "--json") ||
+		    !strncmp(a, "--netns=", 8) ||
+		    (!strncmp(a, "-n", 2) && a[2]))
+			continue;
+		if ((!strcmp(a, "-n") || !strcmp(a, "--netns")) &&
+		    i + 1 < argc) {
+			i++;
+			continue;
+		}
+		break;
+	}
+	return i - 1;
+}
+
 int main(int argc, char **argv)
 {
-	const struct cmd *c;
+	int nglob = global_opts(argc, argv), i;
+	const struct cmd *c = NULL;
+	char **args;
 
-	if (argc > 1)
+	if (1 + nglob < argc)
 		for (c = cmds; c->name; c++)
-			if (!strcmp(argv[1], c->name))
-				return c->fn(argc - 1, argv + 1);
-	return cmd_run(argc, argv);
+			if (!strcmp(argv[1 + nglob], c->name))
+				break;
+	if (!c || !c->name)
+		return cmd_run(argc, argv);
+	/* argv[0] is the command, the global options follow it. */
+	args = calloc(argc, sizeof(*args));
+	if (!args)
+		return hc_fail(HC_EXIT_FAIL, "out of memory");
+	args[0] = argv[1 + nglob];
+	for (i = 0; i < nglob; i++)
+		args[1 + i] = argv[1 + i];
+	for (i = 2 + nglob; i < argc; i++)
+		args[i - 1] = argv[i];
+	return c->fn(argc - 1, args);
 }

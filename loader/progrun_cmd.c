@@ -18,12 +18,15 @@
 
 struct progrun_cli {
 	__u32 repeat;
+	const char *netns;
 	bool json, help;
 };
 
 static const struct hc_opt progrun_opts[] = {
 	{ "repeat", 0, HC_OPT_U32, offsetof(struct progrun_cli, repeat), "N",
 	  "runs per variant (default 10000000)", NULL, 1, 0xffffffff },
+	{ "netns", 'n', HC_OPT_STR, offsetof(struct progrun_cli, netns), "NAME",
+	  "run inside network namespace NAME" },
 	{ "json", 'j', HC_OPT_FLAG, offsetof(struct progrun_cli, json), NULL,
 	  "one JSON object per variant" },
 	{ "help", 'h', HC_OPT_FLAG, offsetof(struct progrun_cli, help), NULL,
@@ -56,7 +59,7 @@ int cmd_progrun(int argc, char **argv)
 		hc_opts_help(stdout, progrun_opts);
 		return 0;
 	}
-	ret = hc_check_privileges();
+	ret = hc_check_privileges() ?: hc_cmd_netns(c.netns);
 	if (ret)
 		return ret;
 	libbpf_set_print(NULL);

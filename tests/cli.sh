@@ -33,3 +33,14 @@ t "too long a device name" 2 "is too long" --hook tc abcdefghijklmnopqrstuvwxyz
 t "bad rule" 2 "rule 1 'tcp dport x pass'" --hook tc -r 'tcp dport x pass' eth0
 t "65 rules" 2 "at most 64 rules" --hook tc $(for i in $(seq 65); do printf -- "-r drop "; done) eth0
 t "json usage error" 2 '{"type":"error","error":"--hook xdp|tc|socket is required","exit":2}' --json eth0
+
+# Global options before the command, as with ip, tc and bpftool, and after
+# it too: the command's own table takes them (the unknown option is then
+# what it complains about, in JSON).
+bogus='{"type":"error","error":"unknown option '"'"'--bogus'"'"'","exit":2}'
+for c in run gen prog-run status cleanup; do
+	t "global -n -j before $c" 2 "$bogus" -n x -j "$c" --bogus
+	t "global --netns=x --json before $c" 2 "$bogus" --netns=x --json "$c" --bogus
+	t "-n -j after $c" 2 "$bogus" "$c" -n x -j --bogus
+done
+t "global options without a command: run" 2 '"error":"--hook xdp|tc|socket is required"' -n x -j

@@ -551,6 +551,50 @@ test_cleanup() {
 }
 test_cleanup
 
+# The same device name in two namespaces: -n picks one, before or after
+# the command; without -n cleanup refuses to guess. status -j has one
+# object per record.
+test_cleanup_netns() {
+	local name="cleanup -n" D2=hct$$e out rc pid1 pid2
+	topo_up || { fail "$name: topology"; return; }
+	ip netns add "$D2" && ip -n "$D2" link add "$DEV" type veth peer name hcp &&
+		ip -n "$D2" link set "$DEV" up || { fail "$name: second namespace"; topo_down; return; }
+	snapshot >"$T/before"
+	hc_start -n "$D" --hook tc -i 0 "$DEV" && pid1=$HCPID
+	hc_start --hook xdp -i 0 "$DEV" -n "$D2" && pid2=$HCPID
+	HCPID=
+	kill -KILL $pid1 $pid2
+	wait $pid1 $pid2 2>/dev/null
+	out=$("$HC" -j status)
+	check "$name: status -j: one typed object per record" jq_true -s \
+		'length == 3 and all(.[]; .type == "record" and .state == "stale" and
+			.dev == "hcd" and (.pid | type) == "number" and (.kind | type) == "string")' <<<"$out"
+	check_eq "$name: status -j -n: only that namespace's" \
+		"$("$HC" status -j -n "$D2" | jq -sc 'map(.kind)')" '["xdp"]'
+	out=$("$HC" cleanup "$DEV" 2>&1)
+	rc=$?
+	check_eq "$name: cleanup DEV in two namespaces: exit status" "$rc" 2
+	check "$name: cleanup DEV names both namespaces" \
+		grep -q "in 2 network namespaces ('$D', '$D2')\|in 2 network namespaces ('$D2', '$D')" <<<"$out"
+	check_eq "$name: refused, so nothing removed" "$("$HC" -j status | jq -s length)" 3
+	out=$("$HC" -n "$D" cleanup "$DEV")
+	check_eq "$name: -n NS cleanup DEV: exit status" "$?" 0
+	check_eq "$name: $D's clsact and filter are gone" \
+		"$(tc -n "$D" -j qdisc show dev "$DEV" | jq -c 'map(.kind)')" '["noqueue"]'
+	check_eq "$name: $D2's record is left" "$("$HC" -j status | jq -sc 'map([.netns, .kind])')" \
+		"[[\"$D2\",\"xdp\"]]"
+	check_eq "$name: $D2's program is still attached" \
+		"$(ip -n "$D2" -j link show dev "$DEV" | jq '.[0].xdp.mode')" 1
+	out=$("$HC" cleanup "$DEV" -j)
+	check_eq "$name: cleanup DEV -j: exit status" "$?" 0
+	check "$name: cleanup -j says what became of it" jq_true -s \
+		'length == 1 and .[0].state == "detached" and .[0].netns == "'"$D2"'"' <<<"$out"
+	check_state_same "$name"
+	ip netns del "$D2"
+	topo_down
+}
+test_cleanup_netns
+
 # A signal in every phase: load, each attach step, running, detach (also
 # a second Ctrl-C during detach). The device ends as it was, exit 128+N.
 test_signals() {
