@@ -421,14 +421,20 @@ static int cmd_run(int argc, char **argv)
 		ret = 128 + hc_stop_sig;
 		goto out;
 	}
+	/*
+	 * The map is new at load, so the totals start from zero and also hold
+	 * what arrives between attach and the first read.
+	 */
+	memset(&start, 0, sizeof(start));
+	start.t = hc_now();
 	err = h->attach(r);
 	if (err) {
 		ret = fail_step(r, "attach failed", err);
 		goto out;
 	}
-	err = hc_fault(&r->err, "run") ?: hc_stats_read(r->stats_fd, &start);
+	err = hc_fault(&r->err, "run");
 	if (err) {
-		ret = fail_step(r, "reading counters failed", err);
+		ret = fail_step(r, "run failed", err);
 		goto out;
 	}
 	if (!hc_stop_sig)

@@ -240,6 +240,25 @@ test_duration() {
 }
 test_duration
 
+# The summary counts from the program's zero state: what arrives between
+# attach and the first look at the counters is in it too.
+test_from_zero() {
+	local name="summary from zero" args
+	topo_up || { fail "$name: topology"; return; }
+	for args in "--hook xdp" "--hook tc" "--hook socket --socket packet"; do
+		# shellcheck disable=SC2086
+		HOOKCMP_PAUSE_AT=run "$HC" -n "$D" $args -j -i 0 "$DEV" >"$T/out" 2>"$T/err" &
+		HCPID=$!
+		wait_for "paused at step 'run'" "$T/err" && send_mix
+		wait_for "attached to" "$T/err"
+		hc_stop INT
+		check_eq "$name ($args): the mix sent right after attach is counted" \
+			"$(summary | jq .total.packets)" 43
+	done
+	topo_down
+}
+test_from_zero
+
 # A step that fails halfway: what was attached so far is undone.
 test_faults() {
 	local name="fault" out rc args step
