@@ -27,4 +27,14 @@ static __always_inline void hc_count(__u32 cls, __u32 verdict, __u64 bytes)
 	}
 }
 
+/*
+ * Bytes count the frame as it arrived, from the Ethernet header, VLAN tags
+ * included: at tc and an AF_PACKET socket the skb starts at the MAC header
+ * but the kernel may have taken the outer tag out of the data.
+ */
+static __always_inline __u64 hc_skb_frame_len(const struct __sk_buff *skb)
+{
+	return skb->len + (skb->vlan_present ? 4 : 0);
+}
+
 #endif

@@ -13,7 +13,7 @@ int hc_tc(struct __sk_buff *skb)
 	};
 	__u32 cls, v = hc_process(&p, &hc_conf, &cls);
 
-	hc_count(cls, v, skb->len);
+	hc_count(cls, v, hc_skb_frame_len(skb));
 	return v == HC_DROP ? TC_ACT_SHOT : TC_ACT_OK;
 }
 

@@ -259,6 +259,43 @@ test_from_zero() {
 }
 test_from_zero
 
+# bytes are the frame as it arrived, from the Ethernet header with its
+# VLAN tag, at every hook: frames of known sizes give the same totals.
+test_bytes() {
+	local name="bytes" mac args want
+	topo_up || { fail "$name: topology"; return; }
+	ip -n "$D" addr add 192.0.2.2/24 dev "$DEV"
+	ip -n "$D" addr add 2001:db8::2/64 dev "$DEV" nodad
+	mac=$(ip -n "$D" -j link show dev "$DEV" | jq -r '.[0].address')
+	while read -r args; do
+		hc_start -n "$D" $args -j -i 0 "$DEV" || { fail "$name ($args): did not attach"; continue; }
+		# AF_PACKET: live frames need NAPI or XDP on the receiving veth.
+		gen() { "$HC" gen -n "$G" hcg --method packet --dst-mac "$mac" -c 10 "$@" >/dev/null 2>&1; }
+		gen -s 64 --dst 192.0.2.2 && gen -s 1000 --dst 192.0.2.2 &&
+			gen -6 -s 200 --dst 2001:db8::2 && gen -s 1514 --dst 192.0.2.2
+		want=$((10 * (64 + 1000 + 200 + 1514)))
+		# A UDP socket never sees a tagged frame on an untagged device.
+		if [ "$args" != "--hook socket" ]; then
+			gen -s 128 --vlan 7 --dst 192.0.2.2
+			want=$((want + 10 * 128))
+		fi
+		sleep 0.3
+		hc_stop INT
+		check_eq "$name ($args): total bytes of frames of known sizes" \
+			"$(summary | jq .total.bytes)" "$want"
+	done <<EOF2
+--hook xdp
+--hook xdp --xdp-mode generic
+--hook tc
+--hook tc --qdisc ingress
+--hook tc --tc-attach tcx
+--hook socket --socket packet
+--hook socket
+EOF2
+	topo_down
+}
+test_bytes
+
 # A step that fails halfway: what was attached so far is undone.
 test_faults() {
 	local name="fault" out rc args step
