@@ -13,7 +13,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lmnl)
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
-CPPFLAGS += -D_GNU_SOURCE -Iprogs -Iloader -Iqdisc -Ibuild $(PKG_CFLAGS)
+CPPFLAGS += -D_GNU_SOURCE -Iprogs -Iloader -Iqdisc -Ibench -Ibuild $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lm -lpthread
 ifeq ($(SANITIZE),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -32,14 +32,14 @@ BPF_HDRS := $(wildcard progs/*.h)
 HOOKS := xdp tc sock gen
 SKELS := $(HOOKS:%=build/%.skel.h)
 
-CMD_SRCS := $(wildcard loader/*_cmd.c) loader/main.c loader/bench.c
+CMD_SRCS := $(wildcard loader/*_cmd.c) loader/main.c $(wildcard bench/*.c)
 LIB_SRCS := $(filter-out $(CMD_SRCS),$(wildcard loader/*.c)) $(wildcard qdisc/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
-HDRS := $(wildcard loader/*.h qdisc/*.h) $(BPF_HDRS)
+HDRS := $(wildcard loader/*.h qdisc/*.h bench/*.h) $(BPF_HDRS)
 
 FUZZ := rules classify netlink
 FUZZ_SECONDS ?= 60
-TEST_BINS := build/test_unit build/test_progrun build/hc-send build/bpf-churn \
+TEST_BINS := build/test_unit build/test_progrun build/test_bench build/hc-send build/bpf-churn \
 	$(FUZZ:%=build/replay_%)
 
 all: hookcmp build/hookcmp.8
@@ -66,6 +66,10 @@ build/qdisc/%.o: qdisc/%.c $(HDRS) $(STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
+build/bench/%.o: bench/%.c $(HDRS) $(SKELS) $(STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
 build/libhookcmp.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
@@ -73,6 +77,10 @@ hookcmp: $(CMD_SRCS:%.c=build/%.o) build/libhookcmp.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/test_%: build/tests/test_%.o build/libhookcmp.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The bench's pure parts, tested on their own.
+build/test_bench: build/tests/test_bench.o build/bench/statistics.o build/bench/plan.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/hc-send: build/tests/hc_send.o build/libhookcmp.a
@@ -146,7 +154,7 @@ install: hookcmp build/hookcmp.8
 		scripts/gen-vs-trafgen.sh $(DESTDIR)$(PREFIX)/share/hookcmp/scripts/
 
 format:
-	clang-format -i progs/*.c progs/*.h loader/*.c loader/*.h qdisc/*.c qdisc/*.h tests/*.c tests/*.h tests/fuzz/*.c
+	clang-format -i progs/*.c progs/*.h loader/*.c loader/*.h qdisc/*.c qdisc/*.h bench/*.c bench/*.h tests/*.c tests/*.h tests/fuzz/*.c
 
 clean:
 	rm -rf build hookcmp

@@ -111,6 +111,13 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 	return packet_open(g, err);
 }
 
+int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec)
+{
+	if (g->flows > 1)
+		return -EINVAL;
+	return hc_pkt_build(spec, g->frame, &g->lo);
+}
+
 /* AF_PACKET: a batch of frames per sendmmsg, the flows laid out in turn. */
 static int packet_send(struct hc_gen *g, __u64 count, __u64 *sent,
 		       const volatile int *stop)

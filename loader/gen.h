@@ -31,6 +31,12 @@ struct hc_gen {
 int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 		struct hc_err *err);
 /*
+ * Another frame for an open one-flow generator, whose program never looks
+ * into the frame: one program serves every frame size, and stays where it
+ * is attached. -EINVAL with several flows or a spec that does not fit.
+ */
+int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec);
+/*
  * Sends count frames from the calling thread, stopping early once *stop
  * is set; *sent is exact either way (signals wait between chunks).
  */

@@ -12,12 +12,14 @@
 #include <time.h>
 #include <unistd.h>
 #include <libmnl/libmnl.h>
+#include <net/if.h>
 #include <linux/if_ether.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/pkt_cls.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
+#include <linux/veth.h>
 #include <arpa/inet.h>
 #include "nl.h"
 
@@ -329,6 +331,89 @@ int hc_nl_xdp_set(struct hc_nl *nl, int ifindex, int fd, int expected_fd,
 	return talk(nl, nlh, NULL, NULL, err);
 }
 
+static struct ifinfomsg *ifi_put(struct nlmsghdr *nlh, int ifindex)
+{
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	return ifi;
+}
+
+int hc_nl_veth_add(struct hc_nl *nl, const char *name, const char *peer,
+		   int peer_ns_fd, struct hc_err *err)
+{
+	struct nlmsghdr *nlh =
+		msg_start(nl, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+	struct nlattr *info, *data, *pinfo;
+
+	ifi_put(nlh, 0);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "veth");
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	/* The peer is described as a link of its own: ifinfomsg, then attrs. */
+	pinfo = mnl_attr_nest_start(nlh, VETH_INFO_PEER);
+	ifi_put(nlh, 0);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, peer);
+	if (peer_ns_fd >= 0)
+		mnl_attr_put_u32(nlh, IFLA_NET_NS_FD, peer_ns_fd);
+	mnl_attr_nest_end(nlh, pinfo);
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, info);
+	return talk(nl, nlh, NULL, NULL, err);
+}
+
+int hc_nl_link_up(struct hc_nl *nl, int ifindex, bool quiet, struct hc_err *err)
+{
+	struct nlmsghdr *nlh;
+	struct nlattr *af, *in6;
+	struct ifinfomsg *ifi;
+	int ret;
+
+	/*
+	 * A message of its own, before up: set together, the kernel may bring
+	 * the link up (and give it an address) before it reads the mode.
+	 */
+	if (quiet) {
+		nlh = msg_start(nl, RTM_NEWLINK, 0);
+		ifi_put(nlh, ifindex);
+		af = mnl_attr_nest_start(nlh, IFLA_AF_SPEC);
+		in6 = mnl_attr_nest_start(nlh, AF_INET6);
+		mnl_attr_put_u8(nlh, IFLA_INET6_ADDR_GEN_MODE,
+				IN6_ADDR_GEN_MODE_NONE);
+		mnl_attr_nest_end(nlh, in6);
+		mnl_attr_nest_end(nlh, af);
+		ret = talk(nl, nlh, NULL, NULL, err);
+		/* A kernel without IPv6 sends none of it anyway. */
+		if (ret && ret != -EAFNOSUPPORT)
+			return ret;
+	}
+	nlh = msg_start(nl, RTM_NEWLINK, 0);
+	ifi = ifi_put(nlh, ifindex);
+	ifi->ifi_flags = IFF_UP;
+	ifi->ifi_change = IFF_UP;
+	return talk(nl, nlh, NULL, NULL, err);
+}
+
+int hc_nl_addr_add(struct hc_nl *nl, int ifindex, int family, const void *addr,
+		   __u8 prefixlen, struct hc_err *err)
+{
+	struct nlmsghdr *nlh =
+		msg_start(nl, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL);
+	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	size_t len = family == AF_INET6 ? 16 : 4;
+
+	ifa->ifa_family = family;
+	ifa->ifa_prefixlen = prefixlen;
+	ifa->ifa_index = ifindex;
+	if (family == AF_INET6)
+		ifa->ifa_flags = IFA_F_NODAD;
+	mnl_attr_put(nlh, IFA_LOCAL, len, addr);
+	mnl_attr_put(nlh, IFA_ADDRESS, len, addr);
+	return talk(nl, nlh, NULL, NULL, err);
+}
+
 /* ---- qdiscs ---- */
 
 struct qdisc_query {
@@ -434,6 +519,30 @@ int hc_nl_filter_add_bpf(struct hc_nl *nl, const struct hc_filter *f,
 	mnl_attr_put_u32(nlh, TCA_BPF_FD, prog_fd);
 	mnl_attr_put_strz(nlh, TCA_BPF_NAME, name);
 	mnl_attr_put_u32(nlh, TCA_BPF_FLAGS, TCA_BPF_FLAG_ACT_DIRECT);
+	mnl_attr_nest_end(nlh, nest);
+	return talk(nl, nlh, NULL, NULL, err);
+}
+
+int hc_nl_filter_add_u32(struct hc_nl *nl, const struct hc_filter *f, __u32 val,
+			 __u32 mask, int off, __u32 classid, struct hc_err *err)
+{
+	struct nlmsghdr *nlh =
+		tc_msg(nl, RTM_NEWTFILTER, NLM_F_CREATE | NLM_F_EXCL,
+		       f->ifindex, f->parent, f->handle, filter_info(f));
+	struct {
+		struct tc_u32_sel sel;
+		struct tc_u32_key key;
+	} s = {
+		/* A classid ends the walk, as tc sets it with one. */
+		.sel = { .flags = TC_U32_TERMINAL, .nkeys = 1 },
+		.key = { .mask = htonl(mask), .val = htonl(val), .off = off },
+	};
+	struct nlattr *nest;
+
+	mnl_attr_put_strz(nlh, TCA_KIND, "u32");
+	nest = mnl_attr_nest_start(nlh, TCA_OPTIONS);
+	mnl_attr_put_u32(nlh, TCA_U32_CLASSID, classid);
+	mnl_attr_put(nlh, TCA_U32_SEL, sizeof(s), &s);
 	mnl_attr_nest_end(nlh, nest);
 	return talk(nl, nlh, NULL, NULL, err);
 }

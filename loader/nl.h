@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* All of hookcmp's rtnetlink: XDP on links, qdiscs and tc filters. */
+/*
+ * All of hookcmp's rtnetlink: XDP on links, qdiscs and tc filters, and the
+ * links and addresses of bench's topology.
+ */
 #ifndef HC_NL_H
 #define HC_NL_H
 
@@ -29,6 +32,22 @@ int hc_nl_link_get(struct hc_nl *nl, int ifindex, struct hc_link_info *info,
 int hc_nl_xdp_set(struct hc_nl *nl, int ifindex, int fd, int expected_fd,
 		  __u32 flags, struct hc_err *err);
 
+/*
+ * A veth pair: name in this socket's namespace, peer in the namespace
+ * peer_ns_fd refers to (-1: here too).
+ */
+int hc_nl_veth_add(struct hc_nl *nl, const char *name, const char *peer,
+		   int peer_ns_fd, struct hc_err *err);
+/*
+ * Brings a link up. quiet: no IPv6 link-local address first, so nothing
+ * but the caller's frames (no router solicitations, no DAD) crosses it.
+ */
+int hc_nl_link_up(struct hc_nl *nl, int ifindex, bool quiet,
+		  struct hc_err *err);
+/* addr is a struct in_addr (AF_INET) or struct in6_addr (AF_INET6). */
+int hc_nl_addr_add(struct hc_nl *nl, int ifindex, int family, const void *addr,
+		   __u8 prefixlen, struct hc_err *err);
+
 /* The ingress-side qdisc (clsact or ingress) of a device: kind or "". */
 int hc_nl_ingress_qdisc(struct hc_nl *nl, int ifindex, char *kind, size_t size,
 			struct hc_err *err);
@@ -46,6 +65,14 @@ struct hc_filter {
 
 int hc_nl_filter_add_bpf(struct hc_nl *nl, const struct hc_filter *f,
 			 int prog_fd, const char *name, struct hc_err *err);
+/*
+ * A u32 filter with one key (val/mask at byte off of the network header)
+ * that sets classid on a match, as `tc filter add ... u32 match u32 VAL
+ * MASK at OFF classid CLASSID`.
+ */
+int hc_nl_filter_add_u32(struct hc_nl *nl, const struct hc_filter *f, __u32 val,
+			 __u32 mask, int off, __u32 classid,
+			 struct hc_err *err);
 int hc_nl_filter_del(struct hc_nl *nl, const struct hc_filter *f,
 		     struct hc_err *err);
 /* The id of the BPF program behind a cls_bpf filter, 0 if it has none. */

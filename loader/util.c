@@ -103,15 +103,20 @@ void hc_pause(const char *step)
 		usleep(100000);
 }
 
+/* HOOKCMP_FAIL_AT=STEP[:ERRNO]: the error is EIO unless a number is given. */
 int hc_fault(struct hc_err *err, const char *step)
 {
 	const char *at = getenv("HOOKCMP_FAIL_AT");
+	size_t len = strlen(step);
+	int e = EIO;
 
 	hc_pause(step);
-	if (!at || strcmp(at, step))
+	if (!at || strncmp(at, step, len) || (at[len] && at[len] != ':'))
 		return 0;
+	if (at[len] == ':' && atoi(at + len + 1) > 0)
+		e = atoi(at + len + 1);
 	hc_err_set(err, "fault injected at step '%s'", step);
-	return -EIO;
+	return -e;
 }
 
 volatile int hc_stop_sig;

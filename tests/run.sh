@@ -31,6 +31,7 @@ run() {
 }
 
 run unit build/test_unit
+run bench-unit build/test_bench
 # A sanitizer report fails the run it happens in.
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hookcmp bench: what its parts share. A scenario (scen_*.c) builds rows;
+ * each row has a kind (kind_*.c) that puts its hook in place, counts and
+ * takes it away; run.c measures every row once per round in the order
+ * plan.c draws; statistics.c turns the rounds into estimates; report.c
+ * prints them as text, JSON or CSV. topo.c owns the namespaces.
+ */
+#ifndef HC_BENCH_H
+#define HC_BENCH_H
+
+#include <stdio.h>
+#include "hookcmp.h"
+#include "gen.h"
+#include "plan.h"
+#include "statistics.h"
+
+#define BENCH_MAX_ROWS BENCH_PLAN_MAX
+#define BENCH_GEN_DEV "hcg"
+#define BENCH_DUT_DEV "hcd"
+#define BENCH_OTHER_DEV "hcx" /* a second device in the DUT's namespace */
+#define BENCH_SPARE_DEV "hcz" /* holds the generator's program */
+
+#define BENCH_RESAMPLES 10000 /* bootstrap resamples per interval */
+#define BENCH_LEVEL 0.95
+#define BENCH_OUTLIER_Z 3.5 /* modified z-score that flags a round */
+#define BENCH_DRIFT_MAX 1.10 /* gen-only's max/min Mpps over a run */
+
+struct bench;
+struct bench_row;
+
+/* What a row's hook counted so far. */
+struct bench_count {
+	__u64 seen; /* packets that reached the hook */
+	__u64 passed; /* of those, let through */
+};
+
+/*
+ * A row kind: how its hook is put in place before a timed window, read,
+ * and taken away after it. Shared code never asks which kind a row is.
+ */
+struct bench_kind {
+	const char *name;
+	int (*setup)(struct bench *b, struct bench_row *r, struct hc_err *err);
+	void (*teardown)(struct bench *b, struct bench_row *r);
+	int (*read)(struct bench *b, struct bench_row *r,
+		    struct bench_count *c);
+	/* It measures the generator alone: its rate is what was sent. */
+	bool generator;
+};
+
+extern const struct bench_kind bench_kind_bpf, bench_kind_stack,
+	bench_kind_qdisc, bench_kind_ipt, bench_kind_nft, bench_kind_gen;
+
+/* The BPF hooks rows are built from (kind_bpf.c). */
+struct bench_hook {
+	const char *name;
+	enum hc_hook_id hook;
+	int mode; /* xdp_mode, qdisc or sock */
+	bool tcx;
+	bool bare; /* the hooks scenario adds a -bare row */
+};
+
+extern const struct bench_hook bench_hooks[];
+
+/* A scenario: one file each (scen_*.c), one line in bench_scenarios[]. */
+struct bench_scenario {
+	const char *name;
+	const char *help;
+	const char *baseline; /* what its rows are compared with */
+	void (*build)(struct bench *b);
+};
+
+extern const struct bench_scenario *const bench_scenarios[];
+
+/* One row in one measured round. */
+struct bench_round {
+	int round; /* 1-based */
+	int order; /* 0-based position in the round */
+	__u64 generated, seen, dropped_before;
+	__u64 passed; /* let through by the hook */
+	double secs; /* the timed window */
+	double setup_ms, teardown_ms; /* around it, not in it */
+	double mpps;
+	double ns; /* cost per packet (see bench_summarize); NaN: none */
+	bool outlier;
+};
+
+/* What the report shows of a row; NaN where there is nothing to show. */
+struct bench_sum {
+	int n; /* rounds with a cost */
+	double mpps_med, mpps_min, mpps_max;
+	struct st_est ns, delta, ratio;
+	bool significant;
+	int outliers;
+	double drift; /* max/min of the rate over the rounds */
+	bool gen_bound; /* split: the hook ran as fast as the generator */
+};
+
+struct bench_qdisc_row {
+	const char *kind; /* "ingress" or "clsact" */
+	bool other_dev; /* on BENCH_OTHER_DEV instead of the DUT */
+	bool u32; /* plus a u32 filter that matches nothing */
+};
+
+struct bench_row {
+	char name[40];
+	const struct bench_kind *kind;
+	union {
+		struct hc_run run; /* bpf */
+		struct bench_qdisc_row qdisc; /* qdisc */
+	};
+	__u32 size; /* frame length */
+	bool local; /* frames addressed to the DUT's MAC and IP */
+	bool drop; /* the hook must pass nothing */
+	char base_name[40]; /* the row this one is compared with */
+	int base; /* its index, -1 for none */
+	int gen; /* index of the gen-only row at this size */
+
+	struct bench_round *rd;
+	int nrd, cap;
+	char reason[200]; /* why the row is INVALID */
+	bool dead; /* setup failed: it runs no more */
+	struct bench_sum sum;
+};
+
+struct bench_env {
+	int cpus;
+	bool jit, live, tcx;
+	char foreign[128]; /* ingress qdiscs outside the bench */
+	char kernel[65];
+	char hypervisor[13]; /* CPUID's signature, "" on bare metal */
+	bool emulated; /* qemu TCG: timings mean nothing */
+};
+
+enum bench_cpu_mode { BENCH_SPLIT, BENCH_INLINE };
+
+struct bench {
+	/* options */
+	int scenario, cpu_mode;
+	__u32 rounds, max_rounds, packets, seed;
+	double target_ci; /* percent; 0: a fixed number of rounds */
+	const char *hooks, *out_path, *csv_path, *plot_dir, *netns;
+	const char *perf_ctl, *perf_row;
+	bool json, help, no_bare, seed_set;
+
+	/* opened before any row runs */
+	FILE *out, *csv;
+	char plot_sh[512];
+	int perf_fd, perf_ack, perf_idx;
+
+	/* topology */
+	int fd_root, fd_gen, fd_dut;
+	struct hc_nl *nl_gen, *nl_dut;
+	int if_gen, if_dut, if_other, if_spare;
+	__u8 dut_mac[6];
+	bool threaded; /* split: NAPI kthreads to pin again when NAPI returns */
+	struct hc_gen gen;
+	struct hc_pkt_spec spec; /* the frame, but for size and destination */
+	__u32 frame_size; /* what the generator sends now */
+	bool frame_local;
+
+	struct bench_env env;
+	const struct bench_scenario *scen;
+	struct bench_row rows[BENCH_MAX_ROWS + 1];
+	int nrows;
+	bool too_many;
+	__u64 hooks_matched; /* bit i: the i-th name of --hooks made a row */
+	int nrounds; /* measured rounds */
+	bool target_reached;
+	double resolution_ns, resolution_pct;
+};
+
+/* rows.c: what scenarios build with */
+/* --hooks lets this row in; a scenario's baseline is always let in. */
+bool bench_wanted(struct bench *b, const char *name);
+struct bench_row *bench_row_add(struct bench *b, const char *name,
+				const struct bench_kind *kind);
+struct bench_row *bench_row_hook(struct bench *b, const struct bench_hook *h,
+				 const char *suffix);
+const struct bench_hook *bench_hook_by_name(const char *name);
+void bench_row_base(struct bench_row *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The scenario's rows, gen-only rows per frame size, baselines resolved. */
+int bench_rows_build(struct bench *b, struct hc_err *err);
+int bench_row_find(const struct bench *b, const char *name);
+
+/* topo.c */
+int bench_enter(int nsfd);
+int bench_topo_up(struct bench *b, struct hc_err *err);
+void bench_topo_down(struct bench *b);
+int bench_topo_cpu(struct bench *b, struct hc_err *err);
+/* NAPI on the DUT's veth (GRO on) or none (the generator alone). */
+int bench_topo_napi(struct bench *b, bool on);
+int bench_dut_rx(struct bench *b, __u64 *rx);
+/* The read op of kinds with no counters of their own: the DUT's RX. */
+int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c);
+int bench_gen_tx_dropped(struct bench *b, __u64 *dropped);
+
+/* exec.c: argv, never a shell; in the namespace nsfd (-1: ours). */
+int bench_exec(int nsfd, const char *const *argv, char *out, size_t size,
+	       struct hc_err *err);
+
+/* env.c */
+void bench_env_read(struct bench_env *env);
+
+/* run.c: warm-up, rounds, and more of them for --target-ci. */
+int bench_run(struct bench *b, struct hc_err *err);
+
+/* summary.c: per-round costs, estimates and flags of every row. */
+void bench_summarize(struct bench *b);
+/* The row's flags ("baseline", "outliers", ...), how many. */
+int bench_flags(const struct bench *b, const struct bench_row *r,
+		const char **flags, int max);
+
+/* report.c */
+void bench_report_text(const struct bench *b, FILE *f);
+void bench_report_json(const struct bench *b, FILE *f);
+void bench_report_csv(const struct bench *b, FILE *f);
+
+#endif

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Rows of hookcmp's own hooks: the program, attached as `hookcmp run` does. */
+#include <string.h>
+#include "bench.h"
+#include "stats.h"
+
+const struct bench_hook bench_hooks[] = {
+	{ "xdp-native", HC_HOOK_XDP, HC_XDP_NATIVE, .bare = true },
+	{ "xdp-generic", HC_HOOK_XDP, HC_XDP_GENERIC, .bare = true },
+	{ "tc-clsact", HC_HOOK_TC, HC_QDISC_CLSACT, .bare = true },
+	/* Its bare program is tc-clsact's; only the qdisc differs. */
+	{ "tc-ingress", HC_HOOK_TC, HC_QDISC_INGRESS },
+	{ "tcx", HC_HOOK_TC, 0, .tcx = true, .bare = true },
+	{ "socket-udp", HC_HOOK_SOCKET, HC_SOCK_UDP, .bare = true },
+	{ "socket-packet", HC_HOOK_SOCKET, HC_SOCK_PACKET },
+	{}
+};
+
+const struct bench_hook *bench_hook_by_name(const char *name)
+{
+	const struct bench_hook *h;
+
+	for (h = bench_hooks; h->name; h++)
+		if (!strcmp(h->name, name))
+			return h;
+	return NULL;
+}
+
+struct bench_row *bench_row_hook(struct bench *b, const struct bench_hook *h,
+				 const char *suffix)
+{
+	char name[40];
+	struct bench_row *r;
+	struct hc_run *run;
+
+	snprintf(name, sizeof(name), "%s%s", h->name, suffix);
+	r = bench_row_add(b, name, &bench_kind_bpf);
+	run = &r->run;
+	run->hook = h->hook;
+	run->xdp_mode = h->mode;
+	run->qdisc = h->mode;
+	run->sock = h->mode;
+	run->tc_attach = h->tcx ? HC_TC_TCX : HC_TC_CLS_BPF;
+	run->conf.parse = HC_PARSE_L4;
+	run->conf.def_verdict = HC_DROP;
+	run->port = 9;
+	run->prio = 1;
+	run->handle = 1;
+	run->prog_fd = run->stats_fd = run->link_fd = run->sock_fd = -1;
+	run->no_journal = true; /* its namespace dies with bench anyway */
+	/* The UDP socket sees only what is addressed to it. */
+	r->local = h->hook == HC_HOOK_SOCKET && h->mode == HC_SOCK_UDP;
+	return r;
+}
+
+static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+{
+	struct hc_run *run = &r->run;
+	const struct hc_hook *h = hc_hook_of(run);
+	int ret;
+
+	memset(&run->err, 0, sizeof(run->err));
+	run->nl = b->nl_dut;
+	run->dev = BENCH_DUT_DEV;
+	run->ifindex = b->if_dut;
+	ret = bench_enter(b->fd_dut) ?: h->load(run) ?: h->attach(run);
+	bench_enter(b->fd_gen);
+	if (ret) {
+		*err = run->err;
+		hc_err_set(err, "%s (%s)%s%s", h->name, h->attach_name(run),
+			   run->err.msg[0] ? ": " : "", run->err.msg);
+	}
+	return ret;
+}
+
+static void teardown(struct bench *b, struct bench_row *r)
+{
+	bench_enter(b->fd_dut);
+	hc_hook_of(&r->run)->detach(&r->run);
+	hc_prog_unload(&r->run);
+	bench_enter(b->fd_gen);
+}
+
+static int read_counts(struct bench *b, struct bench_row *r,
+		       struct bench_count *c)
+{
+	struct hc_snap s;
+	int cls, ret;
+
+	c->passed = 0;
+	/* A bare program counts nothing: what the device received. */
+	if (r->run.bare)
+		return bench_dut_rx(b, &c->seen);
+	ret = hc_stats_read(r->run.stats_fd, &s);
+	if (ret)
+		return ret;
+	c->seen = 0;
+	for (cls = 0; cls < HC_NR_CLASSES; cls++) {
+		c->seen += s.c[cls * HC_NR_VERDICTS + HC_DROP].packets +
+			   s.c[cls * HC_NR_VERDICTS + HC_PASS].packets;
+		c->passed += s.c[cls * HC_NR_VERDICTS + HC_PASS].packets;
+	}
+	return 0;
+}
+
+const struct bench_kind bench_kind_bpf = {
+	.name = "bpf",
+	.setup = setup,
+	.teardown = teardown,
+	.read = read_counts,
+};

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Nothing attached: the stack drops what it receives (not our MAC: in
+ * ip_rcv). The DUT's RX counter is what reached it.
+ */
+#include "bench.h"
+
+static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+{
+	return 0;
+}
+
+static void teardown(struct bench *b, struct bench_row *r)
+{
+}
+
+const struct bench_kind bench_kind_stack = {
+	.name = "stack",
+	.setup = setup,
+	.teardown = teardown,
+	.read = bench_read_dut,
+};

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hooks: the l4 drop logic at every BPF hook, iptables and nftables
+ * drops, the plain stack, and each hook's bare program (drop, count
+ * nothing), against native XDP.
+ */
+#include "bench.h"
+
+static void build(struct bench *b)
+{
+	const struct bench_hook *h;
+	int i;
+
+	for (h = bench_hooks; h->name; h++)
+		if (bench_wanted(b, h->name))
+			bench_row_hook(b, h, "");
+	if (bench_wanted(b, "iptables-raw"))
+		bench_row_add(b, "iptables-raw", &bench_kind_ipt)->local = true;
+	if (bench_wanted(b, "nft-ingress"))
+		bench_row_add(b, "nft-ingress", &bench_kind_nft);
+	if (bench_wanted(b, "stack"))
+		bench_row_add(b, "stack", &bench_kind_stack);
+	for (h = bench_hooks; h->name && !b->no_bare; h++)
+		if (h->bare && bench_wanted(b, h->name))
+			bench_row_hook(b, h, "-bare")->run.bare = true;
+	for (i = 0; i < b->nrows; i++)
+		bench_row_base(&b->rows[i], "xdp-native");
+}
+
+const struct bench_scenario bench_scen_hooks = {
+	.name = "hooks",
+	.help = "every hook's drop, iptables, nftables, the stack, bare programs",
+	.baseline = "xdp-native",
+	.build = build,
+};

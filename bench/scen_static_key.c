@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * static-key: every row drops the frame at the same late point (ip_rcv:
+ * not our MAC); rows differ only in what turns the ingress static key on
+ * and what runs before ip_rcv.
+ */
+#include "bench.h"
+
+static const struct {
+	const char *name;
+	struct bench_qdisc_row q;
+} qdisc_rows[] = {
+	{ "ingress-other-dev", { "ingress", .other_dev = true } },
+	{ "ingress", { "ingress" } },
+	{ "clsact", { "clsact" } },
+	{ "ingress+u32", { "ingress", .u32 = true } },
+};
+
+static const char *const pass_hooks[] = { "xdp-native", "xdp-generic",
+					  "tc-clsact", "tcx" };
+
+static void build(struct bench *b)
+{
+	struct bench_row *r;
+	unsigned int i;
+
+	bench_row_add(b, "nothing", &bench_kind_stack);
+	for (i = 0; i < sizeof(qdisc_rows) / sizeof(qdisc_rows[0]); i++) {
+		if (!bench_wanted(b, qdisc_rows[i].name))
+			continue;
+		r = bench_row_add(b, qdisc_rows[i].name, &bench_kind_qdisc);
+		r->qdisc = qdisc_rows[i].q;
+	}
+	for (i = 0; i < sizeof(pass_hooks) / sizeof(pass_hooks[0]); i++) {
+		if (!bench_wanted(b, pass_hooks[i]))
+			continue;
+		r = bench_row_hook(b, bench_hook_by_name(pass_hooks[i]),
+				   "-pass");
+		r->run.conf.def_verdict = HC_PASS;
+		r->drop = false;
+	}
+	for (i = 0; i < (unsigned int)b->nrows; i++)
+		bench_row_base(&b->rows[i], "nothing");
+}
+
+const struct bench_scenario bench_scen_static_key = {
+	.name = "static-key",
+	.help = "what an ingress qdisc anywhere costs every frame",
+	.baseline = "nothing",
+	.build = build,
+};

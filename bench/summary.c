@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * From rounds to estimates. A row's cost in a round is, inline, 1e9/pps
+ * of the row minus 1e9/pps of gen-only in the same round (the generator
+ * shares the CPU); split, 1e9/pps of what the DUT saw. Deltas and ratios
+ * to the baseline are paired per round, so a level shift of the machine
+ * moves both sides of each pair, and the bootstrap resamples whole rounds.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+
+#define GEN_BOUND 0.98 /* split: the row ran at 98% of the generator */
+
+/* A row's value per round number, NaN where it has none. */
+static double *by_round(const struct bench_row *r, int nrounds, bool mpps)
+{
+	double *v = malloc((nrounds + 2) * sizeof(*v));
+	int i;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < nrounds + 2; i++)
+		v[i] = NAN;
+	for (i = 0; i < r->nrd; i++)
+		if (r->rd[i].round <= nrounds + 1)
+			v[r->rd[i].round] = mpps ? r->rd[i].mpps : r->rd[i].ns;
+	return v;
+}
+
+static void row_costs(struct bench *b, struct bench_row *r, int last)
+{
+	double *gen = by_round(&b->rows[r->gen], last, true);
+	int i;
+
+	for (i = 0; i < r->nrd; i++) {
+		struct bench_round *rd = &r->rd[i];
+
+		rd->ns = 1e3 / rd->mpps;
+		if (!r->kind->generator && b->cpu_mode == BENCH_INLINE)
+			rd->ns -= gen ? 1e3 / gen[rd->round] : NAN;
+	}
+	free(gen);
+}
+
+/* The values fn gives for each round both rows ran, into x; how many. */
+static int paired(const struct bench_row *r, const double *base, double *x,
+		  bool ratio)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->nrd; i++) {
+		double a = r->rd[i].ns, z = base[r->rd[i].round];
+
+		if (isnan(a) || isnan(z))
+			continue;
+		x[n++] = ratio ? a / z : a - z;
+	}
+	return n;
+}
+
+static void row_estimates(struct bench *b, struct bench_row *r, int idx,
+			  int last)
+{
+	struct bench_sum *s = &r->sum;
+	__u64 seed = b->seed * 0x100000001b3ULL + idx;
+	double *x = malloc((r->nrd + 1) * sizeof(*x)), *base;
+	bool *flag = malloc((r->nrd + 1) * sizeof(*flag));
+	int i, n = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->ns = s->delta = s->ratio = (struct st_est){ NAN, NAN, NAN };
+	s->mpps_med = s->mpps_min = s->mpps_max = s->drift = NAN;
+	if (!x || !flag)
+		goto out;
+
+	for (i = 0; i < r->nrd; i++)
+		x[n++] = r->rd[i].mpps;
+	s->mpps_med = st_median(x, n);
+	st_range(x, n, &s->mpps_min, &s->mpps_max);
+	s->drift = s->mpps_max / s->mpps_min;
+
+	n = 0;
+	for (i = 0; i < r->nrd; i++)
+		if (!isnan(r->rd[i].ns))
+			x[n++] = r->rd[i].ns;
+	s->n = n;
+	st_bootstrap(x, n, BENCH_RESAMPLES, BENCH_LEVEL, seed, &s->ns);
+	s->outliers = st_outliers(x, n, BENCH_OUTLIER_Z, flag);
+	for (i = 0, n = 0; i < r->nrd; i++)
+		r->rd[i].outlier = !isnan(r->rd[i].ns) && flag[n++];
+
+	if (b->cpu_mode == BENCH_SPLIT && !r->kind->generator) {
+		double *gen = by_round(&b->rows[r->gen], last, true);
+
+		for (i = 0, n = 0; gen && i < r->nrd; i++)
+			if (!isnan(gen[r->rd[i].round]))
+				x[n++] = r->rd[i].mpps / gen[r->rd[i].round];
+		s->gen_bound = n && st_median(x, n) >= GEN_BOUND;
+		free(gen);
+	}
+
+	if (r->kind->generator || r->base < 0)
+		goto out;
+	base = by_round(&b->rows[r->base], last, false);
+	if (!base)
+		goto out;
+	n = paired(r, base, x, false);
+	st_bootstrap(x, n, BENCH_RESAMPLES, BENCH_LEVEL, seed ^ 1, &s->delta);
+	n = paired(r, base, x, true);
+	st_bootstrap(x, n, BENCH_RESAMPLES, BENCH_LEVEL, seed ^ 2, &s->ratio);
+	s->significant = s->delta.lo > 0 || s->delta.hi < 0;
+	free(base);
+out:
+	free(x);
+	free(flag);
+}
+
+void bench_summarize(struct bench *b)
+{
+	double *dh, *rh;
+	int i, k = 0, last = 0;
+
+	for (i = 0; i < b->nrows; i++)
+		if (b->rows[i].nrd &&
+		    b->rows[i].rd[b->rows[i].nrd - 1].round > last)
+			last = b->rows[i].rd[b->rows[i].nrd - 1].round;
+	for (i = 0; i < b->nrows; i++)
+		row_costs(b, &b->rows[i], last);
+	for (i = 0; i < b->nrows; i++)
+		row_estimates(b, &b->rows[i], i, last);
+
+	/* Resolution: the median half-width of the rows' intervals. */
+	dh = malloc(b->nrows * sizeof(*dh));
+	rh = malloc(b->nrows * sizeof(*rh));
+	for (i = 0; dh && rh && i < b->nrows; i++) {
+		const struct bench_row *r = &b->rows[i];
+		const struct bench_sum *s = &r->sum;
+
+		if (r->reason[0] || r->base == i || isnan(s->delta.lo))
+			continue;
+		dh[k] = (s->delta.hi - s->delta.lo) / 2;
+		rh[k++] = (s->ratio.hi - s->ratio.lo) / 2 * 100;
+	}
+	b->resolution_ns = dh && rh ? st_median(dh, k) : NAN;
+	b->resolution_pct = dh && rh ? st_median(rh, k) : NAN;
+	free(dh);
+	free(rh);
+}
+
+int bench_flags(const struct bench *b, const struct bench_row *r,
+		const char **flags, int max)
+{
+	int n = 0;
+
+#define FLAG(cond, name)                     \
+	do {                                 \
+		if ((cond) && n < max)       \
+			flags[n++] = (name); \
+	} while (0)
+	FLAG(r->base == r - b->rows, "baseline");
+	FLAG(r->kind->generator, "generator");
+	FLAG(r->sum.outliers, "outliers");
+	FLAG(r->sum.gen_bound, "generator-bound");
+	FLAG(r->kind->generator && r->sum.drift > BENCH_DRIFT_MAX, "drift");
+	FLAG(b->env.emulated, "emulated");
+#undef FLAG
+	return n;
+}

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bench's topology, built through hookcmp's netlink layer:
+ *
+ *   generator namespace              DUT namespace
+ *   hcg  <------- veth ------->  hcd 198.18.0.2/15
+ *   hcz - hcw (spare pair)           hcx - hcy (another device)
+ *
+ * The namespaces have no names and are held only by our fds: they go
+ * with the process however it ends, and everything in them with them.
+ * The thread lives in the generator's namespace between steps, because
+ * live frames name their device by ifindex in the caller's namespace.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include "bench.h"
+#include "nl.h"
+
+int bench_enter(int nsfd)
+{
+	return setns(nsfd, CLONE_NEWNET) ? -errno : 0;
+}
+
+static int new_ns(int root)
+{
+	int fd, e;
+
+	if (unshare(CLONE_NEWNET))
+		return -errno;
+	fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	e = errno;
+	bench_enter(root);
+	return fd < 0 ? -e : fd;
+}
+
+/* NAPI on a veth without XDP: GRO on, as `ethtool -K DEV gro on`. */
+static int set_gro(const char *dev, bool on)
+{
+	struct ethtool_value ev = { .cmd = ETHTOOL_SGRO, .data = on };
+	struct ifreq ifr = { .ifr_data = (void *)&ev };
+
+	return hc_dev_ioctl(dev, SIOCETHTOOL, &ifr);
+}
+
+/* ret, with what failed in err's words unless the kernel's came already. */
+static int step(int ret, struct hc_err *err, const char *what)
+{
+	if (ret && !strstr(err->msg, "fault injected"))
+		hc_err_set(err, "%s", what);
+	return ret;
+}
+
+static int links_up(struct bench *b, struct hc_err *err)
+{
+	return hc_nl_link_up(b->nl_gen, b->if_gen, true, err)	      ?:
+		       hc_nl_link_up(b->nl_dut, b->if_dut, true, err) ?:
+		       hc_nl_link_up(b->nl_dut, b->if_other, true, err);
+}
+
+int bench_topo_up(struct bench *b, struct hc_err *err)
+{
+	struct in_addr dut;
+	int ret;
+
+	ret = hc_fault(err, "bench-netns");
+	if (!ret) {
+		b->fd_gen = new_ns(b->fd_root);
+		b->fd_dut = new_ns(b->fd_root);
+		ret = b->fd_gen < 0 ? b->fd_gen : b->fd_dut < 0 ? b->fd_dut : 0;
+	}
+	if (step(ret, err, "creating two network namespaces"))
+		return ret;
+	/* Netlink sockets stay in the namespace they were opened in. */
+	ret = bench_enter(b->fd_dut);
+	if (!ret && !(b->nl_dut = hc_nl_open(err)))
+		ret = -errno;
+	if (!ret)
+		ret = bench_enter(b->fd_gen);
+	if (!ret && !(b->nl_gen = hc_nl_open(err)))
+		ret = -errno;
+	if (step(ret, err, "opening rtnetlink in the new namespaces"))
+		return ret;
+
+	ret = hc_fault(err, "bench-veth") ?:
+		      hc_nl_veth_add(b->nl_gen, BENCH_GEN_DEV, BENCH_DUT_DEV, b->fd_dut, err) ?:
+		      hc_nl_veth_add(b->nl_gen, BENCH_SPARE_DEV, "hcw", -1, err) ?:
+		      hc_nl_veth_add(b->nl_dut, BENCH_OTHER_DEV, "hcy", -1,
+				     err);
+	if (step(ret, err, "creating the veth pairs"))
+		return ret;
+	b->if_gen = if_nametoindex(BENCH_GEN_DEV);
+	b->if_spare = if_nametoindex(BENCH_SPARE_DEV);
+	bench_enter(b->fd_dut);
+	b->if_dut = if_nametoindex(BENCH_DUT_DEV);
+	b->if_other = if_nametoindex(BENCH_OTHER_DEV);
+	ret = hc_dev_mac(BENCH_DUT_DEV, b->dut_mac);
+	bench_enter(b->fd_gen);
+	if (!ret && !(b->if_gen && b->if_spare && b->if_dut && b->if_other))
+		ret = -ENODEV;
+	if (step(ret, err, "finding the new veth devices"))
+		return ret;
+
+	inet_pton(AF_INET, "198.18.0.2", &dut);
+	ret = hc_fault(err, "bench-addr") ?:
+		      hc_nl_addr_add(b->nl_dut, b->if_dut, AF_INET, &dut, 15,
+				     err);
+	if (step(ret, err, "adding 198.18.0.2/15 to " BENCH_DUT_DEV))
+		return ret;
+	ret = hc_fault(err, "bench-up") ?: links_up(b, err);
+	if (step(ret, err, "bringing the veth devices up"))
+		return ret;
+	ret = bench_topo_napi(b, true);
+	return step(ret, err, "turning GRO on for " BENCH_DUT_DEV);
+}
+
+void bench_topo_down(struct bench *b)
+{
+	if (b->fd_root >= 0)
+		bench_enter(b->fd_root);
+	hc_nl_close(b->nl_gen);
+	hc_nl_close(b->nl_dut);
+	b->nl_gen = b->nl_dut = NULL;
+	/* The last reference: the namespaces go, the veth pairs with them. */
+	if (b->fd_gen >= 0)
+		close(b->fd_gen);
+	if (b->fd_dut >= 0)
+		close(b->fd_dut);
+	b->fd_gen = b->fd_dut = -1;
+}
+
+/* split: the DUT's NAPI kthreads (new ones each time NAPI comes back) on CPU 1. */
+static int pin_napi(void)
+{
+	char comm[64], path[300];
+	struct dirent *de;
+	cpu_set_t set;
+	int found = 0;
+	DIR *d;
+
+	d = opendir("/proc");
+	while (d && (de = readdir(d))) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    !strncmp(comm, "napi/" BENCH_DUT_DEV "-", 9)) {
+			CPU_ZERO(&set);
+			CPU_SET(1, &set);
+			sched_setaffinity(atoi(de->d_name), sizeof(set), &set);
+			found++;
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return found ? 0 : -ESRCH;
+}
+
+/*
+ * /sys/class/net shows the namespace of whoever mounted sysfs: a sysfs
+ * of the DUT's, in a mount namespace of our own, as `ip netns exec` does.
+ */
+static int threaded_napi(void)
+{
+	FILE *f;
+	int ret;
+
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL))
+		return -errno;
+	umount2("/sys", MNT_DETACH);
+	if (mount("sysfs", "/sys", "sysfs", 0, NULL))
+		return -errno;
+	f = fopen("/sys/class/net/" BENCH_DUT_DEV "/threaded", "w");
+	if (!f)
+		return -errno;
+	ret = fputs("1\n", f) < 0 ? -EIO : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+int bench_topo_cpu(struct bench *b, struct hc_err *err)
+{
+	cpu_set_t set;
+	int ret;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ret = hc_fault(err, "bench-cpu");
+	if (!ret && sched_setaffinity(0, sizeof(set), &set))
+		ret = -errno;
+	if (!ret && b->cpu_mode == BENCH_SPLIT) {
+		ret = bench_enter(b->fd_dut) ?: threaded_napi();
+		bench_enter(b->fd_gen);
+		if (!ret)
+			ret = pin_napi();
+		b->threaded = !ret;
+	}
+	if (ret && !err->msg[0])
+		hc_err_set(err, "%s",
+			   b->cpu_mode == BENCH_SPLIT ?
+				   "threaded NAPI for " BENCH_DUT_DEV
+				   " on CPU 1" :
+				   "pinning the generator to CPU 0");
+	return ret;
+}
+
+int bench_topo_napi(struct bench *b, bool on)
+{
+	int ret;
+
+	ret = bench_enter(b->fd_dut) ?: set_gro(BENCH_DUT_DEV, on);
+	bench_enter(b->fd_gen);
+	if (!ret && on && b->threaded)
+		ret = pin_napi();
+	return ret;
+}
+
+int bench_dut_rx(struct bench *b, __u64 *rx)
+{
+	struct hc_link_info li;
+	int ret = hc_nl_link_get(b->nl_dut, b->if_dut, &li, NULL);
+
+	*rx = li.stats.rx_packets;
+	return ret;
+}
+
+int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c)
+{
+	c->passed = 0;
+	return bench_dut_rx(b, &c->seen);
+}
+
+int bench_gen_tx_dropped(struct bench *b, __u64 *dropped)
+{
+	struct hc_link_info li;
+	int ret = hc_nl_link_get(b->nl_gen, b->if_gen, &li, NULL);
+
+	*dropped = li.stats.tx_dropped;
+	return ret;
+}

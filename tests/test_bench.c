@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unprivileged: the bench's statistics and its round planner. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "plan.h"
+#include "statistics.h"
+#include "test.h"
+
+#define SEED 20240611ULL
+
+static bool near(double a, double b, double eps)
+{
+	return fabs(a - b) <= eps;
+}
+
+/* C(n, k) p^k (1-p)^(n-k), summed for k >= m. */
+static double binom_tail(int n, int m, double p)
+{
+	double sum = 0, c = 1;
+	int k;
+
+	for (k = 0; k <= n; k++) {
+		if (k >= m)
+			sum += c * pow(p, k) * pow(1 - p, n - k);
+		c = c * (n - k) / (k + 1);
+	}
+	return sum;
+}
+
+/*
+ * 1..21: a resample's median is the k-th value or less exactly when 11
+ * or more of its 21 draws are, so the bootstrap distribution of the
+ * median is known in closed form, and so are its 2.5% and 97.5% points.
+ */
+static void test_bootstrap_known(void)
+{
+	double x[21], lo_exact = 0, hi_exact = 0;
+	struct st_est e, again, other;
+	int i, k;
+
+	for (i = 0; i < 21; i++)
+		x[i] = i + 1;
+	for (k = 1; k <= 21; k++) {
+		double below = binom_tail(21, 11, k / 21.0);
+
+		if (!lo_exact && below >= 0.025)
+			lo_exact = k;
+		if (!hi_exact && below >= 0.975)
+			hi_exact = k;
+	}
+	st_bootstrap(x, 21, 10000, 0.95, SEED, &e);
+	st_bootstrap(x, 21, 10000, 0.95, SEED, &again);
+	st_bootstrap(x, 21, 10000, 0.95, SEED + 1, &other);
+	t_result(e.median == 11, "bootstrap 1..21: median 11 (got %g)",
+		 e.median);
+	t_result(
+		near(e.lo, lo_exact, 1) && near(e.hi, hi_exact, 1),
+		"bootstrap 1..21: interval [%g, %g] within 1 of the exact [%g, %g]",
+		e.lo, e.hi, lo_exact, hi_exact);
+	t_result(!memcmp(&e, &again, sizeof(e)),
+		 "bootstrap: the same seed gives the same interval");
+	t_result(near(other.lo, lo_exact, 1) && near(other.hi, hi_exact, 1),
+		 "bootstrap: another seed, an interval as good [%g, %g]",
+		 other.lo, other.hi);
+	t_result(st_median(x, 20) == 10.5 && st_median(x, 1) == 1 &&
+			 isnan(st_median(x, 0)),
+		 "median of an even count, of one value, of none");
+}
+
+/*
+ * 20 rounds of a baseline A and a row B that costs 5% more, with the
+ * machine 50% slower from round 11 on. Paired (each round measures both),
+ * the per-round ratio never sees the shift. Sequential and unpaired (all
+ * of A, then all of B, as bench once did), B lands after the shift.
+ */
+static void test_level_shift(void)
+{
+	double a[20], b[20], ratio[20], seq_a[20], seq_b[20];
+	struct st_est paired, ea, eb;
+	__u64 rng = SEED;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		double level = i < 10 ? 1.0 : 1.5;
+		double na = 1 + ((int)st_rand_below(&rng, 1001) - 500) / 1e5;
+		double nb = 1 + ((int)st_rand_below(&rng, 1001) - 500) / 1e5;
+
+		a[i] = 100 * level * na;
+		b[i] = 105 * level * nb;
+		ratio[i] = b[i] / a[i];
+		/* Sequential: A in the first half of the time, B in the second. */
+		seq_a[i] = 100 * 1.0 * na;
+		seq_b[i] = 105 * 1.5 * nb;
+	}
+	st_bootstrap(ratio, 20, 10000, 0.95, SEED, &paired);
+	t_result(
+		paired.lo <= 1.05 && 1.05 <= paired.hi &&
+			paired.hi - paired.lo < 0.02,
+		"level shift: the paired interval [%.4f, %.4f] covers the true ratio 1.05",
+		paired.lo, paired.hi);
+	st_bootstrap(seq_a, 20, 10000, 0.95, SEED, &ea);
+	st_bootstrap(seq_b, 20, 10000, 0.95, SEED, &eb);
+	t_result(
+		!(eb.lo / ea.hi <= 1.05 && 1.05 <= eb.hi / ea.lo),
+		"level shift: the unpaired sequential estimate %.3f [%.3f, %.3f] misses it",
+		eb.median / ea.median, eb.lo / ea.hi, eb.hi / ea.lo);
+}
+
+static void test_outliers(void)
+{
+	double x[] = { 10, 10.1, 9.9, 10, 10.2, 9.8, 10, 30 };
+	double calm[] = { 10, 10.1, 9.9, 10, 10.2, 9.8, 10, 10.3 };
+	double flat[] = { 5, 5, 5, 5, 7 };
+	bool f[8];
+	int n;
+
+	n = st_outliers(x, 8, 3.5, f);
+	t_result(n == 1 && f[7] && !f[0] && !f[6],
+		 "MAD: 30 among values near 10 is the one outlier (%d flagged)",
+		 n);
+	CHECK_EQ(st_outliers(calm, 8, 3.5, f), 0,
+		 "MAD: values within a few percent: no outlier");
+	t_result(near(st_mad(x, 8), 0.1, 1e-9), "MAD of the series is 0.1");
+	n = st_outliers(flat, 5, 3.5, f);
+	t_result(n == 1 && f[4],
+		 "MAD 0: the one value off the median is flagged (%d)", n);
+}
+
+static void test_constant(void)
+{
+	double x[12];
+	struct st_est e;
+	bool f[12];
+	int i;
+
+	for (i = 0; i < 12; i++)
+		x[i] = 42.5;
+	st_bootstrap(x, 12, 10000, 0.95, SEED, &e);
+	t_result(
+		e.median == 42.5 && e.lo == 42.5 && e.hi == 42.5,
+		"constant series: the interval collapses to the value [%g, %g]",
+		e.lo, e.hi);
+	CHECK_EQ(st_outliers(x, 12, 3.5, f), 0, "constant series: no outlier");
+	st_bootstrap(x, 0, 10000, 0.95, SEED, &e);
+	t_result(isnan(e.median) && isnan(e.lo),
+		 "no values: no estimate (NaN)");
+}
+
+static bool is_permutation(const int *order, int n)
+{
+	bool seen[BENCH_PLAN_MAX] = {};
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (order[i] < 0 || order[i] >= n || seen[order[i]])
+			return false;
+		seen[order[i]] = true;
+	}
+	return true;
+}
+
+static void test_planner(void)
+{
+	int a[50][BENCH_PLAN_MAX], b[BENCH_PLAN_MAX], c[BENCH_PLAN_MAX];
+	struct bench_plan p, q, r;
+	bool perm = true, differ = true, same = true, other_seed = false;
+	bool first_varies = false;
+	int round, n = 10;
+
+	bench_plan_init(&p, n, SEED);
+	bench_plan_init(&q, n, SEED);
+	bench_plan_init(&r, n, SEED + 1);
+	for (round = 0; round < 50; round++) {
+		bench_plan_next(&p, a[round]);
+		bench_plan_next(&q, b);
+		bench_plan_next(&r, c);
+		perm &= is_permutation(a[round], n);
+		if (round)
+			differ &= !!memcmp(a[round], a[round - 1],
+					   n * sizeof(int));
+		same &= !memcmp(a[round], b, n * sizeof(int));
+		other_seed |= !!memcmp(a[round], c, n * sizeof(int));
+		first_varies |= round && a[round][0] != a[0][0];
+	}
+	t_result(perm, "planner: every row exactly once in each of 50 rounds");
+	t_result(differ && first_varies,
+		 "planner: each round's order differs from the one before");
+	t_result(same, "planner: the same seed gives the same orders");
+	t_result(other_seed, "planner: another seed gives other orders");
+
+	/* Two rows must alternate: never the same order twice in a row. */
+	bench_plan_init(&p, 2, SEED);
+	differ = true;
+	for (round = 0; round < 20; round++) {
+		bench_plan_next(&p, a[round]);
+		if (round)
+			differ &= a[round][0] != a[round - 1][0];
+	}
+	t_result(differ && is_permutation(a[0], 2),
+		 "planner: two rows alternate who goes first");
+	bench_plan_init(&p, 1, SEED);
+	bench_plan_next(&p, a[0]);
+	bench_plan_next(&p, a[1]);
+	t_result(a[0][0] == 0 && a[1][0] == 0, "planner: one row, every round");
+}
+
+int main(void)
+{
+	test_bootstrap_known();
+	test_level_shift();
+	test_outliers();
+	test_constant();
+	test_planner();
+	return t_failed ? 1 : 0;
+}
