@@ -80,7 +80,8 @@ build/test_%: build/tests/test_%.o build/libhookcmp.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The bench's pure parts, tested on their own.
-build/test_bench: build/tests/test_bench.o build/bench/statistics.o build/bench/plan.o
+build/test_bench: build/tests/test_bench.o build/bench/statistics.o build/bench/plan.o \
+	build/bench/summary.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/hc-send: build/tests/hc_send.o build/libhookcmp.a
@@ -152,6 +153,7 @@ install: hookcmp build/hookcmp.8
 	install -d $(DESTDIR)$(PREFIX)/share/hookcmp/scripts
 	install -m 0755 scripts/plot.sh scripts/perf-profile.sh scripts/perf-stat.sh \
 		scripts/gen-vs-trafgen.sh $(DESTDIR)$(PREFIX)/share/hookcmp/scripts/
+	install -m 0644 scripts/plot.gp $(DESTDIR)$(PREFIX)/share/hookcmp/scripts/
 
 format:
 	clang-format -i progs/*.c progs/*.h loader/*.c loader/*.h qdisc/*.c qdisc/*.h bench/*.c bench/*.h tests/*.c tests/*.h tests/fuzz/*.c

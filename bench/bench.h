@@ -166,6 +166,7 @@ struct bench {
 	int nrows;
 	bool too_many;
 	__u64 hooks_matched; /* bit i: the i-th name of --hooks made a row */
+	bool ran; /* the rounds began: there is a report to give */
 	int nrounds; /* measured rounds */
 	bool target_reached;
 	double resolution_ns, resolution_pct;

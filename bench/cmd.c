@@ -100,13 +100,13 @@ static const struct hc_opt bench_opts[] = {
 	{ "plot", 0, HC_OPT_STR, B(plot_dir), "DIR",
 	  "charts (PNG and SVG) with their intervals into DIR, with gnuplot" },
 	{ "perf-ctl", 0, HC_OPT_STR, B(perf_ctl), "CTL[,ACK]",
-	  "perf's --control FIFOs: perf counts only --perf-row's timed windows" },
+	  "FIFOs of perf's control channel: perf counts only --perf-row's windows" },
 	{ "perf-row", 0, HC_OPT_STR, B(perf_row), "ROW",
 	  "the row --perf-ctl measures (default: the scenario's first row)" },
 	{ "no-bare", 0, HC_OPT_FLAG, B(no_bare), NULL,
 	  "hooks scenario: leave out the -bare rows" },
 	{ "netns", 'n', HC_OPT_STR, B(netns), "NAME",
-	  "the DUT's namespace with --dev (not there yet: bench builds its own)" },
+	  "reserved for measuring a given device; bench builds its own namespaces" },
 	{ "help", 'h', HC_OPT_FLAG, B(help), NULL, "show this help" },
 	{}
 };
@@ -274,7 +274,7 @@ static int plot(struct bench *b)
 	if (ret)
 		return ret;
 	{
-		const char *argv[] = { "sh", b->plot_sh, csv, b->plot_dir,
+		const char *argv[] = { "sh", b->plot_sh, json, b->plot_dir,
 				       NULL };
 		char out[4096];
 
@@ -438,6 +438,7 @@ static int measure(struct bench *b)
 				     "cannot set up split mode" :
 				     "cannot set up inline mode",
 			     ret, &err);
+	b->ran = true;
 	ret = bench_run(b, &err);
 	if (ret)
 		return fatal("measuring", ret, &err);
@@ -449,7 +450,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	struct out_file out = { .fd = -1 }, csv = { .fd = -1 };
 	struct hc_err err = {};
 	const char *pos[1];
-	bool plot_created = false, measured = false;
+	bool plot_created = false;
 	int npos, ret, i;
 
 	for (i = 0; bench_scenarios[i] && i < 15; i++)
@@ -476,7 +477,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	if (b->netns)
 		return hc_fail(
 			HC_EXIT_USAGE,
-			"-n/--netns names the DUT's namespace for --dev, which bench does not have yet; without it, bench builds its own namespaces");
+			"-n/--netns goes with --dev (a given device to measure), which bench does not have yet; it builds its own namespaces");
 	b->scen = bench_scenarios[b->scenario];
 	ret = bench_rows_build(b, &err);
 	if (ret)
@@ -509,9 +510,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	hc_install_signals();
 	b->fd_root = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	ret = measure(b);
-	for (i = 0; i < b->nrows; i++)
-		measured |= b->rows[i].nrd > 0;
-	if (!measured)
+	if (!b->ran)
 		goto out;
 
 	bench_summarize(b);
@@ -524,8 +523,14 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		    out_write(&csv, b, bench_report_csv) ?:
 		    (b->plot_dir && !hc_stop_sig ? plot(b) : 0);
 	ret = ret ?: hc_stop_sig ? 128 + hc_stop_sig : i;
+	for (i = 0; !ret && i < b->nrows && !b->rows[i].nrd; i++)
+		;
+	if (!ret && i == b->nrows)
+		ret = hc_fail(
+			HC_EXIT_FAIL,
+			"bench: no row could be measured (the table says why)");
 out:
-	if (!measured) {
+	if (!b->ran) {
 		out_abandon(&out);
 		out_abandon(&csv);
 		if (plot_created)

@@ -29,7 +29,7 @@ static void last_line(const char *text, char *buf, size_t size)
 int bench_exec(int nsfd, const char *const *argv, char *out, size_t size,
 	       struct hc_err *err)
 {
-	char errbuf[1024], *bufs[2] = { out, errbuf };
+	char errbuf[1024], line[200], *bufs[2] = { out, errbuf };
 	size_t sizes[2] = { out ? size : 0, sizeof(errbuf) }, lens[2] = {};
 	int po[2], pe[2], status;
 	struct pollfd pfd[2];
@@ -101,13 +101,14 @@ int bench_exec(int nsfd, const char *const *argv, char *out, size_t size,
 			return -errno;
 	if (WIFEXITED(status) && !WEXITSTATUS(status))
 		return 0;
-	last_line(errbuf, err->kernel, sizeof(err->kernel));
+	last_line(errbuf, line, sizeof(line));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
 		hc_err_set(err, "cannot run %s", argv[0]);
 		return -ENOENT;
 	}
-	hc_err_set(err, "%s failed (%s %d)", argv[0],
+	hc_err_set(err, "%s failed (%s %d)%s%s", argv[0],
 		   WIFEXITED(status) ? "exit" : "signal",
-		   WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		   WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+		   line[0] ? ", saying: " : "", line);
 	return -EIO;
 }

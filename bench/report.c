@@ -319,12 +319,12 @@ void bench_report_text(const struct bench *b, FILE *f)
 			"resolution: differences under %.1f ns (%.2f%%) are not distinguishable here\n",
 			b->resolution_ns, b->resolution_pct);
 	if (b->target_ci)
-		fprintf(f, "target-ci %.2f%%: %s after %d rounds\n",
-			b->target_ci, b->target_reached ? "reached" : "gave up",
-			b->nrounds);
-	fprintf(f,
-		"setup and teardown: %.1f ms per row and round (median), outside the timed windows\n",
-		attach_ms(b));
+		fprintf(f, "target-ci %g%%: %s after %d rounds\n", b->target_ci,
+			b->target_reached ? "reached" : "gave up", b->nrounds);
+	if (!isnan(attach_ms(b)))
+		fprintf(f,
+			"setup and teardown: %.1f ms per row and round (median), outside the timed windows\n",
+			attach_ms(b));
 	if (outliers)
 		fprintf(f,
 			"%d rounds are outliers (modified z > %.1f); they are kept in every number\n",

@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Where a hook spends its time: runs one bench row while perf samples the
-# DUT's CPU with call graphs, then prints the top symbols the way the
-# kernel developers read them (perf report --no-children).
-#   scripts/perf-profile.sh ROW [bench options]     e.g. xdp-native --reps 1
+# Where a hook spends its time: perf samples the DUT's CPU with call
+# graphs, only inside the timed windows of one bench row (bench drives
+# perf's control channel: enabled as the window opens, disabled as it
+# closes), then prints the top symbols the way the kernel developers read
+# them (perf report --no-children).
+#   scripts/perf-profile.sh ROW [bench options]     e.g. xdp-native --rounds 3
 # Results: results/perf-ROW-TIME/{perf.data,report.txt,bench.json,bench.txt}
 set -eu
 row=${1:?usage: perf-profile.sh ROW [hookcmp bench options]}
@@ -13,6 +15,8 @@ HC=${HC:-./hookcmp}
 command -v perf >/dev/null || { echo "perf-profile: needs perf (Debian: linux-perf)" >&2; exit 3; }
 out=${RESULTS:-results}/perf-$row-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
+mkfifo "$out/ctl" "$out/ack"
+trap 'rm -f "$out/ctl" "$out/ack"' EXIT
 
 # Many VMs have no hardware counters: sample the software clock instead.
 event=cycles
@@ -25,10 +29,15 @@ fi
 cpu=0
 case " $* " in *" split "*|*"--cpu-mode=split"*) cpu=1 ;; esac
 
-perf record -q -e "$event" -g -C "$cpu" -o "$out/perf.data" -- \
-	"$HC" bench --hooks "$row" --no-bare --json "$out/bench.json" "$@" \
+perf record -q -D -1 --control "fifo:$out/ctl,$out/ack" -e "$event" -g -C "$cpu" \
+	-o "$out/perf.data" -- \
+	"$HC" bench --hooks "$row" --no-bare --perf-ctl "$out/ctl,$out/ack" \
+	--perf-row "$row" -o "$out/bench.json" "$@" \
 	>"$out/bench.txt" 2>&1 || { cat "$out/bench.txt" >&2; exit 1; }
 perf report -i "$out/perf.data" --no-children --stdio --sort symbol \
 	>"$out/report.txt" 2>/dev/null
 grep -E '^ *[0-9.]+%' "$out/report.txt" | head -n "${TOP:-25}"
-echo "perf-profile: $event samples on CPU $cpu for bench row $row; all in $out"
+samples=$(perf script -i "$out/perf.data" -F time 2>/dev/null | wc -l)
+windows=$(jq --arg r "$row" '[.rows[] | select(.name == $r) | .rounds[]] | length' "$out/bench.json")
+packets=$(jq --arg r "$row" '[.rows[] | select(.name == $r) | .rounds[].generated] | add' "$out/bench.json")
+echo "perf-profile: $samples $event samples on CPU $cpu, all inside $windows timed windows of $row ($packets packets); all in $out"

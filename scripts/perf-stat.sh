@@ -1,19 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# perf stat on the DUT's CPU during each hook's bench row, per packet:
-# task-clock ns always; cycles, instructions and LLC loads where the
-# machine has hardware counters.
+# perf stat on the DUT's CPU, counting only inside each row's timed
+# windows (bench drives perf's control channel), per packet: task-clock
+# ns always; cycles, instructions and LLC loads where the machine has
+# hardware counters. Inline, the generator shares the CPU: the gen-only
+# line is its own share, to subtract.
 #   scripts/perf-stat.sh [ROW...]            default: every BPF hook row
-#   PACKETS=N scripts/perf-stat.sh ...       packets per row (default 2000000)
-# Writes results/perf-stat-TIME.json beside each row's bench JSON.
+#   PACKETS=N ROUNDS=N scripts/perf-stat.sh  per window, and windows per row
+# Writes results/perf-stat-TIME/perf-stat.json beside each row's bench JSON.
 set -eu
 cd "$(dirname "$0")/.."
 HC=${HC:-./hookcmp}
 command -v perf >/dev/null || { echo "perf-stat: needs perf (Debian: linux-perf)" >&2; exit 3; }
 rows=${*:-xdp-native xdp-generic tc-clsact tc-ingress tcx socket-udp socket-packet}
-packets=${PACKETS:-2000000}
+packets=${PACKETS:-1000000}
+rounds=${ROUNDS:-3}
 out=${RESULTS:-results}/perf-stat-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
+mkfifo "$out/ctl" "$out/ack"
+trap 'rm -f "$out/ctl" "$out/ack"' EXIT
 
 events=task-clock
 for e in cycles instructions LLC-loads; do
@@ -25,13 +30,17 @@ done
 printf '%-16s %12s %12s %12s %12s\n' row task-ns/pkt cycles/pkt instr/pkt LLC-loads/pkt
 echo "[" >"$out/perf-stat.json"
 sep=
-for row in $rows; do
-	perf stat -x, -e "$events" -C 0 -o "$out/$row.stat" -- \
-		"$HC" bench --hooks "$row" --no-bare --reps 1 --packets "$packets" \
-		--json "$out/$row.json" >"$out/$row.txt" 2>&1 ||
-		{ cat "$out/$row.txt" >&2; exit 1; }
-	# Every frame the run sent: the row's and the generator-alone pass.
-	n=$(jq '([.rows[].reps[].generated] | add) + .env.packets_per_rep' "$out/$row.json")
+# gen-only comes with every hook's rows; xdp-native's run measures it.
+for row in $rows gen-only; do
+	hooks=$row
+	[ "$row" = gen-only ] && hooks=xdp-native
+	perf stat -D -1 --control "fifo:$out/ctl,$out/ack" -x, -e "$events" -C 0 \
+		-o "$out/$row.stat" -- \
+		"$HC" bench --hooks "$hooks" --no-bare --rounds "$rounds" --packets "$packets" \
+		--perf-ctl "$out/ctl,$out/ack" --perf-row "$row" -o "$out/$row.json" \
+		>"$out/$row.txt" 2>&1 || { cat "$out/$row.txt" >&2; exit 1; }
+	# The frames of the row's measured windows: all perf counted.
+	n=$(jq --arg r "$row" '[.rows[] | select(.name == $r) | .rounds[].generated] | add' "$out/$row.json")
 	line=$(awk -F, -v n="$n" '
 		$3 == "task-clock" { t = $1 * 1e6 / n }	# msec -> ns
 		$3 == "cycles" && $1 ~ /^[0-9.]+$/ { c = $1 / n }
@@ -46,4 +55,4 @@ for row in $rows; do
 	sep=,
 done
 echo "]" >>"$out/perf-stat.json"
-echo "perf-stat: per packet of each row's whole bench run (its frames and the generator-alone pass); JSON in $out/perf-stat.json"
+echo "perf-stat: per packet of each row's timed windows only ($rounds of $packets packets); JSON in $out/perf-stat.json"

@@ -3,29 +3,45 @@
 # Charts of a hookcmp bench run, as PNG and SVG, with gnuplot:
 #   scripts/plot.sh BENCH.json|BENCH.csv [OUTDIR]
 # mpps:  Mpps per row, median with min/max whiskers
-# ns:    ns/pkt of each row over the scenario's first row
-# steps: for parse and rules, ns/pkt per hook against depth or rule count
+# ns:    each row's cost per packet over the baseline, with its 95% interval
+# steps: for parse and rules, ns/pkt per hook against depth or rule count,
+#        with its 95% interval
+# Paths reach gnuplot as arguments (gnuplot -c), never inside its script.
 set -eu
 in=${1:?usage: plot.sh BENCH.json|BENCH.csv [OUTDIR]}
-out=${2:-$(dirname "$in")}
+out=${2:-$(dirname -- "$in")}
+gp=$(dirname -- "$0")/plot.gp
 command -v gnuplot >/dev/null || { echo "plot.sh: needs gnuplot (Debian: gnuplot-nox)" >&2; exit 3; }
-mkdir -p "$out"
+mkdir -p -- "$out"
 data=$(mktemp)
 trap 'rm -f "$data" "$data.steps"' EXIT
 
-# One line per row: name mpps min max ns_per_pkt
+# One line per valid row:
+# name mpps min max ns ns_lo ns_hi delta delta_lo delta_hi generator
 case $in in
 *.json)
 	command -v jq >/dev/null || { echo "plot.sh: needs jq for JSON" >&2; exit 3; }
 	scenario=$(jq -r .scenario "$in")
 	mode=$(jq -r .cpu_mode "$in")
-	jq -r '.rows[] | select(.valid == 1) |
-		"\(.name) \(.mpps) \(.mpps_min) \(.mpps_max) \(.ns_per_pkt)"' "$in" >"$data"
+	baseline=$(jq -r .baseline "$in")
+	jq -r '.rows[] | select(.valid) |
+		[.name, .mpps.median, .mpps.min, .mpps.max, .ns.median, .ns.ci[0], .ns.ci[1],
+		 .delta_ns.median, .delta_ns.ci[0], .delta_ns.ci[1],
+		 (if (.flags | index("generator")) then 1 else 0 end)] |
+		map(. // "NaN" | tostring) | join(" ")' "$in" >"$data"
 	;;
 *.csv)
 	scenario=csv
 	mode=unknown
-	awk -F, 'NR > 1 && $7 == "true" { print $1, $2, $3, $4, $5 }' "$in" >"$data"
+	baseline="the baseline"
+	# Columns by their names in the header; a valid row's reason is empty,
+	# so no quoted comma shifts them.
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["valid"] == "true" {
+			gsub(/"/, "")
+			n = split("name mpps_median mpps_min mpps_max ns_median ns_ci_lo ns_ci_hi delta_ns_median delta_ns_ci_lo delta_ns_ci_hi", k, " ")
+			for (i = 1; i <= n; i++) printf "%s ", ($c[k[i]] == "" ? "NaN" : $c[k[i]])
+			print ($c["flags"] ~ /generator/ ? 1 : 0) }' "$in" >"$data"
 	;;
 *)
 	echo "plot.sh: $in: want a .json or .csv from hookcmp bench" >&2
@@ -33,46 +49,21 @@ case $in in
 	;;
 esac
 [ -s "$data" ] || { echo "plot.sh: no valid rows in $in" >&2; exit 1; }
+title="hookcmp bench: $scenario ($mode CPU mode)"
 
-base=$(awk 'NR == 1 { print $5 }' "$data")
-
-plot() {	# plot NAME TERMINAL EXT
-	gnuplot <<GP
-set terminal $2 size 1000,560 font ",10"
-set output "$out/$1.$3"
-set grid ytics
-set xtics rotate by -40 left
-set style fill solid 0.6 border -1
-set boxwidth 0.7
-set rmargin 10
-set bmargin 7
-set key off
-set title "hookcmp bench: $scenario ($mode CPU mode)"
-$(case $1 in
-mpps) printf '%s\n' 'set yrange [0:*]' 'set ylabel "Mpps (median, min-max)"' \
-	"plot '$data' using 0:2:xtic(1) with boxes lc rgb '#4878a8', '' using 0:2:3:4 with yerrorbars lc rgb 'black' pt 0" ;;
-ns) printf '%s\n' "set ylabel \"ns/pkt over $(awk 'NR == 1 { print $1 }' "$data")\"" \
-	"plot '$data' using 0:(\$5 - $base):xtic(1) with boxes lc rgb '#a85848'" ;;
-steps) printf '%s\n' 'set key top left' 'set ylabel "ns/pkt"' \
-	"plot for [i=0:*] '$data.steps' index i using 0:3:xtic(2) with linespoints lw 2 title columnheader(1)" ;;
-esac)
-GP
+plot() {	# plot KIND DATA
+	for t in png svg; do
+		gnuplot -c "$gp" "$1" "$2" "$out/$1.$t" "$t" "$title" "$baseline"
+	done
 }
-
-for t in "pngcairo png" "svg svg"; do
-	set -- $t
-	plot mpps "$1" "$2"
-	plot ns "$1" "$2"
-done
+plot mpps "$data"
+plot ns "$data"
 
 # parse and rules: rows are HOOK-LEVEL; one line per hook over its levels.
 if [ "$scenario" = parse ] || [ "$scenario" = rules ]; then
-	awk '{ n = split($1, p, "-"); lvl = p[n]; hook = substr($1, 1, length($1) - length(lvl) - 1)
+	awk '$11 == 0 { n = split($1, p, "-"); lvl = p[n]; hook = substr($1, 1, length($1) - length(lvl) - 1)
 	       if (hook != last) { if (last != "") printf "\n\n"; print hook; last = hook }
-	       print hook, lvl, $5 }' "$data" >"$data.steps"
-	for t in "pngcairo png" "svg svg"; do
-		set -- $t
-		plot steps "$1" "$2"
-	done
+	       print hook, lvl, $5, $6, $7 }' "$data" >"$data.steps"
+	plot steps "$data.steps"
 fi
-ls "$out"/*.png
+ls -- "$out"/*.png

@@ -398,66 +398,6 @@ EOF2
 }
 test_gen
 
-# hookcmp bench: every row of every scenario runs and adds up on a small
-# count, and the machine is left as it was, also after SIGINT mid-run.
-root_state() {
-	ip netns list
-	ip -o link show type veth | wc -l
-	hc_prog_ids
-}
-
-# Namespaces die after their last user, asynchronously: up to 5 s.
-root_state_same() {
-	check "$1" wait_same root_state "$T/root-before" 50
-}
-
-test_bench() {
-	local name="bench" s rows invalid
-	root_state >"$T/root-before"
-	for s in hooks static-key parse rules size; do
-		"$HC" bench --scenario "$s" --reps 1 --packets 20000 \
-			--json "$T/bench.json" >"$T/out" 2>"$T/err"
-		check_eq "$name $s: exit status" "$?" 0
-		rows=$(jq '.rows | length' "$T/bench.json")
-		invalid=$(jq -c '[.rows[] | select(.valid != 1) | {name, reason}]' "$T/bench.json")
-		check "$name $s: rows ran ($rows)" [ "${rows:-0}" -ge 4 ]
-		check_eq "$name $s: every row valid" "$invalid" "[]"
-		check "$name $s: environment recorded" jq_true \
-			'.env | .bpf_jit == 1 and .live_frames == 1 and .tcx == 1 and .cpus >= 1' \
-			"$T/bench.json"
-		check "$name $s: every rep accounted for" jq_true \
-			'all(.rows[].reps[]; .generated == .seen + .dropped_before and .generated > 0)' \
-			"$T/bench.json"
-	done
-	check_eq "$name hooks: row names" \
-		"$("$HC" bench --reps 1 --packets 2000 --json /dev/stdout 2>/dev/null | sed -n '/^{"scenario"/p' | jq -c '[.rows[].name]')" \
-		'["xdp-native","xdp-generic","tc-clsact","tc-ingress","tcx","socket-udp","socket-packet","iptables-raw","nft-ingress","stack","xdp-native-bare","xdp-generic-bare","tc-clsact-bare","tcx-bare","socket-udp-bare"]'
-	"$HC" bench --reps 1 --packets 20000 --hooks tcx --csv "$T/bench.csv" >/dev/null 2>&1
-	check_eq "$name: CSV header and rows" "$(cut -d, -f1 "$T/bench.csv" | tr '\n' ' ')" \
-		"row tcx tcx-bare "
-
-	"$HC" bench --reps 50 --packets 2000000 >"$T/out" 2>"$T/err" &
-	local pid=$!
-	sleep 3
-	kill -INT "$pid"
-	wait "$pid"
-	check_eq "$name: exit status after SIGINT" "$?" 130
-	root_state_same "$name: nothing left behind after SIGINT"
-
-	# Its namespaces have no names: even kill -9 leaves nothing.
-	"$HC" bench --reps 50 --packets 2000000 >/dev/null 2>&1 &
-	pid=$!
-	sleep 3
-	kill -KILL "$pid"
-	wait "$pid" 2>/dev/null
-	root_state_same "$name: nothing left behind after kill -9"
-	check_eq "$name: unknown row" "$("$HC" bench --hooks nope 2>&1 >/dev/null; echo $?)" \
-		"Error: --hooks 'nope' selects no row of hooks
-Try 'hookcmp --help'.
-2"
-}
-test_bench
-
 # A device too big for native XDP, and a device that goes away mid-run.
 test_device_trouble() {
 	local name="device" out rc

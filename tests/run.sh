@@ -67,6 +67,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	nsenter --mount=/proc/$$/fd/8 --net=/proc/$$/fd/9 "$PWD/build/bpf-churn" >"$churn" &
 	churn_pid=$!
 	run netns tests/netns.sh
+	run bench tests/bench.sh
 	kill -TERM "$churn_pid"
 	wait "$churn_pid"
 	if [ "$(cat "$churn")" -gt 0 ] 2>/dev/null; then

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench.h"
 #include "plan.h"
 #include "statistics.h"
 #include "test.h"
@@ -205,6 +206,136 @@ static void test_planner(void)
 	t_result(a[0][0] == 0 && a[1][0] == 0, "planner: one row, every round");
 }
 
+/* ---- bench_summarize on rounds made up here ---- */
+
+static const struct bench_kind hook_kind = { .name = "test" };
+static const struct bench_kind gen_kind = { .name = "gen", .generator = true };
+
+/* Adds a row whose round k ran at mpps[k]. */
+static struct bench_row *fake_row(struct bench *b, const char *name,
+				  const struct bench_kind *kind, int base,
+				  const double *mpps, int n)
+{
+	struct bench_row *r = &b->rows[b->nrows];
+	int k;
+
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->kind = kind;
+	r->base = base;
+	r->gen = 0;
+	r->rd = calloc(n, sizeof(*r->rd));
+	r->nrd = r->cap = n;
+	for (k = 0; k < n; k++) {
+		r->rd[k].round = k + 1;
+		r->rd[k].mpps = mpps[k];
+	}
+	b->nrows++;
+	return r;
+}
+
+static bool has_flag(const struct bench *b, const struct bench_row *r,
+		     const char *flag)
+{
+	const char *f[8];
+	int i, n = bench_flags(b, r, f, 8);
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(f[i], flag))
+			return true;
+	return false;
+}
+
+static void free_rows(struct bench *b)
+{
+	int i;
+
+	for (i = 0; i < b->nrows; i++)
+		free(b->rows[i].rd);
+	free(b);
+}
+
+static void test_summary_inline(void)
+{
+	/* gen-only at 20 Mpps (50 ns), the baseline at 5 (200), a row at 4 (250). */
+	double gen[8], base[8], row[8], slow[8];
+	struct bench *b = calloc(1, sizeof(*b));
+	struct bench_row *g, *bl, *r, *o;
+	int k;
+
+	for (k = 0; k < 8; k++) {
+		/* The machine drifts: every row of a round by the same factor. */
+		double level = k < 4 ? 1.0 : 0.5;
+
+		gen[k] = 20 * level;
+		base[k] = 5 * level;
+		row[k] = 4 * level;
+		slow[k] = k == 5 ? 0.5 : 4 * level;
+	}
+	b->cpu_mode = BENCH_INLINE;
+	b->seed = 7;
+	g = fake_row(b, "gen-only", &gen_kind, -1, gen, 8);
+	bl = fake_row(b, "nothing", &hook_kind, 1, base, 8);
+	r = fake_row(b, "row", &hook_kind, 1, row, 8);
+	o = fake_row(b, "row-with-outlier", &hook_kind, 1, slow, 8);
+	bench_summarize(b);
+	t_result(
+		near(r->rd[0].ns, 200, 1e-9) && near(r->rd[7].ns, 400, 1e-9),
+		"summary inline: a round's cost is 1e9/pps less gen-only's in that round (%g, %g)",
+		r->rd[0].ns, r->rd[7].ns);
+	t_result(
+		near(g->rd[0].ns, 50, 1e-9) && isnan(g->sum.delta.median) &&
+			isnan(g->sum.ratio.median),
+		"summary: gen-only's cost is its own, with nothing to compare");
+	t_result(
+		near(r->sum.ratio.median, 200.0 / 150, 1e-9) &&
+			near(r->sum.ratio.lo, 200.0 / 150, 1e-9) &&
+			near(r->sum.ratio.hi, 200.0 / 150, 1e-9),
+		"summary: paired per round, the drift leaves the ratio %.4f [%.4f, %.4f]",
+		r->sum.ratio.median, r->sum.ratio.lo, r->sum.ratio.hi);
+	t_result(r->sum.delta.lo > 0 && r->sum.significant,
+		 "summary: a delta whose interval excludes 0 is significant");
+	t_result(
+		bl->sum.ratio.median == 1 && bl->sum.delta.hi == 0 &&
+			!bl->sum.significant && has_flag(b, bl, "baseline"),
+		"summary: the baseline against itself: ratio 1, delta 0, flagged");
+	t_result(
+		o->rd[5].outlier && o->sum.outliers == 1 &&
+			has_flag(b, o, "outliers") && o->sum.n == 8,
+		"summary: the slow round is flagged an outlier and kept (%d rounds)",
+		o->sum.n);
+	t_result(has_flag(b, g, "drift") && near(g->sum.drift, 2, 1e-9),
+		 "summary: gen-only halving over the run is flagged as drift");
+	t_result(!isnan(b->resolution_ns) && b->resolution_ns >= 0,
+		 "summary: a resolution from the rows' intervals (%g ns)",
+		 b->resolution_ns);
+	free_rows(b);
+}
+
+static void test_summary_split(void)
+{
+	double gen[4] = { 10, 10, 10, 10 }, fast[4] = { 9.9, 9.95, 9.9, 9.85 };
+	double slow[4] = { 5, 5.1, 4.9, 5 };
+	struct bench *b = calloc(1, sizeof(*b));
+	struct bench_row *f, *s;
+
+	b->cpu_mode = BENCH_SPLIT;
+	b->env.emulated = true;
+	fake_row(b, "gen-only", &gen_kind, -1, gen, 4);
+	s = fake_row(b, "slow", &hook_kind, 1, slow, 4);
+	f = fake_row(b, "fast", &hook_kind, 1, fast, 4);
+	bench_summarize(b);
+	t_result(
+		has_flag(b, f, "generator-bound") &&
+			!has_flag(b, s, "generator-bound"),
+		"summary split: a row within 2%% of the generator is generator-bound");
+	t_result(near(s->rd[0].ns, 200, 1e-9),
+		 "summary split: the cost is 1e9/pps of what the DUT saw");
+	t_result(has_flag(b, f, "emulated") &&
+			 has_flag(b, &b->rows[0], "emulated"),
+		 "summary: an emulated CPU flags every row");
+	free_rows(b);
+}
+
 int main(void)
 {
 	test_bootstrap_known();
@@ -212,5 +343,7 @@ int main(void)
 	test_outliers();
 	test_constant();
 	test_planner();
+	test_summary_inline();
+	test_summary_split();
 	return t_failed ? 1 : 0;
 }

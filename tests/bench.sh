@@ -1,0 +1,290 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# hookcmp bench as root, on short runs (no test here asserts a timing):
+# every scenario runs and adds up, the JSON document keeps its contract,
+# every exit code of the table is reached, and nothing is left behind
+# however bench ends.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP bench tests: they need root"
+	exit 0
+fi
+
+SHORT="--rounds 2 --packets 20000"
+
+# What bench could leave where it runs: named namespaces, its devices,
+# hookcmp's programs held here. Its own namespaces have no names;
+# everything in them (programs, links, qdiscs) goes with them.
+root_state() {
+	ip netns list
+	ip -o link show | grep -cE ': hc[gdzwxy][@:]'
+	hc_prog_ids
+}
+
+# Namespaces die after their last user, asynchronously: up to 5 s.
+root_state_same() {
+	check "$1" wait_same root_state "$T/root-before" 50
+}
+root_state >"$T/root-before"
+
+# Every round of every row adds up; the generator alone reaches nothing.
+ACCOUNTED='all(.rows[]; . as $row | all(.rounds[]; .generated > 0 and
+	(if ($row.flags | index("generator")) then .seen == 0
+	 else .generated == .seen + .dropped_before end)))'
+
+test_scenarios() {
+	local s rows invalid tool missing=
+	for tool in iptables nft; do
+		command -v $tool >/dev/null && continue
+		echo "SKIP bench hooks: the $tool row (not installed)"
+		missing="$missing|cannot run $tool"
+	done
+	for s in hooks static-key parse rules size aa; do
+		# shellcheck disable=SC2086
+		"$HC" bench --scenario "$s" $SHORT -o "$T/b.json" >"$T/out" 2>"$T/err"
+		check_eq "bench $s: exit status" "$?" 0
+		rows=$(jq '.rows | length' "$T/b.json")
+		invalid=$(jq -c --arg m "${missing#|}" '[.rows[] | select(.valid | not) |
+			select($m == "" or (.reason | test($m) | not)) | {name, reason}]' "$T/b.json")
+		check "bench $s: rows ran ($rows)" [ "${rows:-0}" -ge 3 ]
+		check_eq "bench $s: every row valid" "$invalid" "[]"
+		check "bench $s: every row ran every round" jq_true \
+			'.rounds == 2 and all(.rows[]; [.rounds[].round] == [1, 2])' "$T/b.json"
+		check "bench $s: every round accounted for" jq_true "$ACCOUNTED" "$T/b.json"
+		check "bench $s: environment recorded" jq_true \
+			'.env | .bpf_jit and .live_frames and .tcx and .cpus >= 1' "$T/b.json"
+		check "bench $s: the table names the baseline" \
+			grep -q "against $(jq -r .baseline "$T/b.json"), paired per round" "$T/out"
+		check "bench $s: the resolution line" \
+			grep -qE '^resolution: differences under [0-9.]+ ns \([0-9.]+%\) are not distinguishable here$' "$T/out"
+	done
+	check_eq "bench hooks: row names" \
+		"$("$HC" bench --rounds 1 --packets 2000 -j 2>/dev/null | jq -c '[.rows[].name]')" \
+		'["xdp-native","xdp-generic","tc-clsact","tc-ingress","tcx","socket-udp","socket-packet","iptables-raw","nft-ingress","stack","xdp-native-bare","xdp-generic-bare","tc-clsact-bare","tcx-bare","socket-udp-bare","gen-only"]'
+	check_eq "bench size: a generator row per frame size" \
+		"$("$HC" bench --scenario size --hooks tcx --rounds 1 --packets 2000 -j 2>/dev/null |
+			jq -c '[.rows[] | select(.flags | index("generator")) | .name]')" \
+		'["gen-only-60","gen-only-512","gen-only-1500"]'
+	root_state_same "bench: nothing left behind by the scenarios"
+}
+test_scenarios
+
+# The JSON document is a contract: every key there, of its type.
+test_contract() {
+	local name="bench JSON contract"
+	# shellcheck disable=SC2086
+	"$HC" bench --scenario static-key --hooks ingress,tcx $SHORT --seed 42 -j \
+		-o "$T/c.json" --csv "$T/c.csv" >"$T/c.out" 2>"$T/c.err"
+	check_eq "$name: exit status" "$?" 0
+	check_eq "$name: -j prints one document on stdout" "$(jq -s length "$T/c.out")" 1
+	check "$name: progress goes to stderr" grep -q "^round 2/2" "$T/c.err"
+	check "$name: -o writes the same document" cmp -s "$T/c.out" "$T/c.json"
+	check "$name: top level" jq_true '
+		.type == "bench" and .scenario == "static-key" and .cpu_mode == "inline" and
+		.rounds == 2 and .seed == 42 and .baseline == "nothing" and
+		(.resolution_ns | type) == "number" and (.env | type) == "object" and
+		(.rows | type) == "array"' "$T/c.json"
+	check "$name: env" jq_true '.env |
+		(.cpus | type) == "number" and (.bpf_jit | type) == "boolean" and
+		(.live_frames | type) == "boolean" and (.tcx | type) == "boolean" and
+		(.emulated | type) == "boolean" and (.hypervisor | type) == "string" and
+		(.kernel | type) == "string" and (.packets_per_round | type) == "number"' "$T/c.json"
+	check "$name: every row's keys and types" jq_true '
+		def num: type == "number";
+		def est(n): (.median | n) and (.ci | type) == "array" and (.ci | length) == 2 and
+			all(.ci[]; n) and .ci[0] <= .median and .median <= .ci[1];
+		def est_null: .median == null and .ci == [null, null];
+		all(.rows[];
+			(.name | type) == "string" and (.valid | type) == "boolean" and
+			(.reason == null) and (.flags | type) == "array" and all(.flags[]; type == "string") and
+			(.mpps | (.median | num) and (.min | num) and (.max | num) and .min <= .median and .median <= .max) and
+			(.ns | est(num)) and (.significant | type) == "boolean" and
+			(if (.flags | index("generator")) then (.delta_ns | est_null) and (.ratio | est_null)
+			 else (.delta_ns | est(num)) and (.ratio | est(num)) end) and
+			(.rounds | type) == "array" and
+			all(.rounds[]; (.round | num) and (.order | num) and (.generated | num) and
+				(.seen | num) and (.dropped_before | num) and (.mpps | num) and
+				(.ns | num) and (.outlier | type) == "boolean"))' "$T/c.json"
+	check_eq "$name: rows" "$(jq -c '[.rows[].name]' "$T/c.json")" \
+		'["nothing","ingress","tcx-pass","gen-only"]'
+	check "$name: the baseline is flagged and compared with itself" jq_true '
+		.rows[0] | (.flags | index("baseline")) and .delta_ns == {"median":0,"ci":[0,0]} and
+		.ratio == {"median":1,"ci":[1,1]} and (.significant | not)' "$T/c.json"
+	check "$name: each round's order is a shuffle of the rows" jq_true '
+		[.rows[].rounds[] | {round, order}] | group_by(.round) |
+		all(.[]; ([.[].order] | sort) == [0, 1, 2, 3])' "$T/c.json"
+	check_eq "$name: CSV header" "$(head -n 1 "$T/c.csv")" \
+		"name,valid,reason,flags,mpps_median,mpps_min,mpps_max,ns_median,ns_ci_lo,ns_ci_hi,delta_ns_median,delta_ns_ci_lo,delta_ns_ci_hi,ratio_median,ratio_ci_lo,ratio_ci_hi,significant"
+	check_eq "$name: CSV lines per row" "$(tail -n +2 "$T/c.csv" | cut -d, -f1 | tr '\n' ' ')" \
+		'"nothing" "ingress" "tcx-pass" "gen-only" '
+	# The same numbers, to the JSON's 6 significant digits.
+	check "$name: CSV and JSON agree" awk -F'[, ]' '
+		NR == FNR { if (FNR > 1) { ns[FNR - 1] = $8; ratio[FNR - 1] = $14 }; next }
+		function off(a, b) { return (a - b > 0 ? a - b : b - a) > 1e-5 * (a > 0 ? a : -a) + 1e-9 }
+		off($1, ns[FNR]) || ($2 != "null" && off($2, ratio[FNR])) { bad = 1 }
+		END { exit bad || FNR != 4 }' "$T/c.csv" \
+		<(jq -r '.rows[] | "\(.ns.median) \(.ratio.median)"' "$T/c.json")
+
+	# shellcheck disable=SC2086
+	"$HC" bench --scenario static-key --hooks ingress,tcx $SHORT --seed 42 -j >"$T/c2.json" 2>/dev/null
+	check_eq "$name: the same seed, the same orders" \
+		"$(jq -c '[.rows[].rounds[].order]' "$T/c2.json")" "$(jq -c '[.rows[].rounds[].order]' "$T/c.json")"
+	# shellcheck disable=SC2086
+	"$HC" bench --scenario static-key --hooks ingress,tcx $SHORT -j >"$T/c3.json" 2>"$T/c3.err"
+	check "$name: without --seed, a seed is printed and recorded" \
+		grep -q "seed $(jq .seed "$T/c3.json")\$" "$T/c3.err"
+
+	# An emulated CPU (qemu TCG, as CPUID says) marks every row.
+	HOOKCMP_HYPERVISOR=TCGTCGTCGTCG "$HC" bench --scenario aa $SHORT -j \
+		>"$T/e.json" 2>"$T/e.err"
+	check "$name: emulated CPU recorded" jq_true \
+		'.env.emulated and .env.hypervisor == "TCGTCGTCGTCG" and all(.rows[]; .flags | index("emulated"))' \
+		"$T/e.json"
+	check "$name: emulated CPU said up front" grep -q "the CPU is emulated (TCGTCGTCGTCG)" "$T/e.err"
+	check "$name: a KVM guest is not emulated" jq_true \
+		'(.env.emulated | not) and all(.rows[]; .flags | index("emulated") | not)' "$T/c.json"
+}
+test_contract
+
+# --target-ci: more rounds until the widest interval is narrow enough, or
+# it says it gave up; either way the rounds stay within the bounds.
+test_target() {
+	local n
+	"$HC" bench --scenario aa --rounds 2 --max-rounds 4 --target-ci 0.0001 --packets 20000 \
+		-o "$T/t.json" >"$T/t.out" 2>"$T/t.err"
+	check_eq "bench --target-ci: exit status" "$?" 0
+	n=$(jq .rounds "$T/t.json")
+	check "bench --target-ci: between --rounds and --max-rounds ($n)" [ "$n" -ge 2 -a "$n" -le 4 ]
+	check "bench --target-ci: says how it ended" \
+		grep -qE "^target-ci 0.0001%: (reached|gave up) after $n rounds" "$T/t.out"
+	check "bench --target-ci: recorded" jq_true \
+		'.env.target_ci_pct == 0.0001 and (.env.target_reached | type) == "boolean"' "$T/t.json"
+}
+test_target
+
+# perf's control channel: enable and disable around each timed window of
+# the chosen row, acknowledged, never in the warm-up.
+test_perf_ctl() {
+	local name="bench --perf-ctl"
+	mkfifo "$T/ctl" "$T/ack"
+	(
+		exec 3<>"$T/ctl" 4<>"$T/ack"
+		while read -r cmd <&3; do
+			echo "$cmd" >>"$T/cmds"
+			echo ack >&4
+		done
+	) &
+	local reader=$!
+	sleep 0.2
+	# shellcheck disable=SC2086
+	"$HC" bench --scenario aa $SHORT --perf-ctl "$T/ctl,$T/ack" --perf-row nothing-b \
+		-o "$T/p.json" >/dev/null 2>&1
+	check_eq "$name: exit status" "$?" 0
+	kill "$reader" 2>/dev/null
+	wait "$reader" 2>/dev/null
+	check_eq "$name: enable/disable around each measured window" \
+		"$(tr '\n' ' ' <"$T/cmds")" "enable disable enable disable "
+	rm -f "$T/ctl" "$T/ack"
+}
+test_perf_ctl
+
+# Every exit of the table, each before or after rows ran, and the machine
+# as it was afterwards. Usage errors come before anything is touched.
+test_exits() {
+	local want say args out rc step
+	expect_table "bench usage" bench <<EOF
+2;-n/--netns goes with --dev;-n foo
+2;--hooks 'nope' selects no row of hooks;--hooks nope
+2;--hooks 'tcx-pass' selects no row of parse;--scenario parse --hooks xdp-native,tcx-pass
+2;cannot write $T/nodir/x.json: No such file or directory;-o $T/nodir/x.json
+2;cannot write $T/nodir/x.csv;--csv $T/nodir/x.csv
+2;--plot /proc/hcnope: No such file or directory;--plot /proc/hcnope
+2;--perf-ctl $T/nofifo: No such file or directory;--perf-ctl $T/nofifo
+2;--perf-row goes with --perf-ctl;--perf-row gen-only
+2;--target-ci '0': expected a percent;--target-ci 0
+2;--seed '-1': expected a number;--seed -1
+2;--max-rounds 3 is less than --rounds 5;--rounds 5 --max-rounds 3 --target-ci 1
+2;unknown option '--json-file';--json-file x
+2;unexpected argument 'eth0';eth0
+EOF
+	check "bench usage: no output file left" not test -e "$T/nodir"
+	out=$("$HC" bench -j -n foo 2>/dev/null)
+	check "bench usage: JSON error with -j" jq_true '.type == "error" and .exit == 2' <<<"$out"
+
+	# Not root: exit 3, before anything.
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$HC" bench $SHORT 2>&1)
+	check_eq "bench without privileges: exit 3" "$?" 3
+	check "bench without privileges: says which" grep -q "CAP_NET_ADMIN" <<<"$out"
+
+	# A step that fails: its exit code and its name, and nothing left.
+	# The test shell holds the FIFO open as perf would.
+	mkfifo "$T/ctl"
+	exec 5<>"$T/ctl"
+	while IFS=';' read -r step want say args; do
+		# shellcheck disable=SC2086
+		out=$(HOOKCMP_FAIL_AT=$step "$HC" bench $SHORT -o "$T/f.json" $args 2>&1)
+		rc=$?
+		if [ "$rc" = "$want" ] && grep -qF -- "$say" <<<"$out"; then
+			pass "bench fault at $step $args: exit $rc"
+		else
+			fail "bench fault at $step $args: exit $rc, wanted $want and '$say'"
+			echo "$out" | sed 's/^/  /' | tail -5
+		fi
+		case $step in
+		bench-netns* | bench-veth* | bench-addr | bench-up | bench-gen* | bench-cpu)
+			check "bench fault at $step $args: no -o file left" not test -e "$T/f.json" ;;
+		esac
+		rm -f "$T/f.json"
+		root_state_same "bench fault at $step $args: nothing left behind"
+	done <<EOF
+bench-netns;1;bench: topology: fault injected at step 'bench-netns': Input/output error;
+bench-netns:1;3;bench: topology: fault injected at step 'bench-netns': Operation not permitted;
+bench-veth;1;bench: topology: fault injected at step 'bench-veth';
+bench-veth:16;5;bench: topology: fault injected at step 'bench-veth': Device or resource busy;
+bench-addr;1;fault injected at step 'bench-addr';
+bench-up;1;fault injected at step 'bench-up';
+bench-gen;1;bench: generator on hcg: fault injected at step 'bench-gen';
+bench-gen:95;4;bench: generator on hcg: fault injected at step 'bench-gen': Operation not supported;
+bench-cpu;1;bench: cannot set up inline mode: fault injected;
+bench-cpu;1;bench: cannot set up split mode: fault injected;--cpu-mode split
+bench-perf;1;bench: measuring: fault injected at step 'bench-perf';--scenario aa --perf-ctl $T/ctl
+bench-output;1;writing $T/f.json: Input/output error;--scenario aa
+bench-plot;1;fault injected at step 'bench-plot';--scenario aa --plot $T/plots
+bench-row;1;INVALID: setup: fault injected at step 'bench-row';--scenario aa
+bench-read;1;INVALID: reading its counters: fault injected at step 'bench-read';--scenario aa
+EOF
+	exec 5>&-
+
+	# The issue's own example: no iptables, nft or gnuplot on the PATH.
+	out=$(PATH=/nonexistent "$HC" bench --hooks iptables-raw,nft-ingress $SHORT -j 2>/dev/null)
+	check_eq "bench without iptables/nft: exit status" "$?" 0
+	check_eq "bench without iptables/nft: those rows are INVALID, saying why" \
+		"$(jq -c '[.rows[] | select(.valid | not) | .reason]' <<<"$out")" \
+		'["setup: cannot run iptables: No such file or directory","setup: cannot run nft: No such file or directory"]'
+	out=$(PATH=/nonexistent "$HC" bench --scenario aa $SHORT --plot "$T/np" 2>&1)
+	check_eq "bench --plot without gnuplot: exit 1 before any row" "$?:$(test -e "$T/np"; echo $?)" "1:1"
+	check "bench --plot without gnuplot: says so" grep -q "needs gnuplot" <<<"$out"
+
+	# Signals: the report of the rounds so far, and 128+N.
+	for sig in INT TERM; do
+		"$HC" bench --rounds 50 --packets 2000000 -o "$T/s.json" >"$T/out" 2>"$T/err" &
+		local pid=$!
+		sleep 3
+		kill -"$sig" "$pid"
+		wait "$pid"
+		rc=$?
+		check_eq "bench SIG$sig: exit status" "$rc" "$([ $sig = INT ] && echo 130 || echo 143)"
+		root_state_same "bench SIG$sig: nothing left behind"
+	done
+	# Its namespaces have no names: even kill -9 leaves nothing.
+	"$HC" bench --rounds 50 --packets 2000000 >/dev/null 2>&1 &
+	pid=$!
+	sleep 3
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	root_state_same "bench kill -9: nothing left behind"
+}
+test_exits
