@@ -232,7 +232,7 @@ static void row_columns(struct rp *p, const struct bench *b,
 	const struct bench_sum *s = &r->sum;
 	const char *flags[8];
 	int nf = bench_flags(b, r, flags, 8), i;
-	char valid[320];
+	char valid[320], delta[64], ratio[64];
 	size_t len;
 
 	rp_str(p, RP_ALL, "name", "row", -22, r->name);
@@ -244,17 +244,27 @@ static void row_columns(struct rp *p, const struct bench *b,
 	rp_num(p, RP_DATA, "min", NULL, 0, 3, s->mpps_min);
 	rp_num(p, RP_DATA, "max", NULL, 0, 3, s->mpps_max);
 	rp_close(p, RP_DATA);
-	rp_est(p, RP_ALL, "ns", "ns/pkt [95% CI]", 23, 1, false, &s->ns);
-	rp_est(p, RP_ALL, "delta_ns", "delta ns [95% CI]", 24, 1, true,
-	       &s->delta);
-	rp_est(p, RP_ALL, "ratio", "ratio [95% CI]", 22, 3, false, &s->ratio);
+	snprintf(delta, sizeof(delta), "delta ns vs %s", b->scen->baseline);
+	snprintf(ratio, sizeof(ratio), "ratio vs %s", b->scen->baseline);
+	rp_est(p, RP_ALL, "ns", "ns/pkt", 23, 1, false, &s->ns);
+	rp_est(p, RP_ALL, "delta_ns", delta, 24, 1, true, &s->delta);
+	rp_est(p, RP_ALL, "ratio", ratio, 22, 3, false, &s->ratio);
 	rp_bool(p, RP_ALL, "significant", "sig", 3, s->significant);
 
 	len = snprintf(valid, sizeof(valid), "%s%s",
 		       r->reason[0] ? "INVALID: " : "yes", r->reason);
-	for (i = 0; i < nf && len < sizeof(valid); i++)
-		len += snprintf(valid + len, sizeof(valid) - len, "%s%s",
-				i ? ", " : " (", flags[i]);
+	for (i = 0; i < nf && len < sizeof(valid); i++) {
+		len += snprintf(valid + len, sizeof(valid) - len, "%s",
+				i ? ", " : " (");
+		/* The table counts what the JSON lists round by round. */
+		if (!strcmp(flags[i], "outliers"))
+			len += snprintf(valid + len, sizeof(valid) - len,
+					"%d outlier round%s", s->outliers,
+					s->outliers > 1 ? "s" : "");
+		else
+			len += snprintf(valid + len, sizeof(valid) - len, "%s",
+					flags[i]);
+	}
 	if (nf && len < sizeof(valid))
 		snprintf(valid + len, sizeof(valid) - len, ")");
 	rp_str(p, RP_TEXT, NULL, "valid", 0, valid);
@@ -310,6 +320,8 @@ void bench_report_text(const struct bench *b, FILE *f)
 		cpu_mode_names[b->cpu_mode], b->nrounds, b->packets, b->seed);
 	fprintf(f, "delta and ratio against %s, paired per round\n",
 		b->scen->baseline);
+	fprintf(f,
+		"median [95%% interval]: percentile bootstrap over whole rounds; sig: the delta's interval excludes 0\n");
 	fprintf(f, "%s\n",
 		b->cpu_mode == BENCH_INLINE ?
 			"ns/pkt: 1e9/pps of the row minus 1e9/pps of gen-only in the same round" :

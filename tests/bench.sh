@@ -210,8 +210,12 @@ test_exits() {
 2;unexpected argument 'eth0';eth0
 EOF
 	check "bench usage: no output file left" not test -e "$T/nodir"
-	out=$("$HC" bench -j -n foo 2>/dev/null)
-	check "bench usage: JSON error with -j" jq_true '.type == "error" and .exit == 2' <<<"$out"
+	for args in "bench -j -n foo" "-j -n foo bench"; do
+		# shellcheck disable=SC2086
+		out=$("$HC" $args 2>/dev/null)
+		check "bench usage: hookcmp $args: a JSON error" jq_true \
+			'.type == "error" and .exit == 2 and (.error | test("goes with --dev"))' <<<"$out"
+	done
 
 	# Not root: exit 3, before anything.
 	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
