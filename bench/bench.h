@@ -182,6 +182,12 @@ struct bench_row *bench_row_hook(struct bench *b, const struct bench_hook *h,
 const struct bench_hook *bench_hook_by_name(const char *name);
 void bench_row_base(struct bench_row *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * HOOK-SUFFIX for every wanted hook and each suffix (a NULL-terminated
+ * list), set(r, i) making level i; each compared with its hook's first.
+ */
+void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
+			 void (*set)(struct bench_row *r, int level));
 /* The scenario's rows, gen-only rows per frame size, baselines resolved. */
 int bench_rows_build(struct bench *b, struct hc_err *err);
 int bench_row_find(const struct bench *b, const char *name);

@@ -1,27 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /* parse: each hook's logic reading nothing, then L2, L3 and L4. */
-#include <stdio.h>
 #include "bench.h"
-#include "rules.h"
+
+static void set(struct bench_row *r, int level)
+{
+	r->run.conf.parse = HC_PARSE_NONE + level;
+}
 
 static void build(struct bench *b)
 {
-	const struct bench_hook *h;
-	struct bench_row *r;
-	int d;
+	static const char *const depths[] = { "-none", "-l2", "-l3", "-l4",
+					      NULL };
 
-	for (h = bench_hooks; h->name; h++) {
-		if (!bench_wanted(b, h->name))
-			continue;
-		for (d = HC_PARSE_NONE; d <= HC_PARSE_L4; d++) {
-			char sfx[16];
-
-			snprintf(sfx, sizeof(sfx), "-%s", hc_parse_names[d]);
-			r = bench_row_hook(b, h, sfx);
-			r->run.conf.parse = d;
-			bench_row_base(r, "%s-none", h->name);
-		}
-	}
+	bench_rows_per_hook(b, depths, set);
 }
 
 const struct bench_scenario bench_scen_parse = {

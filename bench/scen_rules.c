@@ -4,36 +4,29 @@
 #include "bench.h"
 #include "rules.h"
 
-static void build(struct bench *b)
+static const int counts[] = { 0, 1, 8, 64 };
+
+static void set(struct bench_row *r, int level)
 {
-	static const int counts[] = { 0, 1, 8, 64 };
-	const struct bench_hook *h;
-	struct bench_row *r;
-	unsigned int i;
+	struct hc_conf *c = &r->run.conf;
 	int k;
 
-	for (h = bench_hooks; h->name; h++) {
-		if (!bench_wanted(b, h->name))
-			continue;
-		for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-			struct hc_conf *c;
-			char sfx[16];
+	for (k = 0; k < counts[level]; k++) {
+		struct hc_err err = {};
+		char text[32];
 
-			snprintf(sfx, sizeof(sfx), "-%drules", counts[i]);
-			r = bench_row_hook(b, h, sfx);
-			c = &r->run.conf;
-			for (k = 0; k < counts[i]; k++) {
-				struct hc_err err = {};
-				char text[32];
-
-				snprintf(text, sizeof(text),
-					 "tcp dport %d pass", 60000 + k);
-				hc_rule_parse(text, &c->rules[k], &err);
-			}
-			c->nr_rules = counts[i];
-			bench_row_base(r, "%s-0rules", h->name);
-		}
+		snprintf(text, sizeof(text), "tcp dport %d pass", 60000 + k);
+		hc_rule_parse(text, &c->rules[k], &err);
 	}
+	c->nr_rules = counts[level];
+}
+
+static void build(struct bench *b)
+{
+	static const char *const names[] = { "-0rules", "-1rules", "-8rules",
+					     "-64rules", NULL };
+
+	bench_rows_per_hook(b, names, set);
 }
 
 const struct bench_scenario bench_scen_rules = {

@@ -76,6 +76,24 @@ int bench_row_find(const struct bench *b, const char *name)
 	return -1;
 }
 
+void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
+			 void (*set)(struct bench_row *r, int level))
+{
+	const struct bench_hook *h;
+	struct bench_row *r;
+	int i;
+
+	for (h = bench_hooks; h->name; h++) {
+		if (!bench_wanted(b, h->name))
+			continue;
+		for (i = 0; suffixes[i]; i++) {
+			r = bench_row_hook(b, h, suffixes[i]);
+			set(r, i);
+			bench_row_base(r, "%s%s", h->name, suffixes[0]);
+		}
+	}
+}
+
 /* The generator alone, at a frame size: "gen-only", or "gen-only-SIZE". */
 static int gen_row(struct bench *b, __u32 size, bool sizes_differ)
 {
