@@ -450,7 +450,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	struct out_file out = { .fd = -1 }, csv = { .fd = -1 };
 	struct hc_err err = {};
 	const char *pos[1];
-	bool plot_created = false;
+	bool plot_created = false, measured = false, report = false;
 	int npos, ret, i;
 
 	for (i = 0; bench_scenarios[i] && i < 15; i++)
@@ -510,7 +510,12 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	hc_install_signals();
 	b->fd_root = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	ret = measure(b);
-	if (!b->ran)
+	for (i = 0; i < b->nrows && !b->rows[i].nrd; i++)
+		;
+	measured = i < b->nrows;
+	/* Cut short before a round counted: nothing to report. */
+	report = b->ran && (measured || (!ret && !hc_stop_sig));
+	if (!report)
 		goto out;
 
 	bench_summarize(b);
@@ -523,14 +528,12 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		    out_write(&csv, b, bench_report_csv) ?:
 		    (b->plot_dir && !hc_stop_sig ? plot(b) : 0);
 	ret = ret ?: hc_stop_sig ? 128 + hc_stop_sig : i;
-	for (i = 0; !ret && i < b->nrows && !b->rows[i].nrd; i++)
-		;
-	if (!ret && i == b->nrows)
+	if (!ret && !measured)
 		ret = hc_fail(
 			HC_EXIT_FAIL,
 			"bench: no row could be measured (the table says why)");
 out:
-	if (!b->ran) {
+	if (!report) {
 		out_abandon(&out);
 		out_abandon(&csv);
 		if (plot_created)

@@ -126,17 +126,51 @@ static int drain(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	return ret;
 }
 
+/*
+ * The timed window: the generator's call and nothing else, with perf
+ * enabled around it when this is --perf-row's window.
+ */
+static int timed(struct bench *b, bool perf, struct bench_round *rd,
+		 struct hc_err *err)
+{
+	__u64 sent = 0;
+	double t0;
+	int ret;
+
+	ret = perf ? hc_fault(err, "bench-perf") ?: perf_cmd(b, "enable\n") : 0;
+	if (ret)
+		goto perf_failed;
+	t0 = hc_now();
+	ret = hc_fault(err, "bench-send") ?:
+		      hc_gen_send(&b->gen, b->packets, &sent, &hc_stop_sig);
+	rd->secs = hc_now() - t0;
+	rd->generated = sent;
+	if (ret) {
+		if (!err->msg[0])
+			hc_err_set(err, "the generator");
+		return ret;
+	}
+	ret = perf ? perf_cmd(b, "disable\n") : 0;
+	if (!ret)
+		return 0;
+perf_failed:
+	if (!err->msg[0])
+		hc_err_set(err, "perf's control channel");
+	return ret;
+}
+
 /* One row in one round; fails only for what ends the whole bench. */
 static int window(struct bench *b, struct bench_row *r, int round, int pos,
 		  struct hc_err *err)
 {
 	struct bench_round rd = { .round = round, .order = pos, .ns = NAN };
+	bool perf = round > 0 && r == &b->rows[b->perf_idx];
 	struct bench_count c0 = {};
 	struct hc_err rerr = {};
-	bool perf = round > 0 && r == &b->rows[b->perf_idx];
-	__u64 d0 = 0, sent = 0;
-	double t, t0, t1;
-	int ret;
+	const char *step;
+	__u64 d0 = 0;
+	double t;
+	int ret, rret;
 
 	ret = frame_for(b, r);
 	if (ret) {
@@ -144,48 +178,34 @@ static int window(struct bench *b, struct bench_row *r, int round, int pos,
 		return ret;
 	}
 	t = hc_now();
-	ret = hc_fault(&rerr, "bench-row") ?: r->kind->setup(b, r, &rerr);
+	step = "setup";
+	rret = hc_fault(&rerr, "bench-row") ?: r->kind->setup(b, r, &rerr);
 	rd.setup_ms = (hc_now() - t) * 1e3;
-	if (!ret) {
-		ret = hc_fault(&rerr, "bench-read") ?: read_all(b, r, &c0, &d0);
-		if (ret)
-			invalid_err(r, "reading its counters", ret, &rerr);
-	} else {
-		invalid_err(r, "setup", ret, &rerr);
+	if (!rret) {
+		step = "reading its counters";
+		rret = hc_fault(&rerr, "bench-read") ?:
+						       read_all(b, r, &c0, &d0);
 	}
-	if (ret) {
-		r->kind->teardown(b, r);
-		r->dead = true;
-		return 0;
+	if (!rret) {
+		ret = timed(b, perf, &rd, err);
+		if (!ret)
+			rret = drain(b, r, &rd, &c0, d0);
 	}
-
-	ret = perf ? hc_fault(err, "bench-perf") ?: perf_cmd(b, "enable\n") : 0;
-	t0 = hc_now();
-	if (!ret)
-		ret = hc_gen_send(&b->gen, b->packets, &sent, &hc_stop_sig);
-	t1 = hc_now();
-	if (perf && !ret)
-		ret = perf_cmd(b, "disable\n");
-	rd.generated = sent;
-	if (!ret)
-		ret = drain(b, r, &rd, &c0, d0);
 	t = hc_now();
 	r->kind->teardown(b, r);
 	rd.teardown_ms = (hc_now() - t) * 1e3;
-	if (ret) {
-		if (!err->msg[0])
-			hc_err_set(err, "%s in %s's window",
-				   perf ? "perf's control channel" :
-					  "the generator",
-				   r->name);
+	if (ret)
 		return ret;
+	if (rret) {
+		invalid_err(r, step, rret, &rerr);
+		r->dead = true;
+		return 0;
 	}
 	/* The warm-up is not measured; an interrupted window is not whole. */
-	if (!round || sent < b->packets)
+	if (!round || rd.generated < b->packets)
 		return 0;
 
-	rd.secs = t1 - t0;
-	rd.mpps = (r->kind->generator ? sent : rd.seen) / rd.secs / 1e6;
+	rd.mpps = (r->kind->generator ? rd.generated : rd.seen) / rd.secs / 1e6;
 	if (!accounted(r, &rd))
 		invalid(r,
 			"round %d: generated %llu != seen %llu + dropped before %llu",

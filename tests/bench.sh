@@ -238,7 +238,7 @@ EOF
 			echo "$out" | sed 's/^/  /' | tail -5
 		fi
 		case $step in
-		bench-netns* | bench-veth* | bench-addr | bench-up | bench-gen* | bench-cpu)
+		bench-netns* | bench-veth* | bench-addr | bench-up | bench-gen* | bench-cpu | bench-send)
 			check "bench fault at $step $args: no -o file left" not test -e "$T/f.json" ;;
 		esac
 		rm -f "$T/f.json"
@@ -255,12 +255,24 @@ bench-gen:95;4;bench: generator on hcg: fault injected at step 'bench-gen': Oper
 bench-cpu;1;bench: cannot set up inline mode: fault injected;
 bench-cpu;1;bench: cannot set up split mode: fault injected;--cpu-mode split
 bench-perf;1;bench: measuring: fault injected at step 'bench-perf';--scenario aa --perf-ctl $T/ctl
+bench-send;1;bench: measuring: fault injected at step 'bench-send';--scenario aa
 bench-output;1;writing $T/f.json: Input/output error;--scenario aa
 bench-plot;1;fault injected at step 'bench-plot';--scenario aa --plot $T/plots
 bench-row;1;INVALID: setup: fault injected at step 'bench-row';--scenario aa
 bench-read;1;INVALID: reading its counters: fault injected at step 'bench-read';--scenario aa
 EOF
 	exec 5>&-
+
+	# perf that never acknowledges: bench waits 5 s, then gives up.
+	mkfifo "$T/ack"
+	exec 5<>"$T/ctl" 6<>"$T/ack"
+	# shellcheck disable=SC2086
+	out=$("$HC" bench --scenario aa $SHORT --perf-ctl "$T/ctl,$T/ack" 2>&1)
+	check_eq "bench --perf-ctl without an ack: exit status" "$?" 1
+	check "bench --perf-ctl without an ack: says so" \
+		grep -q "perf's control channel: Connection timed out" <<<"$out"
+	exec 5>&- 6>&-
+	root_state_same "bench --perf-ctl without an ack: nothing left behind"
 
 	# The issue's own example: no iptables, nft or gnuplot on the PATH.
 	out=$(PATH=/nonexistent "$HC" bench --hooks iptables-raw,nft-ingress $SHORT -j 2>/dev/null)
