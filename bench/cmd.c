@@ -260,9 +260,10 @@ static int plot_dir_open(struct bench *b, bool *created)
 
 static int plot(struct bench *b)
 {
-	char json[4200], csv[4200];
-	struct out_file o;
+	char json[4200], csv[4200], out[4096];
+	const char *argv[] = { "sh", b->plot_sh, json, b->plot_dir, NULL };
 	struct hc_err err = {};
+	struct out_file o;
 	int ret;
 
 	snprintf(json, sizeof(json), "%s/bench.json", b->plot_dir);
@@ -273,17 +274,10 @@ static int plot(struct bench *b)
 		      out_write(&o, b, bench_report_csv);
 	if (ret)
 		return ret;
-	{
-		const char *argv[] = { "sh", b->plot_sh, json, b->plot_dir,
-				       NULL };
-		char out[4096];
-
-		ret = hc_fault(&err, "bench-plot") ?:
-			      bench_exec(-1, argv, out, sizeof(out), &err);
-	}
+	ret = hc_fault(&err, "bench-plot") ?:
+		      bench_exec(-1, argv, out, sizeof(out), &err);
 	if (ret)
-		return hc_fail(HC_EXIT_FAIL, "%s: %s%s%s", b->plot_sh, err.msg,
-			       err.kernel[0] ? ": " : "", err.kernel);
+		return hc_fail(HC_EXIT_FAIL, "%s: %s", b->plot_sh, err.msg);
 	fprintf(stderr, "charts in %s\n", b->plot_dir);
 	return 0;
 }
@@ -292,7 +286,6 @@ static int plot(struct bench *b)
 static int perf_open(struct bench *b)
 {
 	char ctl[512], *ack;
-	int i;
 
 	b->perf_fd = b->perf_ack = -1;
 	if (!b->perf_ctl)
@@ -315,15 +308,6 @@ static int perf_open(struct bench *b)
 		if (b->perf_ack < 0)
 			return hc_fail(HC_EXIT_USAGE, "--perf-ctl: %s: %s", ack,
 				       strerror(errno));
-	}
-	b->perf_idx = 0;
-	if (b->perf_row) {
-		i = bench_row_find(b, b->perf_row);
-		if (i < 0)
-			return hc_fail(HC_EXIT_USAGE,
-				       "--perf-row '%s' is not a row of %s",
-				       b->perf_row, b->scen->name);
-		b->perf_idx = i;
 	}
 	return 0;
 }
@@ -491,6 +475,11 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	if (b->perf_row && !b->perf_ctl)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--perf-row goes with --perf-ctl");
+	b->perf_idx = b->perf_row ? bench_row_find(b, b->perf_row) : 0;
+	if (b->perf_idx < 0)
+		return hc_fail(HC_EXIT_USAGE,
+			       "--perf-row '%s' is not a row of %s",
+			       b->perf_row, b->scen->name);
 	if (!b->seed_set && getrandom(&b->seed, sizeof(b->seed), 0) < 0)
 		b->seed = getpid() ^ time(NULL);
 	ret = hc_check_privileges();

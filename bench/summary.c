@@ -44,7 +44,7 @@ static void row_costs(struct bench *b, struct bench_row *r, int last)
 	free(gen);
 }
 
-/* The values fn gives for each round both rows ran, into x; how many. */
+/* delta or ratio for each round both rows ran, into x; how many. */
 static int paired(const struct bench_row *r, const double *base, double *x,
 		  bool ratio)
 {

@@ -203,6 +203,7 @@ test_exits() {
 2;--plot /proc/hcnope: No such file or directory;--plot /proc/hcnope
 2;--perf-ctl $T/nofifo: No such file or directory;--perf-ctl $T/nofifo
 2;--perf-row goes with --perf-ctl;--perf-row gen-only
+2;--perf-row 'nope' is not a row of hooks;--perf-ctl $T/nofifo --perf-row nope
 2;--target-ci '0': expected a percent;--target-ci 0
 2;--seed '-1': expected a number;--seed -1
 2;--max-rounds 3 is less than --rounds 5;--rounds 5 --max-rounds 3 --target-ci 1
