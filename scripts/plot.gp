@@ -25,6 +25,12 @@ if (kind eq "mpps") {
 	plot data using 0:2:xtic(1) with boxes lc rgb '#4878a8', \
 		'' using 0:2:3:4 with yerrorbars lc rgb 'black' pt 0
 }
+if (kind eq "cost") {
+	set yrange [0:*]
+	set ylabel "ns/pkt (median, 95% CI)"
+	plot data using 0:($11 == 0 ? $5 : NaN):xtic(1) with boxes lc rgb '#58a868', \
+		'' using 0:($11 == 0 ? $5 : NaN):6:7 with yerrorbars lc rgb 'black' pt 0
+}
 if (kind eq "ns") {
 	set ylabel sprintf("ns/pkt over %s (median, 95%% CI)", ARG6)
 	plot data using 0:($11 == 0 ? $8 : NaN):xtic(1) with boxes lc rgb '#a85848', \
@@ -32,6 +38,7 @@ if (kind eq "ns") {
 }
 if (kind eq "steps") {
 	set key top left
+	set offsets 0.3, 0.3, 0, 0
 	set ylabel "ns/pkt (median, 95% CI)"
 	plot for [i=0:*] data index i using 0:3:4:5:xtic(2) \
 		with yerrorlines lw 2 title columnheader(1)

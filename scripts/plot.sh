@@ -3,7 +3,9 @@
 # Charts of a hookcmp bench run, as PNG and SVG, with gnuplot:
 #   scripts/plot.sh BENCH.json|BENCH.csv [OUTDIR]
 # mpps:  Mpps per row, median with min/max whiskers
-# ns:    each row's cost per packet over the baseline, with its 95% interval
+# cost:  each row's cost per packet, with its 95% interval
+# ns:    each row's cost per packet over the baseline, paired per round,
+#        with its 95% interval
 # steps: for parse and rules, ns/pkt per hook against depth or rule count,
 #        with its 95% interval
 # Paths reach gnuplot as arguments (gnuplot -c), never inside its script.
@@ -57,6 +59,7 @@ plot() {	# plot KIND DATA
 	done
 }
 plot mpps "$data"
+plot cost "$data"
 plot ns "$data"
 
 # parse and rules: rows are HOOK-LEVEL; one line per hook over its levels.

@@ -43,7 +43,7 @@ P="$T/plots 'q\"uote"
 "$HC" bench --scenario parse --hooks xdp-native,tcx --rounds 2 --packets 20000 \
 	-o "$T/b.json" --csv "$T/b.csv" --plot "$P" >"$T/out" 2>&1
 check_eq "bench --plot: exit status" "$?" 0
-for f in mpps ns steps; do
+for f in mpps cost ns steps; do
 	check "bench --plot: $f.png is a PNG" is_png "$P/$f.png"
 	check "bench --plot: $f.svg is SVG" grep -q "<svg" "$P/$f.svg"
 done
