@@ -10,6 +10,7 @@
 #define HC_BENCH_H
 
 #include <stdio.h>
+#include <sys/types.h>
 #include "hookcmp.h"
 #include "gen.h"
 #include "plan.h"
@@ -24,7 +25,7 @@
 #define BENCH_RESAMPLES 10000 /* bootstrap resamples per interval */
 #define BENCH_LEVEL 0.95
 #define BENCH_OUTLIER_Z 3.5 /* modified z-score that flags a round */
-#define BENCH_DRIFT_MAX 1.10 /* gen-only's max/min Mpps over a run */
+#define BENCH_DRIFT_MAX 1.10 /* gen-only's max/min time per packet */
 
 struct bench;
 struct bench_row;
@@ -79,9 +80,11 @@ struct bench_round {
 	int order; /* 0-based position in the round */
 	__u64 generated, seen, dropped_before;
 	__u64 passed; /* let through by the hook */
-	double secs; /* the timed window */
+	double secs; /* the timed window, by the wall clock */
+	double cpu_ns; /* the CPU time of its packets' work; NaN: no clock */
 	double setup_ms, teardown_ms; /* around it, not in it */
-	double mpps;
+	double mpps; /* by the wall clock */
+	double pkt_ns; /* CPU (or wall) time per packet */
 	double ns; /* cost per packet (see bench_summarize); NaN: none */
 	bool outlier;
 };
@@ -93,7 +96,7 @@ struct bench_sum {
 	struct st_est ns, delta, ratio;
 	bool significant;
 	int outliers;
-	double drift; /* max/min of the rate over the rounds */
+	double drift; /* max/min of the time per packet over the rounds */
 	bool gen_bound; /* split: the hook ran as fast as the generator */
 };
 
@@ -127,6 +130,7 @@ struct bench_row {
 struct bench_env {
 	int cpus;
 	bool jit, live, tcx;
+	bool cpu_clock; /* task-clock counters, not the wall clock */
 	char foreign[128]; /* ingress qdiscs outside the bench */
 	char kernel[65];
 	char hypervisor[13]; /* CPUID's signature, "" on bare metal */
@@ -134,6 +138,15 @@ struct bench_env {
 };
 
 enum bench_cpu_mode { BENCH_SPLIT, BENCH_INLINE };
+
+#define BENCH_MAX_NAPI 8
+
+/* Task-clock counters (clock.c); self < 0: none, the wall clock serves. */
+struct bench_clock {
+	int self, softirqd;
+	int napi[BENCH_MAX_NAPI];
+	int nnapi;
+};
 
 struct bench {
 	/* options */
@@ -155,6 +168,7 @@ struct bench {
 	int if_gen, if_dut, if_other, if_spare;
 	__u8 dut_mac[6];
 	bool threaded; /* split: NAPI kthreads to pin again when NAPI returns */
+	struct bench_clock clock;
 	struct hc_gen gen;
 	struct hc_pkt_spec spec; /* the frame, but for size and destination */
 	__u32 frame_size; /* what the generator sends now */
@@ -203,6 +217,17 @@ int bench_dut_rx(struct bench *b, __u64 *rx);
 /* The read op of kinds with no counters of their own: the DUT's RX. */
 int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c);
 int bench_gen_tx_dropped(struct bench *b, __u64 *dropped);
+
+/* The pids of the threads whose name starts with prefix, up to max. */
+int bench_threads(const char *prefix, pid_t *pids, int max);
+
+/* clock.c: CPU time of the packets' work, in ns since some start. */
+int bench_clock_open(struct bench *b);
+/* Split: the DUT's NAPI kthreads, counted from now on. */
+int bench_clock_napi(struct bench *b, const pid_t *pids, int n);
+/* The DUT's NAPI kthreads, or bench's thread and ksoftirqd/0. */
+__u64 bench_clock_read(const struct bench *b, bool dut);
+void bench_clock_close(struct bench *b);
 
 /* exec.c: argv, never a shell; in the namespace nsfd (-1: ours). */
 int bench_exec(int nsfd, const char *const *argv, char *out, size_t size,

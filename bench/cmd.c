@@ -412,6 +412,10 @@ static int measure(struct bench *b)
 	ret = gen_up(b, &err);
 	if (ret)
 		return fatal("generator on " BENCH_GEN_DEV, ret, &err);
+	b->env.cpu_clock = !bench_clock_open(b);
+	if (!b->env.cpu_clock)
+		fprintf(stderr,
+			"Warning: no task-clock counters (perf_event_open): times are the wall clock's, with whatever else ran\n");
 	b->env.tcx = probe_tcx(b);
 	if (!b->env.tcx)
 		fprintf(stderr,
@@ -445,6 +449,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	b->fd_gen = b->fd_dut = b->fd_root = -1;
 	b->perf_fd = b->perf_ack = -1;
 	b->gen.sock_fd = -1;
+	b->clock.self = b->clock.softirqd = -1;
 	/*
 	 * inline by default: split (threaded NAPI on its own CPU) measured a
 	 * CV of 10-30% on the 2-CPU VM this was built on, inline 1-5%.
@@ -531,6 +536,7 @@ out:
 	if (!ret && hc_stop_sig)
 		ret = 128 + hc_stop_sig;
 	perf_close(b);
+	bench_clock_close(b);
 	hc_gen_close(&b->gen);
 	bench_topo_down(b);
 	if (b->fd_root >= 0)

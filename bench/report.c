@@ -218,6 +218,8 @@ static void rounds_json(struct rp *p, const struct bench_row *r)
 		json_num(p, "ns", rd->ns);
 		jw_raw(&p->j, "outlier", rd->outlier ? "true" : "false");
 		json_num(p, "secs", rd->secs);
+		json_num(p, "cpu_ns", rd->cpu_ns);
+		json_num(p, "pkt_ns", rd->pkt_ns);
 		json_num(p, "setup_ms", rd->setup_ms);
 		json_num(p, "teardown_ms", rd->teardown_ms);
 		jw_close(&p->j, '}');
@@ -322,10 +324,11 @@ void bench_report_text(const struct bench *b, FILE *f)
 		b->scen->baseline);
 	fprintf(f,
 		"median [95%% interval]: percentile bootstrap over whole rounds; sig: the delta's interval excludes 0\n");
-	fprintf(f, "%s\n",
+	fprintf(f, "ns/pkt: %s time per packet%s; Mpps: by the wall clock\n",
+		b->env.cpu_clock ? "CPU" : "wall-clock",
 		b->cpu_mode == BENCH_INLINE ?
-			"ns/pkt: 1e9/pps of the row minus 1e9/pps of gen-only in the same round" :
-			"ns/pkt: 1e9/pps of what the DUT saw; gen-only is the generator alone");
+			" of the row less gen-only's in the same round" :
+			" of the DUT's NAPI thread, for what it saw");
 	if (!isnan(b->resolution_ns))
 		fprintf(f,
 			"resolution: differences under %.1f ns (%.2f%%) are not distinguishable here\n",
@@ -343,9 +346,8 @@ void bench_report_text(const struct bench *b, FILE *f)
 			outliers, BENCH_OUTLIER_Z);
 	if (gen && gen->sum.drift > BENCH_DRIFT_MAX)
 		fprintf(f,
-			"Warning: the generator alone drifted by %.0f%% over the run (%s %.2f..%.2f Mpps)\n",
-			(gen->sum.drift - 1) * 100, gen->name,
-			gen->sum.mpps_min, gen->sum.mpps_max);
+			"Warning: the generator's own time per packet drifted by %.0f%% over the run (%s)\n",
+			(gen->sum.drift - 1) * 100, gen->name);
 	if (b->env.emulated)
 		fprintf(f,
 			"Warning: an emulated CPU (%s): these timings say nothing about real hardware\n",
@@ -372,6 +374,7 @@ void bench_report_json(const struct bench *b, FILE *f)
 	jw_raw(j, "bpf_jit", b->env.jit ? "true" : "false");
 	jw_raw(j, "live_frames", b->env.live ? "true" : "false");
 	jw_raw(j, "tcx", b->env.tcx ? "true" : "false");
+	jw_str(j, "clock", b->env.cpu_clock ? "task-clock" : "wall");
 	jw_str(j, "foreign_ingress_qdisc", b->env.foreign);
 	jw_str(j, "kernel", b->env.kernel);
 	jw_str(j, "hypervisor", b->env.hypervisor);

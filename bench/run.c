@@ -130,21 +130,27 @@ static int drain(struct bench *b, struct bench_row *r, struct bench_round *rd,
  * The timed window: the generator's call and nothing else, with perf
  * enabled around it when this is --perf-row's window.
  */
-static int timed(struct bench *b, bool perf, struct bench_round *rd,
+static int timed(struct bench *b, bool perf, bool dut, struct bench_round *rd,
 		 struct hc_err *err)
 {
-	__u64 sent = 0;
+	__u64 sent = 0, c0;
 	double t0;
 	int ret;
 
 	ret = perf ? hc_fault(err, "bench-perf") ?: perf_cmd(b, "enable\n") : 0;
 	if (ret)
 		goto perf_failed;
+	c0 = bench_clock_read(b, dut);
 	t0 = hc_now();
 	ret = hc_fault(err, "bench-send") ?:
 		      hc_gen_send(&b->gen, b->packets, &sent, &hc_stop_sig);
 	rd->secs = hc_now() - t0;
 	rd->generated = sent;
+	/*
+	 * Inline, the work is done when the call returns; split, the DUT's
+	 * NAPI may still be at it: window() reads after the drain.
+	 */
+	rd->cpu_ns = dut ? c0 : bench_clock_read(b, dut) - c0;
 	if (ret) {
 		if (!err->msg[0])
 			hc_err_set(err, "the generator");
@@ -165,10 +171,12 @@ static int window(struct bench *b, struct bench_row *r, int round, int pos,
 {
 	struct bench_round rd = { .round = round, .order = pos, .ns = NAN };
 	bool perf = round > 0 && r == &b->rows[b->perf_idx];
+	/* Split, the rows' work runs in the DUT's NAPI kthreads. */
+	bool dut = b->cpu_mode == BENCH_SPLIT && !r->kind->generator;
 	struct bench_count c0 = {};
 	struct hc_err rerr = {};
 	const char *step;
-	__u64 d0 = 0;
+	__u64 d0 = 0, pkts;
 	double t;
 	int ret, rret;
 
@@ -187,9 +195,11 @@ static int window(struct bench *b, struct bench_row *r, int round, int pos,
 						       read_all(b, r, &c0, &d0);
 	}
 	if (!rret) {
-		ret = timed(b, perf, &rd, err);
+		ret = timed(b, perf, dut, &rd, err);
 		if (!ret)
 			rret = drain(b, r, &rd, &c0, d0);
+		if (dut)
+			rd.cpu_ns = bench_clock_read(b, dut) - rd.cpu_ns;
 	}
 	t = hc_now();
 	r->kind->teardown(b, r);
@@ -205,7 +215,11 @@ static int window(struct bench *b, struct bench_row *r, int round, int pos,
 	if (!round || rd.generated < b->packets)
 		return 0;
 
-	rd.mpps = (r->kind->generator ? rd.generated : rd.seen) / rd.secs / 1e6;
+	pkts = dut ? rd.seen : rd.generated;
+	rd.mpps = pkts / rd.secs / 1e6;
+	if (!b->env.cpu_clock)
+		rd.cpu_ns = NAN;
+	rd.pkt_ns = (b->env.cpu_clock ? rd.cpu_ns : rd.secs * 1e9) / pkts;
 	if (!accounted(r, &rd))
 		invalid(r,
 			"round %d: generated %llu != seen %llu + dropped before %llu",

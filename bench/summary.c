@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * From rounds to estimates. A row's cost in a round is, inline, 1e9/pps
- * of the row minus 1e9/pps of gen-only in the same round (the generator
- * shares the CPU); split, 1e9/pps of what the DUT saw. Deltas and ratios
+ * From rounds to estimates. A row's cost in a round is, inline, its time
+ * per packet less gen-only's in the same round (the generator shares the
+ * CPU); split, the DUT's time per packet it saw. The time is CPU time
+ * (clock.c), or the wall clock where there are no counters. Deltas and ratios
  * to the baseline are paired per round, so a level shift of the machine
  * moves both sides of each pair, and the bootstrap resamples whole rounds.
  */
@@ -13,8 +14,10 @@
 
 #define GEN_BOUND 0.98 /* split: the row ran at 98% of the generator */
 
+enum { MPPS, PKT_NS, NS };
+
 /* A row's value per round number, NaN where it has none. */
-static double *by_round(const struct bench_row *r, int nrounds, bool mpps)
+static double *by_round(const struct bench_row *r, int nrounds, int what)
 {
 	double *v = malloc((nrounds + 2) * sizeof(*v));
 	int i;
@@ -25,21 +28,23 @@ static double *by_round(const struct bench_row *r, int nrounds, bool mpps)
 		v[i] = NAN;
 	for (i = 0; i < r->nrd; i++)
 		if (r->rd[i].round <= nrounds + 1)
-			v[r->rd[i].round] = mpps ? r->rd[i].mpps : r->rd[i].ns;
+			v[r->rd[i].round] = what == MPPS   ? r->rd[i].mpps :
+					    what == PKT_NS ? r->rd[i].pkt_ns :
+							     r->rd[i].ns;
 	return v;
 }
 
 static void row_costs(struct bench *b, struct bench_row *r, int last)
 {
-	double *gen = by_round(&b->rows[r->gen], last, true);
+	double *gen = by_round(&b->rows[r->gen], last, PKT_NS);
 	int i;
 
 	for (i = 0; i < r->nrd; i++) {
 		struct bench_round *rd = &r->rd[i];
 
-		rd->ns = 1e3 / rd->mpps;
+		rd->ns = rd->pkt_ns;
 		if (!r->kind->generator && b->cpu_mode == BENCH_INLINE)
-			rd->ns -= gen ? 1e3 / gen[rd->round] : NAN;
+			rd->ns -= gen ? gen[rd->round] : NAN;
 	}
 	free(gen);
 }
@@ -65,7 +70,7 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 {
 	struct bench_sum *s = &r->sum;
 	__u64 seed = b->seed * 0x100000001b3ULL + idx;
-	double *x = malloc((r->nrd + 1) * sizeof(*x)), *base;
+	double *x = malloc((r->nrd + 1) * sizeof(*x)), *base, lo, hi;
 	bool *flag = malloc((r->nrd + 1) * sizeof(*flag));
 	int i, n = 0;
 
@@ -79,7 +84,10 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 		x[n++] = r->rd[i].mpps;
 	s->mpps_med = st_median(x, n);
 	st_range(x, n, &s->mpps_min, &s->mpps_max);
-	s->drift = s->mpps_max / s->mpps_min;
+	for (i = 0; i < r->nrd; i++)
+		x[i] = r->rd[i].pkt_ns;
+	st_range(x, n, &lo, &hi);
+	s->drift = hi / lo;
 
 	n = 0;
 	for (i = 0; i < r->nrd; i++)
@@ -92,7 +100,7 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 		r->rd[i].outlier = !isnan(r->rd[i].ns) && flag[n++];
 
 	if (b->cpu_mode == BENCH_SPLIT && !r->kind->generator) {
-		double *gen = by_round(&b->rows[r->gen], last, true);
+		double *gen = by_round(&b->rows[r->gen], last, MPPS);
 
 		for (i = 0, n = 0; gen && i < r->nrd; i++)
 			if (!isnan(gen[r->rd[i].round]))
@@ -103,7 +111,7 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 
 	if (r->kind->generator || r->base < 0)
 		goto out;
-	base = by_round(&b->rows[r->base], last, false);
+	base = by_round(&b->rows[r->base], last, NS);
 	if (!base)
 		goto out;
 	n = paired(r, base, x, false);

@@ -140,17 +140,15 @@ void bench_topo_down(struct bench *b)
 	b->fd_gen = b->fd_dut = -1;
 }
 
-/* split: the DUT's NAPI kthreads (new ones each time NAPI comes back) on CPU 1. */
-static int pin_napi(void)
+int bench_threads(const char *prefix, pid_t *pids, int max)
 {
 	char comm[64], path[300];
 	struct dirent *de;
-	cpu_set_t set;
-	int found = 0;
+	int n = 0;
 	DIR *d;
 
 	d = opendir("/proc");
-	while (d && (de = readdir(d))) {
+	while (d && n < max && (de = readdir(d))) {
 		FILE *f;
 
 		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
@@ -158,17 +156,31 @@ static int pin_napi(void)
 		if (!f)
 			continue;
 		if (fgets(comm, sizeof(comm), f) &&
-		    !strncmp(comm, "napi/" BENCH_DUT_DEV "-", 9)) {
-			CPU_ZERO(&set);
-			CPU_SET(1, &set);
-			sched_setaffinity(atoi(de->d_name), sizeof(set), &set);
-			found++;
-		}
+		    !strncmp(comm, prefix, strlen(prefix)))
+			pids[n++] = atoi(de->d_name);
 		fclose(f);
 	}
 	if (d)
 		closedir(d);
-	return found ? 0 : -ESRCH;
+	return n;
+}
+
+/*
+ * split: the DUT's NAPI kthreads (new ones each time NAPI comes back) on
+ * CPU 1, and their CPU time counted.
+ */
+static int pin_napi(struct bench *b)
+{
+	pid_t pids[BENCH_MAX_NAPI];
+	cpu_set_t set;
+	int i, n;
+
+	n = bench_threads("napi/" BENCH_DUT_DEV "-", pids, BENCH_MAX_NAPI);
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	for (i = 0; i < n; i++)
+		sched_setaffinity(pids[i], sizeof(set), &set);
+	return n ? bench_clock_napi(b, pids, n) : -ESRCH;
 }
 
 /*
@@ -209,7 +221,7 @@ int bench_topo_cpu(struct bench *b, struct hc_err *err)
 		ret = bench_enter(b->fd_dut) ?: threaded_napi();
 		bench_enter(b->fd_gen);
 		if (!ret)
-			ret = pin_napi();
+			ret = pin_napi(b);
 		b->threaded = !ret;
 	}
 	if (ret && !err->msg[0])
@@ -228,7 +240,7 @@ int bench_topo_napi(struct bench *b, bool on)
 	ret = bench_enter(b->fd_dut) ?: set_gro(BENCH_DUT_DEV, on);
 	bench_enter(b->fd_gen);
 	if (!ret && on && b->threaded)
-		ret = pin_napi();
+		ret = pin_napi(b);
 	return ret;
 }
 

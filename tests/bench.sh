@@ -90,7 +90,8 @@ test_contract() {
 		(.cpus | type) == "number" and (.bpf_jit | type) == "boolean" and
 		(.live_frames | type) == "boolean" and (.tcx | type) == "boolean" and
 		(.emulated | type) == "boolean" and (.hypervisor | type) == "string" and
-		(.kernel | type) == "string" and (.packets_per_round | type) == "number"' "$T/c.json"
+		(.kernel | type) == "string" and (.packets_per_round | type) == "number" and
+		.clock == "task-clock"' "$T/c.json"
 	check "$name: every row's keys and types" jq_true '
 		def num: type == "number";
 		def est(n): (.median | n) and (.ci | type) == "array" and (.ci | length) == 2 and
@@ -106,7 +107,8 @@ test_contract() {
 			(.rounds | type) == "array" and
 			all(.rounds[]; (.round | num) and (.order | num) and (.generated | num) and
 				(.seen | num) and (.dropped_before | num) and (.mpps | num) and
-				(.ns | num) and (.outlier | type) == "boolean"))' "$T/c.json"
+				(.ns | num) and (.outlier | type) == "boolean" and
+				(.cpu_ns | num) and .cpu_ns > 0 and (.pkt_ns | num)))' "$T/c.json"
 	check_eq "$name: rows" "$(jq -c '[.rows[].name]' "$T/c.json")" \
 		'["nothing","ingress","tcx-pass","gen-only"]'
 	check "$name: the baseline is flagged and compared with itself" jq_true '
