@@ -67,6 +67,15 @@ test_scenarios() {
 		"$("$HC" bench --scenario size --hooks tcx --rounds 1 --packets 2000 -j 2>/dev/null |
 			jq -c '[.rows[] | select(.flags | index("generator")) | .name]')" \
 		'["gen-only-60","gen-only-512","gen-only-1500"]'
+	# split: the DUT's NAPI on CPU 1, its kthread's CPU time per packet.
+	# shellcheck disable=SC2086
+	"$HC" bench --scenario static-key --hooks ingress,tcx --cpu-mode split $SHORT \
+		-o "$T/s.json" >/dev/null 2>&1
+	check_eq "bench split: exit status" "$?" 0
+	check "bench split: every row valid and accounted for" jq_true \
+		"all(.rows[]; .valid) and $ACCOUNTED" "$T/s.json"
+	check "bench split: the NAPI kthread's time counted" jq_true \
+		'.cpu_mode == "split" and all(.rows[].rounds[]; .cpu_ns > 0)' "$T/s.json"
 	root_state_same "bench: nothing left behind by the scenarios"
 }
 test_scenarios
