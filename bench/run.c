@@ -241,8 +241,7 @@ static double widest(const struct bench *b, const char **name)
 	*name = "-";
 	for (i = 0; i < b->nrows; i++) {
 		const struct bench_row *r = &b->rows[i];
-		const struct st_est *e = &r->sum.ratio;
-		double h = (e->hi - e->lo) / 2 / fabs(e->median) * 100;
+		double h = st_halfwidth_pct(&r->sum.ratio);
 
 		if (r->reason[0] || isnan(h))
 			continue;

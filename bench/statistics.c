@@ -125,6 +125,11 @@ void st_range(const double *x, int n, double *min, double *max)
 	}
 }
 
+double st_halfwidth_pct(const struct st_est *e)
+{
+	return (e->hi - e->lo) / 2 / fabs(e->median) * 100;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

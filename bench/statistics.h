@@ -31,6 +31,9 @@ double st_mad(const double *x, int n);
 int st_outliers(const double *x, int n, double z, bool *flag);
 void st_range(const double *x, int n, double *min, double *max);
 
+/* The interval's half-width as a percent of its median. */
+double st_halfwidth_pct(const struct st_est *e);
+
 /*
  * The median of x and its percentile-bootstrap interval at level (0.95):
  * resamples the n entries with replacement, so when each entry is one

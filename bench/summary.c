@@ -149,7 +149,7 @@ void bench_summarize(struct bench *b)
 		if (r->reason[0] || r->base == i || isnan(s->delta.lo))
 			continue;
 		dh[k] = (s->delta.hi - s->delta.lo) / 2;
-		rh[k++] = (s->ratio.hi - s->ratio.lo) / 2 * 100;
+		rh[k++] = st_halfwidth_pct(&s->ratio);
 	}
 	b->resolution_ns = dh && rh ? st_median(dh, k) : NAN;
 	b->resolution_pct = dh && rh ? st_median(rh, k) : NAN;

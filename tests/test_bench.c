@@ -309,6 +309,9 @@ static void test_summary_inline(void)
 	t_result(!isnan(b->resolution_ns) && b->resolution_ns >= 0,
 		 "summary: a resolution from the rows' intervals (%g ns)",
 		 b->resolution_ns);
+	t_result(near(st_halfwidth_pct(&(struct st_est){ 10, 9.9, 10.1 }), 1,
+		      1e-9),
+		 "an interval's half-width is a percent of its median");
 	free_rows(b);
 }
 
