@@ -38,7 +38,7 @@ t "json usage error" 2 '{"type":"error","error":"--hook xdp|tc|socket is require
 # it too: the command's own table takes them (the unknown option is then
 # what it complains about, in JSON).
 bogus='{"type":"error","error":"unknown option '"'"'--bogus'"'"'","exit":2}'
-for c in run gen prog-run status cleanup; do
+for c in run gen bench prog-run status cleanup; do
 	t "global -n -j before $c" 2 "$bogus" -n x -j "$c" --bogus
 	t "global --netns=x --json before $c" 2 "$bogus" --netns=x --json "$c" --bogus
 	t "-n -j after $c" 2 "$bogus" "$c" -n x -j --bogus
