@@ -7,9 +7,9 @@ BPFTOOL ?= bpftool
 PREFIX ?= /usr/local
 
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
-PKGS := libbpf libmnl
+PKGS := libbpf libmnl libxdp
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lmnl)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lmnl -lxdp)
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
@@ -29,7 +29,7 @@ $(STAMP):
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Iprogs -I/usr/include/$(MULTIARCH)
 
 BPF_HDRS := $(wildcard progs/*.h)
-HOOKS := xdp tc sock gen
+HOOKS := xdp tc sock gen xsk
 SKELS := $(HOOKS:%=build/%.skel.h)
 
 CMD_SRCS := $(wildcard loader/*_cmd.c) loader/main.c $(wildcard bench/*.c)
@@ -117,7 +117,7 @@ fuzz: deps
 	done
 
 # Debian packages that building, running and testing need.
-DEPS_BUILD := clang llvm gcc make pkg-config libbpf-dev libmnl-dev \
+DEPS_BUILD := clang llvm gcc make pkg-config libbpf-dev libmnl-dev libxdp-dev \
 	libelf-dev zlib1g-dev bpftool libclang-rt-dev python3-docutils
 DEPS_RUN := iproute2 jq iptables nftables valgrind linux-perf gnuplot-nox \
 	man-db

@@ -29,12 +29,15 @@ void hc_err_set(struct hc_err *err, const char *fmt, ...)
 void hc_err_hint(struct hc_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-enum hc_hook_id { HC_HOOK_XDP, HC_HOOK_TC, HC_HOOK_SOCKET };
+enum hc_hook_id { HC_HOOK_XDP, HC_HOOK_TC, HC_HOOK_SOCKET, HC_HOOK_XSK };
 enum hc_xdp_mode { HC_XDP_NATIVE, HC_XDP_GENERIC };
 enum hc_xdp_attach { HC_XDP_NETLINK, HC_XDP_LINK };
 enum hc_qdisc { HC_QDISC_CLSACT, HC_QDISC_INGRESS };
 enum hc_tc_attach { HC_TC_CLS_BPF, HC_TC_TCX };
 enum hc_sock { HC_SOCK_UDP, HC_SOCK_PACKET };
+enum hc_xsk_mode { HC_XSK_AUTO, HC_XSK_COPY, HC_XSK_ZEROCOPY };
+
+#define HC_XSK_NO_QUEUE 0xffffffffu
 
 struct hc_nl;
 
@@ -66,6 +69,10 @@ struct hc_run {
 	enum hc_tc_attach tc_attach;
 	enum hc_sock sock;
 	__u32 port;
+	__u32 queue; /* xsk: HC_XSK_NO_QUEUE unless --queue */
+	bool all_queues;
+	enum hc_xsk_mode xsk_mode;
+	bool busy_poll;
 	__u32 prio;
 	__u32 handle;
 	double interval;
@@ -96,7 +103,10 @@ struct hc_run {
 	struct hc_err err;
 };
 
-/* One per hook: loader/xdp.c, loader/tc.c, loader/sock.c. */
+struct hc_snap;
+struct hc_json;
+
+/* One per hook: loader/xdp.c, loader/tc.c, loader/sock.c, loader/xsk.c. */
 struct hc_hook {
 	const char *name;
 	int (*load)(struct hc_run *r);
@@ -104,9 +114,19 @@ struct hc_hook {
 	/* Undoes what attach did, also when it stopped halfway; idempotent. */
 	int (*detach)(struct hc_run *r);
 	const char *(*attach_name)(const struct hc_run *r);
+	/* Optional: counters kept elsewhere than the per-CPU map. */
+	int (*read)(const struct hc_run *r, struct hc_snap *s);
+	/* Optional: what else the summary says, as text (j NULL) or JSON. */
+	void (*report)(const struct hc_run *r, struct hc_json *j);
 };
 
-extern const struct hc_hook hc_hook_xdp, hc_hook_tc, hc_hook_socket;
+extern const struct hc_hook hc_hook_xdp, hc_hook_tc, hc_hook_socket,
+	hc_hook_xsk;
+
+/* loader/xdp.c: XDP attach and detach, for the xdp and xsk hooks */
+int hc_xdp_attach(struct hc_run *r);
+int hc_xdp_detach(struct hc_run *r);
+const char *hc_xdp_mode_name(const struct hc_run *r);
 
 /* Every program a hook can load, for prog-run and the differential test. */
 struct hc_variant {

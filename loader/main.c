@@ -66,7 +66,7 @@ static int add_rule(void *cfg, const char *arg, struct hc_err *err)
 
 static const struct hc_opt run_opts[] = {
 	{ "hook", 0, HC_OPT_ENUM, CLI(hook), NULL, "receive hook to attach to",
-	  HC_CHOICES("xdp", "tc", "socket") },
+	  HC_CHOICES("xdp", "tc", "socket", "xsk") },
 	{ "xdp-mode", 0, HC_OPT_ENUM, RUN(xdp_mode), NULL,
 	  "XDP in the driver or in the generic path (default native)",
 	  HC_CHOICES("native", "generic") },
@@ -88,6 +88,15 @@ static const struct hc_opt run_opts[] = {
 	  HC_CHOICES("udp", "packet") },
 	{ "port", 0, HC_OPT_U32, RUN(port), "PORT",
 	  "UDP port the udp socket binds (default 9)", NULL, 1, 65535 },
+	{ "queue", 0, HC_OPT_U32, RUN(queue), "N",
+	  "xsk: the rx queue to bind (default 0)", NULL, 0, 0xfffffffe },
+	{ "all-queues", 0, HC_OPT_FLAG, RUN(all_queues), NULL,
+	  "xsk: a socket and a thread on every rx queue" },
+	{ "xsk-mode", 0, HC_OPT_ENUM, RUN(xsk_mode), NULL,
+	  "xsk: AF_XDP zero-copy, copy, or what the driver gives (default auto)",
+	  HC_CHOICES("auto", "copy", "zerocopy") },
+	{ "busy-poll", 0, HC_OPT_FLAG, RUN(busy_poll), NULL,
+	  "xsk: busy-poll the queue instead of sleeping in poll()" },
 	{ "parse", 'p', HC_OPT_ENUM, CLI(parse), NULL,
 	  "how deep to parse (default l4)", hc_parse_names },
 	{ "rule", 'r', HC_OPT_FUNC, 0, "RULE",
@@ -279,18 +288,22 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 		return 0;
 	if (c->hook < 0)
 		return hc_fail(HC_EXIT_USAGE,
-			       "--hook xdp|tc|socket is required");
+			       "--hook xdp|tc|socket|xsk is required");
+	c->r.hook = c->hook;
 	if (npos != 1)
 		return hc_fail(HC_EXIT_USAGE,
 			       "name one device: hookcmp --hook %s DEV",
-			       c->hook == HC_HOOK_XDP ? "xdp" :
-			       c->hook == HC_HOOK_TC  ? "tc" :
-							"socket");
+			       hc_hook_of(&c->r)->name);
 	c->r.dev = pos[0];
 	if (strlen(c->r.dev) >= IF_NAMESIZE)
 		return hc_fail(HC_EXIT_USAGE, "device name '%s' is too long",
 			       c->r.dev);
-	c->r.hook = c->hook;
+	if (c->r.all_queues && c->r.queue != HC_XSK_NO_QUEUE)
+		return hc_fail(HC_EXIT_USAGE,
+			       "--queue and --all-queues exclude each other");
+	if (c->r.bare && c->hook == HC_HOOK_XSK)
+		return hc_fail(HC_EXIT_USAGE,
+			       "--hook xsk has no bare program; --parse none is its floor");
 
 	conf->parse = c->parse;
 	conf->def_verdict = c->action;
@@ -327,7 +340,7 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 		if (now >= end)
 			break;
 		if (r->interval > 0 && now >= next) {
-			if (!hc_stats_read(r->stats_fd, &cur)) {
+			if (!hc_run_read(r, &cur)) {
 				hc_stats_interval(r, &prev, &cur,
 						  cur.t - start->t);
 				prev = cur;
@@ -356,6 +369,7 @@ static int cmd_run(int argc, char **argv)
 {
 	struct run_cli c = {
 		.r = { .port = 9,
+		       .queue = HC_XSK_NO_QUEUE,
 		       .prio = 1,
 		       .handle = 1,
 		       .interval = 1,
@@ -452,7 +466,7 @@ static int cmd_run(int argc, char **argv)
 
 	/* Totals come after detach, so they hold every packet we counted. */
 	detach(r);
-	err = hc_stats_read(r->stats_fd, &end);
+	err = hc_run_read(r, &end);
 	if (err)
 		ret = fail_step(r, "reading counters failed", err);
 	else
@@ -487,7 +501,7 @@ static void usage(FILE *f)
 	const struct cmd *c;
 
 	fprintf(f,
-		"Usage: hookcmp [-n NETNS] [-j] [run] --hook xdp|tc|socket [OPTIONS] DEV\n"
+		"Usage: hookcmp [-n NETNS] [-j] [run] --hook xdp|tc|socket|xsk [OPTIONS] DEV\n"
 		"       hookcmp [-n NETNS] [-j] COMMAND [OPTIONS]\n\n"
 		"Runs one drop-and-classify program at a receive hook of DEV and\n"
 		"prints what it saw per class, then a summary on exit.\n\n"

@@ -270,6 +270,9 @@ static int link_attr_cb(const struct nlattr *a, void *data)
 	case IFLA_MTU:
 		q->info->mtu = mnl_attr_get_u32(a);
 		break;
+	case IFLA_NUM_RX_QUEUES:
+		q->info->num_rx_queues = mnl_attr_get_u32(a);
+		break;
 	case IFLA_STATS64:
 		if (mnl_attr_get_payload_len(a) >= sizeof(q->info->stats))
 			memcpy(&q->info->stats, mnl_attr_get_payload(a),

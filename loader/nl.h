@@ -22,10 +22,11 @@ struct hc_link_info {
 	__u32 skb_id;
 	__u32 hw_id;
 	__u32 mtu;
+	__u32 num_rx_queues;
 	struct rtnl_link_stats64 stats;
 };
 
-/* XDP state, MTU and counters of a device. */
+/* XDP state, MTU, rx queues and counters of a device. */
 int hc_nl_link_get(struct hc_nl *nl, int ifindex, struct hc_link_info *info,
 		   struct hc_err *err);
 /* fd -1 detaches; with XDP_FLAGS_REPLACE only if expected_fd is attached. */

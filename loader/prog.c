@@ -62,10 +62,11 @@ int hc_prog_load(struct hc_run *r, struct bpf_object_skeleton *s,
 	}
 	p = bpf_object__find_program_by_name(obj, prog);
 	stats = bpf_object__find_map_by_name(obj, "hc_stats");
-	if (!p || !stats)
+	if (!p)
 		return -ENOENT;
 	r->prog_fd = bpf_program__fd(p);
-	r->stats_fd = bpf_map__fd(stats);
+	/* The xsk hook counts in userspace: its program has no hc_stats. */
+	r->stats_fd = stats ? bpf_map__fd(stats) : -1;
 	if (bpf_obj_get_info_by_fd(r->prog_fd, &info, &len))
 		return -errno;
 	r->prog_id = info.id;

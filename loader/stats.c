@@ -62,6 +62,13 @@ int hc_stats_read(int map_fd, struct hc_snap *s)
 	return 0;
 }
 
+int hc_run_read(const struct hc_run *r, struct hc_snap *s)
+{
+	const struct hc_hook *h = hc_hook_of(r);
+
+	return h->read ? h->read(r, s) : hc_stats_read(r->stats_fd, s);
+}
+
 /* Deltas per class and in total; index HC_NR_CLASSES is the total. */
 struct delta {
 	__u64 pkts, bytes, drop, pass;
@@ -194,6 +201,8 @@ void hc_stats_summary(const struct hc_run *r, const struct hc_snap *start,
 	if (!r->json) {
 		printf("Summary: %s (%s) on %s, %.2f s\n", h->name,
 		       h->attach_name(r), r->dev, dur);
+		if (h->report)
+			h->report(r, NULL);
 		printf("%-13s %15s %17s %15s %15s\n", "class", "packets",
 		       "bytes", "drop", "pass");
 		for (cls = 0; cls < HC_NR_CLASSES; cls++)
@@ -209,6 +218,8 @@ void hc_stats_summary(const struct hc_run *r, const struct hc_snap *start,
 	jw_str(&j, "attach", h->attach_name(r));
 	jw_str(&j, "dev", r->dev);
 	jw_f64(&j, "duration_s", dur);
+	if (h->report)
+		h->report(r, &j);
 	jw_open(&j, "total", '{');
 	json_totals(&j, tot);
 	jw_close(&j, '}');

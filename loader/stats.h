@@ -14,6 +14,8 @@ extern const char *const hc_class_names[];
 
 double hc_now(void);
 int hc_stats_read(int map_fd, struct hc_snap *s);
+/* The run's counters: its hook's own, else its per-CPU map. */
+int hc_run_read(const struct hc_run *r, struct hc_snap *s);
 /* prev -> cur: rates over the measured time between the two reads. */
 void hc_stats_interval(const struct hc_run *r, const struct hc_snap *prev,
 		       const struct hc_snap *cur, double since_start);

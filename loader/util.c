@@ -60,6 +60,7 @@ const struct hc_hook *hc_hook_of(const struct hc_run *r)
 		[HC_HOOK_XDP] = &hc_hook_xdp,
 		[HC_HOOK_TC] = &hc_hook_tc,
 		[HC_HOOK_SOCKET] = &hc_hook_socket,
+		[HC_HOOK_XSK] = &hc_hook_xsk,
 	};
 
 	return hooks[r->hook];

@@ -35,7 +35,7 @@ static __u32 mode_flag(const struct hc_run *r)
 					      XDP_FLAGS_SKB_MODE;
 }
 
-static int xdp_attach(struct hc_run *r)
+int hc_xdp_attach(struct hc_run *r)
 {
 	__u32 flags = mode_flag(r);
 	struct hc_link_info info;
@@ -96,7 +96,7 @@ explain:
 }
 
 /* IFLA_XDP_EXPECTED_FD: the kernel detaches only if ours is still there. */
-static int xdp_detach(struct hc_run *r)
+int hc_xdp_detach(struct hc_run *r)
 {
 	int err;
 
@@ -122,7 +122,7 @@ static int xdp_detach(struct hc_run *r)
 	return err;
 }
 
-static const char *xdp_attach_name(const struct hc_run *r)
+const char *hc_xdp_mode_name(const struct hc_run *r)
 {
 	return r->xdp_mode == HC_XDP_NATIVE ? "native" : "generic";
 }
@@ -130,7 +130,7 @@ static const char *xdp_attach_name(const struct hc_run *r)
 const struct hc_hook hc_hook_xdp = {
 	.name = "xdp",
 	.load = xdp_load,
-	.attach = xdp_attach,
-	.detach = xdp_detach,
-	.attach_name = xdp_attach_name,
+	.attach = hc_xdp_attach,
+	.detach = hc_xdp_detach,
+	.attach_name = hc_xdp_mode_name,
 };

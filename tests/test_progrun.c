@@ -13,7 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "fixtures.h"
-#include "ref.h"
+#include "hc_user.h"
 #include "rules.h"
 #include "stats.h"
 #include "test.h"
@@ -125,7 +125,7 @@ static void test_variant(const struct hc_variant *v, const struct ruleset *rs,
 
 		if (len < 14)
 			continue; /* BPF_PROG_RUN wants a whole Ethernet header */
-		want_v = ref_run(buf, len, &r.conf, &want_cls);
+		want_v = hc_user_run(buf, len, &r.conf, &want_cls);
 		key = run_one(&r, buf, len, &retval);
 		if (key == -2 && errno == EINVAL && v->hook != HC_HOOK_XDP) {
 			/* The kernel's skb test harness refuses these. */
@@ -277,7 +277,7 @@ static void test_mutations(const struct hc_variant *v, __u32 frames)
 		}
 		if (len < 14)
 			continue;
-		want_v = ref_run(buf, len, &r.conf, &want_cls);
+		want_v = hc_user_run(buf, len, &r.conf, &want_cls);
 		key = run_one(&r, buf, len, &retval);
 		if (key == -2 && errno == EINVAL && v->hook != HC_HOOK_XDP)
 			continue; /* the skb test harness refuses it */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fixtures.h"
-#include "ref.h"
+#include "hc_user.h"
 #include "rules.h"
 #include "stats.h"
 #include "test.h"
@@ -21,7 +21,7 @@ static void test_classify(void)
 			struct hc_conf c = { .parse = d };
 			__u32 cls;
 
-			ref_run(buf, len, &c, &cls);
+			hc_user_run(buf, len, &c, &cls);
 			CHECK_EQ(cls, f->expect[d], "classify %s at %s (%s)",
 				 f->name, hc_parse_names[d],
 				 hc_class_names[f->expect[d]]);
@@ -242,7 +242,7 @@ static void test_verdicts(void)
 				printf("  bad rule in the table: %s\n",
 				       err.msg);
 		len = fx_build(f, &fx_default_addrs, buf);
-		v = ref_run(buf, len, &c, &cls);
+		v = hc_user_run(buf, len, &c, &cls);
 		CHECK_EQ(v, verdicts[i].verdict, "verdict '%s%s%s' on %s",
 			 verdicts[i].rules[0], verdicts[i].rules[1] ? "; " : "",
 			 verdicts[i].rules[1] ? verdicts[i].rules[1] : "",
@@ -265,7 +265,7 @@ static void test_truncations(void)
 			__u32 cls;
 
 			memcpy(copy, buf, n);
-			ref_run(copy, n, &c, &cls);
+			hc_user_run(copy, n, &c, &cls);
 			if (cls >= HC_NR_CLASSES)
 				bad++;
 			free(copy);

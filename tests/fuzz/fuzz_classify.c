@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "ref.h"
+#include "hc_user.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The logic header built as plain userspace C: the reference classifier. */
-#ifndef HC_REF_H
-#define HC_REF_H
+/*
+ * Packet access for the logic built as plain userspace C: the AF_XDP hook
+ * runs it on every frame (loader/xsk.c), and the tests take it as the
+ * reference the BPF builds must agree with.
+ */
+#ifndef HC_USER_H
+#define HC_USER_H
 
 #include <string.h>
 #include <linux/types.h>
@@ -25,8 +29,9 @@ static inline int hc_load(struct hc_pkt *p, __u32 off, void *dst, __u32 len)
 
 #include "hc_logic.h"
 
-static inline __u32 ref_run(const __u8 *data, __u32 len,
-			    const struct hc_conf *c, __u32 *cls)
+/* The verdict for the Ethernet frame [data, data + len); its class in cls. */
+static inline __u32 hc_user_run(const __u8 *data, __u32 len,
+				const struct hc_conf *c, __u32 *cls)
 {
 	struct hc_pkt p = { .data = data, .len = len };
 
