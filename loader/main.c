@@ -302,8 +302,9 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--queue and --all-queues exclude each other");
 	if (c->r.bare && c->hook == HC_HOOK_XSK)
-		return hc_fail(HC_EXIT_USAGE,
-			       "--hook xsk has no bare program; --parse none is its floor");
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--hook xsk has no bare program; --parse none is its floor");
 
 	conf->parse = c->parse;
 	conf->def_verdict = c->action;

@@ -70,6 +70,8 @@ static const __u16 bind_mode[] = {
 };
 
 static const char *const xsk_mode_names[] = { "auto", "copy", "zerocopy" };
+static const char *const bind_flag_names[] = { "", ", XDP_COPY",
+					       ", XDP_ZEROCOPY" };
 
 /* Relaxed stores: another thread sums them while this one counts. */
 static inline void count(struct hc_counter *c, __u32 len)
@@ -86,6 +88,7 @@ static void *rx_loop(void *arg)
 	bool busy = q->x->r->busy_poll;
 	__u32 n, i, rx = 0, fq = 0, idle = 0, after = 0;
 
+	hc_pause("xsk-rx"); /* the tests fill the ring meanwhile */
 	for (;;) {
 		/* Once stopped, drain what the kernel queued before the
 		 * program went, bounded in case it did not go. */
@@ -141,13 +144,20 @@ static int nr_queues(struct hc_run *r, __u32 *n)
 	return err;
 }
 
+/* The socket's counters; the last ones read once it is closed. */
+static void queue_stats(const struct xsk_queue *q, struct xdp_statistics *st)
+{
+	socklen_t len = sizeof(*st);
+
+	*st = q->st;
+	if (q->sock)
+		getsockopt(xsk_socket__fd(q->sock), SOL_XDP, XDP_STATISTICS, st,
+			   &len);
+}
+
 static void queue_close(struct xsk_queue *q)
 {
-	socklen_t len = sizeof(q->st);
-
-	if (q->sock)
-		getsockopt(xsk_socket__fd(q->sock), SOL_XDP, XDP_STATISTICS,
-			   &q->st, &len);
+	queue_stats(q, &q->st);
 	xsk_socket__delete(q->sock);
 	q->sock = NULL;
 	xsk_umem__delete(q->umem);
@@ -269,8 +279,15 @@ static int queue_open(struct hc_run *r, struct xsk_state *x,
 		hc_err_set(&r->err, "AF_XDP umem for queue %u", q->id);
 		return err;
 	}
-	err = xsk_socket__create(&q->sock, r->dev, q->id, q->umem, &q->rx,
-				 NULL, &scfg);
+	/* A socket closed just before (a previous run's) frees its queue
+	 * from a workqueue: EBUSY for a moment. */
+	for (i = 0; i < 20; i++) {
+		err = xsk_socket__create(&q->sock, r->dev, q->id, q->umem,
+					 &q->rx, NULL, &scfg);
+		if (err != -EBUSY)
+			break;
+		usleep(50000);
+	}
 	if (err) {
 		q->sock = NULL;
 		hc_err_set(&r->err, "binding an AF_XDP socket to queue %u (%s)",
@@ -278,15 +295,17 @@ static int queue_open(struct hc_run *r, struct xsk_state *x,
 		/* bind() has no extack: its errno is all the kernel says. */
 		snprintf(r->err.kernel, sizeof(r->err.kernel),
 			 "bind(AF_XDP, queue %u%s): %s", q->id,
-			 r->xsk_mode == HC_XSK_ZEROCOPY ? ", XDP_ZEROCOPY" :
-			 r->xsk_mode == HC_XSK_COPY     ? ", XDP_COPY" :
-							  "",
-			 strerror(-err));
+			 bind_flag_names[r->xsk_mode], strerror(-err));
 		if (err == -EOPNOTSUPP && r->xsk_mode == HC_XSK_ZEROCOPY)
 			hc_err_hint(
 				&r->err,
 				"the driver of %s has no AF_XDP zero-copy; use --xsk-mode copy or auto",
 				r->dev);
+		if (err == -EBUSY)
+			hc_err_hint(
+				&r->err,
+				"another AF_XDP socket holds queue %u of %s",
+				q->id, r->dev);
 		return err;
 	}
 	fd = xsk_socket__fd(q->sock);
@@ -303,8 +322,8 @@ static int queue_open(struct hc_run *r, struct xsk_state *x,
 		*xsk_ring_prod__fill_addr(&q->fq, idx + i) =
 			(__u64)i * FRAME_SIZE;
 	xsk_ring_prod__submit(&q->fq, NUM_FRAMES);
-	if (bpf_map_update_elem(bpf_map__fd(x->skel->maps.hc_xsks), &q->id,
-				&fd, BPF_ANY))
+	if (bpf_map_update_elem(bpf_map__fd(x->skel->maps.hc_xsks), &q->id, &fd,
+				BPF_ANY))
 		return -errno;
 	return 0;
 }
@@ -383,27 +402,47 @@ static __u64 not_redirected(const struct xsk_state *x)
 	return sum;
 }
 
+static void json_ring_stats(struct hc_json *j, const struct xdp_statistics *st)
+{
+	jw_u64(j, "dropped_before", st->rx_dropped + st->rx_ring_full);
+	jw_u64(j, "rx_dropped", st->rx_dropped);
+	jw_u64(j, "rx_ring_full", st->rx_ring_full);
+	jw_u64(j, "rx_fill_ring_empty_descs", st->rx_fill_ring_empty_descs);
+	jw_u64(j, "rx_invalid_descs", st->rx_invalid_descs);
+}
+
+static __u64 queue_packets(const struct xsk_queue *q)
+{
+	__u64 n = 0;
+	int k;
+
+	for (k = 0; k < HC_NR_STATS; k++)
+		n += __atomic_load_n(&q->c[k].packets, __ATOMIC_RELAXED);
+	return n;
+}
+
+/* The mode obtained and the sockets' own counters, in total and per queue. */
 static void xsk_report(const struct hc_run *r, struct hc_json *j)
 {
 	const struct xsk_state *x = r->skel;
-	struct xdp_statistics st = {};
-	__u64 missed = not_redirected(x);
 	const char *mode = x->zerocopy ? "zerocopy" : "copy";
+	__u64 missed = not_redirected(x);
+	struct xdp_statistics st = {}, qs[x->nq];
 	__u32 i;
 
 	for (i = 0; i < x->nq; i++) {
-		st.rx_dropped += x->q[i].st.rx_dropped;
-		st.rx_ring_full += x->q[i].st.rx_ring_full;
-		st.rx_fill_ring_empty_descs +=
-			x->q[i].st.rx_fill_ring_empty_descs;
-		st.rx_invalid_descs += x->q[i].st.rx_invalid_descs;
+		queue_stats(&x->q[i], &qs[i]);
+		st.rx_dropped += qs[i].rx_dropped;
+		st.rx_ring_full += qs[i].rx_ring_full;
+		st.rx_fill_ring_empty_descs += qs[i].rx_fill_ring_empty_descs;
+		st.rx_invalid_descs += qs[i].rx_invalid_descs;
 	}
 	if (!j) {
 		printf("AF_XDP: %s mode, queue%s %u", mode,
 		       x->nq > 1 ? "s" : "", x->q[0].id);
 		if (x->nq > 1)
 			printf("-%u", x->q[x->nq - 1].id);
-		printf("%s; dropped before the hook %llu (rx_dropped %llu, rx_ring_full %llu); rx_fill_ring_empty_descs %llu, rx_invalid_descs %llu; not redirected %llu\n",
+		printf("%s; dropped before the hook %llu (rx_dropped %llu, rx_ring_full %llu); rx_fill_ring_empty_descs %llu, rx_invalid_descs %llu; to the stack from queues without a socket %llu\n",
 		       r->busy_poll ? ", busy poll" : "",
 		       st.rx_dropped + st.rx_ring_full, st.rx_dropped,
 		       st.rx_ring_full, st.rx_fill_ring_empty_descs,
@@ -412,17 +451,18 @@ static void xsk_report(const struct hc_run *r, struct hc_json *j)
 	}
 	jw_open(j, "xsk", '{');
 	jw_str(j, "mode", mode);
-	jw_open(j, "queues", '[');
-	for (i = 0; i < x->nq; i++)
-		jw_u64(j, NULL, x->q[i].id);
-	jw_close(j, ']');
 	jw_u64(j, "busy_poll", r->busy_poll);
-	jw_u64(j, "dropped_before", st.rx_dropped + st.rx_ring_full);
-	jw_u64(j, "rx_dropped", st.rx_dropped);
-	jw_u64(j, "rx_ring_full", st.rx_ring_full);
-	jw_u64(j, "rx_fill_ring_empty_descs", st.rx_fill_ring_empty_descs);
-	jw_u64(j, "rx_invalid_descs", st.rx_invalid_descs);
+	json_ring_stats(j, &st);
 	jw_u64(j, "not_redirected", missed);
+	jw_open(j, "queues", '[');
+	for (i = 0; i < x->nq; i++) {
+		jw_open(j, NULL, '{');
+		jw_u64(j, "queue", x->q[i].id);
+		jw_u64(j, "packets", queue_packets(&x->q[i]));
+		json_ring_stats(j, &qs[i]);
+		jw_close(j, '}');
+	}
+	jw_close(j, ']');
 	jw_close(j, '}');
 }
 

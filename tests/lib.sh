@@ -47,9 +47,22 @@ check_eq() {
 	fi
 }
 
+# 43 frames: what each class must count at parse l4.
+MIX="udp4:5 tcp4:4 icmp4:3 arp:2 udp6:6 tcp6:7 icmp6:1 lldp:2 vlan-udp4:3
+qinq-tcp6:2 ip4-ihl4:2 udp4-cut:1 ip4-cut:1 ip6-cut:1 frag4-later:1 ext6-udp:2"
+MIX_L4="udp4:9:9:0 tcp4:4:4:0 icmp4:3:3:0 udp6:8:8:0 tcp6:9:9:0 icmp6:1:1:0 arp:2:2:0 l2-other:2:2:0 malformed:5:5:0"
+
+send_mix() {
+	# shellcheck disable=SC2086
+	"$SEND" -n "$G" hcg $MIX 2>/dev/null
+	sleep 0.3
+}
+
+# topo_up [ARGS]: ARGS go to both ends of the veth (numrxqueues 2 ...).
 topo_up() {
 	ip netns add "$G" && ip netns add "$D" &&
-	ip link add hcg netns "$G" type veth peer name "$DEV" netns "$D" &&
+	# shellcheck disable=SC2086
+	ip link add hcg netns "$G" $1 type veth peer name "$DEV" netns "$D" $1 &&
 	# No IPv6 link-local addresses: nothing but our frames on the wire.
 	ip -n "$G" link set hcg addrgenmode none &&
 	ip -n "$D" link set "$DEV" addrgenmode none &&
@@ -106,6 +119,7 @@ snapshot() {
 	attached_here
 	ip netns list
 	ls /run/hookcmp 2>/dev/null
+	ip netns exec "$D" awk '$1 == "XDP" { print "AF_XDP sockets", $3 }' /proc/net/protocols
 }
 
 # set_sysctl KEY VALUE: the old value comes back when the test exits,
@@ -181,6 +195,8 @@ hc_stop() {
 }
 
 summary() { tail -n 1 "$T/out"; }
+
+prog_id() { sed -n 's/.*prog id \([0-9]*\).*/\1/p' "$T/err"; }
 
 # class_counts: "name:packets:drop:pass" per class, from the JSON summary.
 class_counts() {

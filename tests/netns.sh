@@ -6,19 +6,6 @@
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
-# 43 frames: what each class must count at parse l4.
-MIX="udp4:5 tcp4:4 icmp4:3 arp:2 udp6:6 tcp6:7 icmp6:1 lldp:2 vlan-udp4:3
-qinq-tcp6:2 ip4-ihl4:2 udp4-cut:1 ip4-cut:1 ip6-cut:1 frag4-later:1 ext6-udp:2"
-MIX_L4="udp4:9:9:0 tcp4:4:4:0 icmp4:3:3:0 udp6:8:8:0 tcp6:9:9:0 icmp6:1:1:0 arp:2:2:0 l2-other:2:2:0 malformed:5:5:0"
-
-send_mix() {
-	# shellcheck disable=SC2086
-	"$SEND" -n "$G" hcg $MIX 2>/dev/null
-	sleep 0.3
-}
-
-prog_id() { sed -n 's/.*prog id \([0-9]*\).*/\1/p' "$T/err"; }
-
 # Did the kernel really attach it? Asked of ip, tc and bpftool, not hookcmp.
 observed() {
 	local kind=$1 id

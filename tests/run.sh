@@ -68,6 +68,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	churn_pid=$!
 	run netns tests/netns.sh
 	run bench tests/bench.sh
+	run xsk tests/xsk.sh
 	kill -TERM "$churn_pid"
 	wait "$churn_pid"
 	if [ "$(cat "$churn")" -gt 0 ] 2>/dev/null; then
