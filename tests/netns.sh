@@ -160,8 +160,8 @@ test_bad_input() {
 	topo_up || { fail "$name: topology"; return; }
 	snapshot >"$T/before"
 	expect_table "$name" "" <<EOF
-2;--hook 'bpf': expected one of xdp|tc|socket;--hook bpf $DEV
-2;--hook xdp|tc|socket is required;$DEV
+2;--hook 'bpf': expected one of xdp|tc|socket|xsk;--hook bpf $DEV
+2;--hook xdp|tc|socket|xsk is required;$DEV
 2;name one device;--hook xdp
 2;unexpected argument;--hook xdp $DEV other
 2;unknown option '--frobnicate';--hook xdp --frobnicate $DEV

@@ -26,7 +26,7 @@ comp() {
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _hookcmp; echo "${COMPREPLY[*]}"' _ "$@"
 }
 check_eq "completion: commands" "$(comp hookcmp be)" "bench"
-check_eq "completion: an option's choices" "$(comp hookcmp --hook '')" "xdp tc socket"
+check_eq "completion: an option's choices" "$(comp hookcmp --hook '')" "xdp tc socket xsk"
 check_eq "completion: a command's options" "$(comp hookcmp bench --sc)" "--scenario"
 check_eq "completion: bench scenarios" "$(comp hookcmp bench --scenario '')" \
 	"hooks static-key parse rules size aa"
