@@ -220,6 +220,51 @@ expect_table() {
 	done
 }
 
+# fault_table NAME: stdin has "STEP ARGS" lines; hookcmp -n $D ARGS $DEV
+# with step STEP failing must exit 1 naming it and leave $T/before's state.
+fault_table() {
+	local name=$1 step args out rc
+	while read -r step args; do
+		# shellcheck disable=SC2086
+		out=$(HOOKCMP_FAIL_AT=$step "$HC" -n "$D" $args -d 5 "$DEV" 2>&1)
+		rc=$?
+		if [ "$rc" = 1 ] && grep -q "fault injected at step '$step'" <<<"$out"; then
+			pass "$name at $step ($args): exit 1 with the step named"
+		else
+			fail "$name at $step ($args): exit $rc"
+			echo "$out" | sed 's/^/  /'
+		fi
+		check_state_same "$name at $step ($args)"
+	done
+}
+
+# signal_table NAME: stdin has "STEP SIGNAL ARGS" lines; hookcmp -n $D ARGS
+# $DEV held at step STEP gets SIGNAL there, must exit 128+N and leave
+# $T/before's state. At detach, a second Ctrl-C lands while it detaches;
+# the exit status stays that of the signal that stopped it.
+signal_table() {
+	local name=$1 step sig args rc want
+	while read -r step sig args; do
+		: >"$T/err"
+		# shellcheck disable=SC2086
+		HOOKCMP_PAUSE_AT=$step "$HC" -n "$D" $args -i 0 "$DEV" >"$T/out" 2>"$T/err" &
+		HCPID=$!
+		want=$((128 + $(kill -l "$sig")))
+		if [ "$step" = detach ]; then
+			wait_for "attached to" "$T/err"
+			kill -"$sig" "$HCPID"
+			sig=INT
+		fi
+		wait_for "paused at step '$step'" "$T/err"
+		kill -"$sig" "$HCPID"
+		wait "$HCPID"
+		rc=$?
+		HCPID=
+		check_eq "$name $sig at $step ($args): exit status" "$rc" "$want"
+		check_state_same "$name $sig at $step ($args)"
+	done
+}
+
 cleanup_all() {
 	restore_sysctls
 	topo_down

@@ -285,21 +285,10 @@ test_bytes
 
 # A step that fails halfway: what was attached so far is undone.
 test_faults() {
-	local name="fault" out rc args step
+	local name="fault"
 	topo_up || { fail "$name: topology"; return; }
 	snapshot >"$T/before"
-	while read -r step args; do
-		# shellcheck disable=SC2086
-		out=$(HOOKCMP_FAIL_AT=$step "$HC" -n "$D" $args -d 5 "$DEV" 2>&1)
-		rc=$?
-		if [ "$rc" = 1 ] && grep -q "fault injected at step '$step'" <<<"$out"; then
-			pass "$name at $step ($args): exit 1 with the step named"
-		else
-			fail "$name at $step ($args): exit $rc"
-			echo "$out" | sed 's/^/  /'
-		fi
-		check_state_same "$name at $step ($args)"
-	done <<EOF2
+	fault_table "$name" <<EOF2
 load --hook xdp
 xdp --hook xdp
 run --hook xdp
@@ -581,30 +570,10 @@ test_cleanup_netns
 # A signal in every phase: load, each attach step, running, detach (also
 # a second Ctrl-C during detach). The device ends as it was, exit 128+N.
 test_signals() {
-	local name="signal" step args sig rc want i
+	local name="signal"
 	topo_up || { fail "$name: topology"; return; }
 	snapshot >"$T/before"
-	while read -r step sig args; do
-		: >"$T/err"
-		# shellcheck disable=SC2086
-		HOOKCMP_PAUSE_AT=$step "$HC" -n "$D" $args -i 0 "$DEV" >"$T/out" 2>"$T/err" &
-		HCPID=$!
-		want=$((128 + $(kill -l "$sig")))
-		if [ "$step" = detach ]; then
-			# A second Ctrl-C lands while it detaches; the exit
-			# status stays that of the signal that stopped it.
-			wait_for "attached to" "$T/err"
-			kill -"$sig" "$HCPID"
-			sig=INT
-		fi
-		wait_for "paused at step '$step'" "$T/err"
-		kill -"$sig" "$HCPID"
-		wait "$HCPID"
-		rc=$?
-		HCPID=
-		check_eq "$name $sig at $step ($args): exit status" "$rc" "$want"
-		check_state_same "$name $sig at $step ($args)"
-	done <<EOF2
+	signal_table "$name" <<EOF2
 load INT --hook xdp
 xdp TERM --hook xdp
 qdisc HUP --hook tc

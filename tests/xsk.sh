@@ -144,47 +144,22 @@ test_bad_input
 
 # A step that fails halfway, and a signal at each step: nothing left.
 test_faults_signals() {
-	local name="xsk" step sig args out rc want
+	local name="xsk"
 	topo_up || { fail "$name: topology"; return; }
 	snapshot >"$T/before"
-	while read -r step args; do
-		# shellcheck disable=SC2086
-		out=$(HOOKCMP_FAIL_AT=$step "$HC" -n "$D" --hook xsk $args -d 5 "$DEV" 2>&1)
-		rc=$?
-		if [ "$rc" = 1 ] && grep -q "fault injected at step '$step'" <<<"$out"; then
-			pass "$name fault at $step ($args): exit 1 with the step named"
-		else
-			fail "$name fault at $step ($args): exit $rc"
-			echo "$out" | sed 's/^/  /'
-		fi
-		check_state_same "$name fault at $step ($args)"
-	done <<EOF
-load
-xsk --all-queues
-xdp
-xdp --xdp-mode generic
-run
+	fault_table "$name fault" <<EOF
+load --hook xsk
+xsk --hook xsk --all-queues
+xdp --hook xsk
+xdp --hook xsk --xdp-mode generic
+run --hook xsk
 EOF
-	while read -r step sig args; do
-		: >"$T/err"
-		# shellcheck disable=SC2086
-		HOOKCMP_PAUSE_AT=$step "$HC" -n "$D" --hook xsk $args -i 0 "$DEV" >"$T/out" 2>"$T/err" &
-		HCPID=$!
-		want=$((128 + $(kill -l "$sig")))
-		[ "$step" = detach ] && wait_for "attached to" "$T/err" && kill -"$sig" "$HCPID" && sig=INT
-		wait_for "paused at step '$step'" "$T/err"
-		kill -"$sig" "$HCPID"
-		wait "$HCPID"
-		rc=$?
-		HCPID=
-		check_eq "$name $sig at $step ($args): exit status" "$rc" "$want"
-		check_state_same "$name $sig at $step ($args)"
-	done <<EOF
-load INT
-xsk TERM
-xdp HUP --xdp-mode generic
-xsk-rx INT
-detach TERM
+	signal_table "$name" <<EOF
+load INT --hook xsk
+xsk TERM --hook xsk
+xdp HUP --hook xsk --xdp-mode generic
+xsk-rx INT --hook xsk
+detach TERM --hook xsk
 EOF
 	topo_down
 }
