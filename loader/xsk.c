@@ -427,15 +427,15 @@ static void xsk_report(const struct hc_run *r, struct hc_json *j)
 	const struct xsk_state *x = r->skel;
 	const char *mode = x->zerocopy ? "zerocopy" : "copy";
 	__u64 missed = not_redirected(x);
-	struct xdp_statistics st = {}, qs[x->nq];
+	struct xdp_statistics st = {}, qs;
 	__u32 i;
 
 	for (i = 0; i < x->nq; i++) {
-		queue_stats(&x->q[i], &qs[i]);
-		st.rx_dropped += qs[i].rx_dropped;
-		st.rx_ring_full += qs[i].rx_ring_full;
-		st.rx_fill_ring_empty_descs += qs[i].rx_fill_ring_empty_descs;
-		st.rx_invalid_descs += qs[i].rx_invalid_descs;
+		queue_stats(&x->q[i], &qs);
+		st.rx_dropped += qs.rx_dropped;
+		st.rx_ring_full += qs.rx_ring_full;
+		st.rx_fill_ring_empty_descs += qs.rx_fill_ring_empty_descs;
+		st.rx_invalid_descs += qs.rx_invalid_descs;
 	}
 	if (!j) {
 		printf("AF_XDP: %s mode, queue%s %u", mode,
@@ -459,7 +459,8 @@ static void xsk_report(const struct hc_run *r, struct hc_json *j)
 		jw_open(j, NULL, '{');
 		jw_u64(j, "queue", x->q[i].id);
 		jw_u64(j, "packets", queue_packets(&x->q[i]));
-		json_ring_stats(j, &qs[i]);
+		queue_stats(&x->q[i], &qs);
+		json_ring_stats(j, &qs);
 		jw_close(j, '}');
 	}
 	jw_close(j, ']');

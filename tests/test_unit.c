@@ -275,9 +275,25 @@ static void test_truncations(void)
 		 "every truncation of every fixture classifies in range");
 }
 
+/*
+ * --parse none is AF_XDP's rx_drop: the frame is never read. A frame at
+ * NULL would fault if it were.
+ */
+static void test_parse_none_reads_nothing(void)
+{
+	struct hc_conf c = { .parse = HC_PARSE_NONE, .def_verdict = HC_PASS };
+	__u32 cls = HC_NR_CLASSES, v;
+
+	v = hc_user_run(NULL, 60, &c, &cls);
+	t_result(v == HC_PASS && cls == HC_CLS_ALL,
+		 "parse none never reads the frame (verdict %u, class %u)", v,
+		 cls);
+}
+
 int main(void)
 {
 	test_classify();
+	test_parse_none_reads_nothing();
 	test_start_points();
 	test_rule_parser();
 	test_rule_fields();
