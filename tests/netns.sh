@@ -232,7 +232,7 @@ test_duration
 test_from_zero() {
 	local name="summary from zero" args
 	topo_up || { fail "$name: topology"; return; }
-	for args in "--hook xdp" "--hook tc" "--hook socket --socket packet"; do
+	for args in "--hook xdp" "--hook tc" "--hook socket --socket packet" "--hook xsk"; do
 		# shellcheck disable=SC2086
 		HOOKCMP_PAUSE_AT=run "$HC" -n "$D" $args -j -i 0 "$DEV" >"$T/out" 2>"$T/err" &
 		HCPID=$!
@@ -278,6 +278,8 @@ test_bytes() {
 --hook tc --tc-attach tcx
 --hook socket --socket packet
 --hook socket
+--hook xsk
+--hook xsk --xdp-mode generic
 EOF2
 	topo_down
 }
