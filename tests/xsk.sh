@@ -131,6 +131,17 @@ test_bad_input() {
 4;Underlying driver does not support XDP in native mode;lo
 EOF
 	check_state_same "$name"
+	# Another AF_XDP socket on the queue: exit 5, and it keeps running.
+	if hc_start -n "$D" --hook xsk -i 0 "$DEV"; then
+		expect_table "$name" "-n $D --hook xsk" <<EOF
+5;another AF_XDP socket holds queue 0 of $DEV;--xdp-mode generic $DEV
+EOF
+		check "$name: the first one still runs" kill -0 "$HCPID"
+		hc_stop INT
+	else
+		fail "$name: the first hookcmp did not attach"
+	fi
+	check_state_same "$name (queue busy)"
 	topo_down
 	topo_up "$MQ" || { fail "$name: topology"; return; }
 	snapshot >"$T/before"
