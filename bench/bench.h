@@ -34,6 +34,7 @@ struct bench_row;
 struct bench_count {
 	__u64 seen; /* packets that reached the hook */
 	__u64 passed; /* of those, let through */
+	__u64 dropped; /* dropped before it by the hook's own rings (AF_XDP) */
 };
 
 /*
@@ -51,7 +52,8 @@ struct bench_kind {
 };
 
 extern const struct bench_kind bench_kind_bpf, bench_kind_stack,
-	bench_kind_qdisc, bench_kind_ipt, bench_kind_nft, bench_kind_gen;
+	bench_kind_qdisc, bench_kind_ipt, bench_kind_nft, bench_kind_gen,
+	bench_kind_xsk;
 
 /* The BPF hooks rows are built from (kind_bpf.c). */
 struct bench_hook {
@@ -82,6 +84,7 @@ struct bench_round {
 	__u64 passed; /* let through by the hook */
 	double secs; /* the timed window, by the wall clock */
 	double cpu_ns; /* the CPU time of its packets' work; NaN: no clock */
+	double own_ns; /* of which its own threads' (AF_XDP's consumer) */
 	double setup_ms, teardown_ms; /* around it, not in it */
 	double mpps; /* by the wall clock */
 	double pkt_ns; /* CPU (or wall) time per packet */
@@ -140,12 +143,15 @@ struct bench_env {
 enum bench_cpu_mode { BENCH_SPLIT, BENCH_INLINE };
 
 #define BENCH_MAX_NAPI 8
+#define BENCH_MAX_OWN 4
 
 /* Task-clock counters (clock.c); self < 0: none, the wall clock serves. */
 struct bench_clock {
 	int self, softirqd;
 	int napi[BENCH_MAX_NAPI];
 	int nnapi;
+	int own[BENCH_MAX_OWN]; /* the row's own threads */
+	int nown;
 };
 
 struct bench {
@@ -193,6 +199,8 @@ struct bench_row *bench_row_add(struct bench *b, const char *name,
 				const struct bench_kind *kind);
 struct bench_row *bench_row_hook(struct bench *b, const struct bench_hook *h,
 				 const char *suffix);
+/* xsk-SUFFIX (kind_xsk.c): AF_XDP on queue 0, the logic at parse. */
+struct bench_row *bench_row_xsk(struct bench *b, const char *suffix, int parse);
 const struct bench_hook *bench_hook_by_name(const char *name);
 void bench_row_base(struct bench_row *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -218,8 +226,11 @@ int bench_dut_rx(struct bench *b, __u64 *rx);
 int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c);
 int bench_gen_tx_dropped(struct bench *b, __u64 *dropped);
 
-/* The pids of the threads whose name starts with prefix, up to max. */
-int bench_threads(const char *prefix, pid_t *pids, int max);
+/*
+ * The ids of the threads under dir ("/proc": processes; "/proc/self/task":
+ * ours) whose name starts with prefix, up to max.
+ */
+int bench_threads(const char *dir, const char *prefix, pid_t *pids, int max);
 
 /* clock.c: CPU time of the packets' work, in ns since some start. */
 int bench_clock_open(struct bench *b);
@@ -227,6 +238,9 @@ int bench_clock_open(struct bench *b);
 int bench_clock_napi(struct bench *b, const pid_t *pids, int n);
 /* The DUT's NAPI kthreads, or bench's thread and ksoftirqd/0. */
 __u64 bench_clock_read(const struct bench *b, bool dut);
+/* A row's own threads (pids; n 0 forgets them), and their CPU time. */
+int bench_clock_own(struct bench *b, const pid_t *pids, int n);
+__u64 bench_clock_read_own(const struct bench *b);
 void bench_clock_close(struct bench *b);
 
 /* exec.c: argv, never a shell; in the namespace nsfd (-1: ours). */

@@ -43,7 +43,8 @@ static pid_t ksoftirqd0(void)
 {
 	pid_t pids[1];
 
-	return bench_threads("ksoftirqd/0", pids, 1) == 1 ? pids[0] : -1;
+	return bench_threads("/proc", "ksoftirqd/0", pids, 1) == 1 ? pids[0] :
+								     -1;
 }
 
 int bench_clock_open(struct bench *b)
@@ -56,6 +57,8 @@ int bench_clock_open(struct bench *b)
 	c->softirqd = p > 0 ? task_clock(p) : -ESRCH;
 	for (i = 0; i < BENCH_MAX_NAPI; i++)
 		c->napi[i] = -1;
+	for (i = 0; i < BENCH_MAX_OWN; i++)
+		c->own[i] = -1;
 	if (c->self < 0 || c->softirqd < 0) {
 		int ret = c->self < 0 ? c->self : c->softirqd;
 
@@ -65,22 +68,47 @@ int bench_clock_open(struct bench *b)
 	return 0;
 }
 
+/* Counters on pids in place of those in fds[0..*nfds). */
+static int set_clocks(const struct bench *b, int *fds, int *nfds, int max,
+		      const pid_t *pids, int n)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < *nfds; i++)
+		close(fds[i]);
+	*nfds = 0;
+	if (b->clock.self < 0)
+		return 0;
+	for (i = 0; i < n && i < max && !ret; i++) {
+		fds[i] = task_clock(pids[i]);
+		ret = fds[i] < 0 ? fds[i] : 0;
+		*nfds += !ret;
+	}
+	return ret;
+}
+
 int bench_clock_napi(struct bench *b, const pid_t *pids, int n)
 {
 	struct bench_clock *c = &b->clock;
-	int i, ret = 0;
 
-	for (i = 0; i < c->nnapi; i++)
-		close(c->napi[i]);
-	c->nnapi = 0;
-	if (c->self < 0)
-		return 0;
-	for (i = 0; i < n && i < BENCH_MAX_NAPI && !ret; i++) {
-		c->napi[i] = task_clock(pids[i]);
-		ret = c->napi[i] < 0 ? c->napi[i] : 0;
-		c->nnapi += !ret;
-	}
-	return ret;
+	return set_clocks(b, c->napi, &c->nnapi, BENCH_MAX_NAPI, pids, n);
+}
+
+int bench_clock_own(struct bench *b, const pid_t *pids, int n)
+{
+	struct bench_clock *c = &b->clock;
+
+	return set_clocks(b, c->own, &c->nown, BENCH_MAX_OWN, pids, n);
+}
+
+__u64 bench_clock_read_own(const struct bench *b)
+{
+	__u64 ns = 0;
+	int i;
+
+	for (i = 0; i < b->clock.nown; i++)
+		ns += value(b->clock.own[i]);
+	return ns;
 }
 
 __u64 bench_clock_read(const struct bench *b, bool dut)
@@ -101,6 +129,7 @@ void bench_clock_close(struct bench *b)
 	struct bench_clock *c = &b->clock;
 
 	bench_clock_napi(b, NULL, 0);
+	bench_clock_own(b, NULL, 0);
 	if (c->self >= 0)
 		close(c->self);
 	if (c->softirqd >= 0)

@@ -91,9 +91,10 @@ static int read_counts(struct bench *b, struct bench_row *r,
 	/* A bare program counts nothing: what the device received. */
 	if (r->run.bare)
 		return bench_dut_rx(b, &c->seen);
-	ret = hc_stats_read(r->run.stats_fd, &s);
+	ret = hc_run_read(&r->run, &s);
 	if (ret)
 		return ret;
+	c->dropped = s.dropped_before;
 	c->seen = 0;
 	for (cls = 0; cls < HC_NR_CLASSES; cls++) {
 		c->seen += s.c[cls * HC_NR_VERDICTS + HC_DROP].packets +

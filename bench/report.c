@@ -219,6 +219,7 @@ static void rounds_json(struct rp *p, const struct bench_row *r)
 		jw_raw(&p->j, "outlier", rd->outlier ? "true" : "false");
 		json_num(p, "secs", rd->secs);
 		json_num(p, "cpu_ns", rd->cpu_ns);
+		json_num(p, "own_ns", rd->own_ns);
 		json_num(p, "pkt_ns", rd->pkt_ns);
 		json_num(p, "setup_ms", rd->setup_ms);
 		json_num(p, "teardown_ms", rd->teardown_ms);

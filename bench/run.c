@@ -50,10 +50,16 @@ static int perf_cmd(struct bench *b, const char *cmd)
 	return read(b->perf_ack, ack, sizeof(ack)) > 0 ? 0 : -EIO;
 }
 
+/* dropped: the veth's TX drops, and what the hook's own rings dropped. */
 static int read_all(struct bench *b, struct bench_row *r, struct bench_count *c,
 		    __u64 *dropped)
 {
-	return r->kind->read(b, r, c) ?: bench_gen_tx_dropped(b, dropped);
+	int ret;
+
+	c->dropped = 0;
+	ret = r->kind->read(b, r, c) ?: bench_gen_tx_dropped(b, dropped);
+	*dropped += c->dropped;
+	return ret;
 }
 
 static void invalid(struct bench_row *r, const char *fmt, ...)
@@ -176,7 +182,7 @@ static int window(struct bench *b, struct bench_row *r, int round, int pos,
 	struct bench_count c0 = {};
 	struct hc_err rerr = {};
 	const char *step;
-	__u64 d0 = 0, pkts;
+	__u64 d0 = 0, pkts, own0;
 	double t;
 	int ret, rret;
 
@@ -195,11 +201,15 @@ static int window(struct bench *b, struct bench_row *r, int round, int pos,
 						       read_all(b, r, &c0, &d0);
 	}
 	if (!rret) {
+		own0 = bench_clock_read_own(b);
 		ret = timed(b, perf, dut, &rd, err);
 		if (!ret)
 			rret = drain(b, r, &rd, &c0, d0);
 		if (dut)
 			rd.cpu_ns = bench_clock_read(b, dut) - rd.cpu_ns;
+		/* The row's own threads work until the drain, in either mode. */
+		rd.own_ns = bench_clock_read_own(b) - own0;
+		rd.cpu_ns += rd.own_ns;
 	}
 	t = hc_now();
 	r->kind->teardown(b, r);
@@ -218,7 +228,7 @@ static int window(struct bench *b, struct bench_row *r, int round, int pos,
 	pkts = dut ? rd.seen : rd.generated;
 	rd.mpps = pkts / rd.secs / 1e6;
 	if (!b->env.cpu_clock)
-		rd.cpu_ns = NAN;
+		rd.cpu_ns = rd.own_ns = NAN;
 	rd.pkt_ns = (b->env.cpu_clock ? rd.cpu_ns : rd.secs * 1e9) / pkts;
 	if (!accounted(r, &rd))
 		invalid(r,

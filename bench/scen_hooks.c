@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hooks: the l4 drop logic at every BPF hook, iptables and nftables
- * drops, the plain stack, and each hook's bare program (drop, count
- * nothing), against native XDP.
+ * hooks: the l4 drop logic at every BPF hook and behind AF_XDP, iptables
+ * and nftables drops, the plain stack, and each hook's floor: its bare
+ * program (drop, count nothing), and AF_XDP not reading the frame
+ * (rx_drop), against native XDP.
  */
 #include "bench.h"
 
@@ -14,6 +15,8 @@ static void build(struct bench *b)
 	for (h = bench_hooks; h->name; h++)
 		if (bench_wanted(b, h->name))
 			bench_row_hook(b, h, "");
+	if (bench_wanted(b, "xsk-l4"))
+		bench_row_xsk(b, "-l4", HC_PARSE_L4);
 	if (bench_wanted(b, "iptables-raw"))
 		bench_row_add(b, "iptables-raw", &bench_kind_ipt)->local = true;
 	if (bench_wanted(b, "nft-ingress"))
@@ -23,6 +26,8 @@ static void build(struct bench *b)
 	for (h = bench_hooks; h->name && !b->no_bare; h++)
 		if (h->bare && bench_wanted(b, h->name))
 			bench_row_hook(b, h, "-bare")->run.bare = true;
+	if (!b->no_bare && bench_wanted(b, "xsk-none"))
+		bench_row_xsk(b, "-none", HC_PARSE_NONE);
 	for (i = 0; i < b->nrows; i++)
 		bench_row_base(&b->rows[i], "xdp-native");
 }

@@ -140,18 +140,18 @@ void bench_topo_down(struct bench *b)
 	b->fd_gen = b->fd_dut = -1;
 }
 
-int bench_threads(const char *prefix, pid_t *pids, int max)
+int bench_threads(const char *dir, const char *prefix, pid_t *pids, int max)
 {
 	char comm[64], path[300];
 	struct dirent *de;
 	int n = 0;
 	DIR *d;
 
-	d = opendir("/proc");
+	d = opendir(dir);
 	while (d && n < max && (de = readdir(d))) {
 		FILE *f;
 
-		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		snprintf(path, sizeof(path), "%s/%s/comm", dir, de->d_name);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
@@ -175,7 +175,8 @@ static int pin_napi(struct bench *b)
 	cpu_set_t set;
 	int i, n;
 
-	n = bench_threads("napi/" BENCH_DUT_DEV "-", pids, BENCH_MAX_NAPI);
+	n = bench_threads("/proc", "napi/" BENCH_DUT_DEV "-", pids,
+			  BENCH_MAX_NAPI);
 	CPU_ZERO(&set);
 	CPU_SET(1, &set);
 	for (i = 0; i < n; i++)

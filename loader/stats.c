@@ -47,6 +47,7 @@ int hc_stats_read(int map_fd, struct hc_snap *s)
 	if (!v)
 		return -ENOMEM;
 	memset(s->c, 0, sizeof(s->c));
+	s->dropped_before = 0;
 	for (key = 0; key < HC_NR_STATS; key++) {
 		if (bpf_map_lookup_elem(map_fd, &key, v)) {
 			free(v);

@@ -7,6 +7,8 @@
 
 struct hc_snap {
 	struct hc_counter c[HC_NR_STATS];
+	/* Frames the hook's own rings dropped before the logic (AF_XDP). */
+	__u64 dropped_before;
 	double t; /* CLOCK_MONOTONIC seconds when read */
 };
 

@@ -62,7 +62,7 @@ test_scenarios() {
 	done
 	check_eq "bench hooks: row names" \
 		"$("$HC" bench --rounds 1 --packets 2000 -j 2>/dev/null | jq -c '[.rows[].name]')" \
-		'["xdp-native","xdp-generic","tc-clsact","tc-ingress","tcx","socket-udp","socket-packet","iptables-raw","nft-ingress","stack","xdp-native-bare","xdp-generic-bare","tc-clsact-bare","tcx-bare","socket-udp-bare","gen-only"]'
+		'["xdp-native","xdp-generic","tc-clsact","tc-ingress","tcx","socket-udp","socket-packet","xsk-l4","iptables-raw","nft-ingress","stack","xdp-native-bare","xdp-generic-bare","tc-clsact-bare","tcx-bare","socket-udp-bare","xsk-none","gen-only"]'
 	check_eq "bench size: a generator row per frame size" \
 		"$("$HC" bench --scenario size --hooks tcx --rounds 1 --packets 2000 -j 2>/dev/null |
 			jq -c '[.rows[] | select(.flags | index("generator")) | .name]')" \
@@ -76,6 +76,19 @@ test_scenarios() {
 		"all(.rows[]; .valid) and $ACCOUNTED" "$T/s.json"
 	check "bench split: the NAPI kthread's time counted" jq_true \
 		'.cpu_mode == "split" and all(.rows[].rounds[]; .cpu_ns > 0)' "$T/s.json"
+	# AF_XDP: the consumer thread's CPU time is in the rows' cost, in
+	# both modes; no other row has threads of its own.
+	for mode in inline split; do
+		# shellcheck disable=SC2086
+		"$HC" bench --hooks xsk-l4,xsk-none --cpu-mode $mode $SHORT \
+			-o "$T/x.json" >/dev/null 2>&1
+		check_eq "bench xsk $mode: exit status" "$?" 0
+		check "bench xsk $mode: valid, accounted, the consumer's time counted" jq_true \
+			"all(.rows[]; .valid) and $ACCOUNTED and
+			all(.rows[]; (.name | startswith(\"xsk-\")) as \$x |
+				all(.rounds[]; if \$x then .own_ns > 0 and .own_ns < .cpu_ns
+					else .own_ns == 0 end))" "$T/x.json"
+	done
 	root_state_same "bench: nothing left behind by the scenarios"
 }
 test_scenarios
@@ -117,7 +130,7 @@ test_contract() {
 			all(.rounds[]; (.round | num) and (.order | num) and (.generated | num) and
 				(.seen | num) and (.dropped_before | num) and (.mpps | num) and
 				(.ns | num) and (.outlier | type) == "boolean" and
-				(.cpu_ns | num) and .cpu_ns > 0 and (.pkt_ns | num)))' "$T/c.json"
+				(.cpu_ns | num) and .cpu_ns > 0 and (.own_ns | num) and (.pkt_ns | num)))' "$T/c.json"
 	check_eq "$name: rows" "$(jq -c '[.rows[].name]' "$T/c.json")" \
 		'["nothing","ingress","tcx-pass","gen-only"]'
 	check "$name: the baseline is flagged and compared with itself" jq_true '

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * AF_XDP rows: the xsk hook attached as `hookcmp run --hook xsk` does, on
+ * queue 0, in native XDP. Its consumer thread runs on CPU 1 in both CPU
+ * modes (CPU 0 has the generator), and its CPU time is counted with the
+ * packets' work (doc/methodology.md). What its ring drops counts as
+ * dropped before the hook.
+ */
+#include <errno.h>
+#include <sched.h>
+#include "bench.h"
+
+static const struct bench_hook xsk = { "xsk", HC_HOOK_XSK, HC_XDP_NATIVE };
+
+struct bench_row *bench_row_xsk(struct bench *b, const char *suffix, int parse)
+{
+	struct bench_row *r = bench_row_hook(b, &xsk, suffix);
+
+	r->kind = &bench_kind_xsk;
+	r->run.conf.parse = parse;
+	return r;
+}
+
+static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+{
+	pid_t tid[BENCH_MAX_OWN];
+	cpu_set_t cpu1;
+	int ret, n, i;
+
+	ret = bench_kind_bpf.setup(b, r, err);
+	if (ret)
+		return ret;
+	/* It was born on bench's CPU 0; with one CPU it stays there. */
+	n = bench_threads("/proc/self/task", "hookcmp-xsk", tid, BENCH_MAX_OWN);
+	CPU_ZERO(&cpu1);
+	CPU_SET(1, &cpu1);
+	struct sched_param fifo = { .sched_priority = 1 };
+	for (i = 0; i < n && b->env.cpus > 1; i++)
+		sched_setaffinity(tid[i], sizeof(cpu1), &cpu1);
+	for (i = 0; i < n; i++)
+		sched_setscheduler(tid[i], SCHED_FIFO, &fifo);
+	ret = n ? bench_clock_own(b, tid, n) : -ESRCH;
+	if (ret)
+		hc_err_set(err,
+			   "counting the AF_XDP consumer thread's CPU time");
+	return ret;
+}
+
+static int read_counts(struct bench *b, struct bench_row *r,
+		       struct bench_count *c)
+{
+	return bench_kind_bpf.read(b, r, c);
+}
+
+static void teardown(struct bench *b, struct bench_row *r)
+{
+	bench_clock_own(b, NULL, 0);
+	bench_kind_bpf.teardown(b, r);
+}
+
+const struct bench_kind bench_kind_xsk = {
+	.name = "xsk",
+	.setup = setup,
+	.teardown = teardown,
+	.read = read_counts,
+};
