@@ -104,7 +104,7 @@ static const struct hc_opt bench_opts[] = {
 	{ "perf-row", 0, HC_OPT_STR, B(perf_row), "ROW",
 	  "the row --perf-ctl measures (default: the scenario's first row)" },
 	{ "no-bare", 0, HC_OPT_FLAG, B(no_bare), NULL,
-	  "hooks scenario: leave out the -bare rows" },
+	  "hooks scenario: leave out the floor rows (-bare, xsk-none)" },
 	{ "netns", 'n', HC_OPT_STR, B(netns), "NAME",
 	  "reserved for measuring a given device; bench builds its own namespaces" },
 	{ "help", 'h', HC_OPT_FLAG, B(help), NULL, "show this help" },
