@@ -253,7 +253,8 @@ static int queue_open(struct hc_run *r, struct xsk_state *x,
 {
 	const struct xsk_umem_config ucfg = {
 		.fill_size = NUM_FRAMES,
-		.comp_size = XSK_RING_CONS__DEFAULT_NUM_DESCS, /* unused: no tx */
+		.comp_size =
+			XSK_RING_CONS__DEFAULT_NUM_DESCS, /* unused: no tx */
 		.frame_size = FRAME_SIZE,
 	};
 	const struct xsk_socket_config scfg = {
