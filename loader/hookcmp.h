@@ -84,6 +84,7 @@ struct hc_run {
 	const char *dev;
 	const char *netns;
 	int ifindex;
+	const char *redirect_dev; /* conf.redirect's target, by name */
 	struct hc_conf conf;
 
 	/* what is loaded and attached now, undone in reverse */
@@ -147,6 +148,18 @@ int hc_prog_load(struct hc_run *r, struct bpf_object_skeleton *s,
 void hc_prog_unload(struct hc_run *r);
 
 void hc_sock_drain(struct hc_run *r);
+
+/* loader/redirect.c */
+bool hc_conf_redirects(const struct hc_conf *c);
+/* How frames leave: devmap, ifindex, egress or peer. */
+const char *hc_redirect_via(const struct hc_run *r);
+/*
+ * Finds redirect_dev in the current namespace (r->nl's) and sets
+ * conf.redirect.ifindex. -ENODEV or -EINVAL, with r->err saying why, for
+ * a target the kernel would drop every frame for; a target that drops
+ * only now (down, or no NAPI behind a veth) gets a sentence in warn.
+ */
+int hc_redirect_check(struct hc_run *r, char *warn, size_t size);
 
 const struct hc_hook *hc_hook_of(const struct hc_run *r);
 void hc_report(const struct hc_run *r, const char *level, const char *what,

@@ -45,6 +45,8 @@ struct run_cli {
 	int parse;
 	int action;
 	int hook;
+	int redirect_mode;
+	bool redirect_peer;
 	bool help;
 	bool version;
 };
@@ -58,6 +60,18 @@ static int add_rule(void *cfg, const char *arg, struct hc_err *err)
 		return -EINVAL;
 	}
 	c->rules[c->nr_rules++] = arg;
+	return 0;
+}
+
+static int set_dmac(void *cfg, const char *arg, struct hc_err *err)
+{
+	struct hc_redirect *rd = &((struct run_cli *)cfg)->r.conf.redirect;
+
+	if (hc_parse_mac(arg, rd->dmac)) {
+		hc_err_set(err, "--redirect-dmac '%s': not a MAC address", arg);
+		return -EINVAL;
+	}
+	rd->flags |= HC_RD_DMAC;
 	return 0;
 }
 
@@ -102,8 +116,17 @@ static const struct hc_opt run_opts[] = {
 	{ "rule", 'r', HC_OPT_FUNC, 0, "RULE",
 	  "add a rule; first match wins (repeat, up to 64)", .fn = add_rule },
 	{ "action", 'a', HC_OPT_ENUM, CLI(action), NULL,
-	  "verdict when no rule matches (default drop)",
-	  HC_CHOICES("pass", "drop") },
+	  "verdict when no rule matches (default drop)", hc_verdict_names },
+	{ "redirect", 0, HC_OPT_STR, RUN(redirect_dev), "DEV",
+	  "where 'redirect' sends: a device in DEV's namespace" },
+	{ "redirect-mode", 0, HC_OPT_ENUM, CLI(redirect_mode), NULL,
+	  "XDP: bpf_redirect_map through a devmap, or bpf_redirect (default map)",
+	  HC_CHOICES("map", "ifindex") },
+	{ "redirect-peer", 0, HC_OPT_FLAG, CLI(redirect_peer), NULL,
+	  "tc: into the ingress of the veth/netkit peer of --redirect (bpf_redirect_peer)" },
+	{ "redirect-dmac", 0, HC_OPT_FUNC, 0, "MAC",
+	  "set this destination MAC on what is redirected (default: unchanged)",
+	  .fn = set_dmac },
 	{ "bare", 0, HC_OPT_FLAG, RUN(bare), NULL,
 	  "attach the minimal program (drop everything, count nothing)" },
 	{ "interval", 'i', HC_OPT_SECS, RUN(interval), "SEC",
@@ -273,6 +296,47 @@ static void detach(struct hc_run *r)
 		hc_report(r, "Warning", "detach incomplete", err);
 }
 
+/* What redirects and how, before anything touches the system. */
+static int check_redirect_opts(struct run_cli *c)
+{
+	struct hc_run *r = &c->r;
+
+	if (!hc_conf_redirects(&r->conf)) {
+		if (r->redirect_dev || c->redirect_mode >= 0 ||
+		    c->redirect_peer || r->conf.redirect.flags)
+			return hc_fail(
+				HC_EXIT_USAGE,
+				"the --redirect options need a redirect verdict: --action redirect, or a rule ending in 'redirect'");
+		return 0;
+	}
+	if (r->hook == HC_HOOK_SOCKET)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"socket filters cannot redirect: they only keep or drop what reaches the socket; use --hook xdp or tc");
+	if (r->bare)
+		return hc_fail(HC_EXIT_USAGE,
+			       "--bare drops everything: it cannot redirect");
+	if (!r->redirect_dev)
+		return hc_fail(HC_EXIT_USAGE,
+			       "'redirect' needs --redirect DEV, where to send");
+	if (strlen(r->redirect_dev) >= IF_NAMESIZE)
+		return hc_fail(HC_EXIT_USAGE, "device name '%s' is too long",
+			       r->redirect_dev);
+	if (r->hook == HC_HOOK_XDP && c->redirect_peer)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--redirect-peer is for --hook tc: XDP has no bpf_redirect_peer");
+	if (r->hook == HC_HOOK_TC && c->redirect_mode >= 0)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--redirect-mode is for --hook xdp: tc redirects to the egress of --redirect, or with --redirect-peer");
+	if (r->hook == HC_HOOK_XDP && c->redirect_mode != 1)
+		r->conf.redirect.flags |= HC_RD_MAP;
+	if (c->redirect_peer)
+		r->conf.redirect.flags |= HC_RD_PEER;
+	return 0;
+}
+
 static int parse_run(struct run_cli *c, int argc, char **argv)
 {
 	const char *pos[2];
@@ -323,7 +387,7 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 				hc_parse_names[conf->parse]);
 	}
 	conf->nr_rules = c->nr_rules;
-	return 0;
+	return check_redirect_opts(c);
 }
 
 static int run_loop(struct hc_run *r, const struct hc_snap *start)
@@ -381,6 +445,7 @@ static int cmd_run(int argc, char **argv)
 		.parse = HC_PARSE_L4,
 		.action = HC_DROP,
 		.hook = -1,
+		.redirect_mode = -1,
 	};
 	struct hc_run *r = &c.r;
 	const struct hc_hook *h;
@@ -427,6 +492,21 @@ static int cmd_run(int argc, char **argv)
 			r->dev);
 		goto out;
 	}
+	if (r->redirect_dev) {
+		char warn[256];
+
+		err = hc_redirect_check(r, warn, sizeof(warn));
+		if (err == -ENODEV || err == -EINVAL) {
+			ret = hc_fail(HC_EXIT_USAGE, "%s", r->err.msg);
+			goto out;
+		}
+		if (err) {
+			ret = fail_step(r, "redirect target lookup failed", err);
+			goto out;
+		}
+		if (warn[0])
+			fprintf(stderr, "Warning: %s\n", warn);
+	}
 	err = hc_fault(&r->err, "load") ?: h->load(r);
 	if (err) {
 		ret = fail_step(r, "load failed", err);
@@ -454,8 +534,11 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (!hc_stop_sig)
 		fprintf(stderr,
-			"hookcmp: %s (%s) attached to %s, prog id %u; Ctrl-C stops\n",
-			h->name, h->attach_name(r), r->dev, r->prog_id);
+			"hookcmp: %s (%s) attached to %s, prog id %u%s%s%s%s; Ctrl-C stops\n",
+			h->name, h->attach_name(r), r->dev, r->prog_id,
+			r->redirect_dev ? ", redirecting to " : "",
+			r->redirect_dev ?: "", r->redirect_dev ? " via " : "",
+			r->redirect_dev ? hc_redirect_via(r) : "");
 	ret = run_loop(r, &start);
 	if (ret == -ENODEV) {
 		/* What was attached went with the device; the counts stay. */
@@ -513,7 +596,7 @@ static void usage(FILE *f)
 	hc_opts_help(f, run_opts);
 	fprintf(f,
 		"\nRules: [ip|ip6] [udp|tcp|icmp|icmp6|proto N] [src PREFIX] [dst PREFIX]\n"
-		"       [sport P[-P]] [dport P[-P]] drop|pass\n"
+		"       [sport P[-P]] [dport P[-P]] drop|pass|redirect\n"
 		"\nExit status: 0 ok, 1 failure, 2 usage or bad input, 3 permission,\n"
 		"4 unsupported by the kernel or driver, 5 hook busy, 128+N signal N.\n");
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <libmnl/libmnl.h>
 #include <net/if.h>
+#include <linux/genetlink.h>
 #include <linux/if_ether.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
@@ -39,18 +40,19 @@ struct hc_nl {
 	char buf[HC_NL_BUF];
 };
 
-struct hc_nl *hc_nl_open(struct hc_err *err)
+static struct hc_nl *nl_open(int bus, struct hc_err *err)
 {
 	struct hc_nl *nl = calloc(1, sizeof(*nl));
 	int one = 1;
 
 	if (!nl)
 		return NULL;
-	nl->sk = mnl_socket_open(NETLINK_ROUTE);
+	nl->sk = mnl_socket_open(bus);
 	if (!nl->sk || mnl_socket_bind(nl->sk, 0, MNL_SOCKET_AUTOPID) < 0) {
 		int e = errno;
 
-		hc_err_set(err, "cannot open rtnetlink socket");
+		hc_err_set(err, "cannot open %s socket",
+			   bus == NETLINK_ROUTE ? "rtnetlink" : "genetlink");
 		hc_nl_close(nl);
 		errno = e;
 		return NULL;
@@ -61,6 +63,11 @@ struct hc_nl *hc_nl_open(struct hc_err *err)
 	nl->portid = mnl_socket_get_portid(nl->sk);
 	nl->seq = time(NULL);
 	return nl;
+}
+
+struct hc_nl *hc_nl_open(struct hc_err *err)
+{
+	return nl_open(NETLINK_ROUTE, err);
 }
 
 void hc_nl_close(struct hc_nl *nl)
@@ -259,11 +266,28 @@ static int xdp_attr_cb(const struct nlattr *a, void *data)
 	return MNL_CB_OK;
 }
 
+static int linkinfo_attr_cb(const struct nlattr *a, void *data)
+{
+	struct hc_link_info *info = data;
+
+	if (mnl_attr_get_type(a) == IFLA_INFO_KIND &&
+	    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+		snprintf(info->kind, sizeof(info->kind), "%s",
+			 mnl_attr_get_str(a));
+	return MNL_CB_OK;
+}
+
 static int link_attr_cb(const struct nlattr *a, void *data)
 {
 	struct link_query *q = data;
 
 	switch (mnl_attr_get_type(a)) {
+	case IFLA_LINKINFO:
+		mnl_attr_parse_nested(a, linkinfo_attr_cb, q->info);
+		break;
+	case IFLA_LINK_NETNSID:
+		q->info->link_netns = true;
+		break;
 	case IFLA_XDP:
 		mnl_attr_parse_nested(a, xdp_attr_cb, q->info);
 		break;
@@ -290,6 +314,7 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	if (nlh->nlmsg_type != RTM_NEWLINK || ifi->ifi_index != q->ifindex)
 		return MNL_CB_OK;
 	q->found = 1;
+	q->info->flags = ifi->ifi_flags;
 	mnl_attr_parse(nlh, sizeof(*ifi), link_attr_cb, q);
 	return MNL_CB_OK;
 }
@@ -415,6 +440,82 @@ int hc_nl_addr_add(struct hc_nl *nl, int ifindex, int family, const void *addr,
 	mnl_attr_put(nlh, IFA_LOCAL, len, addr);
 	mnl_attr_put(nlh, IFA_ADDRESS, len, addr);
 	return talk(nl, nlh, NULL, NULL, err);
+}
+
+/* ---- netdev genetlink ---- */
+
+/* Linux 6.3 uapi (linux/netdev.h); Debian 12's headers predate it. */
+#define HC_NETDEV_CMD_DEV_GET 1
+#define HC_NETDEV_A_DEV_IFINDEX 1
+#define HC_NETDEV_A_DEV_XDP_FEATURES 3
+
+struct genl_query {
+	REPLY_CTX;
+	__u16 attr; /* the attribute wanted */
+	__u64 value;
+	bool found;
+};
+
+static int genl_attr_cb(const struct nlattr *a, void *data)
+{
+	struct genl_query *q = data;
+
+	if (mnl_attr_get_type(a) != q->attr)
+		return MNL_CB_OK;
+	if (mnl_attr_get_payload_len(a) == sizeof(__u16))
+		q->value = mnl_attr_get_u16(a);
+	else if (mnl_attr_get_payload_len(a) == sizeof(__u64))
+		q->value = mnl_attr_get_u64(a);
+	else
+		return MNL_CB_OK;
+	q->found = true;
+	return MNL_CB_OK;
+}
+
+static int genl_cb(const struct nlmsghdr *nlh, void *data)
+{
+	if (nlh->nlmsg_len >= mnl_nlmsg_size(GENL_HDRLEN))
+		mnl_attr_parse(nlh, GENL_HDRLEN, genl_attr_cb, data);
+	return MNL_CB_OK;
+}
+
+static struct nlmsghdr *genl_msg(struct hc_nl *nl, __u16 family, __u8 cmd)
+{
+	struct nlmsghdr *nlh = msg_start(nl, family, 0);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+
+	g->cmd = cmd;
+	g->version = 1;
+	return nlh;
+}
+
+int hc_nl_xdp_features(int ifindex, __u64 *features, struct hc_err *err)
+{
+	struct hc_nl *nl = nl_open(NETLINK_GENERIC, err);
+	struct genl_query q = { .talk.err = err,
+				.attr = CTRL_ATTR_FAMILY_ID };
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (!nl)
+		return -errno;
+	nlh = genl_msg(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "netdev");
+	ret = talk(nl, nlh, genl_cb, &q, err);
+	if (!ret && !q.found)
+		ret = -ENOENT;
+	if (!ret) {
+		nlh = genl_msg(nl, q.value, HC_NETDEV_CMD_DEV_GET);
+		mnl_attr_put_u32(nlh, HC_NETDEV_A_DEV_IFINDEX, ifindex);
+		q.attr = HC_NETDEV_A_DEV_XDP_FEATURES;
+		q.found = false;
+		ret = talk(nl, nlh, genl_cb, &q, err);
+		if (!ret && !q.found)
+			ret = -ENOENT;
+	}
+	*features = q.value;
+	hc_nl_close(nl);
+	return ret;
 }
 
 /* ---- qdiscs ---- */

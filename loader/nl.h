@@ -17,6 +17,9 @@ struct hc_nl *hc_nl_open(struct hc_err *err);
 void hc_nl_close(struct hc_nl *nl);
 
 struct hc_link_info {
+	char kind[16]; /* IFLA_INFO_KIND: "veth", "netkit"..., or "" */
+	__u32 flags; /* IFF_* */
+	bool link_netns; /* its link (a veth's peer) is in another namespace */
 	__u8 attached; /* XDP_ATTACHED_* */
 	__u32 drv_id;
 	__u32 skb_id;
@@ -26,9 +29,12 @@ struct hc_link_info {
 	struct rtnl_link_stats64 stats;
 };
 
-/* XDP state, MTU, rx queues and counters of a device. */
+/* Kind, flags, XDP state, MTU, rx queues and counters of a device. */
 int hc_nl_link_get(struct hc_nl *nl, int ifindex, struct hc_link_info *info,
 		   struct hc_err *err);
+/* Linux 6.3+ netdev genetlink: what XDP a device supports now. */
+#define HC_XDP_ACT_NDO_XMIT 4
+int hc_nl_xdp_features(int ifindex, __u64 *features, struct hc_err *err);
 /* fd -1 detaches; with XDP_FLAGS_REPLACE only if expected_fd is attached. */
 int hc_nl_xdp_set(struct hc_nl *nl, int ifindex, int fd, int expected_fd,
 		  __u32 flags, struct hc_err *err);

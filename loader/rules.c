@@ -7,6 +7,22 @@
 #include "rules.h"
 
 const char *const hc_parse_names[] = { "none", "l2", "l3", "l4", NULL };
+const char *const hc_verdict_names[] = {
+	[HC_PASS] = "pass",
+	[HC_DROP] = "drop",
+	[HC_REDIRECT] = "redirect",
+	NULL,
+};
+
+int hc_verdict_of(const char *word)
+{
+	int v;
+
+	for (v = 0; v < HC_NR_VERDICTS; v++)
+		if (!strcmp(word, hc_verdict_names[v]))
+			return v;
+	return -1;
+}
 
 #define FAIL(...)                             \
 	do {                                  \
@@ -81,7 +97,7 @@ static int parse_prefix(const char *s, struct hc_prefix *pf, int *host_bits)
 int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 {
 	char buf[512], *save = NULL, *w;
-	int family = 0, have_verdict = 0;
+	int family = 0, have_verdict = 0, v;
 
 	memset(r, 0, sizeof(*r));
 	if (strlen(text) >= sizeof(buf))
@@ -94,10 +110,11 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 		char *arg = NULL;
 
 		if (have_verdict)
-			FAIL("'%s' after the verdict: drop or pass ends a rule",
-			     w);
-		if (!strcmp(w, "drop") || !strcmp(w, "pass")) {
-			r->verdict = !strcmp(w, "drop") ? HC_DROP : HC_PASS;
+			FAIL("'%s' after the verdict: %s ends a rule", w,
+			     HC_VERDICT_WORDS);
+		v = hc_verdict_of(w);
+		if (v >= 0) {
+			r->verdict = v;
 			have_verdict = 1;
 			continue;
 		}
@@ -178,7 +195,7 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 		r->flags |= flag;
 	}
 	if (!have_verdict)
-		FAIL("a rule ends with 'drop' or 'pass'");
+		FAIL("a rule ends with %s", HC_VERDICT_WORDS);
 	if ((r->flags & (HC_R_SPORT | HC_R_DPORT)) && (r->flags & HC_R_PROTO) &&
 	    r->proto != 6 && r->proto != 17)
 		FAIL("ports need udp or tcp, not protocol %u", r->proto);

@@ -2,7 +2,7 @@
 /*
  * Rule grammar (nft-like, first match wins):
  *   [ip|ip6] [udp|tcp|icmp|icmp6|proto N] [src PREFIX] [dst PREFIX]
- *   [sport P[-P]] [dport P[-P]] (drop|pass)
+ *   [sport P[-P]] [dport P[-P]] (drop|pass|redirect)
  */
 #ifndef HC_RULES_H
 #define HC_RULES_H
@@ -15,5 +15,10 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err);
 enum hc_parse hc_rule_depth(const struct hc_rule *r);
 
 extern const char *const hc_parse_names[];
+/* Indexed by enum hc_verdict, NULL-terminated: also --action's choices. */
+extern const char *const hc_verdict_names[];
+#define HC_VERDICT_WORDS "'drop', 'pass' or 'redirect'"
+/* The verdict a word names, or -1. */
+int hc_verdict_of(const char *word);
 
 #endif

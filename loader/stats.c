@@ -72,29 +72,31 @@ int hc_run_read(const struct hc_run *r, struct hc_snap *s)
 
 /* Deltas per class and in total; index HC_NR_CLASSES is the total. */
 struct delta {
-	__u64 pkts, bytes, drop, pass;
+	__u64 pkts, bytes, v[HC_NR_VERDICTS];
 };
 
 static void deltas(const struct hc_snap *a, const struct hc_snap *b,
 		   struct delta d[HC_NR_CLASSES + 1])
 {
-	int cls;
+	struct delta *tot = &d[HC_NR_CLASSES];
+	int cls, v;
 
 	memset(d, 0, sizeof(struct delta) * (HC_NR_CLASSES + 1));
 	for (cls = 0; cls < HC_NR_CLASSES; cls++) {
-		const struct hc_counter *pa = &a->c[cls * HC_NR_VERDICTS];
-		const struct hc_counter *pb = &b->c[cls * HC_NR_VERDICTS];
-		struct delta *x = &d[cls];
+		for (v = 0; v < HC_NR_VERDICTS; v++) {
+			const struct hc_counter *pa, *pb;
+			__u64 n;
 
-		x->pass = pb[HC_PASS].packets - pa[HC_PASS].packets;
-		x->drop = pb[HC_DROP].packets - pa[HC_DROP].packets;
-		x->pkts = x->pass + x->drop;
-		x->bytes = pb[HC_PASS].bytes - pa[HC_PASS].bytes +
-			   pb[HC_DROP].bytes - pa[HC_DROP].bytes;
-		d[HC_NR_CLASSES].pkts += x->pkts;
-		d[HC_NR_CLASSES].bytes += x->bytes;
-		d[HC_NR_CLASSES].drop += x->drop;
-		d[HC_NR_CLASSES].pass += x->pass;
+			pa = &a->c[cls * HC_NR_VERDICTS + v];
+			pb = &b->c[cls * HC_NR_VERDICTS + v];
+			n = pb->packets - pa->packets;
+			d[cls].v[v] = n;
+			d[cls].pkts += n;
+			d[cls].bytes += pb->bytes - pa->bytes;
+			tot->v[v] += n;
+		}
+		tot->pkts += d[cls].pkts;
+		tot->bytes += d[cls].bytes;
 	}
 }
 
@@ -121,12 +123,22 @@ static __u64 rate(__u64 n, double secs)
 
 static void text_rate_line(const char *name, const struct delta *x, double dt)
 {
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], e[32];
 
-	printf("%-13s %13s pkt/s %13s drop/s %13s pass/s\n", name,
-	       commas(a, sizeof(a), rate(x->pkts, dt)),
-	       commas(b, sizeof(b), rate(x->drop, dt)),
-	       commas(c, sizeof(c), rate(x->pass, dt)));
+	printf("%-13s %13s pkt/s %13s drop/s %13s pass/s %13s redirect/s\n",
+	       name, commas(a, sizeof(a), rate(x->pkts, dt)),
+	       commas(b, sizeof(b), rate(x->v[HC_DROP], dt)),
+	       commas(c, sizeof(c), rate(x->v[HC_PASS], dt)),
+	       commas(e, sizeof(e), rate(x->v[HC_REDIRECT], dt)));
+}
+
+/* The per-verdict rates of an interval line, in JSON. */
+static void json_rates(struct hc_json *j, const struct delta *x, double dt)
+{
+	jw_u64(j, "pps", rate(x->pkts, dt));
+	jw_u64(j, "drop_pps", rate(x->v[HC_DROP], dt));
+	jw_u64(j, "pass_pps", rate(x->v[HC_PASS], dt));
+	jw_u64(j, "redirect_pps", rate(x->v[HC_REDIRECT], dt));
 }
 
 void hc_stats_interval(const struct hc_run *r, const struct hc_snap *prev,
@@ -152,9 +164,7 @@ void hc_stats_interval(const struct hc_run *r, const struct hc_snap *prev,
 	jw_str(&j, "type", "interval");
 	jw_f64(&j, "t", since_start);
 	jw_open(&j, "total", '{');
-	jw_u64(&j, "pps", rate(tot->pkts, dt));
-	jw_u64(&j, "drop_pps", rate(tot->drop, dt));
-	jw_u64(&j, "pass_pps", rate(tot->pass, dt));
+	json_rates(&j, tot, dt);
 	jw_u64(&j, "bps", rate(tot->bytes * 8, dt));
 	jw_close(&j, '}');
 	jw_open(&j, "classes", '[');
@@ -163,9 +173,7 @@ void hc_stats_interval(const struct hc_run *r, const struct hc_snap *prev,
 			continue;
 		jw_open(&j, NULL, '{');
 		jw_str(&j, "name", hc_class_names[cls]);
-		jw_u64(&j, "pps", rate(d[cls].pkts, dt));
-		jw_u64(&j, "drop_pps", rate(d[cls].drop, dt));
-		jw_u64(&j, "pass_pps", rate(d[cls].pass, dt));
+		json_rates(&j, &d[cls], dt);
 		jw_close(&j, '}');
 	}
 	jw_close(&j, ']');
@@ -176,17 +184,20 @@ static void json_totals(struct hc_json *j, const struct delta *x)
 {
 	jw_u64(j, "packets", x->pkts);
 	jw_u64(j, "bytes", x->bytes);
-	jw_u64(j, "drop", x->drop);
-	jw_u64(j, "pass", x->pass);
+	jw_u64(j, "drop", x->v[HC_DROP]);
+	jw_u64(j, "pass", x->v[HC_PASS]);
+	jw_u64(j, "redirect", x->v[HC_REDIRECT]);
 }
 
 static void text_total_line(const char *name, const struct delta *x)
 {
-	char a[32], b[32], c[32], e[32];
+	char a[32], b[32], c[32], e[32], f[32];
 
-	printf("%-13s %15s %17s %15s %15s\n", name,
+	printf("%-13s %15s %17s %15s %15s %15s\n", name,
 	       commas(a, sizeof(a), x->pkts), commas(b, sizeof(b), x->bytes),
-	       commas(c, sizeof(c), x->drop), commas(e, sizeof(e), x->pass));
+	       commas(c, sizeof(c), x->v[HC_DROP]),
+	       commas(e, sizeof(e), x->v[HC_PASS]),
+	       commas(f, sizeof(f), x->v[HC_REDIRECT]));
 }
 
 void hc_stats_summary(const struct hc_run *r, const struct hc_snap *start,
@@ -204,8 +215,8 @@ void hc_stats_summary(const struct hc_run *r, const struct hc_snap *start,
 		       h->attach_name(r), r->dev, dur);
 		if (h->report)
 			h->report(r, NULL);
-		printf("%-13s %15s %17s %15s %15s\n", "class", "packets",
-		       "bytes", "drop", "pass");
+		printf("%-13s %15s %17s %15s %15s %15s\n", "class", "packets",
+		       "bytes", "drop", "pass", "redirect");
 		for (cls = 0; cls < HC_NR_CLASSES; cls++)
 			if (d[cls].pkts)
 				text_total_line(hc_class_names[cls], &d[cls]);

@@ -20,13 +20,24 @@ static void skel_destroy(void *s)
 static int xdp_load(struct hc_run *r)
 {
 	struct xdp_bpf *s = xdp_bpf__open_opts(hc_prog_open_opts());
+	__u32 key = 0;
+	int err;
 
 	if (!s)
 		return -errno;
 	r->skel = s;
 	r->skel_destroy = skel_destroy;
 	s->rodata->hc_conf = r->conf;
-	return hc_prog_load(r, s->skeleton, r->bare ? "hc_xdp_bare" : "hc_xdp");
+	err = hc_prog_load(r, s->skeleton, r->bare ? "hc_xdp_bare" : "hc_xdp");
+	if (err || !(r->conf.redirect.flags & HC_RD_MAP))
+		return err;
+	if (!bpf_map_update_elem(bpf_map__fd(s->maps.hc_tx), &key,
+				 &r->conf.redirect.ifindex, 0))
+		return 0;
+	err = -errno;
+	hc_err_set(&r->err, "adding %s to the devmap",
+		   r->redirect_dev ?: "the redirect target");
+	return err;
 }
 
 static __u32 mode_flag(const struct hc_run *r)

@@ -29,4 +29,17 @@ static __always_inline int hc_load(struct hc_pkt *p, __u32 off, void *dst,
 
 #include "hc_logic.h"
 
+/* --redirect-dmac: the frame leaves addressed to its next hop. */
+static __always_inline void hc_set_dmac(struct hc_pkt *p)
+{
+	__u8 *eth = p->data;
+	int i;
+
+	if (!(hc_conf.redirect.flags & HC_RD_DMAC) || p->data + 6 > p->data_end)
+		return;
+	HC_UNROLL
+	for (i = 0; i < 6; i++)
+		eth[i] = hc_conf.redirect.dmac[i];
+}
+
 #endif

@@ -38,6 +38,7 @@ enum hc_class {
 enum hc_verdict {
 	HC_PASS,
 	HC_DROP,
+	HC_REDIRECT,
 	HC_NR_VERDICTS,
 };
 
@@ -76,6 +77,20 @@ struct hc_rule {
 	struct hc_prefix dst;
 };
 
+enum hc_redirect_flags {
+	HC_RD_MAP = 1 << 0, /* XDP: bpf_redirect_map() through hc_tx */
+	HC_RD_PEER = 1 << 1, /* tc: bpf_redirect_peer() */
+	HC_RD_DMAC = 1 << 2, /* rewrite the destination MAC first */
+};
+
+/* Where HC_REDIRECT sends a frame; only the per-hook glue reads it. */
+struct hc_redirect {
+	__u32 ifindex;
+	__u32 flags;
+	__u8 dmac[6];
+	__u16 pad;
+};
+
 /* Set by the loader in .rodata before load; the verifier then prunes
  * the parse depths and rules that are not in use. */
 struct hc_conf {
@@ -83,6 +98,7 @@ struct hc_conf {
 	__u32 def_verdict;
 	__u32 nr_rules;
 	__u32 pad;
+	struct hc_redirect redirect;
 	struct hc_rule rules[HC_MAX_RULES];
 };
 

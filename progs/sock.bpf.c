@@ -25,6 +25,7 @@ static __always_inline int hc_load(struct hc_pkt *p, __u32 off, void *dst,
 
 #include "hc_logic.h"
 
+/* Only keep or drop: the loader refuses redirect for sockets. */
 static __always_inline int hc_sock(struct __sk_buff *skb, struct hc_pkt *p,
 				   __u64 bytes)
 {

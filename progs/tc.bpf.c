@@ -14,7 +14,13 @@ int hc_tc(struct __sk_buff *skb)
 	__u32 cls, v = hc_process(&p, &hc_conf, &cls);
 
 	hc_count(cls, v, hc_skb_frame_len(skb));
-	return v == HC_DROP ? TC_ACT_SHOT : TC_ACT_OK;
+	if (v != HC_REDIRECT)
+		return v == HC_DROP ? TC_ACT_SHOT : TC_ACT_OK;
+	hc_set_dmac(&p);
+	/* To the target's egress, or straight into its peer's ingress. */
+	if (hc_conf.redirect.flags & HC_RD_PEER)
+		return bpf_redirect_peer(hc_conf.redirect.ifindex, 0);
+	return bpf_redirect(hc_conf.redirect.ifindex, 0);
 }
 
 SEC("tc")

@@ -3,7 +3,8 @@
  * Differential test: every program variant, loaded through the loader's
  * own load path, runs every fixture under BPF_PROG_RUN, and must agree
  * with the userspace reference on class and verdict, at every parse depth
- * and for every rule set below.
+ * and for every rule set below; the rule sets that redirect run in every
+ * way each hook can redirect.
  */
 #include <errno.h>
 #include <sched.h>
@@ -39,18 +40,73 @@ static const struct ruleset {
 	{ "ports", { "tcp sport 1000-2000 dport 443 pass" }, HC_DROP },
 	{ "protos", { "proto 47 pass", "icmp6 pass", "udp drop" }, HC_PASS },
 	{ "64 rules", { "udp pass" }, HC_DROP, true },
+	{ "no rules, redirect", {}, HC_REDIRECT },
+	{ "dns redirect", { "udp dport 53 redirect", "ip6 pass" }, HC_DROP },
+	{ "v4 redirect", { "ip6 drop", "icmp pass" }, HC_REDIRECT },
+	{ "64 rules, redirect", { "tcp redirect" }, HC_PASS, true },
 };
+
+/* Every way a hook redirects; socket filters cannot. */
+static const struct redirect_mode {
+	const char *name;
+	enum hc_hook_id hook;
+	__u32 flags;
+} redirect_modes[] = {
+	{ "devmap", HC_HOOK_XDP, HC_RD_MAP },
+	{ "ifindex, new dmac", HC_HOOK_XDP, HC_RD_DMAC },
+	{ "egress, new dmac", HC_HOOK_TC, HC_RD_DMAC },
+	{ "peer", HC_HOOK_TC, HC_RD_PEER },
+};
+
+#define NR_MODES (sizeof(redirect_modes) / sizeof(redirect_modes[0]))
+
+static const __u8 new_dmac[6] = { 0x02, 0xdd, 0, 0, 0, 0x01 };
+
+/* Sets mode up in c; the target is lo, which every namespace has. */
+static void set_redirect(struct hc_conf *c, const struct redirect_mode *mode)
+{
+	c->redirect.ifindex = 1;
+	c->redirect.flags = mode ? mode->flags : 0;
+	memcpy(c->redirect.dmac, new_dmac, sizeof(new_dmac));
+}
 
 static __u32 verdict_of(const struct hc_variant *v, int retval)
 {
 	switch (v->hook) {
 	case HC_HOOK_XDP:
-		return retval == XDP_DROP ? HC_DROP : HC_PASS;
+		return retval == XDP_DROP     ? HC_DROP :
+		       retval == XDP_REDIRECT ? HC_REDIRECT :
+		       retval == XDP_PASS     ? HC_PASS :
+						HC_NR_VERDICTS;
 	case HC_HOOK_TC:
-		return retval == TC_ACT_SHOT ? HC_DROP : HC_PASS;
+		return retval == TC_ACT_SHOT	 ? HC_DROP :
+		       retval == TC_ACT_REDIRECT ? HC_REDIRECT :
+		       retval == TC_ACT_OK	 ? HC_PASS :
+						   HC_NR_VERDICTS;
 	default:
 		return retval == 0 ? HC_DROP : HC_PASS;
 	}
+}
+
+static const char *verdict_name(__u32 v)
+{
+	return v < HC_NR_VERDICTS ? hc_verdict_names[v] : "(none)";
+}
+
+/*
+ * With a redirect mode, a redirected frame leaves with the new destination
+ * MAC when the mode sets one, and every other frame as it came: nothing
+ * is swapped. (Socket filters, which cannot redirect, give no frame back.)
+ */
+static bool frame_out_ok(const struct redirect_mode *mode,
+			 const struct hc_conf *c, __u32 verdict,
+			 const __u8 *in, const __u8 *out)
+{
+	if (!mode)
+		return true;
+	if (verdict == HC_REDIRECT && (c->redirect.flags & HC_RD_DMAC))
+		return !memcmp(out, new_dmac, 6) && !memcmp(out + 6, in + 6, 8);
+	return !memcmp(out, in, 14);
 }
 
 static int build_conf(const struct ruleset *rs, enum hc_parse depth,
@@ -77,11 +133,16 @@ static int build_conf(const struct ruleset *rs, enum hc_parse depth,
 	return 0;
 }
 
-/* Runs one frame; returns the class whose counter moved, or -1. */
-static int run_one(struct hc_run *r, const __u8 *buf, int len, int *retval)
+/*
+ * Runs one frame; returns the key whose counter moved, or -1. out gets
+ * the frame as the program left it.
+ */
+static int run_one(struct hc_run *r, const __u8 *buf, int len, int *retval,
+		   __u8 *out)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = buf,
-		    .data_size_in = len, .repeat = 1);
+		    .data_size_in = len, .data_out = out,
+		    .data_size_out = FX_MAX_LEN, .repeat = 1);
 	struct hc_snap a, b;
 	int key, moved = -1;
 
@@ -102,23 +163,27 @@ static int run_one(struct hc_run *r, const __u8 *buf, int len, int *retval)
 }
 
 static void test_variant(const struct hc_variant *v, const struct ruleset *rs,
-			 enum hc_parse depth)
+			 enum hc_parse depth, const struct redirect_mode *mode)
 {
 	struct hc_run r = {
 		.hook = v->hook, .sock = v->sock, .prog_fd = -1, .stats_fd = -1
 	};
-	__u8 buf[FX_MAX_LEN];
+	__u8 buf[FX_MAX_LEN], out[FX_MAX_LEN];
 	unsigned int i, bad = 0, ran = 0;
+	char name[128];
 	int err;
 
 	if (build_conf(rs, depth, &r.conf))
 		return;
+	set_redirect(&r.conf, mode);
+	snprintf(name, sizeof(name), "%s%s%s", v->name, mode ? " redirect " : "",
+		 mode ? mode->name : "");
 	err = hc_hook_of(&r)->load(&r);
 	if (err) {
 		t_result(false,
-			 "prog-run %s, %s, parse %s: load failed: %s\n%s",
-			 v->name, rs->name, hc_parse_names[depth],
-			 strerror(-err), r.err.kernel);
+			 "prog-run %s, %s, parse %s: load failed: %s\n%s%s",
+			 name, rs->name, hc_parse_names[depth],
+			 strerror(-err), r.err.msg, r.err.kernel);
 		hc_prog_unload(&r);
 		return;
 	}
@@ -131,7 +196,7 @@ static void test_variant(const struct hc_variant *v, const struct ruleset *rs,
 		if (len < 14)
 			continue; /* BPF_PROG_RUN wants a whole Ethernet header */
 		want_v = hc_user_run(buf, len, &r.conf, &want_cls);
-		key = run_one(&r, buf, len, &retval);
+		key = run_one(&r, buf, len, &retval, out);
 		if (key == -2 && errno == EINVAL && v->hook != HC_HOOK_XDP) {
 			/* The kernel's skb test harness refuses these. */
 			if (!depth && rs == rulesets)
@@ -155,19 +220,47 @@ static void test_variant(const struct hc_variant *v, const struct ruleset *rs,
 		    got_v != want_v) {
 			printf("  %s: counted %s/%s returned %s; reference says %s/%s\n",
 			       f->name, hc_class_names[key / HC_NR_VERDICTS],
-			       key % HC_NR_VERDICTS == HC_DROP ? "drop" :
-								 "pass",
-			       got_v == HC_DROP ? "drop" : "pass",
-			       hc_class_names[want_cls],
-			       want_v == HC_DROP ? "drop" : "pass");
+			       hc_verdict_names[key % HC_NR_VERDICTS],
+			       verdict_name(got_v), hc_class_names[want_cls],
+			       hc_verdict_names[want_v]);
+			bad++;
+		} else if (!frame_out_ok(mode, &r.conf, got_v, buf, out)) {
+			printf("  %s: %s left with destination %02x:%02x:%02x:%02x:%02x:%02x\n",
+			       f->name, hc_verdict_names[got_v], out[0],
+			       out[1], out[2], out[3], out[4], out[5]);
 			bad++;
 		}
 	}
 	t_result(
 		!bad && ran,
 		"prog-run %s agrees with the reference: %s, parse %s (%u frames)",
-		v->name, rs->name, hc_parse_names[depth], ran);
+		name, rs->name, hc_parse_names[depth], ran);
 	hc_prog_unload(&r);
+}
+
+static bool redirects(const struct ruleset *rs)
+{
+	int i;
+
+	for (i = 0; i < 4 && rs->rules[i]; i++)
+		if (strstr(rs->rules[i], "redirect"))
+			return true;
+	return rs->def == HC_REDIRECT;
+}
+
+/* A rule set that redirects runs in each way the hook can redirect. */
+static void test_ruleset(const struct hc_variant *v, const struct ruleset *rs,
+			 enum hc_parse depth)
+{
+	unsigned int m;
+
+	if (!redirects(rs)) {
+		test_variant(v, rs, depth, NULL);
+		return;
+	}
+	for (m = 0; m < NR_MODES; m++)
+		if (redirect_modes[m].hook == v->hook)
+			test_variant(v, rs, depth, &redirect_modes[m]);
 }
 
 static void test_bare(const struct hc_variant *v)
@@ -230,9 +323,11 @@ static __u32 rnd(__u32 *s)
 /*
  * Mutated and random frames: fixtures with bytes flipped, cut short or
  * grown, and frames of random bytes, through every variant against the
- * reference at parse l4 with rules that read every field.
+ * reference at parse l4 with rules that read every field; with a mode,
+ * the last two rules redirect.
  */
-static void test_mutations(const struct hc_variant *v, __u32 frames)
+static void test_mutations(const struct hc_variant *v, __u32 frames,
+			   const struct redirect_mode *mode)
 {
 	static const char *const rules[] = { "ip6 tcp dport 443 pass",
 					     "src 192.0.2.0/24 udp drop",
@@ -241,19 +336,25 @@ static void test_mutations(const struct hc_variant *v, __u32 frames)
 	struct hc_run r = {
 		.hook = v->hook, .sock = v->sock, .prog_fd = -1, .stats_fd = -1
 	};
-	__u8 buf[FX_MAX_LEN];
+	__u8 buf[FX_MAX_LEN], out[FX_MAX_LEN];
 	__u32 seed = 0x9e3779b9, i, k, bad = 0, ran = 0;
 	struct hc_err err = {};
+	char name[128];
 	int ret;
 
 	r.conf.parse = HC_PARSE_L4;
 	r.conf.def_verdict = HC_DROP;
 	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		hc_rule_parse(rules[i], &r.conf.rules[r.conf.nr_rules++], &err);
+	if (mode)
+		r.conf.rules[2].verdict = r.conf.rules[3].verdict = HC_REDIRECT;
+	set_redirect(&r.conf, mode);
+	snprintf(name, sizeof(name), "%s%s%s", v->name, mode ? " redirect " : "",
+		 mode ? mode->name : "");
 	ret = hc_hook_of(&r)->load(&r);
 	if (ret) {
 		t_result(false, "prog-run %s mutations: load failed: %s",
-			 v->name, strerror(-ret));
+			 name, strerror(-ret));
 		return;
 	}
 	for (i = 0; i < frames; i++) {
@@ -283,27 +384,28 @@ static void test_mutations(const struct hc_variant *v, __u32 frames)
 		if (len < 14)
 			continue;
 		want_v = hc_user_run(buf, len, &r.conf, &want_cls);
-		key = run_one(&r, buf, len, &retval);
+		key = run_one(&r, buf, len, &retval, out);
 		if (key == -2 && errno == EINVAL && v->hook != HC_HOOK_XDP)
 			continue; /* the skb test harness refuses it */
 		ran++;
 		if (key < 0 ||
 		    (__u32)key != want_cls * HC_NR_VERDICTS + want_v ||
-		    verdict_of(v, retval) != want_v) {
+		    verdict_of(v, retval) != want_v ||
+		    !frame_out_ok(mode, &r.conf, want_v, buf, out)) {
 			if (bad++ < 3) {
 				printf("  frame %u (%d bytes):", i, len);
 				for (k = 0; k < (__u32)len && k < 64; k++)
 					printf(" %02x", buf[k]);
 				printf("\n  bpf key %d retval %d; reference %s/%s\n",
 				       key, retval, hc_class_names[want_cls],
-				       want_v == HC_DROP ? "drop" : "pass");
+				       hc_verdict_names[want_v]);
 			}
 		}
 	}
 	t_result(
 		!bad && ran > frames / 2,
 		"prog-run %s agrees with the reference on %u mutated and random frames (%u differ)",
-		v->name, ran, bad);
+		name, ran, bad);
 	hc_prog_unload(&r);
 }
 
@@ -451,7 +553,7 @@ static void test_xsk(void)
 
 int main(void)
 {
-	unsigned int v, s;
+	unsigned int v, s, m;
 	int d;
 
 	if (geteuid()) {
@@ -461,11 +563,16 @@ int main(void)
 	libbpf_set_print(NULL);
 	test_verifier_log();
 	for (v = 0; v < HC_NR_VARIANTS; v++) {
-		test_bare(&hc_variants[v]);
+		const struct hc_variant *var = &hc_variants[v];
+
+		test_bare(var);
 		for (s = 0; s < sizeof(rulesets) / sizeof(rulesets[0]); s++)
 			for (d = HC_PARSE_NONE; d <= HC_PARSE_L4; d++)
-				test_variant(&hc_variants[v], &rulesets[s], d);
-		test_mutations(&hc_variants[v], 5000);
+				test_ruleset(var, &rulesets[s], d);
+		test_mutations(var, 5000, NULL);
+		for (m = 0; m < NR_MODES; m++)
+			if (redirect_modes[m].hook == var->hook)
+				test_mutations(var, 5000, &redirect_modes[m]);
 	}
 	test_xsk();
 	return t_failed ? 1 : 0;

@@ -89,17 +89,22 @@ static const struct {
 	{ "icmp drop", HC_R_IP4 | HC_R_PROTO, 1, HC_DROP, HC_PARSE_L3 },
 	{ "icmp6 pass", HC_R_IP6 | HC_R_PROTO, 58, HC_PASS, HC_PARSE_L3 },
 	{ "dport 0-65535   pass", HC_R_DPORT, 0, HC_PASS, HC_PARSE_L4 },
+	{ "redirect", 0, 0, HC_REDIRECT, HC_PARSE_NONE },
+	{ "ip6 udp dport 53 redirect", HC_R_IP6 | HC_R_PROTO | HC_R_DPORT, 17,
+	  HC_REDIRECT, HC_PARSE_L4 },
 };
 
 static const struct {
 	const char *text;
 	const char *says;
 } bad_rules[] = {
-	{ "", "ends with 'drop' or 'pass'" },
-	{ "udp", "ends with 'drop' or 'pass'" },
-	{ "udp dport 53", "ends with 'drop' or 'pass'" },
+	{ "", "ends with 'drop', 'pass' or 'redirect'" },
+	{ "udp", "ends with 'drop', 'pass' or 'redirect'" },
+	{ "udp dport 53", "ends with 'drop', 'pass' or 'redirect'" },
 	{ "drop udp", "after the verdict" },
 	{ "drop pass", "after the verdict" },
+	{ "redirect drop", "after the verdict" },
+	{ "udp redirect eth0", "'eth0' after the verdict" },
 	{ "ip ip6 drop", "contradicts" },
 	{ "ip6 icmp drop", "IPv4 only" },
 	{ "ip icmp6 drop", "IPv6 only" },
@@ -220,6 +225,13 @@ static const struct {
 	{ { "udp drop", "udp pass" }, HC_PASS, "udp6", HC_DROP },
 	{ { "icmp6 pass" }, HC_DROP, "icmp6", HC_PASS },
 	{ { "icmp6 pass" }, HC_DROP, "icmp4", HC_DROP },
+	{ { "udp dport 53 redirect", "ip6 pass" }, HC_DROP, "udp4-dns",
+	  HC_REDIRECT },
+	{ { "udp dport 53 redirect", "ip6 pass" }, HC_DROP, "udp4", HC_DROP },
+	{ { "udp dport 53 redirect", "ip6 pass" }, HC_DROP, "udp6", HC_PASS },
+	{ { "ip6 drop" }, HC_REDIRECT, "tcp4", HC_REDIRECT },
+	{ { "ip6 drop" }, HC_REDIRECT, "tcp6", HC_DROP },
+	{ { "redirect" }, HC_PASS, "ip4-ihl4", HC_PASS },
 };
 
 static void test_verdicts(void)
