@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			abort(); /* a refusal always says why */
 		return 0;
 	}
-	if (r.verdict > HC_DROP || hc_rule_depth(&r) > HC_PARSE_L4 ||
+	if (r.verdict >= HC_NR_VERDICTS || hc_rule_depth(&r) > HC_PARSE_L4 ||
 	    r.sport_lo > r.sport_hi || r.dport_lo > r.dport_hi ||
 	    ((r.flags & HC_R_IP4) && (r.flags & HC_R_IP6)))
 		abort();
