@@ -50,7 +50,7 @@ int hc_redirect_check(struct hc_run *r, char *warn, size_t size)
 	if (rd->flags & HC_RD_PEER) {
 		if (strcmp(t.kind, "veth") && strcmp(t.kind, "netkit")) {
 			hc_err_set(&r->err,
-				   "--redirect-peer needs a veth or netkit target; %s is %s%s",
+				   "--redirect-peer needs a veth or netkit target: %s is %s%s",
 				   to, t.kind[0] ? "a " : "a device without a peer",
 				   t.kind);
 			return -EINVAL;
@@ -68,7 +68,8 @@ int hc_redirect_check(struct hc_run *r, char *warn, size_t size)
 		snprintf(warn, size,
 			 "%s is down: the kernel drops what is redirected to it",
 			 to);
-	else if (r->hook == HC_HOOK_XDP &&
+	/* Only native XDP hands over xdp_frames; generic XDP sends skbs. */
+	else if (r->hook == HC_HOOK_XDP && r->xdp_mode == HC_XDP_NATIVE &&
 		 !hc_nl_xdp_features(rd->ifindex, &xdp, NULL) &&
 		 !(xdp & HC_XDP_ACT_NDO_XMIT))
 		snprintf(warn, size,

@@ -218,7 +218,7 @@ test_duration() {
 		[ "$(jq -s '[.[] | select(.type == "interval")] | length' "$T/out")" -ge 4 ]
 	check_eq "$name: last line is the summary" "$(summary | jq -r .type)" summary
 	check "$name: interval keys" jq_true -s 'all(.[] | select(.type == "interval");
-		(.t | type) == "number" and (.total | keys) == ["bps","drop_pps","pass_pps","pps"])' "$T/out"
+		(.t | type) == "number" and (.total | keys) == ["bps","drop_pps","pass_pps","pps","redirect_pps"])' "$T/out"
 	"$HC" -n "$D" --hook tc -i 0.3 -d 0.7 "$DEV" >"$T/out" 2>"$T/err"
 	check "$name: text output has the receive total line" grep -q "^receive total" "$T/out"
 	check "$name: text summary" grep -q "^Summary: tc (clsact) on $DEV" "$T/out"

@@ -1,0 +1,272 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Redirect: a known mix goes in on DEV, the hook redirects it to OUT, and a
+# counter at the far end of OUT, in a third (sink) namespace, must count
+# every frame of every class. Then the destination MAC rewrite, a target
+# that drops, and bad input.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+S=hct$$s	# the sink namespace: OUT's peer lives there
+OUT=hco
+SINK=hcs
+SINKPIDS=
+
+# 35 frames, and what each class must count at parse l4.
+RMIX="udp4:5 tcp4:4 icmp4:3 arp:2 udp6:6 tcp6:3 icmp6:1 lldp:2 vlan-udp4:3
+qinq-tcp6:2 udp4-cut:1 ip6-cut:1 ext6-udp:2"
+RMIX_L4="udp4:8 tcp4:4 icmp4:3 udp6:8 tcp6:5 icmp6:1 arp:2 l2-other:2 malformed:2"
+
+# Usage errors come before anything touches the system: no root needed.
+expect_table "redirect usage" "" <<EOF
+2;socket filters cannot redirect;--hook socket -a redirect --redirect eth1 eth0
+2;socket filters cannot redirect;--hook socket --socket packet -r 'udp redirect' --redirect eth1 eth0
+2;'redirect' needs --redirect DEV;--hook xdp -a redirect eth0
+2;'redirect' needs --redirect DEV;--hook tc -r 'tcp dport 80 redirect' eth0
+2;the --redirect options need a redirect verdict;--hook xdp --redirect eth1 eth0
+2;the --redirect options need a redirect verdict;--hook tc -r 'udp pass' --redirect-dmac 02:00:00:00:00:01 eth0
+2;--redirect-peer is for --hook tc;--hook xdp -a redirect --redirect eth1 --redirect-peer eth0
+2;--redirect-mode is for --hook xdp;--hook tc -a redirect --redirect eth1 --redirect-mode map eth0
+2;--redirect-mode 'devmap': expected one of map|ifindex;--hook xdp -a redirect --redirect eth1 --redirect-mode devmap eth0
+2;--redirect-dmac '02:00:00:00:00': not a MAC address;--hook tc -a redirect --redirect eth1 --redirect-dmac 02:00:00:00:00 eth0
+2;--bare drops everything: it cannot redirect;--hook xdp --bare -a redirect --redirect eth1 eth0
+2;--action 'forward': expected one of pass|drop|redirect;--hook xdp -a forward eth0
+2;"error":"socket filters cannot redirect;-j --hook socket -a redirect --redirect eth1 eth0
+EOF
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP redirect netns tests: they need root"
+	exit 0
+fi
+
+rd_up() {
+	topo_up && ip netns add "$S" &&
+	ip link add "$OUT" netns "$D" type veth peer name "$SINK" netns "$S" &&
+	ip -n "$D" link set "$OUT" addrgenmode none &&
+	ip -n "$S" link set "$SINK" addrgenmode none &&
+	ip -n "$D" link set "$OUT" up && ip -n "$S" link set "$SINK" up
+}
+
+rd_down() {
+	local pid
+	for pid in $SINKPIDS; do
+		kill -KILL "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	done
+	SINKPIDS=
+	topo_down
+	ip netns del "$S" 2>/dev/null
+	return 0
+}
+trap 'rd_down; rm -rf "$T"' EXIT
+
+# lib.sh's snapshot, and OUT: redirecting must not touch it either.
+rd_snapshot() {
+	snapshot
+	ip -n "$D" -d -j link show dev "$OUT" | jq -c '.[0].xdp // null'
+	tc -n "$D" -j qdisc show dev "$OUT" | jq -c '[.[] | {kind, handle}]'
+}
+
+rd_state_same() {
+	if wait_same rd_snapshot "$T/before" 20; then
+		pass "$1: device and BPF state restored"
+	else
+		fail "$1: device and BPF state restored"
+		diff "$T/before" "$T/before.after" | sed 's/^/  /'
+	fi
+}
+
+# sink_start NAME ARGS...: hookcmp ARGS on the sink end, output in $T/NAME.
+sink_start() {
+	local name=$1
+	shift
+	"$HC" -n "$S" "$@" -j -i 0 "$SINK" >"$T/$name.out" 2>"$T/$name.err" &
+	SINKPIDS="$SINKPIDS $!"
+	wait_for "attached to" "$T/$name.err" || sed 's/^/  /' "$T/$name.err"
+}
+
+sink_stop() {
+	local pid
+	for pid in $SINKPIDS; do
+		kill -INT "$pid"
+		wait "$pid"
+	done
+	SINKPIDS=
+}
+
+# counts FILE: "name:packets:drop:pass:redirect" per class.
+counts() {
+	tail -n 1 "$1" | jq -r '.classes | map("\(.name):\(.packets):\(.drop):\(.pass):\(.redirect)") | join(" ")'
+}
+
+# seen FILE: "name:packets" per class.
+seen() { tail -n 1 "$1" | jq -r '.classes | map("\(.name):\(.packets)") | join(" ")'; }
+
+# The mix's classes, every frame redirected.
+all_redirected() { tr ' ' '\n' <<<"$RMIX_L4" | sed 's/:\(.*\)/:\1:0:0:\1/' | paste -sd' '; }
+
+rx_dropped() { ip -n "$D" -s -j link show dev "$DEV" | jq '.[0].stats64.rx.dropped'; }
+
+# test_forward NAME NAPI ARGS...: hookcmp ARGS on DEV redirects the mix to
+# OUT; a tcx counter on the sink end counts it, which every way of
+# redirecting passes, bpf_redirect_peer too. NAPI=napi also puts an XDP
+# program there: native XDP hands OUT xdp_frames, which a veth takes only
+# while its peer runs NAPI.
+test_forward() {
+	local name=$1 napi=$2
+	shift 2
+	rd_up || { fail "$name: topology"; return; }
+	rd_snapshot >"$T/before"
+	sink_start sink --hook tc --tc-attach tcx
+	[ "$napi" = napi ] && sink_start napi --hook xdp -a pass
+	if hc_start -n "$D" "$@" -a redirect --redirect "$OUT" -j -i 0 "$DEV"; then
+		# shellcheck disable=SC2086
+		"$SEND" -n "$G" hcg $RMIX 2>/dev/null
+		sleep 0.3
+		hc_stop INT
+		sink_stop
+		check_eq "$name: exit status after SIGINT" "$HCRC" 130
+		check "$name: no warning" not grep -q Warning "$T/err"
+		check_eq "$name: every class redirected at DEV" \
+			"$(counts "$T/out")" "$(all_redirected)"
+		check_eq "$name: total" \
+			"$(tail -n 1 "$T/out" | jq -c '.total | [.packets, .redirect]')" '[35,35]'
+		check_eq "$name: counted at the sink, per class" \
+			"$(seen "$T/sink.out")" "$RMIX_L4"
+	else
+		fail "$name: hookcmp did not attach"
+	fi
+	rd_state_same "$name"
+	rd_down
+}
+
+test_forward "xdp native devmap" napi --hook xdp
+test_forward "xdp native ifindex" napi --hook xdp --redirect-mode ifindex
+test_forward "xdp native link devmap" napi --hook xdp --xdp-attach link
+test_forward "xdp generic devmap" none --hook xdp --xdp-mode generic
+test_forward "xdp generic ifindex" none --hook xdp --xdp-mode generic --redirect-mode ifindex
+test_forward "tc clsact egress" none --hook tc
+test_forward "tc ingress egress" none --hook tc --qdisc ingress
+test_forward "tcx egress" none --hook tc --tc-attach tcx
+test_forward "tc clsact peer" none --hook tc --redirect-peer
+test_forward "tcx peer" none --hook tc --tc-attach tcx --redirect-peer
+
+# Rules that redirect some classes, pass and drop others; text output has
+# the redirect column.
+test_mixed() {
+	local name="mixed verdicts"
+	rd_up || { fail "$name: topology"; return; }
+	rd_snapshot >"$T/before"
+	sink_start sink --hook tc --tc-attach tcx
+	if hc_start -n "$D" --hook tc -r 'udp redirect' -r 'ip6 pass' -j -i 0 \
+		--redirect "$OUT" "$DEV"; then
+		# shellcheck disable=SC2086
+		"$SEND" -n "$G" hcg $RMIX 2>/dev/null
+		sleep 0.3
+		hc_stop INT
+		sink_stop
+		check_eq "$name: per class at DEV" "$(counts "$T/out")" \
+			"udp4:8:0:0:8 tcp4:4:4:0:0 icmp4:3:3:0:0 udp6:8:0:0:8 tcp6:5:0:5:0 icmp6:1:0:1:0 arp:2:2:0:0 l2-other:2:2:0:0 malformed:2:2:0:0"
+		check_eq "$name: only UDP at the sink" "$(seen "$T/sink.out")" \
+			"udp4:8 udp6:8"
+	else
+		fail "$name: hookcmp did not attach"
+	fi
+	"$HC" -n "$D" --hook xdp --xdp-mode generic -a redirect --redirect "$OUT" \
+		-i 0.2 -d 0.5 "$DEV" >"$T/out" 2>"$T/err"
+	check "$name: text intervals have redirect/s" grep -q "^receive total .* redirect/s$" "$T/out"
+	check "$name: text summary has the redirect column" \
+		grep -qE "^class +packets +bytes +drop +pass +redirect$" "$T/out"
+	rd_state_same "$name"
+	rd_down
+}
+test_mixed
+
+# The destination MAC: unchanged unless --redirect-dmac, then the sink's
+# own, which its stack takes: a UDP socket there counts only then. Into
+# the peer, the kernel marks every frame for the host, whatever its MAC.
+test_dmac() {
+	local name="dmac" mac args want
+	rd_up || { fail "$name: topology"; return; }
+	ip -n "$S" addr add 192.0.2.2/24 dev "$SINK"
+	mac=$(ip -n "$S" -j link show dev "$SINK" | jq -r '.[0].address')
+	rd_snapshot >"$T/before"
+	while IFS=';' read -r want args; do
+		sink_start sink --hook socket
+		sink_start napi --hook xdp -a pass
+		# shellcheck disable=SC2086
+		if hc_start -n "$D" ${args/MAC/$mac} -a redirect --redirect "$OUT" -j -i 0 "$DEV"; then
+			"$SEND" -n "$G" --dst4 192.0.2.2 hcg udp4:5 2>/dev/null
+			sleep 0.3
+			hc_stop INT
+			sink_stop
+			check_eq "$name: $args: what the sink's UDP socket got" \
+				"$(seen "$T/sink.out")" "$want"
+		else
+			fail "$name: $args: hookcmp did not attach"
+			sink_stop
+		fi
+	done <<EOF
+;--hook tc
+;--hook xdp
+udp4:5;--hook tc --redirect-dmac MAC
+udp4:5;--hook tc --tc-attach tcx --redirect-dmac MAC
+udp4:5;--hook xdp --redirect-dmac MAC
+udp4:5;--hook xdp --redirect-mode ifindex --redirect-dmac MAC
+udp4:5;--hook tc --redirect-peer
+EOF
+	rd_state_same "$name"
+	rd_down
+}
+test_dmac
+
+# Native XDP to a veth whose peer runs no NAPI: run says so before it
+# starts, and the kernel drops every frame at DEV (its rx_dropped).
+test_no_napi() {
+	local name="no napi" before
+	rd_up || { fail "$name: topology"; return; }
+	rd_snapshot >"$T/before"
+	sink_start sink --hook tc --tc-attach tcx
+	before=$(rx_dropped)
+	if hc_start -n "$D" --hook xdp -a redirect --redirect "$OUT" -j -i 0 "$DEV"; then
+		check "$name: warns, naming the cause" grep -q \
+			"Warning: $OUT takes no XDP frames now: a veth takes them only while its peer runs NAPI" "$T/err"
+		# shellcheck disable=SC2086
+		"$SEND" -n "$G" hcg $RMIX 2>/dev/null
+		sleep 0.3
+		hc_stop INT
+		sink_stop
+		check_eq "$name: the program still redirected all" \
+			"$(tail -n 1 "$T/out" | jq .total.redirect)" 35
+		check_eq "$name: the sink got none" "$(seen "$T/sink.out")" ""
+		check_eq "$name: DEV counts them dropped" "$(($(rx_dropped) - before))" 35
+	else
+		fail "$name: hookcmp did not attach"
+	fi
+	ip -n "$D" link set "$OUT" down
+	"$HC" -n "$D" --hook tc -a redirect --redirect "$OUT" -d 0.1 -i 0 "$DEV" >/dev/null 2>"$T/err"
+	check "$name: a target that is down is named" grep -q \
+		"Warning: $OUT is down: the kernel drops what is redirected to it" "$T/err"
+	rd_state_same "$name"
+	rd_down
+}
+test_no_napi
+
+# Targets the kernel would drop everything for: exit 2, nothing changed.
+test_bad_target() {
+	local name="bad target"
+	rd_up || { fail "$name: topology"; return; }
+	ip -n "$D" link add hcx type bridge
+	ip -n "$D" link add hcv0 type veth peer name hcv1
+	rd_snapshot >"$T/before"
+	expect_table "$name" "-n $D" <<EOF
+2;no redirect target 'nosuch0' in network namespace '$D': it must be in the namespace of $DEV;--hook xdp -a redirect --redirect nosuch0 $DEV
+2;no redirect target '$SINK' in network namespace '$D';--hook tc -a redirect --redirect $SINK $DEV
+2;--redirect-peer needs a veth or netkit target: hcx is a bridge;--hook tc -a redirect --redirect-peer --redirect hcx $DEV
+2;--redirect-peer needs a veth or netkit target: lo is a device without a peer;--hook tc --tc-attach tcx -a redirect --redirect-peer --redirect lo $DEV
+2;the peer of hcv0 is in this namespace too;--hook tc -a redirect --redirect-peer --redirect hcv0 $DEV
+2;"error":"no redirect target 'nosuch0';-j --hook tc -a redirect --redirect nosuch0 $DEV
+EOF
+	rd_state_same "$name"
+	rd_down
+}
+test_bad_target
