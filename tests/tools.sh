@@ -27,6 +27,8 @@ comp() {
 }
 check_eq "completion: commands" "$(comp hookcmp be)" "bench"
 check_eq "completion: an option's choices" "$(comp hookcmp --hook '')" "xdp tc socket xsk"
+check_eq "completion: verdicts" "$(comp hookcmp --action '')" "pass drop redirect"
+check_eq "completion: redirect modes" "$(comp hookcmp --redirect-mode '')" "map ifindex"
 check_eq "completion: a command's options" "$(comp hookcmp bench --sc)" "--scenario"
 check_eq "completion: bench scenarios" "$(comp hookcmp bench --scenario '')" \
 	"hooks static-key parse rules size aa"
