@@ -57,7 +57,7 @@ rd_down() {
 	ip netns del "$S" 2>/dev/null
 	return 0
 }
-trap 'rd_down; rm -rf "$T"' EXIT
+trap 'rd_down; cleanup_all' EXIT
 
 # lib.sh's snapshot, and OUT: redirecting must not touch it either.
 rd_snapshot() {
