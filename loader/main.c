@@ -75,6 +75,8 @@ static int set_dmac(void *cfg, const char *arg, struct hc_err *err)
 	return 0;
 }
 
+enum { RD_MAP, RD_IFINDEX }; /* --redirect-mode */
+
 #define RUN(f) offsetof(struct run_cli, r.f)
 #define CLI(f) offsetof(struct run_cli, f)
 
@@ -309,10 +311,9 @@ static int check_redirect_opts(struct run_cli *c)
 				"the --redirect options need a redirect verdict: --action redirect, or a rule ending in 'redirect'");
 		return 0;
 	}
-	if (r->hook == HC_HOOK_SOCKET)
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"socket filters cannot redirect: they only keep or drop what reaches the socket; use --hook xdp or tc");
+	if (hc_hook_of(r)->no_redirect)
+		return hc_fail(HC_EXIT_USAGE, "%s; use --hook xdp or tc",
+			       hc_hook_of(r)->no_redirect);
 	if (r->bare)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--bare drops everything: it cannot redirect");
@@ -330,7 +331,7 @@ static int check_redirect_opts(struct run_cli *c)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--redirect-mode is for --hook xdp: tc redirects to the egress of --redirect, or with --redirect-peer");
-	if (r->hook == HC_HOOK_XDP && c->redirect_mode != 1)
+	if (r->hook == HC_HOOK_XDP && c->redirect_mode != RD_IFINDEX)
 		r->conf.redirect.flags |= HC_RD_MAP;
 	if (c->redirect_peer)
 		r->conf.redirect.flags |= HC_RD_PEER;
