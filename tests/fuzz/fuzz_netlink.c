@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer: any bytes as a netlink reply, through every reply parser
- * hookcmp has (links and XDP, qdiscs, filters, routes, acks with extack).
+ * hookcmp has (links and XDP, qdiscs, filters, routes, genetlink, acks
+ * with extack).
  * nl.c is included so its static parsers are reachable.
  */
 #include "../../loader/nl.c"
@@ -19,6 +20,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 				  .size = sizeof(kind) };
 	struct filter_query fq = { .talk.err = &err };
 	struct route_query rq = { .talk.err = &err, .ifindex = 1 };
+	struct genl_query gq = { .talk.err = &err,
+				 .attr = HC_NETDEV_A_DEV_XDP_FEATURES };
 	__u32 seq = 0, portid = 0;
 
 	if (size > sizeof(buf))
@@ -34,6 +37,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	parse_replies(buf, size, seq, portid, qdisc_cb, &qq, &err);
 	parse_replies(buf, size, seq, portid, filter_cb, &fq, &err);
 	parse_replies(buf, size, seq, portid, route_cb, &rq, &err);
+	parse_replies(buf, size, seq, portid, genl_cb, &gq, &err);
 	if (strnlen(err.kernel, sizeof(err.kernel)) == sizeof(err.kernel))
 		abort(); /* the kernel's message must stay terminated */
 	return 0;
