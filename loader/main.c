@@ -318,8 +318,9 @@ static int check_redirect_opts(struct run_cli *c)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--bare drops everything: it cannot redirect");
 	if (!r->redirect_dev)
-		return hc_fail(HC_EXIT_USAGE,
-			       "'redirect' needs --redirect DEV, where to send");
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"'redirect' needs --redirect DEV, where to send");
 	if (strlen(r->redirect_dev) >= IF_NAMESIZE)
 		return hc_fail(HC_EXIT_USAGE, "device name '%s' is too long",
 			       r->redirect_dev);
@@ -502,7 +503,8 @@ static int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		if (err) {
-			ret = fail_step(r, "redirect target lookup failed", err);
+			ret = fail_step(r, "redirect target lookup failed",
+					err);
 			goto out;
 		}
 		if (warn[0])

@@ -492,8 +492,7 @@ static struct nlmsghdr *genl_msg(struct hc_nl *nl, __u16 family, __u8 cmd)
 int hc_nl_xdp_features(int ifindex, __u64 *features, struct hc_err *err)
 {
 	struct hc_nl *nl = nl_open(NETLINK_GENERIC, err);
-	struct genl_query q = { .talk.err = err,
-				.attr = CTRL_ATTR_FAMILY_ID };
+	struct genl_query q = { .talk.err = err, .attr = CTRL_ATTR_FAMILY_ID };
 	struct nlmsghdr *nlh;
 	int ret;
 

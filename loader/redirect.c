@@ -21,10 +21,10 @@ const char *hc_redirect_via(const struct hc_run *r)
 {
 	__u32 f = r->conf.redirect.flags;
 
-	return f & HC_RD_MAP ? "devmap" :
-	       f & HC_RD_PEER ? "peer" :
+	return f & HC_RD_MAP	      ? "devmap" :
+	       f & HC_RD_PEER	      ? "peer" :
 	       r->hook == HC_HOOK_XDP ? "ifindex" :
-					  "egress";
+					"egress";
 }
 
 int hc_redirect_check(struct hc_run *r, char *warn, size_t size)
@@ -38,10 +38,11 @@ int hc_redirect_check(struct hc_run *r, char *warn, size_t size)
 	warn[0] = '\0';
 	rd->ifindex = if_nametoindex(to);
 	if (!rd->ifindex) {
-		hc_err_set(&r->err,
-			   "no redirect target '%s' in %s%s%s: it must be in the namespace of %s",
-			   to, r->netns ? "network namespace '" : "this namespace",
-			   r->netns ?: "", r->netns ? "'" : "", r->dev);
+		hc_err_set(
+			&r->err,
+			"no redirect target '%s' in %s%s%s: it must be in the namespace of %s",
+			to, r->netns ? "network namespace '" : "this namespace",
+			r->netns ?: "", r->netns ? "'" : "", r->dev);
 		return -ENODEV;
 	}
 	err = hc_nl_link_get(r->nl, rd->ifindex, &t, &r->err);
@@ -49,33 +50,38 @@ int hc_redirect_check(struct hc_run *r, char *warn, size_t size)
 		return err;
 	if (rd->flags & HC_RD_PEER) {
 		if (strcmp(t.kind, "veth") && strcmp(t.kind, "netkit")) {
-			hc_err_set(&r->err,
-				   "--redirect-peer needs a veth or netkit target: %s is %s%s",
-				   to, t.kind[0] ? "a " : "a device without a peer",
-				   t.kind);
+			hc_err_set(
+				&r->err,
+				"--redirect-peer needs a veth or netkit target: %s is %s%s",
+				to,
+				t.kind[0] ? "a " : "a device without a peer",
+				t.kind);
 			return -EINVAL;
 		}
 		/* skb_do_redirect() drops what would stay in this namespace. */
 		if (!t.link_netns) {
-			hc_err_set(&r->err,
-				   "the peer of %s is in this namespace too: bpf_redirect_peer only enters another namespace",
-				   to);
+			hc_err_set(
+				&r->err,
+				"the peer of %s is in this namespace too: bpf_redirect_peer only enters another namespace",
+				to);
 			return -EINVAL;
 		}
 		return 0;
 	}
 	if (!(t.flags & IFF_UP))
-		snprintf(warn, size,
-			 "%s is down: the kernel drops what is redirected to it",
-			 to);
+		snprintf(
+			warn, size,
+			"%s is down: the kernel drops what is redirected to it",
+			to);
 	/* Only native XDP hands over xdp_frames; generic XDP sends skbs. */
 	else if (r->hook == HC_HOOK_XDP && r->xdp_mode == HC_XDP_NATIVE &&
 		 !hc_nl_xdp_features(rd->ifindex, &xdp, NULL) &&
 		 !(xdp & HC_XDP_ACT_NDO_XMIT))
-		snprintf(warn, size,
-			 !strcmp(t.kind, "veth") ?
-				 "%s takes no XDP frames now: a veth takes them only while its peer runs NAPI (an XDP program there, or GRO on); until then the kernel drops what is redirected to it" :
-				 "%s takes no XDP frames (its driver has no ndo_xdp_xmit): the kernel drops what is redirected to it",
-			 to);
+		snprintf(
+			warn, size,
+			!strcmp(t.kind, "veth") ?
+				"%s takes no XDP frames now: a veth takes them only while its peer runs NAPI (an XDP program there, or GRO on); until then the kernel drops what is redirected to it" :
+				"%s takes no XDP frames (its driver has no ndo_xdp_xmit): the kernel drops what is redirected to it",
+			to);
 	return 0;
 }

@@ -99,8 +99,8 @@ static const char *verdict_name(__u32 v)
  * is swapped. (Socket filters, which cannot redirect, give no frame back.)
  */
 static bool frame_out_ok(const struct redirect_mode *mode,
-			 const struct hc_conf *c, __u32 verdict,
-			 const __u8 *in, const __u8 *out)
+			 const struct hc_conf *c, __u32 verdict, const __u8 *in,
+			 const __u8 *out)
 {
 	if (!mode)
 		return true;
@@ -176,14 +176,14 @@ static void test_variant(const struct hc_variant *v, const struct ruleset *rs,
 	if (build_conf(rs, depth, &r.conf))
 		return;
 	set_redirect(&r.conf, mode);
-	snprintf(name, sizeof(name), "%s%s%s", v->name, mode ? " redirect " : "",
-		 mode ? mode->name : "");
+	snprintf(name, sizeof(name), "%s%s%s", v->name,
+		 mode ? " redirect " : "", mode ? mode->name : "");
 	err = hc_hook_of(&r)->load(&r);
 	if (err) {
 		t_result(false,
 			 "prog-run %s, %s, parse %s: load failed: %s\n%s%s",
-			 name, rs->name, hc_parse_names[depth],
-			 strerror(-err), r.err.msg, r.err.kernel);
+			 name, rs->name, hc_parse_names[depth], strerror(-err),
+			 r.err.msg, r.err.kernel);
 		hc_prog_unload(&r);
 		return;
 	}
@@ -226,8 +226,8 @@ static void test_variant(const struct hc_variant *v, const struct ruleset *rs,
 			bad++;
 		} else if (!frame_out_ok(mode, &r.conf, got_v, buf, out)) {
 			printf("  %s: %s left with destination %02x:%02x:%02x:%02x:%02x:%02x\n",
-			       f->name, hc_verdict_names[got_v], out[0],
-			       out[1], out[2], out[3], out[4], out[5]);
+			       f->name, hc_verdict_names[got_v], out[0], out[1],
+			       out[2], out[3], out[4], out[5]);
 			bad++;
 		}
 	}
@@ -349,12 +349,12 @@ static void test_mutations(const struct hc_variant *v, __u32 frames,
 	if (mode)
 		r.conf.rules[2].verdict = r.conf.rules[3].verdict = HC_REDIRECT;
 	set_redirect(&r.conf, mode);
-	snprintf(name, sizeof(name), "%s%s%s", v->name, mode ? " redirect " : "",
-		 mode ? mode->name : "");
+	snprintf(name, sizeof(name), "%s%s%s", v->name,
+		 mode ? " redirect " : "", mode ? mode->name : "");
 	ret = hc_hook_of(&r)->load(&r);
 	if (ret) {
-		t_result(false, "prog-run %s mutations: load failed: %s",
-			 name, strerror(-ret));
+		t_result(false, "prog-run %s mutations: load failed: %s", name,
+			 strerror(-ret));
 		return;
 	}
 	for (i = 0; i < frames; i++) {
