@@ -119,8 +119,7 @@ struct hc_hook {
 	int (*read)(const struct hc_run *r, struct hc_snap *s);
 	/* Optional: what else the summary says, as text (j NULL) or JSON. */
 	void (*report)(const struct hc_run *r, struct hc_json *j);
-	/* Why this hook cannot redirect; NULL when it can. */
-	const char *no_redirect;
+	bool redirects; /* it can send a packet out of another device */
 };
 
 extern const struct hc_hook hc_hook_xdp, hc_hook_tc, hc_hook_socket,

@@ -311,9 +311,11 @@ static int check_redirect_opts(struct run_cli *c)
 				"the --redirect options need a redirect verdict: --action redirect, or a rule ending in 'redirect'");
 		return 0;
 	}
-	if (hc_hook_of(r)->no_redirect)
-		return hc_fail(HC_EXIT_USAGE, "%s; use --hook xdp or tc",
-			       hc_hook_of(r)->no_redirect);
+	if (!hc_hook_of(r)->redirects)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--hook %s cannot redirect: it only keeps or drops what reaches it; use --hook xdp or tc",
+			hc_hook_of(r)->name);
 	if (r->bare)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--bare drops everything: it cannot redirect");

@@ -140,6 +140,4 @@ const struct hc_hook hc_hook_socket = {
 	.attach = sock_attach,
 	.detach = sock_detach,
 	.attach_name = sock_attach_name,
-	.no_redirect =
-		"socket filters cannot redirect: they only keep or drop what reaches the socket",
 };

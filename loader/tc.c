@@ -135,4 +135,5 @@ const struct hc_hook hc_hook_tc = {
 	.attach = tc_attach,
 	.detach = tc_detach,
 	.attach_name = tc_attach_name,
+	.redirects = true,
 };

@@ -144,4 +144,5 @@ const struct hc_hook hc_hook_xdp = {
 	.attach = hc_xdp_attach,
 	.detach = hc_xdp_detach,
 	.attach_name = hc_xdp_mode_name,
+	.redirects = true,
 };

@@ -19,8 +19,8 @@ RMIX_L4="udp4:8 tcp4:4 icmp4:3 udp6:8 tcp6:5 icmp6:1 arp:2 l2-other:2 malformed:
 
 # Usage errors come before anything touches the system: no root needed.
 expect_table "redirect usage" "" <<EOF
-2;socket filters cannot redirect;--hook socket -a redirect --redirect eth1 eth0
-2;socket filters cannot redirect;--hook socket --socket packet -r 'udp redirect' --redirect eth1 eth0
+2;--hook socket cannot redirect: it only keeps or drops what reaches it;--hook socket -a redirect --redirect eth1 eth0
+2;--hook socket cannot redirect;--hook socket --socket packet -r 'udp redirect' --redirect eth1 eth0
 2;'redirect' needs --redirect DEV;--hook xdp -a redirect eth0
 2;'redirect' needs --redirect DEV;--hook tc -r 'tcp dport 80 redirect' eth0
 2;the --redirect options need a redirect verdict;--hook xdp --redirect eth1 eth0
@@ -31,7 +31,7 @@ expect_table "redirect usage" "" <<EOF
 2;--redirect-dmac '02:00:00:00:00': not a MAC address;--hook tc -a redirect --redirect eth1 --redirect-dmac 02:00:00:00:00 eth0
 2;--bare drops everything: it cannot redirect;--hook xdp --bare -a redirect --redirect eth1 eth0
 2;--action 'forward': expected one of pass|drop|redirect;--hook xdp -a forward eth0
-2;"error":"socket filters cannot redirect;-j --hook socket -a redirect --redirect eth1 eth0
+2;"error":"--hook socket cannot redirect;-j --hook socket -a redirect --redirect eth1 eth0
 EOF
 
 if [ "$(id -u)" -ne 0 ]; then
