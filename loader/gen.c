@@ -46,6 +46,10 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 	s->rodata->vary_off = g->lo.l4_off + (cfg->spec.proto == 1 ? 4 : 0);
 	s->rodata->csum_off = g->lo.csum_off;
 	s->rodata->base = g->base;
+	if (cfg->refresh) {
+		s->bss->refresh_len = g->lo.l4_off;
+		memcpy(s->bss->refresh_hdr, g->frame, g->lo.l4_off);
+	}
 	bpf_program__set_autoload(
 		cfg->raw ? s->progs.hc_gen : s->progs.hc_gen_raw, false);
 	ret = gen_bpf__load(s);

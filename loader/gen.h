@@ -13,6 +13,7 @@ struct hc_gen_cfg {
 	__u32 flows;
 	enum hc_gen_method method;
 	bool raw; /* live only: no per-frame work at all */
+	bool refresh; /* live: write L2 and L3 headers into every frame */
 };
 
 struct hc_gen {

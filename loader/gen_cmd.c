@@ -22,7 +22,7 @@
 struct gen_cli {
 	const char *netns, *dst_mac, *src_mac, *src, *dst;
 	int proto, method;
-	bool ipv6, json, raw, help, force;
+	bool ipv6, json, raw, refresh, help, force;
 	__u32 vlan, size, flows, sport, dport, count, rate, threads;
 	double duration;
 };
@@ -66,6 +66,8 @@ static const struct hc_opt gen_opts[] = {
 	  HC_CHOICES("auto", "live", "packet") },
 	{ "raw", 0, HC_OPT_FLAG, G(raw), NULL,
 	  "diagnostic: live frames with no per-frame work (the loop's ceiling)" },
+	{ "refresh", 0, HC_OPT_FLAG, G(refresh), NULL,
+	  "live: write the L2 and L3 headers into every frame, for a DUT that edits them (a router)" },
 	{ "netns", 'n', HC_OPT_STR, G(netns), "NAME",
 	  "run inside network namespace NAME" },
 	{ "force", 'f', HC_OPT_FLAG, G(force), NULL,
@@ -187,10 +189,10 @@ int cmd_gen(int argc, char **argv)
 	if (c.count && c.duration)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--count and --duration exclude each other");
-	if (c.raw && (c.method == HC_GEN_PACKET || c.flows > 1))
+	if (c.raw && (c.method == HC_GEN_PACKET || c.flows > 1 || c.refresh))
 		return hc_fail(
 			HC_EXIT_USAGE,
-			"--raw is one fixed live frame: no --method packet, no --flows");
+			"--raw is one fixed live frame: no --method packet, no --flows, no --refresh");
 	dev = pos[0];
 
 	s->ipv6 = c.ipv6;
@@ -230,6 +232,7 @@ int cmd_gen(int argc, char **argv)
 	cfg.flows = c.flows;
 	cfg.method = c.method;
 	cfg.raw = c.raw;
+	cfg.refresh = c.refresh;
 
 	ret = hc_check_privileges();
 	if (ret)

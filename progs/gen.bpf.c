@@ -4,7 +4,9 @@
  * XDP_TX sends the frame out of the device. With several flows it rewrites
  * the source port (the echo id for ICMP) and patches the L4 checksum; the
  * kernel recycles the frame with our edits, so the next value comes from
- * the frame itself, with no shared state between CPUs.
+ * the frame itself, with no shared state between CPUs. A receiver's edits
+ * come back too: a router rewrites the MACs and the TTL in place, so with
+ * refresh the L2 and L3 headers are written again into every frame.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -15,6 +17,25 @@ const volatile __u32 vary_off; /* offset of the 16-bit field to vary */
 const volatile __u32 csum_off; /* offset of the L4 checksum, 0 if none */
 const volatile __u16 base; /* first value of that field */
 
+#define HDR_MAX 64
+/* In .bss, not .rodata: a new frame size changes the IP length. */
+__u32 refresh_len; /* bytes of refresh_hdr to write, 0: none */
+__u8 refresh_hdr[HDR_MAX];
+
+static __always_inline int refresh(struct xdp_md *ctx)
+{
+	__u8 *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	__u32 i, len = refresh_len;
+
+	for (i = 0; i < HDR_MAX && i < len; i++) {
+		if ((void *)(data + i + 1) > end)
+			return -1;
+		data[i] = refresh_hdr[i];
+	}
+	return 0;
+}
+
 SEC("xdp")
 int hc_gen(struct xdp_md *ctx)
 {
@@ -23,6 +44,8 @@ int hc_gen(struct xdp_md *ctx)
 	__u16 *field, *csum, old, new, next;
 	__u32 sum, off = vary_off, coff = csum_off;
 
+	if (refresh(ctx))
+		return XDP_ABORTED;
 	if (flows <= 1)
 		return XDP_TX;
 	if (off > 256 || coff > 256)
