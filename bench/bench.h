@@ -21,6 +21,10 @@
 #define BENCH_DUT_DEV "hcd"
 #define BENCH_OTHER_DEV "hcx" /* a second device in the DUT's namespace */
 #define BENCH_SPARE_DEV "hcz" /* holds the generator's program */
+#define BENCH_OUT_DEV "hco" /* forward: the DUT's way to the sink */
+#define BENCH_SINK_DEV "hcs" /* its peer, in the sink's namespace */
+#define BENCH_FWD_NET "198.51.100.0" /* forward: routed out of hco */
+#define BENCH_FWD_DST "198.51.100.2" /* the frames' destination there */
 
 #define BENCH_RESAMPLES 10000 /* bootstrap resamples per interval */
 #define BENCH_LEVEL 0.95
@@ -32,9 +36,10 @@ struct bench_row;
 
 /* What a row's hook counted so far. */
 struct bench_count {
-	__u64 seen; /* packets that reached the hook */
-	__u64 passed; /* of those, let through */
+	__u64 seen; /* packets that reached the hook; forward: the sink */
+	__u64 passed; /* of those, let through; forward: to the DUT's stack */
 	__u64 dropped; /* dropped before it by the hook's own rings (AF_XDP) */
+	__u64 dropped_dut; /* forward: dropped at the DUT, where dropped_at says */
 };
 
 /*
@@ -49,11 +54,14 @@ struct bench_kind {
 		    struct bench_count *c);
 	/* It measures the generator alone: its rate is what was sent. */
 	bool generator;
+	/* forward: the counters read() sums into dropped */
+	const char *dropped_at;
 };
 
 extern const struct bench_kind bench_kind_bpf, bench_kind_stack,
 	bench_kind_qdisc, bench_kind_ipt, bench_kind_nft, bench_kind_gen,
-	bench_kind_xsk;
+	bench_kind_xsk, bench_kind_fwd_bpf, bench_kind_fwd_stack,
+	bench_kind_fwd_nft;
 
 /* The BPF hooks rows are built from (kind_bpf.c). */
 struct bench_hook {
@@ -72,6 +80,8 @@ struct bench_scenario {
 	const char *help;
 	const char *baseline; /* what its rows are compared with */
 	void (*build)(struct bench *b);
+	/* Its rows send frames on: a sink namespace behind the DUT (topo.c). */
+	bool forward;
 };
 
 extern const struct bench_scenario *const bench_scenarios[];
@@ -81,6 +91,7 @@ struct bench_round {
 	int round; /* 1-based */
 	int order; /* 0-based position in the round */
 	__u64 generated, seen, dropped_before;
+	__u64 dropped_dut; /* forward: dropped on the way through the DUT */
 	__u64 passed; /* let through by the hook */
 	double secs; /* the timed window, by the wall clock */
 	double cpu_ns; /* the CPU time of its packets' work; NaN: no clock */
@@ -119,6 +130,7 @@ struct bench_row {
 	__u32 size; /* frame length */
 	bool local; /* frames addressed to the DUT's MAC and IP */
 	bool drop; /* the hook must pass nothing */
+	bool forward; /* every frame must reach the sink */
 	char base_name[40]; /* the row this one is compared with */
 	int base; /* its index, -1 for none */
 	int gen; /* index of the gen-only row at this size */
@@ -173,6 +185,12 @@ struct bench {
 	struct hc_nl *nl_gen, *nl_dut;
 	int if_gen, if_dut, if_other, if_spare;
 	__u8 dut_mac[6];
+	/* forward: the sink, and the counter at its end */
+	int fd_sink;
+	struct hc_nl *nl_sink;
+	int if_out, if_sink;
+	__u8 sink_mac[6];
+	struct hc_run sink;
 	bool threaded; /* split: NAPI kthreads to pin again when NAPI returns */
 	struct bench_clock clock;
 	struct hc_gen gen;
@@ -224,6 +242,9 @@ int bench_topo_napi(struct bench *b, bool on);
 int bench_dut_rx(struct bench *b, __u64 *rx);
 /* The read op of kinds with no counters of their own: the DUT's RX. */
 int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c);
+/* forward: what reached the sink, and what the DUT's devices dropped. */
+int bench_read_sink(struct bench *b, struct bench_row *r,
+		    struct bench_count *c);
 int bench_gen_tx_dropped(struct bench *b, __u64 *dropped);
 
 /*
@@ -253,6 +274,15 @@ void bench_env_read(struct bench_env *env);
 /* run.c: warm-up, rounds, and more of them for --target-ci. */
 int bench_run(struct bench *b, struct hc_err *err);
 
+/* summary.c: what makes a round count, and from rounds to estimates. */
+bool bench_round_accounted(const struct bench_row *r,
+			   const struct bench_round *rd);
+/*
+ * Why a round of r does not count ("" when it does): frames unaccounted
+ * for, a drop row that passed some, a forward row that did not forward all.
+ */
+void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
+		       char *why, size_t size);
 /* summary.c: per-round costs, estimates and flags of every row. */
 void bench_summarize(struct bench *b);
 /* The row's flags ("baseline", "outliers", ...), how many. */

@@ -374,6 +374,11 @@ static int gen_up(struct bench *b, struct hc_err *err)
 	inet_pton(AF_INET, "198.18.0.1", &s->src4);
 	inet_pton(AF_INET, "198.18.0.2", &s->dst4);
 	hc_dev_mac(BENCH_GEN_DEV, s->src_mac);
+	/* Routed through the DUT, which rewrites what it forwards in place. */
+	if (b->scen->forward) {
+		inet_pton(AF_INET, BENCH_FWD_DST, &s->dst4);
+		cfg.refresh = true;
+	}
 	cfg.spec = *s;
 	ret = hc_fault(err, "bench-gen")			 ?:
 		      hc_gen_open(&b->gen, b->if_gen, &cfg, err) ?:
@@ -446,7 +451,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	b->rounds = 10;
 	b->max_rounds = 100;
 	b->packets = 1000000;
-	b->fd_gen = b->fd_dut = b->fd_root = -1;
+	b->fd_gen = b->fd_dut = b->fd_sink = b->fd_root = -1;
 	b->perf_fd = b->perf_ack = -1;
 	b->gen.sock_fd = -1;
 	b->clock.self = b->clock.softirqd = -1;

@@ -85,7 +85,7 @@ static int read_counts(struct bench *b, struct bench_row *r,
 		       struct bench_count *c)
 {
 	struct hc_snap s;
-	int cls, ret;
+	int cls, key, ret;
 
 	c->passed = 0;
 	/* A bare program counts nothing: what the device received. */
@@ -96,11 +96,10 @@ static int read_counts(struct bench *b, struct bench_row *r,
 		return ret;
 	c->dropped = s.dropped_before;
 	c->seen = 0;
-	for (cls = 0; cls < HC_NR_CLASSES; cls++) {
-		c->seen += s.c[cls * HC_NR_VERDICTS + HC_DROP].packets +
-			   s.c[cls * HC_NR_VERDICTS + HC_PASS].packets;
+	for (key = 0; key < HC_NR_STATS; key++)
+		c->seen += s.c[key].packets;
+	for (cls = 0; cls < HC_NR_CLASSES; cls++)
 		c->passed += s.c[cls * HC_NR_VERDICTS + HC_PASS].packets;
-	}
 	return 0;
 }
 

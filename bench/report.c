@@ -214,6 +214,7 @@ static void rounds_json(struct rp *p, const struct bench_row *r)
 		jw_u64(&p->j, "generated", rd->generated);
 		jw_u64(&p->j, "seen", rd->seen);
 		jw_u64(&p->j, "dropped_before", rd->dropped_before);
+		jw_u64(&p->j, "dropped_dut", rd->dropped_dut);
 		json_num(p, "mpps", rd->mpps);
 		json_num(p, "ns", rd->ns);
 		jw_raw(&p->j, "outlier", rd->outlier ? "true" : "false");

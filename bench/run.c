@@ -4,7 +4,8 @@
  * every row runs once, in the planner's order. A row's hook is put in
  * place before its timed window and taken away after it; the window holds
  * only the generator's call. Every window is accounted for: generated =
- * seen at the hook + dropped before it, or the row is INVALID.
+ * seen at the hook (forward: at the sink) + dropped before it (+ forward:
+ * dropped at the DUT), or the row is INVALID.
  */
 #include <errno.h>
 #include <math.h>
@@ -56,7 +57,7 @@ static int read_all(struct bench *b, struct bench_row *r, struct bench_count *c,
 {
 	int ret;
 
-	c->dropped = 0;
+	*c = (struct bench_count){};
 	ret = r->kind->read(b, r, c) ?: bench_gen_tx_dropped(b, dropped);
 	*dropped += c->dropped;
 	return ret;
@@ -98,17 +99,6 @@ static int record(struct bench_row *r, const struct bench_round *rd)
 	return 0;
 }
 
-/*
- * Every frame sent is seen at the hook or dropped before it. The
- * generator alone has no receiver: there, nothing may reach the DUT.
- */
-static bool accounted(const struct bench_row *r, const struct bench_round *rd)
-{
-	if (r->kind->generator)
-		return !rd->seen;
-	return rd->generated == rd->seen + rd->dropped_before;
-}
-
 /* Waits for the DUT to drain its ring: until it adds up, or half a second. */
 static int drain(struct bench *b, struct bench_row *r, struct bench_round *rd,
 		 const struct bench_count *c0, __u64 d0)
@@ -125,8 +115,9 @@ static int drain(struct bench *b, struct bench_row *r, struct bench_round *rd,
 			break;
 		rd->seen = c1.seen - c0->seen;
 		rd->dropped_before = d1 - d0;
+		rd->dropped_dut = c1.dropped_dut - c0->dropped_dut;
 		rd->passed = c1.passed - c0->passed;
-		if (accounted(r, rd))
+		if (bench_round_accounted(r, rd))
 			break;
 	}
 	return ret;
@@ -182,6 +173,7 @@ static int window(struct bench *b, struct bench_row *r, int round, int pos,
 	struct bench_count c0 = {};
 	struct hc_err rerr = {};
 	const char *step;
+	char why[200];
 	__u64 d0 = 0, pkts, own0;
 	double t;
 	int ret, rret;
@@ -230,15 +222,9 @@ static int window(struct bench *b, struct bench_row *r, int round, int pos,
 	if (!b->env.cpu_clock)
 		rd.cpu_ns = rd.own_ns = NAN;
 	rd.pkt_ns = (b->env.cpu_clock ? rd.cpu_ns : rd.secs * 1e9) / pkts;
-	if (!accounted(r, &rd))
-		invalid(r,
-			"round %d: generated %llu != seen %llu + dropped before %llu",
-			round, (unsigned long long)rd.generated,
-			(unsigned long long)rd.seen,
-			(unsigned long long)rd.dropped_before);
-	if (r->drop && rd.passed)
-		invalid(r, "round %d: %llu packets passed a drop row's hook",
-			round, (unsigned long long)rd.passed);
+	bench_round_check(r, &rd, why, sizeof(why));
+	if (why[0])
+		invalid(r, "%s", why);
 	return record(r, &rd);
 }
 

@@ -7,7 +7,8 @@
 #include "bench.h"
 
 extern const struct bench_scenario bench_scen_hooks, bench_scen_static_key,
-	bench_scen_parse, bench_scen_rules, bench_scen_size, bench_scen_aa;
+	bench_scen_parse, bench_scen_rules, bench_scen_size, bench_scen_aa,
+	bench_scen_forward;
 
 const struct bench_scenario *const bench_scenarios[] = {
 	&bench_scen_hooks,
@@ -16,6 +17,7 @@ const struct bench_scenario *const bench_scenarios[] = {
 	&bench_scen_rules,
 	&bench_scen_size,
 	&bench_scen_aa,
+	&bench_scen_forward,
 	NULL,
 };
 

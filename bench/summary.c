@@ -157,6 +157,54 @@ void bench_summarize(struct bench *b)
 	free(rh);
 }
 
+/*
+ * Every frame sent is seen at the hook (forward: at the sink), dropped
+ * before it or, forward, at the DUT. The generator alone has no receiver:
+ * there, nothing may reach the DUT.
+ */
+bool bench_round_accounted(const struct bench_row *r,
+			   const struct bench_round *rd)
+{
+	if (r->kind->generator)
+		return !rd->seen;
+	return rd->generated == rd->seen + rd->dropped_before + rd->dropped_dut;
+}
+
+void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
+		       char *why, size_t size)
+{
+	unsigned long long n = 0;
+
+	why[0] = '\0';
+	if (!bench_round_accounted(r, rd) && r->forward)
+		snprintf(
+			why, size,
+			"round %d: generated %llu != %llu at the sink + %llu dropped before the DUT + %llu at it",
+			rd->round, (unsigned long long)rd->generated,
+			(unsigned long long)rd->seen,
+			(unsigned long long)rd->dropped_before,
+			(unsigned long long)rd->dropped_dut);
+	else if (!bench_round_accounted(r, rd))
+		snprintf(
+			why, size,
+			"round %d: generated %llu != seen %llu + dropped before %llu",
+			rd->round, (unsigned long long)rd->generated,
+			(unsigned long long)rd->seen,
+			(unsigned long long)rd->dropped_before);
+	else if (r->forward && (n = rd->dropped_dut))
+		snprintf(why, size, "round %d: %llu dropped at the DUT (%s)",
+			 rd->round, n, r->kind->dropped_at);
+	else if (r->forward && (n = rd->passed))
+		snprintf(
+			why, size,
+			"round %d: %llu passed to the DUT's stack, not forwarded",
+			rd->round, n);
+	else if (r->drop && (n = rd->passed))
+		snprintf(why, size,
+			 "round %d: %llu packets passed a drop row's hook",
+			 rd->round, n);
+}
+
 int bench_flags(const struct bench *b, const struct bench_row *r,
 		const char **flags, int max)
 {

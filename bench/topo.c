@@ -2,9 +2,12 @@
 /*
  * The bench's topology, built through hookcmp's netlink layer:
  *
- *   generator namespace              DUT namespace
- *   hcg  <------- veth ------->  hcd 198.18.0.2/15
- *   hcz - hcw (spare pair)           hcx - hcy (another device)
+ *   generator namespace          DUT namespace                sink namespace
+ *   hcg  <------ veth ------>  hcd 198.18.0.2/15
+ *   hcz - hcw (spare pair)       hcx - hcy (another device)
+ *                                hco  <------ veth ------>  hcs
+ *
+ * The sink is there for scenarios whose rows forward (sink_up()).
  *
  * The namespaces have no names and are held only by our fds: they go
  * with the process however it ends, and everything in them with them.
@@ -27,6 +30,7 @@
 #include <sys/mount.h>
 #include "bench.h"
 #include "nl.h"
+#include "stats.h"
 
 int bench_enter(int nsfd)
 {
@@ -67,6 +71,96 @@ static int links_up(struct bench *b, struct hc_err *err)
 	return hc_nl_link_up(b->nl_gen, b->if_gen, true, err)	      ?:
 		       hc_nl_link_up(b->nl_dut, b->if_dut, true, err) ?:
 		       hc_nl_link_up(b->nl_dut, b->if_other, true, err);
+}
+
+static int write_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fputs(s, f) < 0 ? -EIO : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/*
+ * The far end's counter: hookcmp's own tc program, dropping and counting,
+ * on a tcx link at the sink's ingress. Every way to get there passes it:
+ * bpf_redirect_peer skips the out-device's xmit and the sink's NAPI, but
+ * not its tc ingress.
+ */
+static int sink_counter(struct bench *b)
+{
+	struct hc_run *r = &b->sink;
+
+	r->hook = HC_HOOK_TC;
+	r->tc_attach = HC_TC_TCX;
+	r->conf.parse = HC_PARSE_L4;
+	r->conf.def_verdict = HC_DROP;
+	r->dev = BENCH_SINK_DEV;
+	r->ifindex = b->if_sink;
+	r->nl = b->nl_sink;
+	r->no_journal = true;
+	r->prog_fd = r->stats_fd = r->link_fd = r->sock_fd = -1;
+	return hc_hook_tc.load(r) ?: hc_hook_tc.attach(r);
+}
+
+/*
+ * forward: a third namespace behind the DUT, out of hco, and a way there
+ * the DUT's stack takes too (a route to 198.51.100.0/24, a permanent
+ * neighbour, forwarding on). The sink's veth runs NAPI (GRO), so that hco
+ * takes XDP frames; without it the XDP rows are INVALID, with the reason.
+ */
+static int sink_up(struct bench *b, struct hc_err *err)
+{
+	struct hc_err gerr = {};
+	struct in_addr net, dst;
+	int ret, gro = 0;
+
+	b->fd_sink = new_ns(b->fd_root);
+	ret = b->fd_sink < 0 ? b->fd_sink : bench_enter(b->fd_sink);
+	if (!ret && !(b->nl_sink = hc_nl_open(err)))
+		ret = -errno;
+	if (!ret)
+		ret = hc_nl_veth_add(b->nl_dut, BENCH_OUT_DEV, BENCH_SINK_DEV,
+				     b->fd_sink, err);
+	if (!ret) {
+		b->if_sink = if_nametoindex(BENCH_SINK_DEV);
+		ret = hc_dev_mac(BENCH_SINK_DEV, b->sink_mac);
+		gro = hc_fault(&gerr, "bench-sink-gro") ?:
+			      set_gro(BENCH_SINK_DEV, true);
+		ret = ret ?: bench_enter(b->fd_dut);
+		b->if_out = if_nametoindex(BENCH_OUT_DEV);
+		if (!ret && !(b->if_sink && b->if_out))
+			ret = -ENODEV;
+	}
+	if (step(ret, err, "the sink namespace and its veth pair"))
+		goto out;
+	inet_pton(AF_INET, BENCH_FWD_NET, &net);
+	inet_pton(AF_INET, BENCH_FWD_DST, &dst);
+	ret = hc_nl_link_up(b->nl_dut, b->if_out, true, err)		   ?:
+		      hc_nl_link_up(b->nl_sink, b->if_sink, true, err)	   ?:
+		      hc_nl_route_add(b->nl_dut, &net, 24, b->if_out, err) ?:
+		      hc_nl_neigh_add(b->nl_dut, b->if_out, &dst, b->sink_mac, err) ?:
+		      write_file("/proc/sys/net/ipv4/ip_forward", "1\n");
+	if (step(ret, err, "the DUT's route to the sink"))
+		goto out;
+	ret = bench_enter(b->fd_sink) ?: sink_counter(b);
+	if (ret) {
+		*err = b->sink.err;
+		step(ret, err, "the counter at the sink");
+	} else if (gro) {
+		fprintf(stderr,
+			"Warning: no NAPI on %s (GRO on: %s): the XDP rows will be INVALID\n",
+			BENCH_SINK_DEV,
+			gerr.msg[0] ? gerr.msg : strerror(-gro));
+	}
+out:
+	bench_enter(b->fd_gen);
+	return ret;
 }
 
 int bench_topo_up(struct bench *b, struct hc_err *err)
@@ -122,16 +216,26 @@ int bench_topo_up(struct bench *b, struct hc_err *err)
 	if (step(ret, err, "bringing the veth devices up"))
 		return ret;
 	ret = bench_topo_napi(b, true);
-	return step(ret, err, "turning GRO on for " BENCH_DUT_DEV);
+	if (step(ret, err, "turning GRO on for " BENCH_DUT_DEV))
+		return ret;
+	return b->scen->forward ? sink_up(b, err) : 0;
 }
 
 void bench_topo_down(struct bench *b)
 {
 	if (b->fd_root >= 0)
 		bench_enter(b->fd_root);
+	if (b->sink.skel) {
+		hc_hook_tc.detach(&b->sink);
+		hc_prog_unload(&b->sink);
+	}
 	hc_nl_close(b->nl_gen);
 	hc_nl_close(b->nl_dut);
-	b->nl_gen = b->nl_dut = NULL;
+	hc_nl_close(b->nl_sink);
+	b->nl_gen = b->nl_dut = b->nl_sink = NULL;
+	if (b->fd_sink >= 0)
+		close(b->fd_sink);
+	b->fd_sink = -1;
 	/* The last reference: the namespaces go, the veth pairs with them. */
 	if (b->fd_gen >= 0)
 		close(b->fd_gen);
@@ -190,22 +294,13 @@ static int pin_napi(struct bench *b)
  */
 static int threaded_napi(void)
 {
-	FILE *f;
-	int ret;
-
 	if (unshare(CLONE_NEWNS) ||
 	    mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL))
 		return -errno;
 	umount2("/sys", MNT_DETACH);
 	if (mount("sysfs", "/sys", "sysfs", 0, NULL))
 		return -errno;
-	f = fopen("/sys/class/net/" BENCH_DUT_DEV "/threaded", "w");
-	if (!f)
-		return -errno;
-	ret = fputs("1\n", f) < 0 ? -EIO : 0;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	return ret;
+	return write_file("/sys/class/net/" BENCH_DUT_DEV "/threaded", "1\n");
 }
 
 int bench_topo_cpu(struct bench *b, struct hc_err *err)
@@ -258,6 +353,25 @@ int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c)
 {
 	c->passed = 0;
 	return bench_dut_rx(b, &c->seen);
+}
+
+int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
+{
+	struct hc_link_info in, out;
+	struct hc_snap s;
+	int i, ret;
+
+	ret = hc_stats_read(b->sink.stats_fd, &s)		      ?:
+		      hc_nl_link_get(b->nl_dut, b->if_dut, &in, NULL) ?:
+		      hc_nl_link_get(b->nl_dut, b->if_out, &out, NULL);
+	if (ret)
+		return ret;
+	c->seen = 0;
+	for (i = 0; i < HC_NR_STATS; i++)
+		c->seen += s.c[i].packets;
+	c->passed = 0;
+	c->dropped_dut = in.stats.rx_dropped + out.stats.tx_dropped;
+	return 0;
 }
 
 int bench_gen_tx_dropped(struct bench *b, __u64 *dropped)

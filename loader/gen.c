@@ -33,6 +33,17 @@ static int live_run(struct hc_gen *g, int prog_fd, __u32 repeat)
 	return bpf_prog_test_run_opts(prog_fd, &opts) ? -errno : 0;
 }
 
+/* The headers the program writes into every frame, with --refresh. */
+static void set_refresh(struct hc_gen *g)
+{
+	struct gen_bpf *s = g->skel;
+
+	if (!s || !g->refresh)
+		return;
+	s->bss->refresh_len = g->lo.l4_off;
+	memcpy(s->bss->refresh_hdr, g->frame, g->lo.l4_off);
+}
+
 static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 		     struct hc_err *err)
 {
@@ -46,10 +57,8 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 	s->rodata->vary_off = g->lo.l4_off + (cfg->spec.proto == 1 ? 4 : 0);
 	s->rodata->csum_off = g->lo.csum_off;
 	s->rodata->base = g->base;
-	if (cfg->refresh) {
-		s->bss->refresh_len = g->lo.l4_off;
-		memcpy(s->bss->refresh_hdr, g->frame, g->lo.l4_off);
-	}
+	g->refresh = cfg->refresh;
+	set_refresh(g);
 	bpf_program__set_autoload(
 		cfg->raw ? s->progs.hc_gen : s->progs.hc_gen_raw, false);
 	ret = gen_bpf__load(s);
@@ -117,9 +126,14 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 
 int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec)
 {
+	int ret;
+
 	if (g->flows > 1)
 		return -EINVAL;
-	return hc_pkt_build(spec, g->frame, &g->lo);
+	ret = hc_pkt_build(spec, g->frame, &g->lo);
+	if (!ret)
+		set_refresh(g);
+	return ret;
 }
 
 /* AF_PACKET: a batch of frames per sendmmsg, the flows laid out in turn. */

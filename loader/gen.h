@@ -26,6 +26,7 @@ struct hc_gen {
 	int sock_fd;
 	__u32 flows;
 	__u16 base;
+	bool refresh;
 };
 
 /* Opens the generator on ifindex in the current network namespace. */

@@ -16,6 +16,7 @@
 #include <linux/genetlink.h>
 #include <linux/if_ether.h>
 #include <linux/if_link.h>
+#include <linux/neighbour.h>
 #include <linux/netlink.h>
 #include <linux/pkt_cls.h>
 #include <linux/pkt_sched.h>
@@ -439,6 +440,39 @@ int hc_nl_addr_add(struct hc_nl *nl, int ifindex, int family, const void *addr,
 		ifa->ifa_flags = IFA_F_NODAD;
 	mnl_attr_put(nlh, IFA_LOCAL, len, addr);
 	mnl_attr_put(nlh, IFA_ADDRESS, len, addr);
+	return talk(nl, nlh, NULL, NULL, err);
+}
+
+int hc_nl_route_add(struct hc_nl *nl, const struct in_addr *dst, __u8 prefixlen,
+		    int oif, struct hc_err *err)
+{
+	struct nlmsghdr *nlh =
+		msg_start(nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);
+	struct rtmsg *rt = mnl_nlmsg_put_extra_header(nlh, sizeof(*rt));
+
+	rt->rtm_family = AF_INET;
+	rt->rtm_dst_len = prefixlen;
+	rt->rtm_table = RT_TABLE_MAIN;
+	rt->rtm_protocol = RTPROT_STATIC;
+	rt->rtm_scope = RT_SCOPE_LINK;
+	rt->rtm_type = RTN_UNICAST;
+	mnl_attr_put(nlh, RTA_DST, sizeof(*dst), dst);
+	mnl_attr_put_u32(nlh, RTA_OIF, oif);
+	return talk(nl, nlh, NULL, NULL, err);
+}
+
+int hc_nl_neigh_add(struct hc_nl *nl, int ifindex, const struct in_addr *ip,
+		    const __u8 *mac, struct hc_err *err)
+{
+	struct nlmsghdr *nlh =
+		msg_start(nl, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_EXCL);
+	struct ndmsg *nd = mnl_nlmsg_put_extra_header(nlh, sizeof(*nd));
+
+	nd->ndm_family = AF_INET;
+	nd->ndm_ifindex = ifindex;
+	nd->ndm_state = NUD_PERMANENT;
+	mnl_attr_put(nlh, NDA_DST, sizeof(*ip), ip);
+	mnl_attr_put(nlh, NDA_LLADDR, 6, mac);
 	return talk(nl, nlh, NULL, NULL, err);
 }
 

@@ -92,6 +92,14 @@ int hc_nl_filter_kind_at(struct hc_nl *nl, const struct hc_filter *f,
 int hc_nl_filter_count(struct hc_nl *nl, int ifindex, __u32 parent, int *n,
 		       struct hc_err *err);
 
+/* dst/prefixlen out of oif, on the link: `ip route add DST/LEN dev OIF`. */
+struct in_addr;
+int hc_nl_route_add(struct hc_nl *nl, const struct in_addr *dst, __u8 prefixlen,
+		    int oif, struct hc_err *err);
+/* A permanent neighbour: `ip neigh add IP lladdr MAC dev IF nud permanent`. */
+int hc_nl_neigh_add(struct hc_nl *nl, int ifindex, const struct in_addr *ip,
+		    const __u8 *mac, struct hc_err *err);
+
 /* Whether a default route (IPv4 or IPv6) leaves through ifindex. */
 int hc_nl_default_route_via(struct hc_nl *nl, int ifindex, bool *found,
 			    struct hc_err *err);

@@ -80,8 +80,8 @@ int hc_redirect_check(struct hc_run *r, char *warn, size_t size)
 		snprintf(
 			warn, size,
 			!strcmp(t.kind, "veth") ?
-				"%s takes no XDP frames now: a veth takes them only while its peer runs NAPI (an XDP program there, or GRO on); until then the kernel drops what is redirected to it" :
-				"%s takes no XDP frames (its driver has no ndo_xdp_xmit): the kernel drops what is redirected to it",
+				"%s takes no XDP frames: its veth peer runs no NAPI (no XDP program there, GRO off), so the kernel drops what is redirected to it" :
+				"%s takes no XDP frames (its driver has no ndo_xdp_xmit), so the kernel drops what is redirected to it",
 			to);
 	return 0;
 }

@@ -28,7 +28,13 @@ static __always_inline int refresh(struct xdp_md *ctx)
 	void *end = (void *)(long)ctx->data_end;
 	__u32 i, len = refresh_len;
 
-	for (i = 0; i < HDR_MAX && i < len; i++) {
+	/* Eight bytes at a time, then the rest. */
+	for (i = 0; i + 8 <= len && i < HDR_MAX; i += 8) {
+		if ((void *)(data + i + 8) > end)
+			return -1;
+		*(__u64 *)(data + i) = *(__u64 *)(refresh_hdr + i);
+	}
+	for (; i < len && i < HDR_MAX; i++) {
 		if ((void *)(data + i + 1) > end)
 			return -1;
 		data[i] = refresh_hdr[i];

@@ -231,7 +231,7 @@ test_no_napi() {
 	before=$(rx_dropped)
 	if hc_start -n "$D" --hook xdp -a redirect --redirect "$OUT" -j -i 0 "$DEV"; then
 		check "$name: warns, naming the cause" grep -q \
-			"Warning: $OUT takes no XDP frames now: a veth takes them only while its peer runs NAPI" "$T/err"
+			"Warning: $OUT takes no XDP frames: its veth peer runs no NAPI (no XDP program there, GRO off)" "$T/err"
 		# shellcheck disable=SC2086
 		"$SEND" -n "$G" hcg $RMIX 2>/dev/null
 		sleep 0.3

@@ -341,6 +341,70 @@ static void test_summary_split(void)
 	free_rows(b);
 }
 
+/*
+ * What makes a round count: every frame accounted for (forward: at the
+ * sink, before the DUT, at the DUT), a drop row passing nothing, and a
+ * forward row getting every frame to the sink.
+ */
+static void test_round_check(void)
+{
+	static const struct bench_kind fwd = { .name = "fwd",
+					       .dropped_at = "hcd rx_dropped" };
+	static struct bench_row drop = { .kind = &hook_kind, .drop = true };
+	static struct bench_row f = { .kind = &fwd, .forward = true };
+	static struct bench_row gen = { .kind = &gen_kind };
+	static const struct {
+		struct bench_row *r;
+		struct bench_round rd;
+		const char *want; /* "" when the round counts */
+	} cases[] = {
+		{ &drop,
+		  { .round = 1,
+		    .generated = 10,
+		    .seen = 7,
+		    .dropped_before = 3 },
+		  "" },
+		{ &drop,
+		  { .round = 2, .generated = 10, .seen = 7 },
+		  "round 2: generated 10 != seen 7 + dropped before 0" },
+		{ &drop,
+		  { .round = 1, .generated = 10, .seen = 10, .passed = 1 },
+		  "round 1: 1 packets passed a drop row's hook" },
+		{ &gen, { .round = 1, .generated = 10 }, "" },
+		{ &gen,
+		  { .round = 1, .generated = 10, .seen = 1 },
+		  "round 1: generated 10 != seen 1 + dropped before 0" },
+		{ &f,
+		  { .round = 1,
+		    .generated = 10,
+		    .seen = 9,
+		    .dropped_before = 1 },
+		  "" },
+		{ &f,
+		  { .round = 3,
+		    .generated = 10,
+		    .seen = 8,
+		    .dropped_before = 1 },
+		  "round 3: generated 10 != 8 at the sink + 1 dropped before the DUT + 0 at it" },
+		{ &f,
+		  { .round = 1, .generated = 10, .seen = 8, .dropped_dut = 2 },
+		  "round 1: 2 dropped at the DUT (hcd rx_dropped)" },
+		{ &f,
+		  { .round = 1, .generated = 10, .seen = 10, .passed = 4 },
+		  "round 1: 4 passed to the DUT's stack, not forwarded" },
+	};
+	char why[200];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bench_round_check(cases[i].r, &cases[i].rd, why, sizeof(why));
+		if (strcmp(why, cases[i].want))
+			printf("  got: '%s'\n", why);
+		t_result(!strcmp(why, cases[i].want), "round check %u: '%s'", i,
+			 cases[i].want);
+	}
+}
+
 int main(void)
 {
 	test_bootstrap_known();
@@ -350,5 +414,6 @@ int main(void)
 	test_planner();
 	test_summary_inline();
 	test_summary_split();
+	test_round_check();
 	return t_failed ? 1 : 0;
 }

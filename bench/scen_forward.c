@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * forward: every frame goes on, out of the DUT to a sink namespace, and is
+ * counted there (topo.c). XDP and tc redirects with the l4 logic, which
+ * also sets the sink's MAC; nftables' fwd, which sets it too; and the
+ * kernel's own forwarding, the baseline.
+ */
+#include <stdio.h>
+#include "bench.h"
+
+static const struct {
+	const char *name, *hook;
+	__u32 flags; /* how it redirects */
+} redirects[] = {
+	{ "xdp-redirect-map", "xdp-native", HC_RD_MAP },
+	{ "xdp-redirect", "xdp-native", 0 },
+	{ "tc-redirect", "tc-clsact", 0 },
+	{ "tcx-redirect", "tcx", 0 },
+	{ "tc-redirect-peer", "tc-clsact", HC_RD_PEER },
+};
+
+/* Addressed to the DUT and routed on: every frame must reach the sink. */
+static void forwards(struct bench_row *r)
+{
+	r->forward = true;
+	r->drop = false;
+	r->local = true;
+	bench_row_base(r, "stack-forward");
+}
+
+static void build(struct bench *b)
+{
+	struct bench_row *r;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(redirects) / sizeof(redirects[0]); i++) {
+		if (!bench_wanted(b, redirects[i].name))
+			continue;
+		r = bench_row_hook(b, bench_hook_by_name(redirects[i].hook),
+				   "");
+		snprintf(r->name, sizeof(r->name), "%s", redirects[i].name);
+		r->kind = &bench_kind_fwd_bpf;
+		r->run.conf.def_verdict = HC_REDIRECT;
+		r->run.conf.redirect.flags = redirects[i].flags | HC_RD_DMAC;
+		forwards(r);
+	}
+	if (bench_wanted(b, "stack-forward"))
+		forwards(bench_row_add(b, "stack-forward",
+				       &bench_kind_fwd_stack));
+	if (bench_wanted(b, "nft-fwd"))
+		forwards(bench_row_add(b, "nft-fwd", &bench_kind_fwd_nft));
+}
+
+const struct bench_scenario bench_scen_forward = {
+	.name = "forward",
+	.help = "XDP, tc and tcx redirects, redirect_peer, nftables fwd and the stack, counted at a sink",
+	.baseline = "stack-forward",
+	.build = build,
+	.forward = true,
+};
