@@ -19,7 +19,7 @@ SHORT="--rounds 2 --packets 20000"
 # everything in them (programs, links, qdiscs) goes with them.
 root_state() {
 	ip netns list
-	ip -o link show | grep -cE ': hc[gdzwxy][@:]'
+	ip -o link show | grep -cE ': hc[gdzwxyos][@:]'
 	hc_prog_ids
 }
 
@@ -32,7 +32,7 @@ root_state >"$T/root-before"
 # Every round of every row adds up; the generator alone reaches nothing.
 ACCOUNTED='all(.rows[]; . as $row | all(.rounds[]; .generated > 0 and
 	(if ($row.flags | index("generator")) then .seen == 0
-	 else .generated == .seen + .dropped_before end)))'
+	 else .generated == .seen + .dropped_before + .dropped_dut end)))'
 
 test_scenarios() {
 	local s rows invalid tool missing=
@@ -41,7 +41,7 @@ test_scenarios() {
 		echo "SKIP bench hooks: the $tool row (not installed)"
 		missing="$missing|cannot run $tool"
 	done
-	for s in hooks static-key parse rules size aa; do
+	for s in hooks static-key parse rules size aa forward; do
 		# shellcheck disable=SC2086
 		"$HC" bench --scenario "$s" $SHORT -o "$T/b.json" >"$T/out" 2>"$T/err"
 		check_eq "bench $s: exit status" "$?" 0
@@ -128,7 +128,7 @@ test_contract() {
 			 else (.delta_ns | est(num)) and (.ratio | est(num)) end) and
 			(.rounds | type) == "array" and
 			all(.rounds[]; (.round | num) and (.order | num) and (.generated | num) and
-				(.seen | num) and (.dropped_before | num) and (.mpps | num) and
+				(.seen | num) and (.dropped_before | num) and (.dropped_dut | num) and (.mpps | num) and
 				(.ns | num) and (.outlier | type) == "boolean" and
 				(.cpu_ns | num) and .cpu_ns > 0 and (.own_ns | num) and (.pkt_ns | num)))' "$T/c.json"
 	check_eq "$name: rows" "$(jq -c '[.rows[].name]' "$T/c.json")" \
@@ -171,6 +171,32 @@ test_contract() {
 		'(.env.emulated | not) and all(.rows[]; .flags | index("emulated") | not)' "$T/c.json"
 }
 test_contract
+
+# forward: every frame of every round at the far end, whichever way it
+# went; no NAPI at the sink makes the XDP rows INVALID, saying why.
+test_forward() {
+	local name="bench forward" out
+	# shellcheck disable=SC2086
+	"$HC" bench --scenario forward $SHORT -o "$T/fw.json" >/dev/null 2>&1
+	check_eq "$name: row names" "$(jq -c '[.rows[].name]' "$T/fw.json")" \
+		'["xdp-redirect-map","xdp-redirect","tc-redirect","tcx-redirect","tc-redirect-peer","stack-forward","nft-fwd","gen-only"]'
+	check "$name: every frame counted at the sink, none dropped on the way" jq_true \
+		'all(.rows[] | select(.flags | index("generator") | not) | .rounds[];
+			.seen == .generated and .dropped_before == 0 and .dropped_dut == 0)' "$T/fw.json"
+	check_eq "$name: against stack-forward" "$(jq -r .baseline "$T/fw.json")" stack-forward
+	# shellcheck disable=SC2086
+	out=$(HOOKCMP_FAIL_AT=bench-sink-gro "$HC" bench --scenario forward $SHORT -o "$T/fw.json" 2>&1)
+	check_eq "$name without NAPI at the sink: exit status" "$?" 0
+	check "$name without NAPI at the sink: says so" grep -q \
+		"Warning: no NAPI on hcs (GRO on: fault injected at step 'bench-sink-gro'): the XDP rows will be INVALID" <<<"$out"
+	check_eq "$name without NAPI at the sink: the XDP rows INVALID, with the cause" \
+		"$(jq -c '[.rows[] | select(.valid | not) | .name]' "$T/fw.json")" '["xdp-redirect-map","xdp-redirect"]'
+	check "$name without NAPI at the sink: the reason is run's" jq_true \
+		'all(.rows[] | select(.valid | not); .reason == "setup: hco takes no XDP frames: its veth peer runs no NAPI (no XDP program there, GRO off), so the kernel drops what is redirected to it: Operation not supported")' \
+		"$T/fw.json"
+	root_state_same "$name: nothing left behind"
+}
+test_forward
 
 # --target-ci: more rounds until the widest interval is narrow enough, or
 # it says it gave up; either way the rounds stay within the bounds.

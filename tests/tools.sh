@@ -31,7 +31,7 @@ check_eq "completion: verdicts" "$(comp hookcmp --action '')" "pass drop redirec
 check_eq "completion: redirect modes" "$(comp hookcmp --redirect-mode '')" "map ifindex"
 check_eq "completion: a command's options" "$(comp hookcmp bench --sc)" "--scenario"
 check_eq "completion: bench scenarios" "$(comp hookcmp bench --scenario '')" \
-	"hooks static-key parse rules size aa"
+	"hooks static-key parse rules size aa forward"
 check_eq "completion: files after bench -o" "$(comp hookcmp bench -o Makef)" "Makefile"
 
 if [ "$(id -u)" -ne 0 ]; then
