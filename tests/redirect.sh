@@ -257,7 +257,7 @@ test_no_napi
 # come back to the generator recycled with those edits: only gen --refresh,
 # which writes the headers into every frame again, gets them all through.
 test_refresh() {
-	local name="gen --refresh" mac smac
+	local name="gen through a router" mac smac
 	rd_up || { fail "$name: topology"; return; }
 	mac=$(ip -n "$D" -j link show dev "$DEV" | jq -r '.[0].address')
 	smac=$(ip -n "$S" -j link show dev "$SINK" | jq -r '.[0].address')
@@ -276,17 +276,17 @@ test_refresh() {
 			sleep 0.3
 			hc_stop INT
 			sink_stop
-			check_eq "$name ${args:-off}: DEV passed all to the stack" \
+			check_eq "$name ${args:-without --refresh}: DEV passed all to the stack" \
 				"$(tail -n 1 "$T/out" | jq .total.pass)" 20000
 			if [ -n "$args" ]; then
-				check_eq "$name: forwarded, all at the sink" \
+				check_eq "$name --refresh: forwarded, all at the sink" \
 					"$(seen "$T/sink.out")" "udp4:20000"
 			else
-				check "$name off: fewer at the sink (the router's MACs came back)" \
+				check "$name without --refresh: fewer at the sink (the router's MACs came back)" \
 					[ "$(tail -n 1 "$T/sink.out" | jq .total.packets)" -lt 20000 ]
 			fi
 		else
-			fail "$name ${args:-off}: hookcmp did not attach"
+			fail "$name ${args:-without --refresh}: hookcmp did not attach"
 			sink_stop
 		fi
 	done
