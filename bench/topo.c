@@ -276,11 +276,21 @@ int bench_threads(const char *dir, const char *prefix, pid_t *pids, int max)
 static int pin_napi(struct bench *b)
 {
 	pid_t pids[BENCH_MAX_NAPI];
+	struct hc_err err = {};
 	cpu_set_t set;
 	int i, n;
 
-	n = bench_threads("/proc", "napi/" BENCH_DUT_DEV "-", pids,
-			  BENCH_MAX_NAPI);
+	/*
+	 * The kernel says which kthreads are the DUT's. Before Linux 6.9,
+	 * their names: any other device called hcd (in another namespace)
+	 * would match too.
+	 */
+	n = bench_enter(b->fd_dut) ?:
+		    hc_nl_napi_threads(b->if_dut, pids, BENCH_MAX_NAPI, &err);
+	bench_enter(b->fd_gen);
+	if (n < 0)
+		n = bench_threads("/proc", "napi/" BENCH_DUT_DEV "-", pids,
+				  BENCH_MAX_NAPI);
 	CPU_ZERO(&set);
 	CPU_SET(1, &set);
 	for (i = 0; i < n; i++)

@@ -36,6 +36,7 @@
 
 struct hc_nl {
 	struct mnl_socket *sk;
+	int bus; /* NETLINK_ROUTE, or NETLINK_GENERIC */
 	__u32 portid;
 	__u32 seq;
 	char buf[HC_NL_BUF];
@@ -48,6 +49,7 @@ static struct hc_nl *nl_open(int bus, struct hc_err *err)
 
 	if (!nl)
 		return NULL;
+	nl->bus = bus;
 	nl->sk = mnl_socket_open(bus);
 	if (!nl->sk || mnl_socket_bind(nl->sk, 0, MNL_SOCKET_AUTOPID) < 0) {
 		int e = errno;
@@ -196,7 +198,7 @@ static int talk(struct hc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data,
 	 * A dump ends with NLMSG_DONE; an extra ack would go unread. The test
 	 * is on the type too: NLM_F_EXCL shares its bit with NLM_F_MATCH.
 	 */
-	bool dump = (nlh->nlmsg_type & 3) == 2 &&
+	bool dump = (nl->bus != NETLINK_ROUTE || (nlh->nlmsg_type & 3) == 2) &&
 		    (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
 
 	nlh->nlmsg_flags |= NLM_F_REQUEST | (dump ? 0 : NLM_F_ACK);
@@ -478,16 +480,21 @@ int hc_nl_neigh_add(struct hc_nl *nl, int ifindex, const struct in_addr *ip,
 
 /* ---- netdev genetlink ---- */
 
-/* Linux 6.3 uapi (linux/netdev.h); Debian 12's headers predate it. */
+/* Linux 6.3 and 6.9 uapi (linux/netdev.h); Debian 12's headers predate it. */
 #define HC_NETDEV_CMD_DEV_GET 1
+#define HC_NETDEV_CMD_NAPI_GET 11
 #define HC_NETDEV_A_DEV_IFINDEX 1
 #define HC_NETDEV_A_DEV_XDP_FEATURES 3
+#define HC_NETDEV_A_NAPI_IFINDEX 1
+#define HC_NETDEV_A_NAPI_PID 4
 
 struct genl_query {
 	REPLY_CTX;
 	__u16 attr; /* the attribute wanted */
 	__u64 value;
 	bool found;
+	__u32 *all; /* in a dump, every value of it, up to max */
+	int max, n;
 };
 
 static int genl_attr_cb(const struct nlattr *a, void *data)
@@ -498,11 +505,15 @@ static int genl_attr_cb(const struct nlattr *a, void *data)
 		return MNL_CB_OK;
 	if (mnl_attr_get_payload_len(a) == sizeof(__u16))
 		q->value = mnl_attr_get_u16(a);
+	else if (mnl_attr_get_payload_len(a) == sizeof(__u32))
+		q->value = mnl_attr_get_u32(a);
 	else if (mnl_attr_get_payload_len(a) == sizeof(__u64))
 		q->value = mnl_attr_get_u64(a);
 	else
 		return MNL_CB_OK;
 	q->found = true;
+	if (q->all && q->n < q->max)
+		q->all[q->n++] = q->value;
 	return MNL_CB_OK;
 }
 
@@ -523,32 +534,71 @@ static struct nlmsghdr *genl_msg(struct hc_nl *nl, __u16 family, __u8 cmd)
 	return nlh;
 }
 
-int hc_nl_xdp_features(int ifindex, __u64 *features, struct hc_err *err)
+/* A generic netlink socket and the id of the netdev family in q->value. */
+static struct hc_nl *netdev_open(struct genl_query *q, struct hc_err *err)
 {
 	struct hc_nl *nl = nl_open(NETLINK_GENERIC, err);
-	struct genl_query q = { .talk.err = err, .attr = CTRL_ATTR_FAMILY_ID };
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (!nl)
+		return NULL;
+	nlh = genl_msg(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "netdev");
+	q->attr = CTRL_ATTR_FAMILY_ID;
+	ret = talk(nl, nlh, genl_cb, q, err);
+	if (!ret && !q->found)
+		ret = -ENOENT;
+	if (ret) {
+		hc_nl_close(nl);
+		errno = -ret;
+		return NULL;
+	}
+	q->found = false;
+	return nl;
+}
+
+int hc_nl_xdp_features(int ifindex, __u64 *features, struct hc_err *err)
+{
+	struct genl_query q = { .talk.err = err };
+	struct hc_nl *nl = netdev_open(&q, err);
 	struct nlmsghdr *nlh;
 	int ret;
 
 	if (!nl)
 		return -errno;
-	nlh = genl_msg(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "netdev");
+	nlh = genl_msg(nl, q.value, HC_NETDEV_CMD_DEV_GET);
+	mnl_attr_put_u32(nlh, HC_NETDEV_A_DEV_IFINDEX, ifindex);
+	q.attr = HC_NETDEV_A_DEV_XDP_FEATURES;
 	ret = talk(nl, nlh, genl_cb, &q, err);
 	if (!ret && !q.found)
 		ret = -ENOENT;
-	if (!ret) {
-		nlh = genl_msg(nl, q.value, HC_NETDEV_CMD_DEV_GET);
-		mnl_attr_put_u32(nlh, HC_NETDEV_A_DEV_IFINDEX, ifindex);
-		q.attr = HC_NETDEV_A_DEV_XDP_FEATURES;
-		q.found = false;
-		ret = talk(nl, nlh, genl_cb, &q, err);
-		if (!ret && !q.found)
-			ret = -ENOENT;
-	}
 	*features = q.value;
 	hc_nl_close(nl);
 	return ret;
+}
+
+int hc_nl_napi_threads(int ifindex, pid_t *pids, int max, struct hc_err *err)
+{
+	struct genl_query q = { .talk.err = err };
+	struct hc_nl *nl = netdev_open(&q, err);
+	struct nlmsghdr *nlh;
+	__u32 all[64];
+	int ret, i;
+
+	if (!nl)
+		return -errno;
+	nlh = genl_msg(nl, q.value, HC_NETDEV_CMD_NAPI_GET);
+	nlh->nlmsg_flags |= NLM_F_DUMP;
+	mnl_attr_put_u32(nlh, HC_NETDEV_A_NAPI_IFINDEX, ifindex);
+	q.attr = HC_NETDEV_A_NAPI_PID;
+	q.all = all;
+	q.max = max < 64 ? max : 64;
+	ret = talk(nl, nlh, genl_cb, &q, err);
+	hc_nl_close(nl);
+	for (i = 0; i < q.n; i++)
+		pids[i] = all[i];
+	return ret ?: q.n;
 }
 
 /* ---- qdiscs ---- */

@@ -7,6 +7,7 @@
 #define HC_NL_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <linux/types.h>
 #include <linux/if_link.h>
 #include "hookcmp.h"
@@ -99,6 +100,13 @@ int hc_nl_route_add(struct hc_nl *nl, const struct in_addr *dst, __u8 prefixlen,
 /* A permanent neighbour: `ip neigh add IP lladdr MAC dev IF nud permanent`. */
 int hc_nl_neigh_add(struct hc_nl *nl, int ifindex, const struct in_addr *ip,
 		    const __u8 *mac, struct hc_err *err);
+
+/*
+ * The pids of the threaded NAPI kthreads of ifindex in the current
+ * namespace, from the netdev generic netlink family (Linux 6.9+): how
+ * many, or -errno (-ENOENT: no such family here).
+ */
+int hc_nl_napi_threads(int ifindex, pid_t *pids, int max, struct hc_err *err);
 
 /* Whether a default route (IPv4 or IPv6) leaves through ifindex. */
 int hc_nl_default_route_via(struct hc_nl *nl, int ifindex, bool *found,
