@@ -32,7 +32,7 @@ static int frame_for(struct bench *b, const struct bench_row *r)
 	return hc_gen_set_frame(&b->gen, &spec);
 }
 
-/* perf's control channel: a command, then wait for perf's "ack". */
+/* perf's control channel: a command, then perf's "ack" if it sends one. */
 static int perf_cmd(struct bench *b, const char *cmd)
 {
 	struct pollfd p = { .fd = b->perf_ack, .events = POLLIN };
@@ -43,6 +43,8 @@ static int perf_cmd(struct bench *b, const char *cmd)
 		return 0;
 	if (write(b->perf_fd, cmd, strlen(cmd)) < 0)
 		return -errno;
+	if (b->perf_ack < 0)
+		return 0;
 	do
 		n = poll(&p, 1, 5000);
 	while (n < 0 && errno == EINTR);
