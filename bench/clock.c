@@ -51,9 +51,10 @@ int bench_clock_open(struct bench *b)
 {
 	struct bench_clock *c = &b->clock;
 	pid_t p = ksoftirqd0();
+	struct hc_err err = {};
 	int i;
 
-	c->self = task_clock(0);
+	c->self = hc_fault(&err, "bench-clock") ?: task_clock(0);
 	c->softirqd = p > 0 ? task_clock(p) : -ESRCH;
 	for (i = 0; i < BENCH_MAX_NAPI; i++)
 		c->napi[i] = -1;

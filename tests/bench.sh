@@ -335,6 +335,15 @@ EOF
 	exec 5>&- 6>&-
 	root_state_same "bench --perf-ctl without an ack: nothing left behind"
 
+	# No task-clock counters (perf_event_open refused): the wall clock.
+	# shellcheck disable=SC2086
+	out=$(HOOKCMP_FAIL_AT=bench-clock "$HC" bench --scenario aa $SHORT -j 2>"$T/w.err")
+	check_eq "bench without task-clock counters: exit status" "$?" 0
+	check "bench without task-clock counters: the wall clock, said and recorded" jq_true \
+		'.env.clock == "wall" and all(.rows[]; .valid and all(.rounds[]; .cpu_ns == null and .pkt_ns > 0))' \
+		<<<"$out"
+	check "bench without task-clock counters: a warning" grep -q "no task-clock counters" "$T/w.err"
+
 	# The issue's own example: no iptables, nft or gnuplot on the PATH.
 	out=$(PATH=/nonexistent "$HC" bench --hooks iptables-raw,nft-ingress $SHORT -j 2>/dev/null)
 	check_eq "bench without iptables/nft: exit status" "$?" 0
