@@ -308,6 +308,7 @@ void bench_report_text(const struct bench *b, FILE *f)
 {
 	struct rp p = { .mode = RP_TEXT, .f = f, .header = true };
 	const struct bench_row *gen = NULL;
+	double setup = attach_ms(b);
 	int i, outliers = 0;
 
 	fputc('\n', f);
@@ -338,14 +339,17 @@ void bench_report_text(const struct bench *b, FILE *f)
 	if (b->target_ci)
 		fprintf(f, "target-ci %g%%: %s after %d rounds\n", b->target_ci,
 			b->target_reached ? "reached" : "gave up", b->nrounds);
-	if (!isnan(attach_ms(b)))
+	if (!isnan(setup))
 		fprintf(f,
 			"setup and teardown: %.1f ms per row and round (median), outside the timed windows\n",
-			attach_ms(b));
+			setup);
 	if (outliers)
 		fprintf(f,
-			"%d rounds are outliers (modified z > %.1f); they are kept in every number\n",
-			outliers, BENCH_OUTLIER_Z);
+			"%d %s (modified z > %.1f); %s kept in every number\n",
+			outliers,
+			outliers > 1 ? "rounds are outliers" :
+				       "round is an outlier",
+			BENCH_OUTLIER_Z, outliers > 1 ? "they are" : "it is");
 	if (gen && gen->sum.drift > BENCH_DRIFT_MAX)
 		fprintf(f,
 			"Warning: the generator's own time per packet drifted by %.0f%% over the run (%s)\n",
