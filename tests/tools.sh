@@ -39,41 +39,45 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 0
 fi
 
-# Plots from a tiny bench, from its JSON and from its CSV; a quote in the
-# directory's name is just a character (gnuplot gets paths as arguments).
-P="$T/plots 'q\"uote"
-"$HC" bench --scenario parse --hooks xdp-native,tcx --rounds 2 --packets 20000 \
-	-o "$T/b.json" --csv "$T/b.csv" --plot "$P" >"$T/out" 2>&1
-check_eq "bench --plot: exit status" "$?" 0
-for f in mpps cost ns steps; do
-	check "bench --plot: $f.png is a PNG" is_png "$P/$f.png"
-	check "bench --plot: $f.svg is SVG" grep -q "<svg" "$P/$f.svg"
-done
-check "bench --plot: the ns chart draws interval whiskers" grep -q "95% CI" "$P/ns.svg"
-scripts/plot.sh "$T/b.csv" "$T/csvplots" >/dev/null 2>&1
-check_eq "plot.sh from CSV: exit status" "$?" 0
-check "plot.sh from CSV: mpps.png is a PNG" is_png "$T/csvplots/mpps.png"
-
-# perf scripts, software events where the hardware has none; perf counts
-# only inside the chosen row's timed windows.
-RESULTS=$T/res scripts/perf-profile.sh xdp-native --rounds 2 --packets 20000 >"$T/prof" 2>&1
-check_eq "perf-profile.sh: exit status" "$?" 0
-check "perf-profile.sh: prints top symbols" grep -qE '^ *[0-9.]+% +\[[k.]\]' "$T/prof"
-check "perf-profile.sh: keeps perf.data and a report" \
-	test -s "$(ls -d "$T"/res/perf-xdp-native-*)/perf.data" -a -s "$(ls -d "$T"/res/perf-xdp-native-*)/report.txt"
-check "perf-profile.sh: says how many samples fell in the row's windows" \
-	grep -qE '^perf-profile: [1-9][0-9]* [a-z-]+ samples on CPU 0, all inside 2 timed windows of xdp-native \(40000 packets\)' "$T/prof"
-if perf stat -e cycles true 2>&1 | grep -q "not supported"; then
-	check "perf-profile.sh: says it fell back to cpu-clock" \
-		grep -q "not supported here; sampling cpu-clock" "$T/prof"
+if need gnuplot "bench --plot and plot.sh"; then
+	# Plots from a tiny bench, from its JSON and from its CSV; a quote in the
+	# directory's name is just a character (gnuplot gets paths as arguments).
+	P="$T/plots 'q\"uote"
+	"$HC" bench --scenario parse --hooks xdp-native,tcx --rounds 2 --packets 20000 \
+		-o "$T/b.json" --csv "$T/b.csv" --plot "$P" >"$T/out" 2>&1
+	check_eq "bench --plot: exit status" "$?" 0
+	for f in mpps cost ns steps; do
+		check "bench --plot: $f.png is a PNG" is_png "$P/$f.png"
+		check "bench --plot: $f.svg is SVG" grep -q "<svg" "$P/$f.svg"
+	done
+	check "bench --plot: the ns chart draws interval whiskers" grep -q "95% CI" "$P/ns.svg"
+	scripts/plot.sh "$T/b.csv" "$T/csvplots" >/dev/null 2>&1
+	check_eq "plot.sh from CSV: exit status" "$?" 0
+	check "plot.sh from CSV: mpps.png is a PNG" is_png "$T/csvplots/mpps.png"
 fi
-PACKETS=20000 ROUNDS=2 RESULTS=$T/res scripts/perf-stat.sh xdp-native tcx >"$T/stat" 2>&1
-check_eq "perf-stat.sh: exit status" "$?" 0
-check "perf-stat.sh: a per-packet row per hook and the generator" \
-	test "$(grep -cE '^(xdp-native|tcx|gen-only) +[0-9.]+ ' "$T/stat")" = 3
-check "perf-stat.sh: JSON counts the windows' packets only" jq_true \
-	'length == 3 and all(.[]; .task_ns_per_pkt > 0 and .packets == 40000)' \
-	"$(ls "$T"/res/perf-stat-*/perf-stat.json)"
+
+if need perf "perf-profile.sh and perf-stat.sh"; then
+	# perf scripts, software events where the hardware has none; perf counts
+	# only inside the chosen row's timed windows.
+	RESULTS=$T/res scripts/perf-profile.sh xdp-native --rounds 2 --packets 20000 >"$T/prof" 2>&1
+	check_eq "perf-profile.sh: exit status" "$?" 0
+	check "perf-profile.sh: prints top symbols" grep -qE '^ *[0-9.]+% +\[[k.]\]' "$T/prof"
+	check "perf-profile.sh: keeps perf.data and a report" \
+		test -s "$(ls -d "$T"/res/perf-xdp-native-*)/perf.data" -a -s "$(ls -d "$T"/res/perf-xdp-native-*)/report.txt"
+	check "perf-profile.sh: says how many samples fell in the row's windows" \
+		grep -qE '^perf-profile: [1-9][0-9]* [a-z-]+ samples on CPU 0, all inside 2 timed windows of xdp-native \(40000 packets\)' "$T/prof"
+	if perf stat -e cycles true 2>&1 | grep -q "not supported"; then
+		check "perf-profile.sh: says it fell back to cpu-clock" \
+			grep -q "not supported here; sampling cpu-clock" "$T/prof"
+	fi
+	PACKETS=20000 ROUNDS=2 RESULTS=$T/res scripts/perf-stat.sh xdp-native tcx >"$T/stat" 2>&1
+	check_eq "perf-stat.sh: exit status" "$?" 0
+	check "perf-stat.sh: a per-packet row per hook and the generator" \
+		test "$(grep -cE '^(xdp-native|tcx|gen-only) +[0-9.]+ ' "$T/stat")" = 3
+	check "perf-stat.sh: JSON counts the windows' packets only" jq_true \
+		'length == 3 and all(.[]; .task_ns_per_pkt > 0 and .packets == 40000)' \
+		"$(ls "$T"/res/perf-stat-*/perf-stat.json)"
+fi
 
 # make install puts everything where it belongs, and the installed
 # binary finds its scripts.
@@ -86,4 +90,5 @@ for f in sbin/hookcmp share/man/man8/hookcmp.8 share/bash-completion/completions
 done
 "$T/inst/sbin/hookcmp" bench --hooks tcx --no-bare --rounds 1 --packets 5000 \
 	--plot "$T/instplots" >/dev/null 2>&1
-check "installed hookcmp bench --plot finds the installed plot.sh" is_png "$T/instplots/mpps.png"
+need gnuplot "installed hookcmp bench --plot" &&
+	check "installed hookcmp bench --plot finds the installed plot.sh" is_png "$T/instplots/mpps.png"
