@@ -2,17 +2,22 @@
 /*
  * hookcmp bench: what its parts share. A scenario (scen_*.c) builds rows;
  * each row has a kind (kind_*.c) that puts its hook in place, counts and
- * takes it away; run.c measures every row once per round in the order
- * plan.c draws; statistics.c turns the rounds into estimates; report.c
- * prints them as text, JSON or CSV. topo.c owns the namespaces.
+ * takes it away; a topology (topo.c: a veth pair and a generator of our
+ * own; dev.c: a given device with traffic from elsewhere) holds the
+ * device rows attach to and measures each window; run.c measures every
+ * row once per round in the order plan.c draws; statistics.c turns the
+ * rounds into estimates; report.c prints them as text, JSON or CSV.
  */
 #ifndef HC_BENCH_H
 #define HC_BENCH_H
 
 #include <stdio.h>
+#include <net/if.h>
 #include <sys/types.h>
 #include "hookcmp.h"
+#include "ethtool.h"
 #include "gen.h"
+#include "stats.h"
 #include "plan.h"
 #include "statistics.h"
 
@@ -30,9 +35,12 @@
 #define BENCH_LEVEL 0.95
 #define BENCH_OUTLIER_Z 3.5 /* modified z-score that flags a round */
 #define BENCH_DRIFT_MAX 1.10 /* gen-only's max/min time per packet */
+#define BENCH_TOLERANCE 0.001 /* --dev: counts that agree within 0.1% */
+#define BENCH_MAX_CPUS HC_MAX_CPUS
 
 struct bench;
 struct bench_row;
+struct bench_round;
 
 /* What a row's hook counted so far. */
 struct bench_count {
@@ -40,7 +48,43 @@ struct bench_count {
 	__u64 passed; /* of those, let through; forward: to the DUT's stack */
 	__u64 dropped; /* dropped before it by the hook's own rings (AF_XDP) */
 	__u64 dropped_dut; /* forward: dropped at the DUT, where dropped_at says */
+	/* Per CPU where the kind counts so (set cpus), into a caller's array. */
+	__u64 *cpu;
+	bool cpus;
 };
+
+/* The device's own counters (IFLA_STATS64) that bench accounts with. */
+struct bench_dev_count {
+	__u64 rx_packets, rx_dropped, rx_missed_errors, rx_fifo_errors,
+		rx_over_errors;
+};
+
+/*
+ * Where rows run and where their traffic comes from. Shared code never
+ * asks which topology it is.
+ */
+struct bench_topo {
+	const char *name;
+	/* Finds what the user named, changing nothing: errors are usage. */
+	int (*open)(struct bench *b, struct hc_err *err);
+	int (*up)(struct bench *b, struct hc_err *err);
+	void (*down)(struct bench *b);
+	/*
+	 * One row's window, its hook in place: the counts, the time, the
+	 * rate into rd. -errno ends the bench; a failure of the row alone
+	 * goes to bench_row_fail() and returns 0.
+	 */
+	int (*measure)(struct bench *b, struct bench_row *r,
+		       struct bench_round *rd, bool perf, struct hc_err *err);
+	/* The report's lines on what was measured how. */
+	void (*describe)(const struct bench *b, FILE *f);
+	/* Counts add up exactly (our own generator) or the row is INVALID;
+	 * else within BENCH_TOLERANCE, or the row is unverified. */
+	bool exact;
+	bool own_gen; /* gen-only rows measure the generator */
+};
+
+extern const struct bench_topo bench_topo_veth, bench_topo_dev;
 
 /*
  * A row kind: how its hook is put in place before a timed window, read,
@@ -86,6 +130,12 @@ struct bench_scenario {
 
 extern const struct bench_scenario *const bench_scenarios[];
 
+/* The hook's and the device's counts at one moment of a window. */
+struct bench_sample {
+	double t; /* seconds since the window opened */
+	__u64 seen, rx, dropped; /* since it opened */
+};
+
 /* One row in one measured round. */
 struct bench_round {
 	int round; /* 1-based */
@@ -93,7 +143,9 @@ struct bench_round {
 	__u64 generated, seen, dropped_before;
 	__u64 dropped_dut; /* forward: dropped on the way through the DUT */
 	__u64 passed; /* let through by the hook */
-	double secs; /* the timed window, by the wall clock */
+	bool generated_known; /* --external: nothing says what was sent */
+	bool whole; /* the window ran to its end: not cut by a signal */
+	double secs; /* the timed window by the wall clock, or its steady part */
 	double cpu_ns; /* the CPU time of its packets' work; NaN: no clock */
 	double own_ns; /* of which its own threads' (AF_XDP's consumer) */
 	double setup_ms, teardown_ms; /* around it, not in it */
@@ -101,6 +153,16 @@ struct bench_round {
 	double pkt_ns; /* CPU (or wall) time per packet */
 	double ns; /* cost per packet (see bench_summarize); NaN: none */
 	bool outlier;
+	bool unverified; /* the device's counters do not close the sum */
+	/* --dev: the device's deltas, and its ethtool statistics' */
+	struct bench_dev_count dev;
+	__u64 *ethtool;
+	/* Rate per CPU (ncpu of them); NULL where the kind counts none. */
+	double *cpu_mpps;
+	/* --dev: the samples, and the steady part the rate is taken from */
+	struct bench_sample *samples;
+	int nsamples;
+	double steady_from, steady_to;
 };
 
 /* What the report shows of a row; NaN where there is nothing to show. */
@@ -137,7 +199,9 @@ struct bench_row {
 
 	struct bench_round *rd;
 	int nrd, cap;
+	bool other; /* needs a second device in the DUT's namespace */
 	char reason[200]; /* why the row is INVALID */
+	char unverified[200]; /* why its counts are not verified */
 	bool dead; /* setup failed: it runs no more */
 	struct bench_sum sum;
 };
@@ -150,6 +214,18 @@ struct bench_env {
 	char kernel[65];
 	char hypervisor[13]; /* CPUID's signature, "" on bare metal */
 	bool emulated; /* qemu TCG: timings mean nothing */
+	int ncpu; /* possible CPUs: the length of per-CPU arrays */
+};
+
+/* --dev: the device under test as bench found it. */
+struct bench_dut {
+	char driver[32];
+	int queues; /* RX queues (ETHTOOL_GCHANNELS: rx + combined) */
+	char irq_cpus[256]; /* where its interrupts or NAPI kthreads run */
+	char ip[16]; /* its IPv4 address, "" if none */
+	bool threaded, gro;
+	struct hc_ethtool_names stats;
+	int rx_cpus; /* the most CPUs one window's traffic came in on */
 };
 
 enum bench_cpu_mode { BENCH_SPLIT, BENCH_INLINE };
@@ -173,7 +249,11 @@ struct bench {
 	double target_ci; /* percent; 0: a fixed number of rounds */
 	const char *hooks, *out_path, *csv_path, *plot_dir, *netns;
 	const char *perf_ctl, *perf_row;
-	bool json, help, no_bare, seed_set;
+	bool json, help, no_bare, seed_set, per_cpu;
+	/* --dev */
+	const char *dev, *other_dev, *gen_cmd, *tune;
+	bool external, force;
+	double settle, window;
 
 	/* opened before any row runs */
 	FILE *out, *csv;
@@ -181,9 +261,11 @@ struct bench {
 	int perf_fd, perf_ack, perf_idx;
 
 	/* topology */
-	int fd_root, fd_gen, fd_dut;
+	const struct bench_topo *topo;
+	int fd_root, fd_gen, fd_dut; /* fd_gen: where the thread waits */
 	struct hc_nl *nl_gen, *nl_dut;
 	int if_gen, if_dut, if_other, if_spare;
+	char dut_name[IF_NAMESIZE], other_name[IF_NAMESIZE];
 	__u8 dut_mac[6];
 	/* forward: the sink, and the counter at its end */
 	int fd_sink;
@@ -191,6 +273,8 @@ struct bench {
 	int if_out, if_sink;
 	__u8 sink_mac[6];
 	struct hc_run sink;
+	bool journal; /* rows journal what they attach: it outlives us */
+	struct bench_dut dut;
 	bool threaded; /* split: NAPI kthreads to pin again when NAPI returns */
 	struct bench_clock clock;
 	struct hc_gen gen;
@@ -210,7 +294,7 @@ struct bench {
 	double resolution_ns, resolution_pct;
 };
 
-/* rows.c: what scenarios build with */
+/* scenario.c: what scenarios build with */
 /* --hooks lets this row in; a scenario's baseline is always let in. */
 bool bench_wanted(struct bench *b, const char *name);
 struct bench_row *bench_row_add(struct bench *b, const char *name,
@@ -234,9 +318,6 @@ int bench_row_find(const struct bench *b, const char *name);
 
 /* topo.c */
 int bench_enter(int nsfd);
-int bench_topo_up(struct bench *b, struct hc_err *err);
-void bench_topo_down(struct bench *b);
-int bench_topo_cpu(struct bench *b, struct hc_err *err);
 /* NAPI on the DUT's veth (GRO on) or none (the generator alone). */
 int bench_topo_napi(struct bench *b, bool on);
 int bench_dut_rx(struct bench *b, __u64 *rx);
@@ -245,7 +326,12 @@ int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c);
 /* forward: what reached the sink, and what the DUT's devices dropped. */
 int bench_read_sink(struct bench *b, struct bench_row *r,
 		    struct bench_count *c);
-int bench_gen_tx_dropped(struct bench *b, __u64 *dropped);
+/* What the DUT counted: rx_packets, and what it dropped before any hook. */
+int bench_dut_count(struct bench *b, struct bench_dev_count *d);
+__u64 bench_dropped(const struct bench_dev_count *d);
+/* Records a change to the DUT's namespace for hookcmp cleanup (--dev). */
+int bench_journal(struct bench *b, struct hc_jrec *rec, enum hc_jkind kind,
+		  int ifindex, const char *mode, bool done);
 
 /*
  * The ids of the threads under dir ("/proc": processes; "/proc/self/task":
@@ -264,15 +350,20 @@ int bench_clock_own(struct bench *b, const pid_t *pids, int n);
 __u64 bench_clock_read_own(const struct bench *b);
 void bench_clock_close(struct bench *b);
 
-/* exec.c: argv, never a shell; in the namespace nsfd (-1: ours). */
-int bench_exec(int nsfd, const char *const *argv, char *out, size_t size,
-	       struct hc_err *err);
-
 /* env.c */
 void bench_env_read(struct bench_env *env);
 
 /* run.c: warm-up, rounds, and more of them for --target-ci. */
 int bench_run(struct bench *b, struct hc_err *err);
+/* perf's control channel: "enable\n" or "disable\n", acknowledged. */
+int bench_perf(struct bench *b, const char *cmd);
+/* The row is INVALID for the first reason given, and runs no more. */
+void bench_row_fail(struct bench_row *r, const char *step, int ret,
+		    const struct hc_err *err);
+/* The row is INVALID for the first reason given; its rounds go on. */
+void bench_row_invalid(struct bench_row *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void bench_round_free(struct bench_round *rd);
 
 /* summary.c: what makes a round count, and from rounds to estimates. */
 bool bench_round_accounted(const struct bench_row *r,
@@ -282,6 +373,14 @@ bool bench_round_accounted(const struct bench_row *r,
  * for, a drop row that passed some, a forward row that did not forward all.
  */
 void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
+		       char *why, size_t size);
+/*
+ * --dev: the device's counters close the sum (generated, or rx_packets
+ * when nothing says what was sent, = seen + dropped before, within
+ * BENCH_TOLERANCE): 0; they do not: 1, unverified, why says with which
+ * numbers; no packets at all or a drop row that passed some: -1, INVALID.
+ */
+int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
 		       char *why, size_t size);
 /* summary.c: per-round costs, estimates and flags of every row. */
 void bench_summarize(struct bench *b);

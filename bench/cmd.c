@@ -16,9 +16,11 @@
 #include <linux/if_link.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "cmd.h"
+#include "exec.h"
 #include "nl.h"
 #include "opts.h"
 
@@ -105,8 +107,26 @@ static const struct hc_opt bench_opts[] = {
 	  "the row --perf-ctl measures (default: the scenario's first row)" },
 	{ "no-bare", 0, HC_OPT_FLAG, B(no_bare), NULL,
 	  "hooks scenario: leave out the floor rows (-bare, xsk-none)" },
+	{ "per-cpu", 0, HC_OPT_FLAG, B(per_cpu), NULL,
+	  "each row's rate per CPU too, from the per-CPU counters" },
+	{ "dev", 0, HC_OPT_STR, B(dev), "DEV",
+	  "measure this device instead of a veth pair; traffic from --gen-cmd or --external" },
 	{ "netns", 'n', HC_OPT_STR, B(netns), "NAME",
-	  "reserved for measuring a given device; bench builds its own namespaces" },
+	  "--dev is in network namespace NAME" },
+	{ "other-dev", 0, HC_OPT_STR, B(other_dev), "DEV2",
+	  "--dev: the second device of rows that need one (default: a veth pair bench makes)" },
+	{ "gen-cmd", 0, HC_OPT_STR, B(gen_cmd), "CMD",
+	  "--dev: run CMD with /bin/sh for every window; it prints how many it sent" },
+	{ "external", 0, HC_OPT_FLAG, B(external), NULL,
+	  "--dev: traffic flows already; measure --window after --settle" },
+	{ "window", 0, HC_OPT_SECS, B(window), "SEC",
+	  "--external: seconds measured per row and round (default 1)" },
+	{ "settle", 0, HC_OPT_SECS, B(settle), "SEC",
+	  "--external: seconds after a row's setup before its window (default 0.2)" },
+	{ "tune", 0, HC_OPT_STR, B(tune), "LIST",
+	  "--dev: set gro=on|off, threaded=on|off, channels=N for the run, then put them back" },
+	{ "force", 'f', HC_OPT_FLAG, B(force), NULL,
+	  "--dev: measure the device that holds the default route" },
 	{ "help", 'h', HC_OPT_FLAG, B(help), NULL, "show this help" },
 	{}
 };
@@ -115,11 +135,12 @@ static void usage(void)
 {
 	int i;
 
-	printf("Usage: hookcmp bench [OPTIONS]\n\n"
+	printf("Usage: hookcmp bench [OPTIONS]\n"
+	       "       hookcmp [-n NETNS] bench --dev DEV --gen-cmd CMD|--external [OPTIONS]\n\n"
 	       "Runs every row of a scenario once per round, in a random order, on a\n"
-	       "veth pair between two namespaces it creates and removes, and reports\n"
-	       "each row's cost per packet against the scenario's baseline with 95%%\n"
-	       "bootstrap intervals.\n\n");
+	       "veth pair between two namespaces it creates and removes (or on DEV,\n"
+	       "with traffic from elsewhere), and reports each row's cost per packet\n"
+	       "against the scenario's baseline with 95%% bootstrap intervals.\n\n");
 	hc_opts_help(stdout, bench_opts);
 	printf("\nScenarios:\n");
 	for (i = 0; bench_scenarios[i]; i++)
@@ -275,7 +296,7 @@ static int plot(struct bench *b)
 	if (ret)
 		return ret;
 	ret = hc_fault(&err, "bench-plot") ?:
-		      bench_exec(-1, argv, out, sizeof(out), &err);
+		      hc_exec(-1, argv, out, sizeof(out), &err);
 	if (ret)
 		return hc_fail(HC_EXIT_FAIL, "%s: %s", b->plot_sh, err.msg);
 	fprintf(stderr, "charts in %s\n", b->plot_dir);
@@ -327,73 +348,44 @@ static int fatal(const char *what, int ret, const struct hc_err *err)
 {
 	int code = ret == -ENODEV ? HC_EXIT_FAIL : hc_exit_code(ret);
 
-	return hc_fail(code, "bench: %s: %s%s%s%s%s", what, err->msg,
-		       err->msg[0] ? ": " : "", strerror(-ret),
+	return hc_fail(code, "bench: %s%s%s%s%s%s%s", what ? what : "",
+		       what ? ": " : "", err->msg, err->msg[0] ? ": " : "",
+		       strerror(-ret),
 		       err->kernel[0] ? ". Kernel: " : "", err->kernel);
 }
 
-/* Attaches the bare tc program with tcx to the DUT and takes it off. */
-static bool probe_tcx(struct bench *b)
+/* HC_BPF_TCX_INGRESS on a device that does not exist: ENODEV if tcx is there. */
+static bool probe_tcx(void)
 {
 	struct hc_run r = { .hook = HC_HOOK_TC,
 			    .tc_attach = HC_TC_TCX,
 			    .bare = true,
-			    .dev = BENCH_DUT_DEV,
-			    .ifindex = b->if_dut,
-			    .nl = b->nl_dut,
 			    .prog_fd = -1,
 			    .stats_fd = -1,
 			    .link_fd = -1,
-			    .sock_fd = -1,
-			    .no_journal = true };
-	bool ok;
+			    .sock_fd = -1 };
+	bool ok = false;
+	int fd;
 
-	bench_enter(b->fd_dut);
-	ok = !hc_hook_tc.load(&r) && !hc_hook_tc.attach(&r);
-	hc_hook_tc.detach(&r);
-	hc_prog_unload(&r);
-	bench_enter(b->fd_gen);
-	return ok;
-}
-
-/*
- * One generator program for every row; it stays attached to the spare
- * veth so that BPF_PROG_RUN does not put it into the XDP dispatcher and
- * take it out again (two synchronize_rcu()) inside each timed window.
- */
-static int gen_up(struct bench *b, struct hc_err *err)
-{
-	struct hc_gen_cfg cfg = { .flows = 1, .method = HC_GEN_LIVE };
-	struct hc_pkt_spec *s = &b->spec;
-	int ret;
-
-	s->proto = 17;
-	s->sport = 1024;
-	s->dport = 9;
-	s->size = HC_PKT_MIN;
-	inet_pton(AF_INET, "198.18.0.1", &s->src4);
-	inet_pton(AF_INET, "198.18.0.2", &s->dst4);
-	hc_dev_mac(BENCH_GEN_DEV, s->src_mac);
-	/* Routed through the DUT, which rewrites what it forwards in place. */
-	if (b->scen->forward) {
-		inet_pton(AF_INET, BENCH_FWD_DST, &s->dst4);
-		cfg.refresh = true;
+	if (!hc_hook_tc.load(&r)) {
+		fd = bpf_link_create(r.prog_fd, 0x7fffffff, 46, NULL);
+		ok = fd < 0 && errno == ENODEV;
+		if (fd >= 0)
+			close(fd);
 	}
-	cfg.spec = *s;
-	ret = hc_fault(err, "bench-gen")			 ?:
-		      hc_gen_open(&b->gen, b->if_gen, &cfg, err) ?:
-		      hc_nl_xdp_set(b->nl_gen, b->if_spare, b->gen.prog_fd, -1,
-				    XDP_FLAGS_SKB_MODE, err);
-	b->frame_size = 0;
-	b->env.live = !ret;
-	return ret;
+	hc_prog_unload(&r);
+	return ok;
 }
 
 static void header(const struct bench *b)
 {
+	char mode[64];
+
+	snprintf(mode, sizeof(mode), "%s%s", b->dev ? "device " : cpu_modes[b->cpu_mode],
+		 b->dev ? b->dev : " mode");
 	fprintf(stderr,
-		"hookcmp bench: scenario %s, %s mode, %d CPUs, BPF JIT %s, seed %u\n",
-		b->scen->name, cpu_modes[b->cpu_mode], b->env.cpus,
+		"hookcmp bench: scenario %s, %s, %d CPUs, BPF JIT %s, seed %u\n",
+		b->scen->name, mode, b->env.cpus,
 		b->env.jit ? "on" : "OFF (numbers are not JIT numbers)",
 		b->seed);
 	if (b->env.foreign[0])
@@ -411,30 +403,58 @@ static int measure(struct bench *b)
 	struct hc_err err = {};
 	int ret;
 
-	ret = bench_topo_up(b, &err);
-	if (ret)
-		return fatal("topology", ret, &err);
-	ret = gen_up(b, &err);
-	if (ret)
-		return fatal("generator on " BENCH_GEN_DEV, ret, &err);
-	b->env.cpu_clock = !bench_clock_open(b);
-	if (!b->env.cpu_clock)
-		fprintf(stderr,
-			"Warning: no task-clock counters (perf_event_open): times are the wall clock's, with whatever else ran\n");
-	b->env.tcx = probe_tcx(b);
+	b->env.tcx = probe_tcx();
 	if (!b->env.tcx)
 		fprintf(stderr,
 			"tcx links: no (Linux 6.6+), tcx rows will be INVALID\n");
-	ret = bench_topo_cpu(b, &err);
+	ret = b->topo->up(b, &err);
 	if (ret)
-		return fatal(b->cpu_mode == BENCH_SPLIT ?
-				     "cannot set up split mode" :
-				     "cannot set up inline mode",
-			     ret, &err);
+		return fatal(NULL, ret, &err);
 	b->ran = true;
 	ret = bench_run(b, &err);
 	if (ret)
 		return fatal("measuring", ret, &err);
+	return 0;
+}
+
+/* The --dev options go together; without --dev none of them. */
+static int dev_usage(struct bench *b)
+{
+	const char *dev_only = b->other_dev ? "--other-dev" :
+			       b->gen_cmd   ? "--gen-cmd" :
+			       b->external  ? "--external" :
+			       b->tune	    ? "--tune" :
+			       b->force	    ? "--force" :
+			       b->netns	    ? "-n/--netns" :
+			       b->window    ? "--window" :
+			       b->settle    ? "--settle" :
+					      NULL;
+
+	if (!b->dev) {
+		b->topo = &bench_topo_veth;
+		if (dev_only)
+			return hc_fail(
+				HC_EXIT_USAGE,
+				"%s goes with --dev DEV; bench builds its own veth pair without it",
+				dev_only);
+		return 0;
+	}
+	b->topo = &bench_topo_dev;
+	if (!b->gen_cmd == !b->external)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--dev needs --gen-cmd CMD (bench runs it for every window) or --external (traffic flows already), one of them");
+	if (b->gen_cmd && (b->window || b->settle))
+		return hc_fail(HC_EXIT_USAGE,
+			       "--window and --settle go with --external; --gen-cmd's window is the command's run");
+	if (b->cpu_mode >= 0)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--cpu-mode is the veth bench's; with --dev the device's own interrupts and NAPI decide");
+	if (!b->window)
+		b->window = 1;
+	if (!b->settle)
+		b->settle = 0.2;
 	return 0;
 }
 
@@ -444,7 +464,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	struct hc_err err = {};
 	const char *pos[1];
 	bool plot_created = false, measured = false, report = false;
-	int npos, ret, i;
+	int npos, ret, i, k;
 
 	for (i = 0; bench_scenarios[i] && i < 15; i++)
 		scen_names[i] = bench_scenarios[i]->name;
@@ -455,24 +475,33 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	b->perf_fd = b->perf_ack = -1;
 	b->gen.sock_fd = -1;
 	b->clock.self = b->clock.softirqd = -1;
+	b->env.ncpu = libbpf_num_possible_cpus();
+	if (b->env.ncpu > BENCH_MAX_CPUS || b->env.ncpu < 1)
+		b->env.ncpu = BENCH_MAX_CPUS;
 	/*
 	 * inline by default: split (threaded NAPI on its own CPU) measured a
 	 * CV of 10-30% on the 2-CPU VM this was built on, inline 1-5%.
 	 */
-	b->cpu_mode = BENCH_INLINE;
+	b->cpu_mode = -1;
 	ret = hc_opts_parse(bench_opts, b, argc, argv, pos, &npos, 0, &err);
 	hc_json_mode = b->json;
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
+	ret = dev_usage(b);
+	if (b->cpu_mode < 0)
+		b->cpu_mode = BENCH_INLINE;
+	if (ret)
+		return ret;
 	if (b->help) {
 		usage();
 		return 0;
 	}
-	if (b->netns)
+	b->scen = bench_scenarios[b->scenario];
+	if (b->dev && b->scen->forward)
 		return hc_fail(
 			HC_EXIT_USAGE,
-			"-n/--netns goes with --dev (a given device to measure), which bench does not have yet; it builds its own namespaces");
-	b->scen = bench_scenarios[b->scenario];
+			"--scenario %s needs bench's own topology (a sink behind the DUT); not with --dev",
+			b->scen->name);
 	ret = bench_rows_build(b, &err);
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
@@ -495,6 +524,15 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	ret = hc_check_privileges();
 	if (ret)
 		return ret;
+	b->fd_root = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	ret = b->topo->open ? b->topo->open(b, &err) : 0;
+	if (ret) {
+		ret = hc_fail(ret == -EPERM || ret == -EACCES ? HC_EXIT_PERM :
+								HC_EXIT_USAGE,
+			      "bench: %s%s%s", err.msg, err.msg[0] ? "" : "--dev ",
+			      err.msg[0] ? "" : strerror(-ret));
+		goto out;
+	}
 
 	ret = out_open(&out, b->out_path)	      ?:
 		      out_open(&csv, b->csv_path)     ?:
@@ -507,7 +545,6 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	bench_env_read(&b->env);
 	header(b);
 	hc_install_signals();
-	b->fd_root = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	ret = measure(b);
 	for (i = 0; i < b->nrows && !b->rows[i].nrd; i++)
 		;
@@ -541,13 +578,14 @@ out:
 	if (!ret && hc_stop_sig)
 		ret = 128 + hc_stop_sig;
 	perf_close(b);
-	bench_clock_close(b);
-	hc_gen_close(&b->gen);
-	bench_topo_down(b);
+	b->topo->down(b);
 	if (b->fd_root >= 0)
 		close(b->fd_root);
-	for (i = 0; i < b->nrows; i++)
+	for (i = 0; i < b->nrows; i++) {
+		for (k = 0; k < b->rows[i].nrd; k++)
+			bench_round_free(&b->rows[i].rd[k]);
 		free(b->rows[i].rd);
+	}
 	return ret;
 }
 

@@ -47,7 +47,6 @@ struct bench_row *bench_row_hook(struct bench *b, const struct bench_hook *h,
 	run->prio = 1;
 	run->handle = 1;
 	run->prog_fd = run->stats_fd = run->link_fd = run->sock_fd = -1;
-	run->no_journal = true; /* its namespace dies with bench anyway */
 	/* The UDP socket sees only what is addressed to it. */
 	r->local = h->hook == HC_HOOK_SOCKET && h->mode == HC_SOCK_UDP;
 	return r;
@@ -61,8 +60,10 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 
 	memset(&run->err, 0, sizeof(run->err));
 	run->nl = b->nl_dut;
-	run->dev = BENCH_DUT_DEV;
+	run->dev = b->dut_name;
 	run->ifindex = b->if_dut;
+	run->netns = b->netns;
+	run->no_journal = !b->journal;
 	ret = bench_enter(b->fd_dut) ?: h->load(run) ?: h->attach(run);
 	bench_enter(b->fd_gen);
 	if (ret) {
@@ -84,7 +85,7 @@ static void teardown(struct bench *b, struct bench_row *r)
 static int read_counts(struct bench *b, struct bench_row *r,
 		       struct bench_count *c)
 {
-	struct hc_snap s;
+	static struct hc_snap s; /* 8 KiB of per-CPU counts */
 	int cls, key, ret;
 
 	c->passed = 0;
@@ -96,6 +97,13 @@ static int read_counts(struct bench *b, struct bench_row *r,
 		return ret;
 	c->dropped = s.dropped_before;
 	c->seen = 0;
+	if (c->cpu && s.ncpu) {
+		int n = s.ncpu < b->env.ncpu ? s.ncpu : b->env.ncpu;
+
+		memset(c->cpu, 0, b->env.ncpu * sizeof(c->cpu[0]));
+		memcpy(c->cpu, s.cpu, n * sizeof(s.cpu[0]));
+		c->cpus = true;
+	}
 	for (key = 0; key < HC_NR_STATS; key++)
 		c->seen += s.c[key].packets;
 	for (cls = 0; cls < HC_NR_CLASSES; cls++)

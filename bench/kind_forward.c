@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
+#include "exec.h"
 #include "stats.h"
 
 /* Redirect: run's own checks first; a target that drops is INVALID. */
@@ -100,7 +101,7 @@ static int nft_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		" priority 0; }; "
 		"add rule netdev hcfwd in ether daddr set %02x:%02x:%02x:%02x:%02x:%02x fwd to " BENCH_OUT_DEV,
 		m[0], m[1], m[2], m[3], m[4], m[5]);
-	return bench_exec(b->fd_dut, argv, NULL, 0, err);
+	return hc_exec(b->fd_dut, argv, NULL, 0, err);
 }
 
 static void nft_teardown(struct bench *b, struct bench_row *r)
@@ -109,7 +110,7 @@ static void nft_teardown(struct bench *b, struct bench_row *r)
 					    NULL };
 	struct hc_err err = {};
 
-	bench_exec(b->fd_dut, argv, NULL, 0, &err);
+	hc_exec(b->fd_dut, argv, NULL, 0, &err);
 }
 
 const struct bench_kind bench_kind_fwd_nft = {

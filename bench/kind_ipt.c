@@ -1,30 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
-/* iptables: a DROP rule in raw PREROUTING, counted by the rule itself. */
+/*
+ * iptables: a DROP rule first in raw PREROUTING, counted by the rule
+ * itself. A comment names it ours: teardown and hookcmp cleanup delete
+ * that rule and no other.
+ */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "bench.h"
+#include "exec.h"
+#include "ipt.h"
+#include "journal.h"
+
+static struct hc_jrec rec;
+
+static void tag(char *buf, size_t size)
+{
+	snprintf(buf, size, "hookcmp-%d", getpid());
+}
 
 static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
-	static const char *const argv[] = { "iptables",	   "-t",	 "raw",
-					    "-A",	   "PREROUTING", "-i",
-					    BENCH_DUT_DEV, "-j",	 "DROP",
-					    NULL };
+	char comment[32];
 
-	return bench_exec(b->fd_dut, argv, NULL, 0, err);
+	tag(comment, sizeof(comment));
+	/* iptables-nft makes the raw table on first use: then it is ours. */
+	rec.val[0] = !hc_ipt_raw_exists(b->fd_dut);
+	return bench_journal(b, &rec, HC_J_IPT, b->if_dut, comment, true) ?:
+		       hc_ipt_rule(b->fd_dut, true, b->dut_name, comment, err);
 }
 
 static void teardown(struct bench *b, struct bench_row *r)
 {
-	static const char *const argv[] = { "iptables", "-t",	      "raw",
-					    "-F",	"PREROUTING", NULL };
+	char comment[32];
 	struct hc_err err = {};
 
-	bench_exec(b->fd_dut, argv, NULL, 0, &err);
+	tag(comment, sizeof(comment));
+	/* Gone already (setup failed halfway) is as good as deleted. */
+	hc_ipt_rule(b->fd_dut, false, b->dut_name, comment, &err);
+	if (rec.val[0])
+		hc_ipt_raw_put(b->fd_dut);
+	hc_journal_del(&rec);
 }
 
-/* `iptables -v -S`: "-A PREROUTING -i hcd -c PACKETS BYTES -j DROP". */
+/* `iptables -v -S`: "-A PREROUTING -i DEV -m comment --comment TAG -c PACKETS BYTES -j DROP". */
 static int read_counts(struct bench *b, struct bench_row *r,
 		       struct bench_count *c)
 {
@@ -32,14 +53,15 @@ static int read_counts(struct bench *b, struct bench_row *r,
 					    "-v",	"-S", "PREROUTING",
 					    NULL };
 	struct hc_err err = {};
-	char out[4096], *line, *p;
+	char out[8192], comment[32], *line, *p;
 	int ret;
 
-	ret = bench_exec(b->fd_dut, argv, out, sizeof(out), &err);
+	ret = hc_exec(b->fd_dut, argv, out, sizeof(out), &err);
 	if (ret)
 		return ret;
+	tag(comment, sizeof(comment));
 	c->passed = 0;
-	line = strstr(out, "-A PREROUTING");
+	line = strstr(out, comment);
 	p = line ? strstr(line, " -c ") : NULL;
 	if (!p)
 		return -EPROTO;

@@ -1,47 +1,62 @@
 // SPDX-License-Identifier: GPL-2.0
 /* nftables: a netdev ingress chain on the DUT that counts and drops. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "bench.h"
+#include "exec.h"
+#include "journal.h"
+
+static struct hc_jrec rec;
+
+/* A table of our own, by name: deleting it deletes nothing else. */
+static void table(char *buf, size_t size)
+{
+	snprintf(buf, size, "hookcmp_%d", getpid());
+}
 
 static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
+	char t[32], cmd[300];
 	/* One argument, not a shell line: nft parses it, no one else. */
-	static const char *const argv[] = {
-		"nft",
-		"add table netdev hcbench; "
-		"add chain netdev hcbench in { type filter hook ingress device " BENCH_DUT_DEV
-		" priority 0; }; "
-		"add rule netdev hcbench in counter drop",
-		NULL
-	};
+	const char *argv[] = { "nft", cmd, NULL };
 
-	return bench_exec(b->fd_dut, argv, NULL, 0, err);
+	table(t, sizeof(t));
+	snprintf(cmd, sizeof(cmd),
+		 "add table netdev %s; "
+		 "add chain netdev %s in { type filter hook ingress device %s priority 0; }; "
+		 "add rule netdev %s in counter drop",
+		 t, t, b->dut_name, t);
+	return bench_journal(b, &rec, HC_J_NFT, b->if_dut, t, true) ?:
+		       hc_exec(b->fd_dut, argv, NULL, 0, err);
 }
 
 static void teardown(struct bench *b, struct bench_row *r)
 {
-	static const char *const argv[] = { "nft",
-					    "delete table netdev hcbench",
-					    NULL };
+	char t[32], cmd[64];
+	const char *argv[] = { "nft", cmd, NULL };
 	struct hc_err err = {};
 
-	bench_exec(b->fd_dut, argv, NULL, 0, &err);
+	table(t, sizeof(t));
+	snprintf(cmd, sizeof(cmd), "delete table netdev %s", t);
+	hc_exec(b->fd_dut, argv, NULL, 0, &err);
+	hc_journal_del(&rec);
 }
 
 /* From `nft -j`: ... "expr": [{"counter": {"packets": N, "bytes": M}} ... */
 static int read_counts(struct bench *b, struct bench_row *r,
 		       struct bench_count *c)
 {
-	static const char *const argv[] = { "nft",   "-j",     "list",
-					    "chain", "netdev", "hcbench",
-					    "in",    NULL };
+	char t[32], out[8192], *p;
+	const char *argv[] = { "nft", "-j", "list", "chain", "netdev",
+			       t,     "in", NULL };
 	struct hc_err err = {};
-	char out[8192], *p;
 	int ret;
 
-	ret = bench_exec(b->fd_dut, argv, out, sizeof(out), &err);
+	table(t, sizeof(t));
+	ret = hc_exec(b->fd_dut, argv, out, sizeof(out), &err);
 	if (ret)
 		return ret;
 	c->passed = 0;

@@ -200,7 +200,61 @@ static void rp_close(struct rp *p, int which)
 	p->obj = NULL;
 }
 
-static void rounds_json(struct rp *p, const struct bench_row *r)
+/* "cpus":[{"cpu":N,"mpps":X}] for the CPUs that saw packets. */
+static void cpus_json(struct rp *p, const struct bench *b, const double *mpps)
+{
+	int c;
+
+	jw_open(&p->j, "cpus", '[');
+	for (c = 0; c < b->env.ncpu; c++) {
+		if (!(mpps[c] > 0))
+			continue;
+		jw_open(&p->j, NULL, '{');
+		jw_u64(&p->j, "cpu", c);
+		json_num(p, "mpps", mpps[c]);
+		jw_close(&p->j, '}');
+	}
+	jw_close(&p->j, ']');
+}
+
+/* --dev: the device's deltas, all its ethtool statistics, the samples. */
+static void device_json(struct rp *p, const struct bench *b,
+			const struct bench_round *rd)
+{
+	const struct bench_dev_count *d = &rd->dev;
+	int i;
+
+	jw_open(&p->j, "device", '{');
+	jw_u64(&p->j, "rx_packets", d->rx_packets);
+	jw_u64(&p->j, "rx_dropped", d->rx_dropped);
+	jw_u64(&p->j, "rx_missed_errors", d->rx_missed_errors);
+	jw_u64(&p->j, "rx_fifo_errors", d->rx_fifo_errors);
+	jw_u64(&p->j, "rx_over_errors", d->rx_over_errors);
+	jw_close(&p->j, '}');
+	jw_open(&p->j, "ethtool", '{');
+	for (i = 0; rd->ethtool && i < b->dut.stats.n; i++)
+		jw_u64(&p->j, b->dut.stats.name[i], rd->ethtool[i]);
+	jw_close(&p->j, '}');
+	jw_open(&p->j, "steady", '[');
+	json_num(p, NULL, rd->steady_from);
+	json_num(p, NULL, rd->steady_to);
+	jw_close(&p->j, ']');
+	jw_open(&p->j, "samples", '[');
+	for (i = 0; i < rd->nsamples; i++) {
+		const struct bench_sample *s = &rd->samples[i];
+
+		jw_open(&p->j, NULL, '{');
+		json_num(p, "t", s->t);
+		jw_u64(&p->j, "seen", s->seen);
+		jw_u64(&p->j, "rx_packets", s->rx);
+		jw_u64(&p->j, "dropped", s->dropped);
+		jw_close(&p->j, '}');
+	}
+	jw_close(&p->j, ']');
+}
+
+static void rounds_json(struct rp *p, const struct bench *b,
+			const struct bench_row *r)
 {
 	int i;
 
@@ -211,7 +265,10 @@ static void rounds_json(struct rp *p, const struct bench_row *r)
 		jw_open(&p->j, NULL, '{');
 		jw_u64(&p->j, "round", rd->round);
 		jw_u64(&p->j, "order", rd->order);
-		jw_u64(&p->j, "generated", rd->generated);
+		if (rd->generated_known)
+			jw_u64(&p->j, "generated", rd->generated);
+		else
+			jw_raw(&p->j, "generated", "null");
 		jw_u64(&p->j, "seen", rd->seen);
 		jw_u64(&p->j, "dropped_before", rd->dropped_before);
 		jw_u64(&p->j, "dropped_dut", rd->dropped_dut);
@@ -224,9 +281,35 @@ static void rounds_json(struct rp *p, const struct bench_row *r)
 		json_num(p, "pkt_ns", rd->pkt_ns);
 		json_num(p, "setup_ms", rd->setup_ms);
 		json_num(p, "teardown_ms", rd->teardown_ms);
+		jw_raw(&p->j, "unverified", rd->unverified ? "true" : "false");
+		if (b->per_cpu && rd->cpu_mpps)
+			cpus_json(p, b, rd->cpu_mpps);
+		if (b->dev)
+			device_json(p, b, rd);
 		jw_close(&p->j, '}');
 	}
 	jw_close(&p->j, ']');
+}
+
+/* "0:1.234 1:1.201": each CPU's median Mpps over the rounds, if it saw any. */
+static const char *cpu_text(const struct bench *b, const struct bench_row *r,
+			    char *buf, size_t size)
+{
+	double *x = malloc((r->nrd + 1) * sizeof(*x));
+	size_t len = 0;
+	int c, i, n;
+
+	buf[0] = '\0';
+	for (c = 0; x && c < b->env.ncpu && len < size; c++) {
+		for (i = 0, n = 0; i < r->nrd; i++)
+			if (r->rd[i].cpu_mpps)
+				x[n++] = r->rd[i].cpu_mpps[c];
+		if (n && st_median(x, n) > 0)
+			len += snprintf(buf + len, size - len, "%s%d:%.3f",
+					len ? " " : "", c, st_median(x, n));
+	}
+	free(x);
+	return buf[0] ? buf : "-";
 }
 
 /* Every column of a row, for every output: the one place they are named. */
@@ -236,12 +319,19 @@ static void row_columns(struct rp *p, const struct bench *b,
 	const struct bench_sum *s = &r->sum;
 	const char *flags[8];
 	int nf = bench_flags(b, r, flags, 8), i;
-	char valid[320], delta[64], ratio[64];
+	char valid[320], delta[64], ratio[64], cpus[160];
 	size_t len;
 
 	rp_str(p, RP_ALL, "name", "row", -22, r->name);
-	rp_bool(p, RP_DATA, "valid", NULL, 0, !r->reason[0]);
-	rp_str(p, RP_DATA, "reason", NULL, 0, r->reason[0] ? r->reason : NULL);
+	rp_bool(p, RP_DATA, "valid", NULL, 0, !r->reason[0] && !r->unverified[0]);
+	rp_str(p, RP_DATA, "status", NULL, 0,
+	       r->reason[0]	 ? "invalid" :
+	       r->unverified[0] ? "unverified" :
+				  "valid");
+	rp_str(p, RP_DATA, "reason", NULL, 0,
+	       r->reason[0]	 ? r->reason :
+	       r->unverified[0] ? r->unverified :
+				  NULL);
 	rp_list(p, RP_DATA, "flags", flags, nf);
 	rp_open(p, RP_DATA, "mpps");
 	rp_num(p, RP_ALL, "median", "Mpps", 7, 3, s->mpps_med);
@@ -254,9 +344,15 @@ static void row_columns(struct rp *p, const struct bench *b,
 	rp_est(p, RP_ALL, "delta_ns", delta, 24, 1, true, &s->delta);
 	rp_est(p, RP_ALL, "ratio", ratio, 22, 3, false, &s->ratio);
 	rp_bool(p, RP_ALL, "significant", "sig", 3, s->significant);
+	if (b->per_cpu)
+		rp_str(p, RP_TEXT, NULL, "Mpps per CPU", -20, cpu_text(b, r, cpus,
+								       sizeof(cpus)));
 
 	len = snprintf(valid, sizeof(valid), "%s%s",
-		       r->reason[0] ? "INVALID: " : "yes", r->reason);
+		       r->reason[0]	 ? "INVALID: " :
+		       r->unverified[0] ? "unverified: " :
+					  "yes",
+		       r->reason[0] ? r->reason : r->unverified);
 	for (i = 0; i < nf && len < sizeof(valid); i++) {
 		len += snprintf(valid + len, sizeof(valid) - len, "%s",
 				i ? ", " : " (");
@@ -273,7 +369,7 @@ static void row_columns(struct rp *p, const struct bench *b,
 		snprintf(valid + len, sizeof(valid) - len, ")");
 	rp_str(p, RP_TEXT, NULL, "valid", 0, valid);
 	if (p->mode == RP_JSON)
-		rounds_json(p, r);
+		rounds_json(p, b, r);
 }
 
 static void line(struct rp *p, const struct bench *b, const struct bench_row *r)
@@ -304,6 +400,67 @@ static double attach_ms(const struct bench *b)
 	return m;
 }
 
+/* A row's name, then the device's counters that explain where packets went. */
+static bool kept(const char *name)
+{
+	return (!strncmp(name, "rx_", 3) && strstr(name, "drop")) ||
+	       strstr(name, "missed") || strstr(name, "xdp") ||
+	       strstr(name, "rx_queue_");
+}
+
+/*
+ * --dev: per row, the device's counters summed over its rounds: the
+ * IFLA_STATS64 ones bench accounts with, and the driver's ethtool
+ * statistics on drops, misses, XDP and RX queues (all are in the JSON).
+ */
+static void device_text(const struct bench *b, FILE *f)
+{
+	int i, k, s;
+
+	fprintf(f, "\ndevice %s, counters summed over each row's rounds (non-zero ones):\n",
+		b->dut_name);
+	for (i = 0; i < b->nrows; i++) {
+		const struct bench_row *r = &b->rows[i];
+		struct bench_dev_count d = {};
+		__u64 gen = 0, seen = 0, v;
+		bool known = true;
+
+		for (k = 0; k < r->nrd; k++) {
+			gen += r->rd[k].generated;
+			seen += r->rd[k].seen;
+			known &= r->rd[k].generated_known;
+			d.rx_packets += r->rd[k].dev.rx_packets;
+			d.rx_dropped += r->rd[k].dev.rx_dropped;
+			d.rx_missed_errors += r->rd[k].dev.rx_missed_errors;
+			d.rx_fifo_errors += r->rd[k].dev.rx_fifo_errors;
+			d.rx_over_errors += r->rd[k].dev.rx_over_errors;
+		}
+		fprintf(f, "  %-22s", r->name);
+		if (known)
+			fprintf(f, " generated %llu", (unsigned long long)gen);
+		fprintf(f, " seen %llu", (unsigned long long)seen);
+#define SHOW(x)                                                  \
+	if (d.x)                                                 \
+		fprintf(f, " " #x " %llu", (unsigned long long)d.x)
+		SHOW(rx_packets);
+		SHOW(rx_dropped);
+		SHOW(rx_missed_errors);
+		SHOW(rx_fifo_errors);
+		SHOW(rx_over_errors);
+#undef SHOW
+		for (s = 0; s < b->dut.stats.n; s++) {
+			if (!kept(b->dut.stats.name[s]))
+				continue;
+			for (k = 0, v = 0; k < r->nrd; k++)
+				v += r->rd[k].ethtool ? r->rd[k].ethtool[s] : 0;
+			if (v)
+				fprintf(f, " %s %llu", b->dut.stats.name[s],
+					(unsigned long long)v);
+		}
+		fputc('\n', f);
+	}
+}
+
 void bench_report_text(const struct bench *b, FILE *f)
 {
 	struct rp p = { .mode = RP_TEXT, .f = f, .header = true };
@@ -321,17 +478,10 @@ void bench_report_text(const struct bench *b, FILE *f)
 		    (!gen || b->rows[i].sum.drift > gen->sum.drift))
 			gen = &b->rows[i];
 	}
-	fprintf(f, "\n%s mode, %d rounds of %u packets, seed %u; ",
-		cpu_mode_names[b->cpu_mode], b->nrounds, b->packets, b->seed);
-	fprintf(f, "delta and ratio against %s, paired per round\n",
-		b->scen->baseline);
-	fprintf(f,
-		"median [95%% interval]: percentile bootstrap over whole rounds; sig: the delta's interval excludes 0\n");
-	fprintf(f, "ns/pkt: %s time per packet%s; Mpps: by the wall clock\n",
-		b->env.cpu_clock ? "CPU" : "wall-clock",
-		b->cpu_mode == BENCH_INLINE ?
-			" of the row less gen-only's in the same round" :
-			" of the DUT's NAPI thread, for what it saw");
+	if (b->dev)
+		device_text(b, f);
+	fputc('\n', f);
+	b->topo->describe(b, f);
 	if (!isnan(b->resolution_ns))
 		fprintf(f,
 			"resolution: differences under %.1f ns (%.2f%%) are not distinguishable here\n",
@@ -360,6 +510,36 @@ void bench_report_text(const struct bench *b, FILE *f)
 			b->env.hypervisor);
 }
 
+static void dut_json(struct rp *p, const struct bench *b)
+{
+	struct hc_json *j = &p->j;
+	char mac[18];
+	const __u8 *m = b->dut_mac;
+
+	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1],
+		 m[2], m[3], m[4], m[5]);
+	jw_open(j, "device", '{');
+	jw_str(j, "name", b->dut_name);
+	jw_str(j, "netns", b->netns ? b->netns : "");
+	jw_str(j, "driver", b->dut.driver);
+	jw_u64(j, "rx_queues", b->dut.queues);
+	jw_str(j, "rx_cpus_where", b->dut.irq_cpus);
+	jw_u64(j, "rx_cpus_seen", b->dut.rx_cpus);
+	jw_raw(j, "gro", b->dut.gro ? "true" : "false");
+	jw_raw(j, "threaded_napi", b->dut.threaded ? "true" : "false");
+	jw_str(j, "dst_mac", mac);
+	jw_str(j, "dst_ip", b->dut.ip);
+	jw_u64(j, "dst_port", 9);
+	jw_str(j, "traffic", b->gen_cmd ? "gen-cmd" : "external");
+	if (b->gen_cmd)
+		jw_str(j, "gen_cmd", b->gen_cmd);
+	else
+		json_num(p, "window_s", b->window);
+	jw_str(j, "other_dev", b->other_name);
+	jw_str(j, "tune", b->tune ? b->tune : "");
+	jw_close(j, '}');
+}
+
 void bench_report_json(const struct bench *b, FILE *f)
 {
 	struct rp p = { .mode = RP_JSON, .f = f, .j = { .f = f } };
@@ -369,7 +549,11 @@ void bench_report_json(const struct bench *b, FILE *f)
 	jw_open(j, NULL, '{');
 	jw_str(j, "type", "bench");
 	jw_str(j, "scenario", b->scen->name);
-	jw_str(j, "cpu_mode", cpu_mode_names[b->cpu_mode]);
+	jw_str(j, "topology", b->topo->name);
+	if (b->dev)
+		jw_raw(j, "cpu_mode", "null");
+	else
+		jw_str(j, "cpu_mode", cpu_mode_names[b->cpu_mode]);
 	jw_u64(j, "rounds", b->nrounds);
 	jw_u64(j, "seed", b->seed);
 	jw_str(j, "baseline", b->scen->baseline);
@@ -398,6 +582,8 @@ void bench_report_json(const struct bench *b, FILE *f)
 	json_num(&p, "level", BENCH_LEVEL);
 	json_num(&p, "attach_ms_median", attach_ms(b));
 	jw_close(j, '}');
+	if (b->dev)
+		dut_json(&p, b);
 	jw_open(j, "rows", '[');
 	for (i = 0; i < b->nrows; i++) {
 		jw_open(j, NULL, '{');

@@ -18,22 +18,8 @@
 #include "bench.h"
 #include "stats.h"
 
-static int frame_for(struct bench *b, const struct bench_row *r)
-{
-	static const __u8 other[6] = { 2, 0, 0, 0, 0, 2 };
-	struct hc_pkt_spec spec = b->spec;
-
-	if (b->frame_size == r->size && b->frame_local == r->local)
-		return 0;
-	spec.size = r->size;
-	memcpy(spec.dst_mac, r->local ? b->dut_mac : other, 6);
-	b->frame_size = r->size;
-	b->frame_local = r->local;
-	return hc_gen_set_frame(&b->gen, &spec);
-}
-
 /* perf's control channel: a command, then perf's "ack" if it sends one. */
-static int perf_cmd(struct bench *b, const char *cmd)
+int bench_perf(struct bench *b, const char *cmd)
 {
 	struct pollfd p = { .fd = b->perf_ack, .events = POLLIN };
 	char ack[16];
@@ -53,47 +39,59 @@ static int perf_cmd(struct bench *b, const char *cmd)
 	return read(b->perf_ack, ack, sizeof(ack)) > 0 ? 0 : -EIO;
 }
 
-/* dropped: the veth's TX drops, and what the hook's own rings dropped. */
-static int read_all(struct bench *b, struct bench_row *r, struct bench_count *c,
-		    __u64 *dropped)
+static void invalid(char *reason, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void invalid(char *reason, const char *fmt, ...)
 {
-	int ret;
+	va_list ap;
 
-	*c = (struct bench_count){};
-	ret = r->kind->read(b, r, c) ?: bench_gen_tx_dropped(b, dropped);
-	*dropped += c->dropped;
-	return ret;
+	if (reason[0])
+		return; /* the first reason is the one to fix */
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(((struct bench_row *)0)->reason), fmt, ap);
+	va_end(ap);
 }
 
-static void invalid(struct bench_row *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void invalid(struct bench_row *r, const char *fmt, ...)
+void bench_row_invalid(struct bench_row *r, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (r->reason[0])
-		return; /* the first reason is the one to fix */
+		return;
 	va_start(ap, fmt);
 	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
 	va_end(ap);
 }
 
-static void invalid_err(struct bench_row *r, const char *step, int ret,
-			const struct hc_err *err)
+void bench_row_fail(struct bench_row *r, const char *step, int ret,
+		    const struct hc_err *err)
 {
-	invalid(r, "%s: %s%s%s%s%s", step, err->msg, err->msg[0] ? ": " : "",
-		strerror(-ret), err->kernel[0] ? ". Kernel: " : "",
-		err->kernel);
+	invalid(r->reason, "%s: %s%s%s%s%s", step, err->msg,
+		err->msg[0] && ret ? ": " : "", ret ? strerror(-ret) : "",
+		err->kernel[0] ? ". Kernel: " : "", err->kernel);
+	r->dead = true;
 }
 
-static int record(struct bench_row *r, const struct bench_round *rd)
+void bench_round_free(struct bench_round *rd)
+{
+	free(rd->ethtool);
+	free(rd->cpu_mpps);
+	free(rd->samples);
+	rd->ethtool = NULL;
+	rd->cpu_mpps = NULL;
+	rd->samples = NULL;
+}
+
+static int record(struct bench_row *r, struct bench_round *rd)
 {
 	if (r->nrd == r->cap) {
 		int cap = r->cap ? 2 * r->cap : 16;
 		void *p = realloc(r->rd, cap * sizeof(*r->rd));
 
-		if (!p)
+		if (!p) {
+			bench_round_free(rd);
 			return -ENOMEM;
+		}
 		r->rd = p;
 		r->cap = cap;
 	}
@@ -101,67 +99,30 @@ static int record(struct bench_row *r, const struct bench_round *rd)
 	return 0;
 }
 
-/* Waits for the DUT to drain its ring: until it adds up, or half a second. */
-static int drain(struct bench *b, struct bench_row *r, struct bench_round *rd,
-		 const struct bench_count *c0, __u64 d0)
-{
-	struct bench_count c1;
-	useconds_t wait;
-	__u64 d1;
-	int ret = 0;
-
-	for (wait = 1000; wait <= 256000; wait *= 2) {
-		usleep(wait);
-		ret = read_all(b, r, &c1, &d1);
-		if (ret)
-			break;
-		rd->seen = c1.seen - c0->seen;
-		rd->dropped_before = d1 - d0;
-		rd->dropped_dut = c1.dropped_dut - c0->dropped_dut;
-		rd->passed = c1.passed - c0->passed;
-		if (bench_round_accounted(r, rd))
-			break;
-	}
-	return ret;
-}
-
 /*
- * The timed window: the generator's call and nothing else, with perf
- * enabled around it when this is --perf-row's window.
+ * Every frame sent is seen at the hook or dropped before it: exactly,
+ * with our own generator, else the row is INVALID; on a given device
+ * within 0.1% by its counters, else the row is unverified.
  */
-static int timed(struct bench *b, bool perf, bool dut, struct bench_round *rd,
-		 struct hc_err *err)
+static void account(struct bench *b, struct bench_row *r,
+		    struct bench_round *rd)
 {
-	__u64 sent = 0, c0;
-	double t0;
-	int ret;
+	char why[200];
+	int ret = -1;
 
-	ret = perf ? hc_fault(err, "bench-perf") ?: perf_cmd(b, "enable\n") : 0;
-	if (ret)
-		goto perf_failed;
-	c0 = bench_clock_read(b, dut);
-	t0 = hc_now();
-	ret = hc_fault(err, "bench-send") ?:
-		      hc_gen_send(&b->gen, b->packets, &sent, &hc_stop_sig);
-	rd->secs = hc_now() - t0;
-	rd->generated = sent;
-	/*
-	 * Inline, the work is done when the call returns; split, the DUT's
-	 * NAPI may still be at it: window() reads after the drain.
-	 */
-	rd->cpu_ns = dut ? c0 : bench_clock_read(b, dut) - c0;
-	if (ret) {
-		if (!err->msg[0])
-			hc_err_set(err, "the generator");
-		return ret;
+	if (b->topo->exact)
+		bench_round_check(r, rd, why, sizeof(why));
+	else
+		ret = bench_round_device(r, rd, why, sizeof(why));
+	if (!why[0])
+		return;
+	if (ret < 0) {
+		bench_row_invalid(r, "%s", why);
+		return;
 	}
-	ret = perf ? perf_cmd(b, "disable\n") : 0;
-	if (!ret)
-		return 0;
-perf_failed:
-	if (!err->msg[0])
-		hc_err_set(err, "perf's control channel");
-	return ret;
+	rd->unverified = true;
+	if (!r->unverified[0])
+		snprintf(r->unverified, sizeof(r->unverified), "%s", why);
 }
 
 /* One row in one round; fails only for what ends the whole bench. */
@@ -170,63 +131,26 @@ static int window(struct bench *b, struct bench_row *r, int round, int pos,
 {
 	struct bench_round rd = { .round = round, .order = pos, .ns = NAN };
 	bool perf = round > 0 && r == &b->rows[b->perf_idx];
-	/* Split, the rows' work runs in the DUT's NAPI kthreads. */
-	bool dut = b->cpu_mode == BENCH_SPLIT && !r->kind->generator;
-	struct bench_count c0 = {};
 	struct hc_err rerr = {};
-	const char *step;
-	char why[200];
-	__u64 d0 = 0, pkts, own0;
 	double t;
-	int ret, rret;
+	int ret = 0, rret;
 
-	ret = frame_for(b, r);
-	if (ret) {
-		hc_err_set(err, "a %u-byte frame for %s", r->size, r->name);
-		return ret;
-	}
 	t = hc_now();
-	step = "setup";
 	rret = hc_fault(&rerr, "bench-row") ?: r->kind->setup(b, r, &rerr);
 	rd.setup_ms = (hc_now() - t) * 1e3;
-	if (!rret) {
-		step = "reading its counters";
-		rret = hc_fault(&rerr, "bench-read") ?:
-						       read_all(b, r, &c0, &d0);
-	}
-	if (!rret) {
-		own0 = bench_clock_read_own(b);
-		ret = timed(b, perf, dut, &rd, err);
-		if (!ret)
-			rret = drain(b, r, &rd, &c0, d0);
-		if (dut)
-			rd.cpu_ns = bench_clock_read(b, dut) - rd.cpu_ns;
-		/* The row's own threads work until the drain, in either mode. */
-		rd.own_ns = bench_clock_read_own(b) - own0;
-		rd.cpu_ns += rd.own_ns;
-	}
+	if (!rret)
+		ret = b->topo->measure(b, r, &rd, perf, err);
 	t = hc_now();
 	r->kind->teardown(b, r);
 	rd.teardown_ms = (hc_now() - t) * 1e3;
-	if (ret)
-		return ret;
-	if (rret) {
-		invalid_err(r, step, rret, &rerr);
-		r->dead = true;
-		return 0;
-	}
+	if (rret)
+		bench_row_fail(r, "setup", rret, &rerr);
 	/* The warm-up is not measured; an interrupted window is not whole. */
-	if (!round || rd.generated < b->packets)
-		return 0;
-
-	pkts = dut ? rd.seen : rd.generated;
-	rd.mpps = pkts / rd.secs / 1e6;
-	if (!b->env.cpu_clock)
-		rd.cpu_ns = rd.own_ns = NAN;
-	rd.pkt_ns = (b->env.cpu_clock ? rd.cpu_ns : rd.secs * 1e9) / pkts;
-	bench_round_check(r, &rd, why, sizeof(why));
-	if (why[0])
-		invalid(r, "%s", why);
+	if (ret || r->dead || !round || !rd.whole) {
+		bench_round_free(&rd);
+		return ret;
+	}
+	account(b, r, &rd);
 	return record(r, &rd);
 }
 

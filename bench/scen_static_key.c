@@ -30,6 +30,7 @@ static void build(struct bench *b)
 			continue;
 		r = bench_row_add(b, qdisc_rows[i].name, &bench_kind_qdisc);
 		r->qdisc = qdisc_rows[i].q;
+		r->other = r->qdisc.other_dev;
 	}
 	for (i = 0; i < sizeof(pass_hooks) / sizeof(pass_hooks[0]); i++) {
 		if (!bench_wanted(b, pass_hooks[i]))

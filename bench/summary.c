@@ -36,14 +36,18 @@ static double *by_round(const struct bench_row *r, int nrounds, int what)
 
 static void row_costs(struct bench *b, struct bench_row *r, int last)
 {
-	double *gen = by_round(&b->rows[r->gen], last, PKT_NS);
+	/* No gen-only row (--dev): the generator is not on this CPU. */
+	bool inline_gen = r->gen >= 0 && !r->kind->generator &&
+			  b->cpu_mode == BENCH_INLINE;
+	double *gen = inline_gen ? by_round(&b->rows[r->gen], last, PKT_NS) :
+				   NULL;
 	int i;
 
 	for (i = 0; i < r->nrd; i++) {
 		struct bench_round *rd = &r->rd[i];
 
 		rd->ns = rd->pkt_ns;
-		if (!r->kind->generator && b->cpu_mode == BENCH_INLINE)
+		if (inline_gen)
 			rd->ns -= gen ? gen[rd->round] : NAN;
 	}
 	free(gen);
@@ -99,7 +103,18 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 	for (i = 0, n = 0; i < r->nrd; i++)
 		r->rd[i].outlier = !isnan(r->rd[i].ns) && flag[n++];
 
-	if (b->cpu_mode == BENCH_SPLIT && !r->kind->generator) {
+	if (r->gen < 0) {
+		/*
+		 * No generator of ours to compare with: the hook kept up with
+		 * what came when the device dropped nothing before it.
+		 */
+		for (i = 0, n = 0; i < r->nrd; i++)
+			if (r->rd[i].seen)
+				x[n++] = (double)r->rd[i].dropped_before /
+					 (r->rd[i].seen +
+					  r->rd[i].dropped_before);
+		s->gen_bound = n && st_median(x, n) < BENCH_TOLERANCE;
+	} else if (b->cpu_mode == BENCH_SPLIT && !r->kind->generator) {
 		double *gen = by_round(&b->rows[r->gen], last, MPPS);
 
 		for (i = 0, n = 0; gen && i < r->nrd; i++)
@@ -205,6 +220,45 @@ void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
 			 rd->round, n);
 }
 
+static bool close_to(__u64 want, __u64 got)
+{
+	double d = want > got ? want - got : got - want;
+
+	return d <= BENCH_TOLERANCE * (double)want;
+}
+
+int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
+		       char *why, size_t size)
+{
+	const char *what = rd->generated_known ? "generated" : "rx_packets";
+	__u64 want = rd->generated_known ? rd->generated : rd->dev.rx_packets;
+	__u64 got = rd->seen + rd->dropped_before;
+	char rx[40] = "";
+
+	why[0] = '\0';
+	if (r->drop && rd->passed) {
+		snprintf(why, size,
+			 "round %d: %llu packets passed a drop row's hook",
+			 rd->round, (unsigned long long)rd->passed);
+		return -1;
+	}
+	if (!got) {
+		snprintf(why, size, "round %d: no packets in the window",
+			 rd->round);
+		return -1;
+	}
+	if (close_to(want, got))
+		return 0;
+	if (rd->generated_known)
+		snprintf(rx, sizeof(rx), " (rx_packets %llu)",
+			 (unsigned long long)rd->dev.rx_packets);
+	snprintf(why, size, "round %d: %s %llu != seen %llu + dropped before %llu%s",
+		 rd->round, what, (unsigned long long)want,
+		 (unsigned long long)rd->seen,
+		 (unsigned long long)rd->dropped_before, rx);
+	return 1;
+}
+
 int bench_flags(const struct bench *b, const struct bench_row *r,
 		const char **flags, int max)
 {
@@ -216,6 +270,7 @@ int bench_flags(const struct bench *b, const struct bench_row *r,
 			flags[n++] = (name); \
 	} while (0)
 	FLAG(r->base == r - b->rows, "baseline");
+	FLAG(r->unverified[0], "unverified");
 	FLAG(r->kind->generator, "generator");
 	FLAG(r->sum.outliers, "outliers");
 	FLAG(r->sum.gen_bound, "generator-bound");

@@ -13,10 +13,13 @@
  * with the process however it ends, and everything in them with them.
  * The thread lives in the generator's namespace between steps, because
  * live frames name their device by ifindex in the caller's namespace.
+ * Each window holds only the generator's call: live XDP frames from this
+ * process, all of them accounted for exactly.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <net/if.h>
 #include <sched.h>
 #include <stdio.h>
@@ -24,10 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <linux/ethtool.h>
-#include <linux/sockios.h>
-#include <sys/ioctl.h>
-#include <sys/mount.h>
+#include <linux/if_link.h>
 #include "bench.h"
 #include "nl.h"
 #include "stats.h"
@@ -47,15 +47,6 @@ static int new_ns(int root)
 	e = errno;
 	bench_enter(root);
 	return fd < 0 ? -e : fd;
-}
-
-/* NAPI on a veth without XDP: GRO on, as `ethtool -K DEV gro on`. */
-static int set_gro(const char *dev, bool on)
-{
-	struct ethtool_value ev = { .cmd = ETHTOOL_SGRO, .data = on };
-	struct ifreq ifr = { .ifr_data = (void *)&ev };
-
-	return hc_dev_ioctl(dev, SIOCETHTOOL, &ifr);
 }
 
 /* ret, with what failed in err's words unless the kernel's came already. */
@@ -131,7 +122,7 @@ static int sink_up(struct bench *b, struct hc_err *err)
 		b->if_sink = if_nametoindex(BENCH_SINK_DEV);
 		ret = hc_dev_mac(BENCH_SINK_DEV, b->sink_mac);
 		gro = hc_fault(&gerr, "bench-sink-gro") ?:
-			      set_gro(BENCH_SINK_DEV, true);
+			      hc_ethtool_set_gro(BENCH_SINK_DEV, true);
 		ret = ret ?: bench_enter(b->fd_dut);
 		b->if_out = if_nametoindex(BENCH_OUT_DEV);
 		if (!ret && !(b->if_sink && b->if_out))
@@ -163,7 +154,7 @@ out:
 	return ret;
 }
 
-int bench_topo_up(struct bench *b, struct hc_err *err)
+static int topo_up(struct bench *b, struct hc_err *err)
 {
 	struct in_addr dut;
 	int ret;
@@ -221,7 +212,7 @@ int bench_topo_up(struct bench *b, struct hc_err *err)
 	return b->scen->forward ? sink_up(b, err) : 0;
 }
 
-void bench_topo_down(struct bench *b)
+static void veth_down(struct bench *b)
 {
 	if (b->fd_root >= 0)
 		bench_enter(b->fd_root);
@@ -298,22 +289,7 @@ static int pin_napi(struct bench *b)
 	return n ? bench_clock_napi(b, pids, n) : -ESRCH;
 }
 
-/*
- * /sys/class/net shows the namespace of whoever mounted sysfs: a sysfs
- * of the DUT's, in a mount namespace of our own, as `ip netns exec` does.
- */
-static int threaded_napi(void)
-{
-	if (unshare(CLONE_NEWNS) ||
-	    mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL))
-		return -errno;
-	umount2("/sys", MNT_DETACH);
-	if (mount("sysfs", "/sys", "sysfs", 0, NULL))
-		return -errno;
-	return write_file("/sys/class/net/" BENCH_DUT_DEV "/threaded", "1\n");
-}
-
-int bench_topo_cpu(struct bench *b, struct hc_err *err)
+static int topo_cpu(struct bench *b, struct hc_err *err)
 {
 	cpu_set_t set;
 	int ret;
@@ -324,7 +300,8 @@ int bench_topo_cpu(struct bench *b, struct hc_err *err)
 	if (!ret && sched_setaffinity(0, sizeof(set), &set))
 		ret = -errno;
 	if (!ret && b->cpu_mode == BENCH_SPLIT) {
-		ret = bench_enter(b->fd_dut) ?: threaded_napi();
+		ret = bench_enter(b->fd_dut) ?: hc_sysfs_here() ?:
+						 hc_dev_set_threaded(BENCH_DUT_DEV, 1);
 		bench_enter(b->fd_gen);
 		if (!ret)
 			ret = pin_napi(b);
@@ -343,19 +320,38 @@ int bench_topo_napi(struct bench *b, bool on)
 {
 	int ret;
 
-	ret = bench_enter(b->fd_dut) ?: set_gro(BENCH_DUT_DEV, on);
+	ret = bench_enter(b->fd_dut) ?: hc_ethtool_set_gro(BENCH_DUT_DEV, on);
 	bench_enter(b->fd_gen);
 	if (!ret && on && b->threaded)
 		ret = pin_napi(b);
 	return ret;
 }
 
-int bench_dut_rx(struct bench *b, __u64 *rx)
+int bench_dut_count(struct bench *b, struct bench_dev_count *d)
 {
 	struct hc_link_info li;
 	int ret = hc_nl_link_get(b->nl_dut, b->if_dut, &li, NULL);
 
-	*rx = li.stats.rx_packets;
+	d->rx_packets = li.stats.rx_packets;
+	d->rx_dropped = li.stats.rx_dropped;
+	d->rx_missed_errors = li.stats.rx_missed_errors;
+	d->rx_fifo_errors = li.stats.rx_fifo_errors;
+	d->rx_over_errors = li.stats.rx_over_errors;
+	return ret;
+}
+
+__u64 bench_dropped(const struct bench_dev_count *d)
+{
+	return d->rx_dropped + d->rx_missed_errors + d->rx_fifo_errors +
+	       d->rx_over_errors;
+}
+
+int bench_dut_rx(struct bench *b, __u64 *rx)
+{
+	struct bench_dev_count d;
+	int ret = bench_dut_count(b, &d);
+
+	*rx = d.rx_packets;
 	return ret;
 }
 
@@ -384,7 +380,8 @@ int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
 	return 0;
 }
 
-int bench_gen_tx_dropped(struct bench *b, __u64 *dropped)
+/* The generator's frames the veth could not hand to the DUT. */
+static int gen_tx_dropped(struct bench *b, __u64 *dropped)
 {
 	struct hc_link_info li;
 	int ret = hc_nl_link_get(b->nl_gen, b->if_gen, &li, NULL);
@@ -392,3 +389,257 @@ int bench_gen_tx_dropped(struct bench *b, __u64 *dropped)
 	*dropped = li.stats.tx_dropped;
 	return ret;
 }
+
+/*
+ * One generator program for every row; it stays attached to the spare
+ * veth so that BPF_PROG_RUN does not put it into the XDP dispatcher and
+ * take it out again (two synchronize_rcu()) inside each timed window.
+ */
+static int gen_up(struct bench *b, struct hc_err *err)
+{
+	struct hc_gen_cfg cfg = { .flows = 1, .method = HC_GEN_LIVE };
+	struct hc_pkt_spec *s = &b->spec;
+	int ret;
+
+	s->proto = 17;
+	s->sport = 1024;
+	s->dport = 9;
+	s->size = HC_PKT_MIN;
+	inet_pton(AF_INET, "198.18.0.1", &s->src4);
+	inet_pton(AF_INET, "198.18.0.2", &s->dst4);
+	hc_dev_mac(BENCH_GEN_DEV, s->src_mac);
+	/* Routed through the DUT, which rewrites what it forwards in place. */
+	if (b->scen->forward) {
+		inet_pton(AF_INET, BENCH_FWD_DST, &s->dst4);
+		cfg.refresh = true;
+	}
+	cfg.spec = *s;
+	ret = hc_fault(err, "bench-gen")			 ?:
+		      hc_gen_open(&b->gen, b->if_gen, &cfg, err) ?:
+		      hc_nl_xdp_set(b->nl_gen, b->if_spare, b->gen.prog_fd, -1,
+				    XDP_FLAGS_SKB_MODE, err);
+	b->frame_size = 0;
+	b->env.live = !ret;
+	return ret;
+}
+
+/* err's words after what failed: "topology: creating ...". */
+static int failed(int ret, struct hc_err *err, const char *what)
+{
+	char msg[sizeof(err->msg)];
+
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	hc_err_set(err, "%s%s%s", what, msg[0] ? ": " : "", msg);
+	return ret;
+}
+
+static int veth_up(struct bench *b, struct hc_err *err)
+{
+	int ret;
+
+	snprintf(b->dut_name, sizeof(b->dut_name), BENCH_DUT_DEV);
+	snprintf(b->other_name, sizeof(b->other_name), BENCH_OTHER_DEV);
+	ret = topo_up(b, err);
+	if (ret)
+		return failed(ret, err, "topology");
+	ret = gen_up(b, err);
+	if (ret)
+		return failed(ret, err, "generator on " BENCH_GEN_DEV);
+	b->env.cpu_clock = !bench_clock_open(b);
+	if (!b->env.cpu_clock)
+		fprintf(stderr,
+			"Warning: no task-clock counters (perf_event_open): times are the wall clock's, with whatever else ran\n");
+	ret = topo_cpu(b, err);
+	if (ret)
+		return failed(ret, err,
+			      b->cpu_mode == BENCH_SPLIT ?
+				      "cannot set up split mode" :
+				      "cannot set up inline mode");
+	return 0;
+}
+
+static void veth_down_all(struct bench *b)
+{
+	bench_clock_close(b);
+	hc_gen_close(&b->gen);
+	veth_down(b);
+}
+
+static int frame_for(struct bench *b, const struct bench_row *r)
+{
+	static const __u8 other[6] = { 2, 0, 0, 0, 0, 2 };
+	struct hc_pkt_spec spec = b->spec;
+
+	if (b->frame_size == r->size && b->frame_local == r->local)
+		return 0;
+	spec.size = r->size;
+	memcpy(spec.dst_mac, r->local ? b->dut_mac : other, 6);
+	b->frame_size = r->size;
+	b->frame_local = r->local;
+	return hc_gen_set_frame(&b->gen, &spec);
+}
+
+/* dropped: the veth's TX drops, and what the hook's own rings dropped. */
+static int read_all(struct bench *b, struct bench_row *r, struct bench_count *c,
+		    __u64 *dropped)
+{
+	__u64 *cpu = c->cpu;
+	int ret;
+
+	*c = (struct bench_count){ .cpu = cpu };
+	ret = r->kind->read(b, r, c) ?: gen_tx_dropped(b, dropped);
+	*dropped += c->dropped;
+	return ret;
+}
+
+/* Waits for the DUT to drain its ring: until it adds up, or half a second. */
+static int drain(struct bench *b, struct bench_row *r, struct bench_round *rd,
+		 const struct bench_count *c0, struct bench_count *c1, __u64 d0)
+{
+	useconds_t wait;
+	__u64 d1;
+	int ret = 0;
+
+	for (wait = 1000; wait <= 256000; wait *= 2) {
+		usleep(wait);
+		ret = read_all(b, r, c1, &d1);
+		if (ret)
+			break;
+		rd->seen = c1->seen - c0->seen;
+		rd->dropped_before = d1 - d0;
+		rd->dropped_dut = c1->dropped_dut - c0->dropped_dut;
+		rd->passed = c1->passed - c0->passed;
+		if (bench_round_accounted(r, rd))
+			break;
+	}
+	return ret;
+}
+
+/*
+ * The timed window: the generator's call and nothing else, with perf
+ * enabled around it when this is --perf-row's window.
+ */
+static int timed(struct bench *b, bool perf, bool dut, struct bench_round *rd,
+		 struct hc_err *err)
+{
+	__u64 sent = 0, c0;
+	double t0;
+	int ret;
+
+	ret = perf ? hc_fault(err, "bench-perf") ?: bench_perf(b, "enable\n") :
+		     0;
+	if (ret)
+		goto perf_failed;
+	c0 = bench_clock_read(b, dut);
+	t0 = hc_now();
+	ret = hc_fault(err, "bench-send") ?:
+		      hc_gen_send(&b->gen, b->packets, &sent, &hc_stop_sig);
+	rd->secs = hc_now() - t0;
+	rd->generated = sent;
+	/*
+	 * Inline, the work is done when the call returns; split, the DUT's
+	 * NAPI may still be at it: read again after the drain.
+	 */
+	rd->cpu_ns = dut ? c0 : bench_clock_read(b, dut) - c0;
+	if (ret) {
+		if (!err->msg[0])
+			hc_err_set(err, "the generator");
+		return ret;
+	}
+	ret = perf ? bench_perf(b, "disable\n") : 0;
+	if (!ret)
+		return 0;
+perf_failed:
+	if (!err->msg[0])
+		hc_err_set(err, "perf's control channel");
+	return ret;
+}
+
+/* Per CPU: what the hook counted over the window, as a rate. */
+static double *cpu_rates(const struct bench *b, const struct bench_count *c0,
+			 const struct bench_count *c1, double secs)
+{
+	double *v;
+	int i;
+
+	if (!c0->cpus || !c1->cpus || !(secs > 0))
+		return NULL;
+	v = calloc(b->env.ncpu, sizeof(*v));
+	for (i = 0; v && i < b->env.ncpu; i++)
+		v[i] = (c1->cpu[i] - c0->cpu[i]) / secs / 1e6;
+	return v;
+}
+
+static int veth_measure(struct bench *b, struct bench_row *r,
+			struct bench_round *rd, bool perf, struct hc_err *err)
+{
+	static __thread __u64 cpu0[BENCH_MAX_CPUS], cpu1[BENCH_MAX_CPUS];
+	struct bench_count c0 = { .cpu = cpu0 }, c1 = { .cpu = cpu1 };
+	/* Split, the rows' work runs in the DUT's NAPI kthreads. */
+	bool dut = b->cpu_mode == BENCH_SPLIT && !r->kind->generator;
+	struct hc_err rerr = {};
+	__u64 d0 = 0, pkts, own0;
+	int ret;
+
+	ret = frame_for(b, r);
+	if (ret) {
+		hc_err_set(err, "a %u-byte frame for %s", r->size, r->name);
+		return ret;
+	}
+	ret = hc_fault(&rerr, "bench-read") ?: read_all(b, r, &c0, &d0);
+	if (ret) {
+		bench_row_fail(r, "reading its counters", ret, &rerr);
+		return 0;
+	}
+	own0 = bench_clock_read_own(b);
+	ret = timed(b, perf, dut, rd, err);
+	if (ret)
+		return ret;
+	ret = drain(b, r, rd, &c0, &c1, d0);
+	if (dut)
+		rd->cpu_ns = bench_clock_read(b, dut) - rd->cpu_ns;
+	/* The row's own threads work until the drain, in either mode. */
+	rd->own_ns = bench_clock_read_own(b) - own0;
+	rd->cpu_ns += rd->own_ns;
+	if (ret) {
+		bench_row_fail(r, "reading its counters", ret, &rerr);
+		return 0;
+	}
+	rd->generated_known = true;
+	rd->whole = rd->generated == b->packets;
+	pkts = dut ? rd->seen : rd->generated;
+	rd->mpps = pkts / rd->secs / 1e6;
+	if (!b->env.cpu_clock)
+		rd->cpu_ns = rd->own_ns = NAN;
+	rd->pkt_ns = (b->env.cpu_clock ? rd->cpu_ns : rd->secs * 1e9) / pkts;
+	if (b->per_cpu)
+		rd->cpu_mpps = cpu_rates(b, &c0, &c1, rd->secs);
+	return 0;
+}
+
+static const char *const cpu_mode_names[] = { "split", "inline" };
+
+static void veth_describe(const struct bench *b, FILE *f)
+{
+	fprintf(f, "%s mode, %d rounds of %u packets, seed %u; ",
+		cpu_mode_names[b->cpu_mode], b->nrounds, b->packets, b->seed);
+	fprintf(f, "delta and ratio against %s, paired per round\n",
+		b->scen->baseline);
+	fprintf(f,
+		"median [95%% interval]: percentile bootstrap over whole rounds; sig: the delta's interval excludes 0\n");
+	fprintf(f, "ns/pkt: %s time per packet%s; Mpps: by the wall clock\n",
+		b->env.cpu_clock ? "CPU" : "wall-clock",
+		b->cpu_mode == BENCH_INLINE ?
+			" of the row less gen-only's in the same round" :
+			" of the DUT's NAPI thread, for what it saw");
+}
+
+const struct bench_topo bench_topo_veth = {
+	.name = "veth",
+	.up = veth_up,
+	.down = veth_down_all,
+	.measure = veth_measure,
+	.describe = veth_describe,
+	.exact = true,
+	.own_gen = true,
+};

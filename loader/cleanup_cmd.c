@@ -18,6 +18,9 @@
 #include <linux/pkt_sched.h>
 #include <bpf/bpf.h>
 #include "cmd.h"
+#include "ethtool.h"
+#include "exec.h"
+#include "ipt.h"
 #include "json.h"
 #include "journal.h"
 #include "nl.h"
@@ -119,9 +122,19 @@ static void describe(const struct hc_jrec *j, char *buf, size_t size)
 	else if (j->kind == HC_J_XDP)
 		snprintf(buf + n, size - n, " %s program %u", j->mode,
 			 j->prog_id);
-	else
+	else if (j->kind == HC_J_FILTER && !strcmp(j->mode, "u32"))
+		snprintf(buf + n, size - n, " u32 prio %u handle %#x", j->prio,
+			 j->handle);
+	else if (j->kind == HC_J_FILTER)
 		snprintf(buf + n, size - n, " prio %u handle %#x program %u",
 			 j->prio, j->handle, j->prog_id);
+	else if (j->kind == HC_J_CHANNELS)
+		snprintf(buf + n, size - n, " (was rx %u tx %u combined %u)",
+			 j->val[0], j->val[1], j->val[2]);
+	else if (j->kind == HC_J_GRO || j->kind == HC_J_THREADED)
+		snprintf(buf + n, size - n, " (was %s)", j->val[0] ? "on" : "off");
+	else
+		snprintf(buf + n, size - n, " %s", j->mode);
 	n = strlen(buf);
 	snprintf(buf + n, size - n, " on %s%s%s", j->dev,
 		 j->netns[0] ? " in netns " : "", j->netns);
@@ -143,6 +156,35 @@ static void say(const struct hc_jrec *j, bool json, const char *state,
 		return json_record(j, state, detail);
 	describe(j, what, sizeof(what));
 	printf("%s: %s\n", what, detail);
+}
+
+/* bench's iptables rule and nft table, by the name the record keeps. */
+static int clean_rule(const struct hc_jrec *j)
+{
+	char cmd[64];
+	const char *nft[] = { "nft", cmd, NULL };
+	struct hc_err err = {};
+
+	/* Gone already is as good as deleted: nothing else has its name. */
+	if (j->kind == HC_J_IPT) {
+		hc_ipt_rule(-1, false, j->dev, j->mode, &err);
+		if (j->val[0])
+			hc_ipt_raw_put(-1);
+		return 0;
+	}
+	snprintf(cmd, sizeof(cmd), "delete table netdev %s", j->mode);
+	hc_exec(-1, nft, NULL, 0, &err);
+	return 0;
+}
+
+/* The veth pair bench made: deleted if the name still has its ifindex. */
+static int clean_link(struct hc_nl *nl, const struct hc_jrec *j,
+		      struct hc_err *err)
+{
+	struct hc_link_info li;
+	int ret = hc_nl_link_get(nl, j->ifindex, &li, err);
+
+	return ret ?: hc_nl_link_del(nl, j->ifindex, err);
 }
 
 /* Undoes one record of a dead hookcmp; says what it did. */
@@ -204,7 +246,18 @@ static int clean_one(const struct hc_jrec *j, int home, bool json)
 			say(j, json, "detached", "detached");
 		break;
 	case HC_J_FILTER:
-		ret = hc_filter_detach(nl, &f, j->prog_id, &err);
+		if (!strcmp(j->mode, "u32")) {
+			char kind[32];
+
+			f.kind = "u32";
+			ret = hc_nl_filter_kind_at(nl, &f, kind, sizeof(kind),
+						   &err);
+			if (!ret && strcmp(kind, "u32"))
+				ret = -ENOENT;
+			ret = ret ?: hc_nl_filter_del(nl, &f, &err);
+		} else {
+			ret = hc_filter_detach(nl, &f, j->prog_id, &err);
+		}
 		if (!ret)
 			say(j, json, "deleted", "deleted");
 		else if (ret == -EEXIST || ret == -ENOENT)
@@ -227,6 +280,26 @@ static int clean_one(const struct hc_jrec *j, int home, bool json)
 			say(j, json, "left alone", "left alone: %s", err.msg);
 		if (ret == -EBUSY || ret == -ENOENT || ret == -EINVAL)
 			ret = 0;
+		break;
+	case HC_J_IPT:
+	case HC_J_NFT:
+		ret = clean_rule(j);
+		if (!ret)
+			say(j, json, "deleted", "deleted");
+		break;
+	case HC_J_GRO:
+	case HC_J_THREADED:
+	case HC_J_CHANNELS:
+		/* threaded is in /sys/class/net: that of this namespace. */
+		ret = (j->kind == HC_J_THREADED ? hc_sysfs_here() : 0) ?:
+			      hc_tune_restore(j);
+		if (!ret)
+			say(j, json, "restored", "put back");
+		break;
+	case HC_J_LINK:
+		ret = clean_link(nl, j, &err);
+		if (!ret)
+			say(j, json, "deleted", "deleted");
 		break;
 	default:
 		break;

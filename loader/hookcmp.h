@@ -41,7 +41,23 @@ enum hc_xsk_mode { HC_XSK_AUTO, HC_XSK_COPY, HC_XSK_ZEROCOPY };
 
 struct hc_nl;
 
-enum hc_jkind { HC_J_XDP, HC_J_FILTER, HC_J_QDISC, HC_NR_JKINDS };
+/*
+ * What a journal record undoes, in the order cleanup undoes them: filters
+ * before their qdiscs, a device bench created last.
+ */
+enum hc_jkind {
+	HC_J_XDP,
+	HC_J_FILTER, /* mode "u32": bench's u32 filter, else cls_bpf */
+	HC_J_QDISC,
+	HC_J_IPT, /* an iptables rule; mode: its comment */
+	HC_J_NFT, /* an nftables table; mode: its name */
+	HC_J_GRO, /* bench --tune: the old value in val[0] */
+	HC_J_THREADED,
+	HC_J_CHANNELS, /* rx, tx, combined, other */
+	HC_J_LINK, /* a veth pair bench created */
+	HC_NR_JKINDS
+};
+#define HC_NR_RUN_JKINDS (HC_J_QDISC + 1) /* what hookcmp run records */
 
 /* One journal record (loader/journal.h). */
 struct hc_jrec {
@@ -58,6 +74,7 @@ struct hc_jrec {
 	char mode[16]; /* native|generic, or clsact|ingress */
 	__u32 prog_id;
 	__u32 prio, handle;
+	__u32 val[4]; /* what --tune found, to put back */
 };
 
 struct hc_run {
@@ -81,6 +98,7 @@ struct hc_run {
 	bool force;
 	bool bare;
 	bool verbose;
+	bool per_cpu; /* stats per CPU too */
 	const char *dev;
 	const char *netns;
 	int ifindex;
@@ -100,7 +118,7 @@ struct hc_run {
 	int link_fd;
 	int sock_fd;
 	bool no_journal; /* bench: its namespaces die with it anyway */
-	struct hc_jrec jr[HC_NR_JKINDS];
+	struct hc_jrec jr[HC_NR_RUN_JKINDS];
 	struct hc_err err;
 };
 
@@ -183,6 +201,12 @@ int hc_jit_enabled(void);
 int hc_parse_mac(const char *s, __u8 *mac);
 /* The MAC address of dev in the current namespace. */
 int hc_dev_mac(const char *dev, __u8 *mac);
+
+/* sysfs of the current network namespace at /sys, in a mount namespace of our own. */
+int hc_sysfs_here(void);
+/* /sys/class/net/DEV/threaded: NAPI in kthreads (needs hc_sysfs_here()). */
+int hc_dev_threaded(const char *dev, int *on);
+int hc_dev_set_threaded(const char *dev, int on);
 
 /* Maps a negative errno from a setup step to an exit code. */
 int hc_exit_code(int err);

@@ -16,6 +16,12 @@ const char *const hc_jkind_names[HC_NR_JKINDS] = {
 	[HC_J_XDP] = "xdp",
 	[HC_J_FILTER] = "filter",
 	[HC_J_QDISC] = "qdisc",
+	[HC_J_IPT] = "iptables",
+	[HC_J_NFT] = "nft",
+	[HC_J_GRO] = "gro",
+	[HC_J_THREADED] = "threaded",
+	[HC_J_CHANNELS] = "channels",
+	[HC_J_LINK] = "link",
 };
 
 __u64 hc_netns_ino(void)
@@ -47,32 +53,19 @@ static unsigned long long proc_start(int pid)
 	return start;
 }
 
-static int journal_write(const struct hc_run *r, enum hc_jkind kind, bool done,
-			 struct hc_jrec *rec)
+int hc_journal_add(struct hc_jrec *rec, const char *netns)
 {
 	FILE *f;
 	int fd;
 
-	memset(rec, 0, sizeof(*rec));
 	rec->pid = getpid();
 	rec->start = proc_start(rec->pid);
-	rec->kind = kind;
-	rec->done = done;
-	snprintf(rec->netns, sizeof(rec->netns), "%s",
-		 r->netns ? r->netns : "");
+	snprintf(rec->netns, sizeof(rec->netns), "%s", netns ? netns : "");
 	rec->netns_ino = hc_netns_ino();
-	snprintf(rec->dev, sizeof(rec->dev), "%s", r->dev);
-	rec->ifindex = r->ifindex;
-	snprintf(rec->mode, sizeof(rec->mode), "%s",
-		 hc_hook_of(r)->attach_name(r));
-	rec->prog_id = r->prog_id;
-	rec->prio = r->prio;
-	rec->handle = r->handle;
-
 	if (mkdir(HC_RUN_DIR, 0700) && errno != EEXIST)
 		return -errno;
 	snprintf(rec->path, sizeof(rec->path), HC_RUN_DIR "/%d-%s-%d", rec->pid,
-		 hc_jkind_names[kind], rec->ifindex);
+		 hc_jkind_names[rec->kind], rec->ifindex);
 	fd = open(rec->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
@@ -84,18 +77,36 @@ static int journal_write(const struct hc_run *r, enum hc_jkind kind, bool done,
 	fprintf(f,
 		"pid=%d\nstart=%llu\nkind=%s\ndone=%d\nnetns=%s\n"
 		"netns_ino=%llu\ndev=%s\nifindex=%d\nmode=%s\nprog_id=%u\n"
-		"prio=%u\nhandle=%u\n",
-		rec->pid, rec->start, hc_jkind_names[kind], done, rec->netns,
-		(unsigned long long)rec->netns_ino, rec->dev, rec->ifindex,
-		rec->mode, rec->prog_id, rec->prio, rec->handle);
+		"prio=%u\nhandle=%u\nval=%u,%u,%u,%u\n",
+		rec->pid, rec->start, hc_jkind_names[rec->kind], rec->done,
+		rec->netns, (unsigned long long)rec->netns_ino, rec->dev,
+		rec->ifindex, rec->mode, rec->prog_id, rec->prio, rec->handle,
+		rec->val[0], rec->val[1], rec->val[2], rec->val[3]);
 	/* The record must be on disk before the change it describes. */
 	if (fflush(f) || fsync(fd)) {
 		fclose(f);
 		unlink(rec->path);
+		rec->path[0] = '\0';
 		return -EIO;
 	}
 	fclose(f);
 	return 0;
+}
+
+static int journal_write(const struct hc_run *r, enum hc_jkind kind, bool done,
+			 struct hc_jrec *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->kind = kind;
+	rec->done = done;
+	snprintf(rec->dev, sizeof(rec->dev), "%s", r->dev);
+	rec->ifindex = r->ifindex;
+	snprintf(rec->mode, sizeof(rec->mode), "%s",
+		 hc_hook_of(r)->attach_name(r));
+	rec->prog_id = r->prog_id;
+	rec->prio = r->prio;
+	rec->handle = r->handle;
+	return hc_journal_add(rec, r->netns);
 }
 
 int hc_journal_begin(struct hc_run *r, enum hc_jkind kind, bool done)
@@ -142,6 +153,8 @@ static int read_rec(const char *path, struct hc_jrec *rec)
 		sscanf(line, "prog_id=%u", &rec->prog_id);
 		sscanf(line, "prio=%u", &rec->prio);
 		sscanf(line, "handle=%u", &rec->handle);
+		sscanf(line, "val=%u,%u,%u,%u", &rec->val[0], &rec->val[1],
+		       &rec->val[2], &rec->val[3]);
 	}
 	fclose(f);
 	rec->netns_ino = ino;

@@ -21,6 +21,12 @@ extern const char *const hc_jkind_names[HC_NR_JKINDS];
  * qdisc is deleted by cleanup only once it is known to be ours.
  */
 int hc_journal_begin(struct hc_run *r, enum hc_jkind kind, bool done);
+/*
+ * Records a change that is not a hookcmp run's: rec's kind, dev, ifindex,
+ * mode, prio, handle and val as the caller set them; netns is -n NAME or
+ * NULL. The rest (pid, namespace inode, path) is filled in here.
+ */
+int hc_journal_add(struct hc_jrec *rec, const char *netns);
 /* Forgets the record once the change is undone, or was never ours. */
 void hc_journal_end(struct hc_run *r, enum hc_jkind kind);
 void hc_journal_del(struct hc_jrec *rec);

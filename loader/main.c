@@ -135,6 +135,8 @@ static const struct hc_opt run_opts[] = {
 	  "stats every SEC seconds; 0 prints the summary only (default 1)" },
 	{ "duration", 'd', HC_OPT_SECS, RUN(duration), "SEC",
 	  "detach after SEC seconds (default: until SIGINT or SIGTERM)" },
+	{ "per-cpu", 0, HC_OPT_FLAG, RUN(per_cpu), NULL,
+	  "the rate per CPU too, from the per-CPU counters" },
 	{ "netns", 'n', HC_OPT_STR, RUN(netns), "NAME",
 	  "run inside network namespace NAME" },
 	{ "json", 'j', HC_OPT_FLAG, RUN(json), NULL,

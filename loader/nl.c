@@ -601,6 +601,57 @@ int hc_nl_napi_threads(int ifindex, pid_t *pids, int max, struct hc_err *err)
 	return ret ?: q.n;
 }
 
+int hc_nl_link_del(struct hc_nl *nl, int ifindex, struct hc_err *err)
+{
+	struct nlmsghdr *nlh = msg_start(nl, RTM_DELLINK, 0);
+
+	ifi_put(nlh, ifindex);
+	return talk(nl, nlh, NULL, NULL, err);
+}
+
+struct addr_query {
+	REPLY_CTX;
+	int ifindex;
+	struct in_addr *addr;
+	bool found;
+};
+
+static int addr_attr_cb(const struct nlattr *a, void *data)
+{
+	struct addr_query *q = data;
+
+	if (mnl_attr_get_type(a) == IFA_LOCAL && !q->found &&
+	    mnl_attr_get_payload_len(a) == sizeof(*q->addr)) {
+		memcpy(q->addr, mnl_attr_get_payload(a), sizeof(*q->addr));
+		q->found = true;
+	}
+	return MNL_CB_OK;
+}
+
+static int addr_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
+	struct addr_query *q = data;
+
+	if (nlh->nlmsg_type == RTM_NEWADDR && (int)ifa->ifa_index == q->ifindex &&
+	    ifa->ifa_family == AF_INET && ifa->ifa_scope == RT_SCOPE_UNIVERSE)
+		mnl_attr_parse(nlh, sizeof(*ifa), addr_attr_cb, q);
+	return MNL_CB_OK;
+}
+
+int hc_nl_addr4_get(struct hc_nl *nl, int ifindex, struct in_addr *addr,
+		    struct hc_err *err)
+{
+	struct nlmsghdr *nlh = msg_start(nl, RTM_GETADDR, NLM_F_DUMP);
+	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	struct addr_query q = { .talk.err = err, .ifindex = ifindex, .addr = addr };
+	int ret;
+
+	ifa->ifa_family = AF_INET;
+	ret = talk(nl, nlh, addr_cb, &q, err);
+	return ret ?: q.found ? 0 : -ENOENT;
+}
+
 /* ---- qdiscs ---- */
 
 struct qdisc_query {
@@ -744,7 +795,7 @@ int hc_nl_filter_del(struct hc_nl *nl, const struct hc_filter *f,
 		return -EINVAL;
 	nlh = tc_msg(nl, RTM_DELTFILTER, 0, f->ifindex, f->parent, f->handle,
 		     filter_info(f));
-	mnl_attr_put_strz(nlh, TCA_KIND, "bpf");
+	mnl_attr_put_strz(nlh, TCA_KIND, f->kind ? f->kind : "bpf");
 	return talk(nl, nlh, NULL, NULL, err);
 }
 

@@ -52,6 +52,11 @@ int hc_nl_veth_add(struct hc_nl *nl, const char *name, const char *peer,
  */
 int hc_nl_link_up(struct hc_nl *nl, int ifindex, bool quiet,
 		  struct hc_err *err);
+int hc_nl_link_del(struct hc_nl *nl, int ifindex, struct hc_err *err);
+/* The first global IPv4 address of a link; -ENOENT if it has none. */
+struct in_addr;
+int hc_nl_addr4_get(struct hc_nl *nl, int ifindex, struct in_addr *addr,
+		    struct hc_err *err);
 /* addr is a struct in_addr (AF_INET) or struct in6_addr (AF_INET6). */
 int hc_nl_addr_add(struct hc_nl *nl, int ifindex, int family, const void *addr,
 		   __u8 prefixlen, struct hc_err *err);
@@ -69,6 +74,7 @@ struct hc_filter {
 	__u32 parent;
 	__u16 prio;
 	__u32 handle;
+	const char *kind; /* for deleting: NULL is "bpf" */
 };
 
 int hc_nl_filter_add_bpf(struct hc_nl *nl, const struct hc_filter *f,

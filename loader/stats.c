@@ -48,6 +48,8 @@ int hc_stats_read(int map_fd, struct hc_snap *s)
 		return -ENOMEM;
 	memset(s->c, 0, sizeof(s->c));
 	s->dropped_before = 0;
+	s->ncpu = ncpu < HC_MAX_CPUS ? ncpu : HC_MAX_CPUS;
+	memset(s->cpu, 0, s->ncpu * sizeof(s->cpu[0]));
 	for (key = 0; key < HC_NR_STATS; key++) {
 		if (bpf_map_lookup_elem(map_fd, &key, v)) {
 			free(v);
@@ -56,6 +58,8 @@ int hc_stats_read(int map_fd, struct hc_snap *s)
 		for (cpu = 0; cpu < ncpu; cpu++) {
 			s->c[key].packets += v[cpu].packets;
 			s->c[key].bytes += v[cpu].bytes;
+			if (cpu < s->ncpu)
+				s->cpu[cpu] += v[cpu].packets;
 		}
 	}
 	free(v);
@@ -141,6 +145,37 @@ static void json_rates(struct hc_json *j, const struct delta *x, double dt)
 	jw_u64(j, "redirect_pps", rate(x->v[HC_REDIRECT], dt));
 }
 
+/* --per-cpu: the CPUs that counted packets between a and b, as a rate. */
+static void per_cpu(const struct hc_run *r, struct hc_json *j,
+		    const struct hc_snap *a, const struct hc_snap *b, double dt)
+{
+	char name[32], n[32];
+	int cpu;
+
+	if (!r->per_cpu)
+		return;
+	if (r->json)
+		jw_open(j, "cpus", '[');
+	for (cpu = 0; cpu < b->ncpu; cpu++) {
+		__u64 pkts = b->cpu[cpu] - (cpu < a->ncpu ? a->cpu[cpu] : 0);
+
+		if (!pkts)
+			continue;
+		if (r->json) {
+			jw_open(j, NULL, '{');
+			jw_u64(j, "cpu", cpu);
+			jw_u64(j, "pps", rate(pkts, dt));
+			jw_close(j, '}');
+			continue;
+		}
+		snprintf(name, sizeof(name), "cpu %d", cpu);
+		printf("%-13s %13s pkt/s\n", name,
+		       commas(n, sizeof(n), rate(pkts, dt)));
+	}
+	if (r->json)
+		jw_close(j, ']');
+}
+
 void hc_stats_interval(const struct hc_run *r, const struct hc_snap *prev,
 		       const struct hc_snap *cur, double since_start)
 {
@@ -156,6 +191,7 @@ void hc_stats_interval(const struct hc_run *r, const struct hc_snap *prev,
 				text_rate_line(hc_class_names[cls], &d[cls],
 					       dt);
 		text_rate_line("receive total", tot, dt);
+		per_cpu(r, &j, prev, cur, dt);
 		printf("\n");
 		fflush(stdout);
 		return;
@@ -177,6 +213,7 @@ void hc_stats_interval(const struct hc_run *r, const struct hc_snap *prev,
 		jw_close(&j, '}');
 	}
 	jw_close(&j, ']');
+	per_cpu(r, &j, prev, cur, dt);
 	jw_close(&j, '}');
 }
 

@@ -5,10 +5,15 @@
 
 #include "hookcmp.h"
 
+/* Per-CPU counts go this far; the totals count every CPU. */
+#define HC_MAX_CPUS 1024
+
 struct hc_snap {
 	struct hc_counter c[HC_NR_STATS];
 	/* Frames the hook's own rings dropped before the logic (AF_XDP). */
 	__u64 dropped_before;
+	__u64 cpu[HC_MAX_CPUS]; /* packets per CPU, every class and verdict */
+	int ncpu;
 	double t; /* CLOCK_MONOTONIC seconds when read */
 };
 

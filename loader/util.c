@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/mount.h>
 #include <unistd.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -222,4 +223,59 @@ int hc_parse_mac(const char *s, __u8 *mac)
 		      &mac[2], &mac[3], &mac[4], &mac[5], &end) == 6 ?
 		       0 :
 		       -EINVAL;
+}
+
+/*
+ * /sys/class/net shows the namespace of whoever mounted sysfs: a sysfs of
+ * the current one, in a mount namespace of our own, as `ip netns exec`
+ * does. The rest of the mounts (/run and the journal) stay shared.
+ */
+int hc_sysfs_here(void)
+{
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL))
+		return -errno;
+	umount2("/sys", MNT_DETACH);
+	return mount("sysfs", "/sys", "sysfs", 0, NULL) ? -errno : 0;
+}
+
+static int threaded_path(const char *dev, char *path, size_t size)
+{
+	if (strchr(dev, '/') || strlen(dev) >= IF_NAMESIZE)
+		return -EINVAL;
+	snprintf(path, size, "/sys/class/net/%s/threaded", dev);
+	return 0;
+}
+
+int hc_dev_threaded(const char *dev, int *on)
+{
+	char path[64];
+	int ret = threaded_path(dev, path, sizeof(path));
+	FILE *f;
+
+	if (ret)
+		return ret;
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	ret = fscanf(f, "%d", on) == 1 ? 0 : -EIO;
+	fclose(f);
+	return ret;
+}
+
+int hc_dev_set_threaded(const char *dev, int on)
+{
+	char path[64];
+	int ret = threaded_path(dev, path, sizeof(path));
+	FILE *f;
+
+	if (ret)
+		return ret;
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	ret = fprintf(f, "%d\n", on) < 0 ? -EIO : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
 }

@@ -140,12 +140,12 @@ test_contract() {
 		[.rows[].rounds[] | {round, order}] | group_by(.round) |
 		all(.[]; ([.[].order] | sort) == [0, 1, 2, 3])' "$T/c.json"
 	check_eq "$name: CSV header" "$(head -n 1 "$T/c.csv")" \
-		"name,valid,reason,flags,mpps_median,mpps_min,mpps_max,ns_median,ns_ci_lo,ns_ci_hi,delta_ns_median,delta_ns_ci_lo,delta_ns_ci_hi,ratio_median,ratio_ci_lo,ratio_ci_hi,significant"
+		"name,valid,status,reason,flags,mpps_median,mpps_min,mpps_max,ns_median,ns_ci_lo,ns_ci_hi,delta_ns_median,delta_ns_ci_lo,delta_ns_ci_hi,ratio_median,ratio_ci_lo,ratio_ci_hi,significant"
 	check_eq "$name: CSV lines per row" "$(tail -n +2 "$T/c.csv" | cut -d, -f1 | tr '\n' ' ')" \
 		'"nothing" "ingress" "tcx-pass" "gen-only" '
 	# The same numbers, to the JSON's 6 significant digits.
 	check "$name: CSV and JSON agree" awk -F'[, ]' '
-		NR == FNR { if (FNR > 1) { ns[FNR - 1] = $8; ratio[FNR - 1] = $14 }; next }
+		NR == FNR { if (FNR > 1) { ns[FNR - 1] = $9; ratio[FNR - 1] = $15 }; next }
 		function off(a, b) { return (a - b > 0 ? a - b : b - a) > 1e-5 * (a > 0 ? a : -a) + 1e-9 }
 		off($1, ns[FNR]) || ($2 != "null" && off($2, ratio[FNR])) { bad = 1 }
 		END { exit bad || FNR != 4 }' "$T/c.csv" \

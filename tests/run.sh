@@ -70,6 +70,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	run netns tests/netns.sh
 	run bench tests/bench.sh
 	run xsk tests/xsk.sh
+	run bench-dev tests/bench_dev.sh
 	kill -TERM "$churn_pid"
 	wait "$churn_pid"
 	if [ "$(cat "$churn")" -gt 0 ] 2>/dev/null; then

@@ -1,0 +1,904 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench --dev: the rows on a device that exists, a NIC or anything else,
+ * with traffic from elsewhere. --gen-cmd runs a command (ssh to the box
+ * that generates, typically) for every window and takes "generated" from
+ * what it prints; --external measures traffic that flows already. The
+ * rate is measured here: the hook's and the device's counters every
+ * 100 ms, the rate from the steady intervals between the first and the
+ * last. The sums rest on the device's own counters.
+ *
+ * Nothing on the device changes but what a row attaches, a veth pair for
+ * the rows that need a second device (unless --other-dev names one), and
+ * what --tune asks for; each change is journalled first, so that
+ * `hookcmp cleanup` undoes what a killed bench left.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include "bench.h"
+#include "exec.h"
+#include "journal.h"
+#include "nl.h"
+#include "stats.h"
+
+#define SAMPLE_SECS 0.1
+#define DRAIN_SECS 0.5
+
+/* --tune KEY=VAL: what bench may change on the device, and put back. */
+struct tune {
+	const char *key;
+	enum hc_jkind kind;
+};
+
+static const struct tune tunes[] = {
+	{ "gro", HC_J_GRO },
+	{ "threaded", HC_J_THREADED },
+	{ "channels", HC_J_CHANNELS },
+	{},
+};
+
+/* What --tune set, in its order, to put back in the reverse one. */
+static struct hc_jrec tuned[3];
+static int ntuned;
+static struct hc_jrec other_rec;
+
+int bench_journal(struct bench *b, struct hc_jrec *rec, enum hc_jkind kind,
+		  int ifindex, const char *mode, bool done)
+{
+	char name[IF_NAMESIZE] = "";
+
+	__u32 val[4], prio = rec->prio, handle = rec->handle;
+
+	if (!b->journal)
+		return 0;
+	/* A record written again (pending, then done) replaces its file. */
+	memcpy(val, rec->val, sizeof(val));
+	memset(rec, 0, sizeof(*rec));
+	memcpy(rec->val, val, sizeof(val));
+	rec->prio = prio;
+	rec->handle = handle;
+	rec->kind = kind;
+	rec->done = done;
+	rec->ifindex = ifindex;
+	if_indextoname(ifindex, name);
+	snprintf(rec->dev, sizeof(rec->dev), "%s", name);
+	snprintf(rec->mode, sizeof(rec->mode), "%s", mode ? mode : "");
+	return hc_journal_add(rec, b->netns);
+}
+
+/* ---- finding the device: nothing changes yet ---- */
+
+/* Named namespaces that have a device called dev, for the error. */
+static void find_elsewhere(const char *dev, char *list, size_t size)
+{
+	char path[300];
+	struct dirent *de;
+	size_t len = 0;
+	int home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC), fd;
+	DIR *d = opendir("/run/netns");
+
+	list[0] = '\0';
+	while (d && home >= 0 && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/run/netns/%s", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!bench_enter(fd) && if_nametoindex(dev) && len < size)
+			len += snprintf(list + len, size - len, "%s'%s'",
+					len ? ", " : "", de->d_name);
+		bench_enter(home);
+		close(fd);
+	}
+	if (d)
+		closedir(d);
+	if (home >= 0)
+		close(home);
+}
+
+static int no_device(struct bench *b, const char *dev, struct hc_err *err)
+{
+	char where[200], elsewhere[256];
+
+	snprintf(where, sizeof(where), "%s%s%s",
+		 b->netns ? "network namespace '" : "this network namespace",
+		 b->netns ? b->netns : "", b->netns ? "'" : "");
+	bench_enter(b->fd_root);
+	find_elsewhere(dev, elsewhere, sizeof(elsewhere));
+	bench_enter(b->fd_dut);
+	if (elsewhere[0])
+		hc_err_set(err,
+			   "no device '%s' in %s, but in network namespace %s (hookcmp -n NAME bench --dev %s)",
+			   dev, where, elsewhere, dev);
+	else
+		hc_err_set(err, "no device '%s' in %s", dev, where);
+	return -ENODEV;
+}
+
+/* "0-3" from a CPU list file of /proc or /sys, trimmed. */
+static void read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f && fgets(buf, size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/* Cpus_allowed_list of a task. */
+static const char *allowed(const char *pid, char *buf, size_t size)
+{
+	char path[300], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/status", pid);
+	snprintf(buf, size, "?");
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Cpus_allowed_list:", 18)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(buf, size, "%s", line + 18 + strspn(line + 18, " \t"));
+		}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/*
+ * Where the device's receive work runs: its MSI interrupts' CPUs, or
+ * the kthreads of threaded NAPI ("napi/DEV-ID", cut to 15 characters).
+ */
+static void irq_cpus(struct bench *b)
+{
+	char path[320], cpus[64], comm[32], prefix[32];
+	struct bench_dut *d = &b->dut;
+	size_t len = 0, size = sizeof(d->irq_cpus);
+	struct dirent *de;
+	DIR *dir;
+
+	d->irq_cpus[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device/msi_irqs",
+		 b->dut_name);
+	dir = opendir(path);
+	while (dir && (de = readdir(dir)) && len < size) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/irq/%s/effective_affinity_list",
+			 de->d_name);
+		read_line(path, cpus, sizeof(cpus));
+		if (cpus[0])
+			len += snprintf(d->irq_cpus + len, size - len,
+					"%sirq %s: CPU %s", len ? ", " : "",
+					de->d_name, cpus);
+	}
+	if (dir)
+		closedir(dir);
+	snprintf(prefix, sizeof(prefix), "napi/%s-", b->dut_name);
+	prefix[15] = '\0';
+	dir = opendir("/proc");
+	while (dir && (de = readdir(dir)) && len < size) {
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		read_line(path, comm, sizeof(comm));
+		if (strncmp(comm, prefix, strlen(prefix)))
+			continue;
+		len += snprintf(d->irq_cpus + len, size - len, "%s%s: CPU %s",
+				len ? ", " : "", comm,
+				allowed(de->d_name, cpus, sizeof(cpus)));
+	}
+	if (dir)
+		closedir(dir);
+}
+
+/* RX queues: ETHTOOL_GCHANNELS, else /sys/class/net/DEV/queues/rx-*. */
+static int rx_queues(const char *dev)
+{
+	struct ethtool_channels ch;
+	char path[64];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	if (!hc_ethtool_channels(dev, &ch) && ch.rx_count + ch.combined_count)
+		return ch.rx_count + ch.combined_count;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", dev);
+	d = opendir(path);
+	while (d && (de = readdir(d)))
+		n += !strncmp(de->d_name, "rx-", 3);
+	if (d)
+		closedir(d);
+	return n ? n : 1;
+}
+
+static void dut_read(struct bench *b)
+{
+	struct bench_dut *d = &b->dut;
+	struct in_addr a;
+	int on;
+
+	hc_ethtool_driver(b->dut_name, d->driver, sizeof(d->driver));
+	d->queues = rx_queues(b->dut_name);
+	irq_cpus(b);
+	if (!hc_nl_addr4_get(b->nl_dut, b->if_dut, &a, NULL))
+		inet_ntop(AF_INET, &a, d->ip, sizeof(d->ip));
+	d->threaded = !hc_dev_threaded(b->dut_name, &on) && on;
+	hc_ethtool_gro(b->dut_name, &d->gro);
+	hc_ethtool_stat_names(b->dut_name, &d->stats);
+}
+
+static int find_other(struct bench *b, struct hc_err *err)
+{
+	if (!b->other_dev)
+		return 0;
+	if (!strcmp(b->other_dev, b->dev)) {
+		hc_err_set(err, "--other-dev %s is the device under test",
+			   b->other_dev);
+		return -EINVAL;
+	}
+	snprintf(b->other_name, sizeof(b->other_name), "%s", b->other_dev);
+	b->if_other = if_nametoindex(b->other_dev);
+	return b->if_other ? 0 : no_device(b, b->other_dev, err);
+}
+
+/* --tune gro=on,threaded=off,channels=4: each key known, each value sane. */
+static int tune_each(struct bench *b, struct hc_err *err,
+		     int (*fn)(struct bench *b, const struct tune *t, long v,
+			       struct hc_err *err))
+{
+	char list[128], *save, *w, *eq, *end;
+	const struct tune *t;
+	long v;
+	int ret;
+
+	snprintf(list, sizeof(list), "%s", b->tune ? b->tune : "");
+	for (w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		eq = strchr(w, '=');
+		for (t = tunes; eq && t->key; t++)
+			if (!strncmp(w, t->key, eq - w) && !t->key[eq - w])
+				break;
+		if (!eq || !t->key) {
+			hc_err_set(err,
+				   "--tune '%s': expected gro=on|off, threaded=on|off or channels=N",
+				   w);
+			return -EINVAL;
+		}
+		if (!strcmp(eq + 1, "on") || !strcmp(eq + 1, "off"))
+			v = !strcmp(eq + 1, "on");
+		else
+			v = strtol(eq + 1, &end, 10);
+		if ((t->kind == HC_J_CHANNELS) ==
+			    (!strcmp(eq + 1, "on") || !strcmp(eq + 1, "off")) ||
+		    (t->kind == HC_J_CHANNELS && (*end || v < 1 || v > 4096))) {
+			hc_err_set(err, "--tune '%s': expected %s", w,
+				   t->kind == HC_J_CHANNELS ? "a count of 1 or more" :
+							      "on or off");
+			return -EINVAL;
+		}
+		ret = fn ? fn(b, t, v, err) : 0;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Opens the device in its namespace and reads what the header shows;
+ * every error here is the user's input (exit 2), and nothing changed.
+ */
+static int dev_open(struct bench *b, struct hc_err *err)
+{
+	struct hc_err e = {};
+	bool uplink = false;
+	int ret;
+
+	snprintf(b->dut_name, sizeof(b->dut_name), "%s", b->dev);
+	if (strlen(b->dev) >= IF_NAMESIZE) {
+		hc_err_set(err, "device name '%s' is too long", b->dev);
+		return -EINVAL;
+	}
+	ret = tune_each(b, err, NULL);
+	if (ret)
+		return ret;
+	if (b->netns) {
+		ret = hc_enter_netns(b->netns, err);
+		if (ret)
+			return ret;
+		/* /sys/class/net of the DUT's namespace, as ip netns exec. */
+		hc_sysfs_here();
+	}
+	b->fd_dut = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	b->fd_gen = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (b->fd_dut < 0 || b->fd_gen < 0)
+		return -errno;
+	b->if_dut = if_nametoindex(b->dev);
+	if (!b->if_dut)
+		return no_device(b, b->dev, err);
+	b->nl_dut = hc_nl_open(err);
+	if (!b->nl_dut)
+		return -errno;
+	/* Without -n we run where the caller is: their ssh most likely too. */
+	if (!b->force && !b->netns &&
+	    !hc_nl_default_route_via(b->nl_dut, b->if_dut, &uplink, &e) &&
+	    uplink) {
+		hc_err_set(err,
+			   "%s holds this namespace's default route: bench could cut you off (ssh); --force measures it anyway",
+			   b->dev);
+		return -EBUSY;
+	}
+	ret = find_other(b, err) ?: hc_dev_mac(b->dev, b->dut_mac);
+	if (ret)
+		return ret;
+	dut_read(b);
+	b->journal = true;
+	return 0;
+}
+
+/* ---- what bench changes, journalled first ---- */
+
+static int tune_one(struct bench *b, const struct tune *t, long v,
+		    struct hc_err *err)
+{
+	struct hc_jrec *rec = &tuned[ntuned];
+	struct ethtool_channels ch;
+	int old = 0, ret;
+	bool gro;
+
+	if (ntuned == 3) {
+		hc_err_set(err, "--tune %s: once is enough", t->key);
+		return -EINVAL;
+	}
+	memset(rec, 0, sizeof(*rec));
+	ret = t->kind == HC_J_GRO      ? hc_ethtool_gro(b->dut_name, &gro) :
+	      t->kind == HC_J_THREADED ? hc_dev_threaded(b->dut_name, &old) :
+					 hc_ethtool_channels(b->dut_name, &ch);
+	if (ret) {
+		hc_err_set(err, "--tune %s: reading it on %s", t->key,
+			   b->dut_name);
+		return ret;
+	}
+	rec->val[0] = t->kind == HC_J_GRO ? gro : old;
+	if (t->kind == HC_J_CHANNELS) {
+		rec->val[0] = ch.rx_count;
+		rec->val[1] = ch.tx_count;
+		rec->val[2] = ch.combined_count;
+		rec->val[3] = ch.other_count;
+		if (ch.max_combined)
+			ch.combined_count = v;
+		else
+			ch.rx_count = v;
+	}
+	/* The old value is on disk before the new one is set. */
+	ret = bench_journal(b, rec, t->kind, b->if_dut, t->key, true) ?:
+	      t->kind == HC_J_GRO      ? hc_ethtool_set_gro(b->dut_name, v) :
+	      t->kind == HC_J_THREADED ? hc_dev_set_threaded(b->dut_name, v) :
+					 hc_ethtool_set_channels(b->dut_name, &ch);
+	if (ret) {
+		/* Nothing changed: nothing to put back. */
+		hc_journal_del(rec);
+		hc_err_set(err, "--tune %s on %s", t->key, b->dut_name);
+		return ret;
+	}
+	ntuned++;
+	return 0;
+}
+
+/* A veth pair in the DUT's namespace for the rows that need a second device. */
+static int other_up(struct bench *b, struct hc_err *err)
+{
+	char peer[IF_NAMESIZE];
+	int i, ret;
+
+	for (i = 0; i < b->nrows && !b->rows[i].other; i++)
+		;
+	if (i == b->nrows || b->other_dev)
+		return 0;
+	snprintf(b->other_name, sizeof(b->other_name), "hcx%d", getpid());
+	snprintf(peer, sizeof(peer), "hcy%d", getpid());
+	/* Journalled by name before it exists: cleanup checks it is a veth. */
+	ret = hc_nl_veth_add(b->nl_dut, b->other_name, peer, -1, err);
+	if (ret) {
+		hc_err_set(err, "creating the veth pair %s-%s", b->other_name,
+			   peer);
+		return ret;
+	}
+	b->if_other = if_nametoindex(b->other_name);
+	ret = bench_journal(b, &other_rec, HC_J_LINK, b->if_other, "veth", true) ?:
+		      hc_nl_link_up(b->nl_dut, b->if_other, true, err);
+	if (ret)
+		hc_err_set(err, "bringing %s up", b->other_name);
+	return ret;
+}
+
+static void dev_header(const struct bench *b)
+{
+	const struct bench_dut *d = &b->dut;
+	char local[200] = "";
+	size_t len = 0;
+	int i;
+
+	fprintf(stderr,
+		"device %s%s%s: driver %s, %d RX queue%s, GRO %s, threaded NAPI %s; receive work on %s\n",
+		b->dut_name, b->netns ? " in netns " : "",
+		b->netns ? b->netns : "", d->driver[0] ? d->driver : "?",
+		d->queues, d->queues > 1 ? "s" : "", d->gro ? "on" : "off",
+		d->threaded ? "on" : "off",
+		d->irq_cpus[0] ? d->irq_cpus : "CPUs unknown (no MSI interrupts or NAPI kthreads found)");
+	for (i = 0; i < b->nrows; i++)
+		if (b->rows[i].local && len < sizeof(local))
+			len += snprintf(local + len, sizeof(local) - len,
+					"%s%s", len ? ", " : "",
+					b->rows[i].name);
+	fprintf(stderr,
+		"send to dst MAC %02x:%02x:%02x:%02x:%02x:%02x, dst IP %s, UDP dport 9%s%s%s\n",
+		b->dut_mac[0], b->dut_mac[1], b->dut_mac[2], b->dut_mac[3],
+		b->dut_mac[4], b->dut_mac[5], d->ip[0] ? d->ip : "(none)",
+		len ? " (" : "", local, len ? " see only frames addressed so)" : "");
+	if (len && !d->ip[0])
+		fprintf(stderr,
+			"Warning: %s has no IPv4 address: %s will see nothing\n",
+			b->dut_name, local);
+	if (b->gen_cmd)
+		fprintf(stderr,
+			"--gen-cmd runs for every window, with HC_ROW, HC_ROUND, HC_SIZE, HC_DEV, HC_DST_MAC, HC_DST_IP and HC_DST_PORT in its environment\n");
+}
+
+static int dev_up(struct bench *b, struct hc_err *err)
+{
+	dev_header(b);
+	return other_up(b, err) ?: tune_each(b, err, tune_one);
+}
+
+static void dev_down(struct bench *b)
+{
+	int i;
+
+	if (b->fd_dut >= 0)
+		bench_enter(b->fd_dut);
+	for (i = ntuned - 1; i >= 0; i--) {
+		if (hc_tune_restore(&tuned[i]))
+			fprintf(stderr,
+				"Warning: could not put %s on %s back; run hookcmp cleanup %s\n",
+				hc_jkind_names[tuned[i].kind], tuned[i].dev,
+				tuned[i].dev);
+		else
+			hc_journal_del(&tuned[i]);
+	}
+	if (other_rec.path[0] &&
+	    !hc_nl_link_del(b->nl_dut, b->if_other, NULL))
+		hc_journal_del(&other_rec);
+	hc_nl_close(b->nl_dut);
+	b->nl_dut = NULL;
+	hc_ethtool_names_free(&b->dut.stats);
+	if (b->fd_root >= 0)
+		bench_enter(b->fd_root);
+	if (b->fd_gen >= 0)
+		close(b->fd_gen);
+	if (b->fd_dut >= 0)
+		close(b->fd_dut);
+	b->fd_gen = b->fd_dut = -1;
+}
+
+/* ---- a window ---- */
+
+/* Counters at one moment: the hook's, bracketed by the device's. */
+struct snap {
+	double t;
+	struct bench_count c;
+	struct bench_dev_count d;
+};
+
+static int snap(struct bench *b, struct bench_row *r, struct snap *s,
+		__u64 *cpu)
+{
+	struct bench_dev_count d0;
+	double t0 = hc_now();
+	int ret;
+
+	memset(&s->c, 0, sizeof(s->c));
+	s->c.cpu = cpu;
+	ret = bench_dut_count(b, &d0) ?: r->kind->read(b, r, &s->c) ?:
+					  bench_dut_count(b, &s->d);
+	/*
+	 * A read that runs iptables takes milliseconds while traffic flows:
+	 * the device's counters are taken on both sides of it, and halved.
+	 */
+#define MID(f) s->d.f = d0.f + (s->d.f - d0.f) / 2
+	MID(rx_packets);
+	MID(rx_dropped);
+	MID(rx_missed_errors);
+	MID(rx_fifo_errors);
+	MID(rx_over_errors);
+#undef MID
+	s->t = (t0 + hc_now()) / 2;
+	return ret;
+}
+
+struct samples {
+	struct bench_sample *s;
+	__u64 *cpu; /* env.ncpu per sample, when the kind counts per CPU */
+	int n, cap;
+	bool cpus;
+};
+
+static int sample(struct bench *b, struct bench_row *r, struct samples *w,
+		  const struct snap *s0, struct snap *now)
+{
+	int ncpu = b->env.ncpu, ret;
+
+	if (w->n == w->cap) {
+		int cap = w->cap ? 2 * w->cap : 64;
+		void *s = realloc(w->s, cap * sizeof(*w->s));
+		void *c = s ? realloc(w->cpu, (size_t)cap * ncpu * sizeof(__u64)) :
+			      NULL;
+
+		if (s)
+			w->s = s;
+		if (c)
+			w->cpu = c;
+		if (!s || !c)
+			return -ENOMEM;
+		w->cap = cap;
+	}
+	ret = snap(b, r, now, w->cpu + (size_t)w->n * ncpu);
+	if (ret)
+		return ret;
+	w->cpus = now->c.cpus;
+	w->s[w->n++] = (struct bench_sample){
+		.t = now->t - s0->t,
+		.seen = now->c.seen - s0->c.seen,
+		.rx = now->d.rx_packets - s0->d.rx_packets,
+		.dropped = bench_dropped(&now->d) + now->c.dropped -
+			   bench_dropped(&s0->d) - s0->c.dropped,
+	};
+	return 0;
+}
+
+/*
+ * The steady part: from the end of the first interval with traffic to
+ * the start of the last, which are partial. -1 with fewer than three.
+ */
+static int steady(const struct samples *w, int *from, int *to)
+{
+	int k, first = -1, last = -1;
+
+	for (k = 1; k < w->n; k++) {
+		if (w->s[k].seen + w->s[k].dropped ==
+		    w->s[k - 1].seen + w->s[k - 1].dropped)
+			continue;
+		if (first < 0)
+			first = k;
+		last = k;
+	}
+	*from = first;
+	*to = last - 1;
+	return first >= 0 && last - first >= 2 ? 0 : -1;
+}
+
+/* "packets": N of a hookcmp gen JSON summary, or a line "packets N". */
+static int gen_count(const char *out, __u64 *n)
+{
+	const char *p, *found = NULL;
+
+	for (p = out; (p = strstr(p, "\"packets\"")); p += 9)
+		found = p + 9;
+	if (found) {
+		found += strspn(found, " \t:");
+	} else {
+		for (p = out; (p = strstr(p, "packets ")); p += 8)
+			if (p == out || p[-1] == '\n')
+				found = p + 8;
+	}
+	if (!found || *found < '0' || *found > '9')
+		return -ENOENT;
+	*n = strtoull(found, NULL, 10);
+	return 0;
+}
+
+/* The traffic for one window; what it sent, if it says. */
+struct traffic {
+	struct hc_proc p;
+	bool cmd, running;
+	char out[8192];
+	char env[7][64];
+	const char *envp[8];
+};
+
+static int traffic_start(struct bench *b, struct bench_row *r, int round,
+			 struct traffic *t)
+{
+	const char *argv[] = { "/bin/sh", "-c", b->gen_cmd, NULL };
+	const __u8 *m = b->dut_mac;
+	int i;
+
+	if (!b->gen_cmd)
+		return 0;
+	snprintf(t->env[0], 64, "HC_ROW=%s", r->name);
+	snprintf(t->env[1], 64, "HC_ROUND=%d", round);
+	snprintf(t->env[2], 64, "HC_SIZE=%u", r->size);
+	snprintf(t->env[3], 64, "HC_DEV=%s", b->dut_name);
+	snprintf(t->env[4], 64, "HC_DST_MAC=%02x:%02x:%02x:%02x:%02x:%02x",
+		 m[0], m[1], m[2], m[3], m[4], m[5]);
+	snprintf(t->env[5], 64, "HC_DST_IP=%s", b->dut.ip);
+	snprintf(t->env[6], 64, "HC_DST_PORT=9");
+	for (i = 0; i < 7; i++)
+		t->envp[i] = t->env[i];
+	t->envp[7] = NULL;
+	/* Where bench was started: ssh and ip netns exec work from there. */
+	t->cmd = true;
+	t->running = !hc_proc_start(&t->p, b->fd_root, argv, t->envp, t->out,
+				    sizeof(t->out));
+	return t->running ? 0 : -errno;
+}
+
+/* Waits until the next sample is due; 1 once the traffic has ended. */
+static int traffic_wait(struct traffic *t, double until, double end)
+{
+	double now;
+
+	while ((now = hc_now()) < until && !hc_stop_sig) {
+		int ms = (int)ceil((until - now) * 1e3);
+
+		if (!t->running) {
+			usleep(ms * 1000);
+			continue;
+		}
+		if (hc_proc_poll(&t->p, ms)) {
+			t->running = false;
+			return 1;
+		}
+	}
+	return !t->cmd && now >= end;
+}
+
+/* After the command: until the counters stop moving, or half a second. */
+static int drain(struct bench *b, struct bench_row *r, struct samples *w,
+		 const struct snap *s0, struct snap *now)
+{
+	double end = hc_now() + DRAIN_SECS;
+	__u64 last = ~0ULL;
+	int ret = 0;
+
+	while (hc_now() < end) {
+		usleep(20000);
+		ret = sample(b, r, w, s0, now);
+		if (ret || w->s[w->n - 1].seen + w->s[w->n - 1].dropped == last)
+			break;
+		last = w->s[w->n - 1].seen + w->s[w->n - 1].dropped;
+	}
+	return ret;
+}
+
+static void deltas(struct bench *b, struct bench_round *rd,
+		   const struct snap *s0, const struct snap *s1,
+		   const __u64 *e0, const __u64 *e1)
+{
+	int i, n = b->dut.stats.n;
+
+	rd->seen = s1->c.seen - s0->c.seen;
+	rd->passed = s1->c.passed - s0->c.passed;
+#define D(f) rd->dev.f = s1->d.f - s0->d.f
+	D(rx_packets);
+	D(rx_dropped);
+	D(rx_missed_errors);
+	D(rx_fifo_errors);
+	D(rx_over_errors);
+#undef D
+	/* AF_XDP's rings drop before its logic too. */
+	rd->dropped_before = bench_dropped(&rd->dev) + s1->c.dropped -
+			     s0->c.dropped;
+	rd->ethtool = n && e0 && e1 ? calloc(n, sizeof(__u64)) : NULL;
+	for (i = 0; rd->ethtool && i < n; i++)
+		rd->ethtool[i] = e1[i] - e0[i];
+}
+
+/* The rate over the steady samples, per CPU too. */
+static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
+		  struct samples *w)
+{
+	int from, to, i, ncpu = b->env.ncpu;
+	const __u64 *c0, *c1;
+
+	/*
+	 * --external: the window's edges are our own samples inside traffic
+	 * that flows throughout: every interval is whole.
+	 */
+	if (!b->gen_cmd) {
+		from = 0;
+		to = w->n - 1;
+	} else if (steady(w, &from, &to)) {
+		/* Too short to leave out its edges: the whole of it, INVALID. */
+		if (rd->seen + rd->dropped_before)
+			bench_row_invalid(
+				r,
+				"round %d: traffic in under three %g s samples, too short for a steady rate",
+				rd->round, SAMPLE_SECS);
+		from = 0;
+		to = w->n - 1;
+	}
+	rd->steady_from = w->s[from].t;
+	rd->steady_to = w->s[to].t;
+	rd->secs = rd->steady_to - rd->steady_from;
+	rd->mpps = rd->secs > 0 ?
+			   (w->s[to].seen - w->s[from].seen) / rd->secs / 1e6 :
+			   0;
+	/* The work is on the DUT's CPUs, in softirqs: the wall clock's time. */
+	rd->cpu_ns = rd->own_ns = NAN;
+	rd->pkt_ns = rd->mpps > 0 ? 1e3 / rd->mpps : NAN;
+	if (!b->per_cpu || !w->cpus || !(rd->secs > 0))
+		return;
+	rd->cpu_mpps = calloc(ncpu, sizeof(double));
+	c0 = w->cpu + (size_t)from * ncpu;
+	c1 = w->cpu + (size_t)to * ncpu;
+	for (i = 0; rd->cpu_mpps && i < ncpu; i++)
+		rd->cpu_mpps[i] = (c1[i] - c0[i]) / rd->secs / 1e6;
+}
+
+/* The most CPUs one window's packets came in on (1% of them or more). */
+static void count_cpus(struct bench *b, const struct samples *w)
+{
+	const __u64 *c1 = w->cpu + (size_t)(w->n - 1) * b->env.ncpu;
+	__u64 total = 0;
+	int i, n = 0;
+
+	if (!w->cpus || !w->n)
+		return;
+	for (i = 0; i < b->env.ncpu; i++)
+		total += c1[i] - w->cpu[i];
+	for (i = 0; total && i < b->env.ncpu; i++)
+		n += (c1[i] - w->cpu[i]) * 100 >= total;
+	if (n > b->dut.rx_cpus)
+		b->dut.rx_cpus = n;
+}
+
+/* What the command said it sent; the row fails if it failed or said nothing. */
+static int traffic_result(struct traffic *t, struct bench_round *rd,
+			  struct hc_err *err)
+{
+	int ret = hc_proc_result(&t->p, "--gen-cmd", err);
+
+	if (!ret && gen_count(t->out, &rd->generated)) {
+		hc_err_set(err,
+			   "--gen-cmd printed no count (a hookcmp gen -j summary's \"packets\", or a line \"packets N\")");
+		ret = -EPROTO;
+	}
+	return ret;
+}
+
+static int dev_measure(struct bench *b, struct bench_row *r,
+		       struct bench_round *rd, bool perf, struct hc_err *err)
+{
+	int n = b->dut.stats.n, ret, k, done = 0;
+	struct traffic *t = calloc(1, sizeof(*t));
+	__u64 *e0 = calloc(n + 1, sizeof(__u64));
+	__u64 *e1 = calloc(n + 1, sizeof(__u64));
+	const char *step = "reading its counters";
+	struct samples w = {};
+	struct hc_err rerr = {};
+	struct snap s0, now;
+	char round[32];
+	double end;
+
+	if (!t || !e0 || !e1) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (rd->round)
+		snprintf(round, sizeof(round), "round %d", rd->round);
+	else
+		snprintf(round, sizeof(round), "warm-up round");
+	/* --external: the hook's own start is not part of the window. */
+	end = hc_now() + (b->external ? b->settle : 0);
+	while (!hc_stop_sig && hc_now() < end)
+		usleep(10000);
+	/* The first sample is the window's zero: s0 is itself then. */
+	ret = hc_fault(&rerr, "bench-read") ?: sample(b, r, &w, &now, &now);
+	s0 = now;
+	if (!ret && n && hc_ethtool_stats(b->dut_name, e0, n))
+		n = 0; /* the driver's set changed: none this round */
+	if (ret)
+		goto row_failed;
+	if (perf) {
+		ret = hc_fault(err, "bench-perf") ?: bench_perf(b, "enable\n");
+		if (ret)
+			goto perf_failed;
+	}
+	ret = hc_fault(&rerr, "bench-send") ?: traffic_start(b, r, rd->round, t);
+	if (ret) {
+		step = "--gen-cmd";
+		goto row_failed;
+	}
+	end = s0.t + b->window;
+	for (k = 1; !done && !hc_stop_sig && !ret; k++) {
+		done = traffic_wait(t, s0.t + k * SAMPLE_SECS, end);
+		ret = sample(b, r, &w, &s0, &now);
+	}
+	if (t->running)
+		hc_proc_stop(&t->p);
+	if (perf && !ret) {
+		ret = bench_perf(b, "disable\n");
+		if (ret)
+			goto perf_failed;
+	}
+	if (ret || hc_stop_sig)
+		goto row_failed;
+	if (t->cmd) {
+		ret = traffic_result(t, rd, &rerr);
+		if (ret) {
+			step = round;
+			goto row_failed;
+		}
+		ret = drain(b, r, &w, &s0, &now);
+		if (ret)
+			goto row_failed;
+	}
+	if (n && hc_ethtool_stats(b->dut_name, e1, n))
+		n = 0;
+	rd->generated_known = t->cmd;
+	rd->whole = !hc_stop_sig;
+	deltas(b, rd, &s0, &now, n ? e0 : NULL, n ? e1 : NULL);
+	rates(b, r, rd, &w);
+	count_cpus(b, &w);
+	rd->samples = w.s;
+	rd->nsamples = w.n;
+	w.s = NULL;
+	goto out;
+perf_failed:
+	if (!err->msg[0])
+		hc_err_set(err, "perf's control channel");
+	goto out;
+row_failed:
+	/* A signal is not the row's failure: the round is not whole. */
+	if (ret && !hc_stop_sig)
+		bench_row_fail(r, step, step == round ? 0 : ret, &rerr);
+	ret = 0;
+out:
+	if (t && t->running)
+		hc_proc_stop(&t->p);
+	else if (t && t->cmd)
+		hc_proc_result(&t->p, "--gen-cmd", &rerr); /* frees what it kept */
+	free(t);
+	free(e0);
+	free(e1);
+	free(w.s);
+	free(w.cpu);
+	return ret;
+}
+
+static void dev_describe(const struct bench *b, FILE *f)
+{
+	fprintf(f, "device %s (%s), traffic %s, %d rounds, seed %u; ",
+		b->dut_name, b->dut.driver[0] ? b->dut.driver : "?",
+		b->gen_cmd ? "from --gen-cmd" : "already flowing (--external)",
+		b->nrounds, b->seed);
+	fprintf(f, "delta and ratio against %s, paired per round\n",
+		b->scen->baseline);
+	fprintf(f,
+		"median [95%% interval]: percentile bootstrap over whole rounds; sig: the delta's interval excludes 0\n");
+	fprintf(f,
+		"ns/pkt: 1e9/pps seen at the hook over the steady %g s samples of each window\n",
+		SAMPLE_SECS);
+	if (b->dut.rx_cpus && b->dut.rx_cpus < b->dut.queues &&
+	    b->dut.rx_cpus < b->env.cpus)
+		fprintf(f,
+			"Warning: traffic came in on %d CPU%s but %s has %d RX queues: too few flows for RSS, or its interrupts on too few CPUs\n",
+			b->dut.rx_cpus, b->dut.rx_cpus > 1 ? "s" : "",
+			b->dut_name, b->dut.queues);
+}
+
+const struct bench_topo bench_topo_dev = {
+	.name = "dev",
+	.open = dev_open,
+	.up = dev_up,
+	.down = dev_down,
+	.measure = dev_measure,
+	.describe = dev_describe,
+};

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Other programs, from an argv array: nothing the user typed (a --plot
+ * DIR with a quote in it) is parsed by a shell unless the user asked for
+ * one (bench --gen-cmd runs /bin/sh -c CMD).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include "exec.h"
+
+#define ERR_TAIL 1024
+
+static void close_pipes(int po[2], int pe[2])
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (po[i] >= 0)
+			close(po[i]);
+		if (pe[i] >= 0)
+			close(pe[i]);
+	}
+}
+
+int hc_proc_start(struct hc_proc *p, int nsfd, const char *const *argv,
+		  const char *const *env, char *out, size_t size)
+{
+	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, e;
+
+	memset(p, 0, sizeof(*p));
+	p->fd[0] = p->fd[1] = -1;
+	p->pid = -1;
+	p->buf[0] = out;
+	p->size[0] = out ? size : 0;
+	p->buf[1] = malloc(ERR_TAIL);
+	p->size[1] = ERR_TAIL;
+	if (out && size)
+		out[0] = '\0';
+	if (!p->buf[1] || pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC))
+		goto fail;
+	p->buf[1][0] = '\0';
+	fflush(NULL);
+	p->pid = fork();
+	if (p->pid < 0)
+		goto fail;
+	if (!p->pid) {
+		/* Its own group: stopping it stops what it started. */
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (nsfd >= 0 && setns(nsfd, CLONE_NEWNET))
+			_exit(126);
+		for (; env && *env; env++)
+			putenv((char *)*env);
+		/* ssh would read our terminal, from a background group. */
+		e = open("/dev/null", O_RDONLY);
+		if (e >= 0)
+			dup2(e, 0);
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(p->pid, p->pid); /* before any kill(-pid) of ours */
+	close(po[1]);
+	close(pe[1]);
+	p->fd[0] = po[0];
+	p->fd[1] = pe[0];
+	return 0;
+fail:
+	e = -errno;
+	close_pipes(po, pe);
+	free(p->buf[1]);
+	p->buf[1] = NULL;
+	return e;
+}
+
+/* Appends to a buffer that keeps the tail of what was written. */
+static void keep_tail(struct hc_proc *p, int i, const char *data, size_t n)
+{
+	size_t room = p->size[i] ? p->size[i] - 1 : 0;
+
+	if (!room)
+		return;
+	if (n >= room) {
+		data += n - room;
+		n = room;
+		p->len[i] = 0;
+	} else if (p->len[i] + n > room) {
+		size_t drop = p->len[i] + n - room;
+
+		memmove(p->buf[i], p->buf[i] + drop, p->len[i] - drop);
+		p->len[i] -= drop;
+	}
+	memcpy(p->buf[i] + p->len[i], data, n);
+	p->len[i] += n;
+	p->buf[i][p->len[i]] = '\0';
+}
+
+int hc_proc_poll(struct hc_proc *p, int ms)
+{
+	struct pollfd pfd[2];
+	char data[4096];
+	int i, n;
+
+	if (p->pid < 0)
+		return 1;
+	for (i = 0; i < 2; i++)
+		pfd[i] = (struct pollfd){ .fd = p->fd[i], .events = POLLIN };
+	if (p->fd[0] >= 0 || p->fd[1] >= 0) {
+		n = poll(pfd, 2, ms);
+		for (i = 0; n > 0 && i < 2; i++) {
+			ssize_t got;
+
+			if (pfd[i].fd < 0 || !pfd[i].revents)
+				continue;
+			got = read(pfd[i].fd, data, sizeof(data));
+			if (got > 0)
+				keep_tail(p, i, data, got);
+			else if (!(got < 0 && errno == EINTR)) {
+				close(p->fd[i]);
+				p->fd[i] = -1;
+			}
+		}
+		if (p->fd[0] >= 0 || p->fd[1] >= 0)
+			return 0;
+	}
+	/* Both pipes closed: it has exited, or soon will. */
+	while (waitpid(p->pid, &p->status, 0) < 0)
+		if (errno != EINTR) {
+			p->status = -1;
+			break;
+		}
+	p->pid = -1;
+	return 1;
+}
+
+void hc_proc_stop(struct hc_proc *p)
+{
+	if (p->pid > 0) {
+		kill(-p->pid, SIGTERM);
+		kill(p->pid, SIGTERM);
+	}
+	while (!hc_proc_poll(p, -1))
+		;
+	free(p->buf[1]);
+	p->buf[1] = NULL;
+}
+
+/* The last non-empty line of text, trimmed, into buf. */
+static void last_line(const char *text, char *buf, size_t size)
+{
+	const char *end = text + strlen(text), *start;
+
+	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	start = end;
+	while (start > text && start[-1] != '\n')
+		start--;
+	snprintf(buf, size, "%.*s", (int)(end - start), start);
+}
+
+int hc_proc_result(struct hc_proc *p, const char *name, struct hc_err *err)
+{
+	int status = p->status;
+	char line[200];
+
+	last_line(p->buf[1] ? p->buf[1] : "", line, sizeof(line));
+	free(p->buf[1]);
+	p->buf[1] = NULL;
+	if (status == -1)
+		return -ECHILD;
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		hc_err_set(err, "cannot run %s", name);
+		return -ENOENT;
+	}
+	hc_err_set(err, "%s failed (%s %d)%s%s", name,
+		   WIFEXITED(status) ? "exit" : "signal",
+		   WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+		   line[0] ? ", saying: " : "", line);
+	return -EIO;
+}
+
+int hc_exec(int nsfd, const char *const *argv, char *out, size_t size,
+	    struct hc_err *err)
+{
+	struct hc_proc p;
+	int ret = hc_proc_start(&p, nsfd, argv, NULL, out, size);
+
+	if (ret)
+		return ret;
+	while (!hc_proc_poll(&p, -1))
+		;
+	return hc_proc_result(&p, argv[0], err);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Other programs: iptables, nft, plot.sh from an argv array, and bench's
+ * --gen-cmd through /bin/sh. A child runs in a process group of its own,
+ * so that stopping it stops what it started too.
+ */
+#ifndef HC_EXEC_H
+#define HC_EXEC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include "hookcmp.h"
+
+struct hc_proc {
+	pid_t pid;
+	int fd[2]; /* its stdout and stderr, -1 once closed */
+	char *buf[2];
+	size_t size[2], len[2];
+	int status;
+};
+
+/*
+ * Starts argv in the network namespace nsfd (-1: ours) with env ("K=V",
+ * NULL-terminated, or NULL) added; its stdout goes to out (size bytes,
+ * NULL: discarded), the tail of its stderr is kept.
+ */
+int hc_proc_start(struct hc_proc *p, int nsfd, const char *const *argv,
+		  const char *const *env, char *out, size_t size);
+/* Reads its output for up to ms; 1 once it has exited, 0 if not yet. */
+int hc_proc_poll(struct hc_proc *p, int ms);
+/* SIGTERM to its process group, then waits for it; no result to read. */
+void hc_proc_stop(struct hc_proc *p);
+/* 0 if it exited 0; else -errno, with what it said last in err. */
+int hc_proc_result(struct hc_proc *p, const char *name, struct hc_err *err);
+
+/* Runs argv to its end: hc_proc_start, hc_proc_poll, hc_proc_result. */
+int hc_exec(int nsfd, const char *const *argv, char *out, size_t size,
+	    struct hc_err *err);
+
+#endif

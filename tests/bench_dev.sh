@@ -1,0 +1,353 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# hookcmp bench --dev as root: a "real device" played by a veth pair with
+# two queues each way between two namespaces made here, threaded NAPI on
+# the DUT side, one NAPI kthread per CPU. Traffic from hookcmp gen in the
+# other namespace, through --gen-cmd or running on its own (--external).
+# No test here asserts a timing; rows are checked for their accounting,
+# the device for being as it was, and bad input for its exit and words.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP bench --dev tests: they need root"
+	exit 0
+fi
+need ethtool "bench --dev tests (GRO, channels, ethtool -S)" || exit 0
+
+HC=$PWD/hookcmp
+GEN="ip netns exec $G $HC gen hcg --threads 2 --count 4000000 --dst-mac \$HC_DST_MAC -j"
+SHORT="--rounds 2"
+
+# The multi-queue pair; GRO on, so that the veth takes live frames for
+# the rows without XDP; threaded NAPI, a kthread on each CPU.
+mq_up() {
+	ip netns add "$G" && ip netns add "$D" &&
+	ip link add hcg netns "$G" numtxqueues 2 numrxqueues 2 type veth \
+		peer name "$DEV" netns "$D" numtxqueues 2 numrxqueues 2 &&
+	ip -n "$G" link set hcg addrgenmode none &&
+	ip -n "$D" link set "$DEV" addrgenmode none &&
+	ip -n "$G" link set hcg up && ip -n "$D" link set "$DEV" up &&
+	ip -n "$D" link set lo up &&
+	ip -n "$D" addr add 198.18.0.2/15 dev "$DEV" &&
+	ip netns exec "$D" ethtool -K "$DEV" gro on &&
+	ip netns exec "$D" sh -c "echo 1 >/sys/class/net/$DEV/threaded" &&
+		pin_napi
+}
+
+# One NAPI kthread per CPU, as IRQ affinity would spread a NIC's queues.
+# The kernel makes new ones when NAPI comes back (--tune): pinned again.
+pin_napi() {
+	local i=0 p
+	for p in $(pgrep "^napi/$DEV-"); do
+		taskset -pc $((i % $(nproc))) "$p" >/dev/null
+		i=$((i + 1))
+	done
+	[ "$i" -eq 2 ]
+}
+
+# Everything bench could change in the DUT's namespace: XDP, qdiscs,
+# filters, GRO, threaded NAPI, channels, iptables, nftables, links, the
+# journal, and hookcmp's programs held here.
+dut_state() {
+	ip -n "$D" -d -j link show | jq -c '[.[] | {ifname, xdp}]'
+	tc -n "$D" -j qdisc show dev "$DEV" | jq -c '[.[] | {kind, handle}]'
+	tc -n "$D" -j filter show dev "$DEV" ingress | jq -c '[.[] | {pref, kind}]'
+	ip netns exec "$D" ethtool -k "$DEV" | grep generic-receive-offload
+	ip netns exec "$D" cat "/sys/class/net/$DEV/threaded"
+	ip netns exec "$D" ethtool -l "$DEV" | tail -n 5
+	ip netns exec "$D" iptables -t raw -S
+	ip netns exec "$D" nft list ruleset 2>/dev/null
+	ls /run/hookcmp 2>/dev/null
+	hc_prog_ids
+	pgrep -f "$HC gen" >/dev/null && echo "a generator still runs"
+	return 0
+}
+check_dut_same() {
+	if wait_same dut_state "$T/dut" 30; then
+		pass "$1: the DUT is as it was"
+	else
+		fail "$1: the DUT is as it was"
+		diff "$T/dut" "$T/dut.after" | sed 's/^/  /'
+	fi
+}
+
+# Rows that add up within 0.1% of what was generated (or, with nothing to
+# say what was sent, of the device's rx_packets) are valid; others are
+# unverified; none claims more.
+CLOSES='def closes: (if .generated == null then .device.rx_packets else .generated end) as $w |
+	(($w - .seen - .dropped_before) | fabs) <= 0.001 * $w;'
+
+mq_up || { fail "bench --dev: cannot build the multi-queue veth pair"; exit 1; }
+dut_state >"$T/dut"
+MAC=$(ip -n "$D" -j link show "$DEV" | jq -r '.[0].address')
+
+test_gen_cmd() {
+	local s json name missing= tool
+	for tool in iptables nft; do
+		command -v $tool >/dev/null && continue
+		echo "SKIP bench --dev hooks: the $tool row (not installed)"
+		missing="$missing|cannot run $tool"
+	done
+	for s in hooks static-key; do
+		name="bench --dev --gen-cmd --scenario $s"
+		json=$T/gen-$s.json
+		# shellcheck disable=SC2086
+		"$HC" -n "$D" bench --dev "$DEV" --scenario "$s" $SHORT --per-cpu \
+			--gen-cmd "$GEN" -o "$json" >"$T/out" 2>"$T/err"; cat "$T/out"
+		check_eq "$name: exit status" "$?" 0
+		check_eq "$name: every row valid" "$(jq -c --arg m "${missing#|}" '[.rows[] |
+			select(.status != "valid") | select($m == "" or (.reason | test($m) | not)) |
+			{name, status, reason}]' "$json")" "[]"
+		check "$name: every row ran every round, no generator row" jq_true \
+			'(.rows | length) >= 5 and all(.rows[]; [.rounds[].round] == [1, 2] and
+			 (.flags | index("generator") | not))' "$json"
+		check "$name: every round accounted for by the device's counters" jq_true \
+			"$CLOSES"' all(.rows[].rounds[]; .generated > 0 and closes and
+			 .dropped_before == .device.rx_dropped + .device.rx_missed_errors +
+			 .device.rx_fifo_errors + .device.rx_over_errors)' "$json"
+		check "$name: per-CPU rates add up to the row's" jq_true \
+			'[.rows[] | select(.rounds[0].cpus) | all(.rounds[];
+			 ([.cpus[].mpps] | add) as $sum | (($sum - .mpps) | fabs) <= 1e-4 * .mpps)] |
+			 length >= 3 and all' "$json"
+		if jq_true '[.rows[] | select(.rounds[0].cpus) | any(.rounds[]; (.cpus | length) == 2)] |
+			length >= 3 and all' "$json"; then
+			pass "$name: per-CPU rates show both CPUs"
+		else
+			fail "$name: per-CPU rates show both CPUs"
+			grep "receive work" "$T/err"
+			jq -c '.rows[] | select(.rounds[0].cpus) | [.name, [.rounds[].cpus]]' "$json"
+		fi
+		check "$name: the rate from steady samples inside the window" jq_true \
+			'all(.rows[].rounds[]; (.samples | length) >= 4 and
+			 ([.samples[].t] | . == sort) and .steady[0] > 0 and
+			 .steady[1] < .samples[-1].t and .secs > 0 and
+			 (.secs - (.steady[1] - .steady[0]) | fabs) < 1e-4)' "$json"
+		check "$name: device recorded" jq_true --arg mac "$MAC" \
+			'.topology == "dev" and .cpu_mode == null and .device.driver == "veth" and
+			 .device.rx_queues == 2 and .device.dst_mac == $mac and
+			 .device.dst_ip == "198.18.0.2" and .device.rx_cpus_seen == 2' "$json"
+		check_eq "$name: every ethtool statistic, by name" \
+			"$(jq -c '.rows[0].rounds[0].ethtool | keys_unsorted' "$json")" \
+			"$(ip netns exec "$D" ethtool -S "$DEV" | tail -n +2 |
+				sed 's/^ *\([^:]*\):.*/\1/' | jq -Rsc 'split("\n") | map(select(length > 0))')"
+		check "$name: the table shows the device's counters" \
+			grep -qE "^  [a-z].* rx_queue_1_xdp_packets [0-9]+" "$T/out"
+		check "$name: the header: queues, where NAPI runs, where to send" \
+			grep -qF "2 RX queues, GRO on, threaded NAPI on; receive work on napi/$DEV" "$T/err"
+		check "$name: the header names the destination" \
+			grep -qF "send to dst MAC $MAC, dst IP 198.18.0.2, UDP dport 9" "$T/err"
+		check_dut_same "$name"
+	done
+	check "bench --dev hooks: rows that need frames addressed to the DUT are named" \
+		grep -qF "(socket-udp, iptables-raw, socket-udp-bare see only frames addressed so)" \
+		<("$HC" -n "$D" bench --dev "$DEV" --rounds 1 --hooks socket-udp,iptables-raw \
+			--gen-cmd true -j 2>&1 >/dev/null)
+	check "bench --dev static-key: no second device left" not grep -q hcx <(ip -n "$D" -o link)
+}
+
+# Traffic that runs on its own; the rows measure a window of it each.
+test_external() {
+	local name="bench --dev --external" json=$T/ext.json n
+	ip netns exec "$G" "$HC" gen hcg --threads 2 --duration 60 --dst-mac "$MAC" -j >"$T/bg.json" &
+	local bg=$!
+	"$HC" -n "$D" bench --dev "$DEV" --external --settle 0.2 --window 0.5 --rounds 2 \
+		--hooks xdp-native,tcx,stack --per-cpu -o "$json" >"$T/out" 2>"$T/err"; cat "$T/out"
+	check_eq "$name: exit status" "$?" 0
+	kill -INT "$bg"
+	wait "$bg"
+	check "$name: nothing says what was sent" jq_true \
+		'.device.traffic == "external" and .device.window_s == 0.5 and
+		 all(.rows[].rounds[]; .generated == null and .device.rx_packets > 0)' "$json"
+	check "$name: the window: 0.5 s of 100 ms samples" jq_true \
+		'all(.rows[].rounds[]; (.samples | length) >= 5 and .samples[-1].t >= 0.5 and
+		 .steady[0] == 0)' "$json"
+	check "$name: rows whose counters close are valid, the others unverified" jq_true \
+		"$CLOSES"' all(.rows[]; .status == (if all(.rounds[]; closes) then "valid" else "unverified" end)
+		 and ((.status == "unverified") == (.reason // "" | test("rx_packets [0-9]+ != seen [0-9]+ \\+ dropped before [0-9]+"))))' "$json"
+	n=$(jq '[.rows[].rounds[] | select(.dropped_before > 0)] | length' "$json")
+	if [ "$n" -gt 0 ]; then
+		check "$name: drops before the hook leave a veth row unverified, numbers shown" jq_true \
+			'all(.rows[]; if any(.rounds[]; .dropped_before > 0) then .status == "unverified" and
+			 (.valid | not) and (.flags | index("unverified")) else true end)' "$json"
+	else
+		echo "SKIP $name: no drops before the hook this time, so nothing to leave unverified"
+	fi
+	check_dut_same "$name"
+
+	"$HC" -n "$D" bench --dev "$DEV" --external --window 0.3 --rounds 1 --hooks tcx \
+		-o "$json" >/dev/null 2>&1
+	check_eq "$name without traffic: exit status" "$?" 0
+	check_eq "$name without traffic: INVALID, no packets" \
+		"$(jq -c '[.rows[] | .reason] | unique' "$json")" '["round 1: no packets in the window"]'
+}
+
+test_bad_input() {
+	local name out json=$T/bad.json
+	name="bench --dev: a --gen-cmd that fails or says no count"
+	"$HC" -n "$D" bench --dev "$DEV" --rounds 1 --hooks tcx,stack,tc-clsact -o "$json" \
+		--gen-cmd 'case $HC_ROW in tcx) echo first >&2; echo oops >&2; exit 3;; stack) echo hello;; *) '"$GEN"';; esac' \
+		>/dev/null 2>&1
+	check_eq "$name: exit status" "$?" 0
+	check_eq "$name: those rows INVALID, saying why" \
+		"$(jq -c '[.rows[] | select(.status == "invalid") | {name, reason}]' "$json")" \
+		'[{"name":"tcx","reason":"warm-up round: --gen-cmd failed (exit 3), saying: oops"},{"name":"stack","reason":"warm-up round: --gen-cmd printed no count (a hookcmp gen -j summary'"'"'s \"packets\", or a line \"packets N\")"}]'
+	check "$name: the other rows ran" jq_true \
+		'[.rows[] | select(.status == "valid") | .name] == ["xdp-native","tc-clsact","xdp-native-bare","tc-clsact-bare","tcx-bare"]
+		 and all(.rows[] | select(.status == "valid"); (.rounds | length) == 1)' "$json"
+	"$HC" -n "$D" bench --dev "$DEV" --rounds 1 --hooks tcx --gen-cmd "$GEN >/dev/null; echo packets 1234" \
+		-o "$json" >/dev/null 2>&1
+	check "bench --dev: 'packets N' is a count too (and 1234 is not what was sent)" jq_true \
+		'all(.rows[].rounds[]; .generated == 1234) and all(.rows[]; .status == "unverified")' "$json"
+
+	# A device without native XDP: a macvlan on the DUT's veth.
+	name="bench --dev on a macvlan"
+	if ip -n "$D" link add link "$DEV" name hcm type macvlan mode passthru 2>/dev/null &&
+		ip -n "$D" link set hcm up; then
+		"$HC" -n "$D" bench --dev hcm --rounds 1 --hooks xdp-native,xdp-generic,tcx \
+			--gen-cmd "$GEN" -o "$json" >/dev/null 2>&1
+		check_eq "$name: exit status" "$?" 0
+		check "$name: xdp-native rows INVALID with the kernel's words" jq_true \
+			'[.rows[] | select(.name | startswith("xdp-native"))] | length == 2 and
+			 all(.[]; .status == "invalid" and
+			 (.reason | test("^setup: xdp \\(native\\).*Kernel: .*native")))' "$json"
+		# Unverified: frames the lower veth dropped are not the macvlan's.
+		check "$name: the rest ran" jq_true \
+			'[.rows[] | select(.name | startswith("xdp-native") | not) |
+			 select(.status == "invalid" or (.rounds | length) != 1)] == []' "$json"
+		ip -n "$D" link del hcm
+	else
+		echo "SKIP $name: no macvlan here"
+	fi
+
+	expect_table "bench --dev usage" bench <<EOF
+2;--dev needs --gen-cmd CMD (bench runs it for every window) or --external;--dev $DEV
+2;--dev needs --gen-cmd CMD;--dev $DEV --external --gen-cmd true
+2;--gen-cmd goes with --dev DEV;--gen-cmd true
+2;--external goes with --dev DEV;--external
+2;--tune goes with --dev DEV;--tune gro=on
+2;--window and --settle go with --external;-n $D --dev $DEV --gen-cmd true --window 1
+2;--cpu-mode is the veth bench's;-n $D --dev $DEV --gen-cmd true --cpu-mode split
+2;--tune 'gro=maybe': expected on or off;-n $D --dev $DEV --gen-cmd true --tune gro=maybe
+2;--tune 'mtu=9000': expected gro=on|off;-n $D --dev $DEV --gen-cmd true --tune mtu=9000
+2;--tune 'channels=0': expected a count of 1 or more;-n $D --dev $DEV --gen-cmd true --tune channels=0
+2;network namespace 'hcnope$$': No such file or directory;-n hcnope$$ --dev $DEV --gen-cmd true
+2;no device 'hcnope' in network namespace '$D';-n $D --dev hcnope --gen-cmd true
+2;no device 'hcg' in this network namespace, but in network namespace '$G' (hookcmp -n NAME bench --dev hcg);--dev hcg --gen-cmd true
+2;--other-dev $DEV is the device under test;-n $D --dev $DEV --gen-cmd true --other-dev $DEV
+EOF
+
+	# The default-route device, from inside its namespace as run refuses it.
+	ip -n "$D" route add default via 198.18.0.1 dev "$DEV"
+	out=$(ip netns exec "$D" "$HC" bench --dev "$DEV" --rounds 1 --hooks tcx --gen-cmd "$GEN" 2>&1)
+	check_eq "bench --dev on the default-route device: exit 2" "$?" 2
+	check "bench --dev on the default-route device: says so" \
+		grep -qF "$DEV holds this namespace's default route" <<<"$out"
+	out=$(ip netns exec "$D" "$HC" bench --dev "$DEV" --rounds 1 --hooks tcx --gen-cmd "$GEN" \
+		--force -j 2>/dev/null)
+	check "bench --dev --force on the default-route device: measures it" jq_true \
+		'all(.rows[]; .status == "valid")' <<<"$out"
+	ip -n "$D" route del default
+	check_dut_same "bench --dev bad input"
+}
+
+# --tune changes what it says for the run, and puts it back. A veth's XDP
+# wants as many RX queues as its peer has TX queues, and without GRO or
+# XDP it has no NAPI: GRO is tuned with an XDP row, channels with tcx.
+test_tune() {
+	local name="bench --dev --tune" json=$T/tune.json
+	local look="ip netns exec $D sh -c 'ethtool -k $DEV; ethtool -l $DEV; cat /sys/class/net/$DEV/threaded' >>$T/seen"
+	"$HC" -n "$D" bench --dev "$DEV" --rounds 1 --hooks xdp-native --tune threaded=off,gro=off \
+		--gen-cmd "$look; $GEN" -o "$json" >/dev/null 2>&1
+	check_eq "$name threaded=off,gro=off: exit status" "$?" 0
+	check "$name: GRO off during the windows" grep -q "generic-receive-offload: off" "$T/seen"
+	check "$name: threaded NAPI off during the windows" grep -qx 0 "$T/seen"
+	check "$name: recorded" jq_true '.device.tune == "threaded=off,gro=off" and
+		all(.rows[]; .status == "valid")' "$json"
+	check_dut_same "$name threaded=off,gro=off"
+	: >"$T/seen"
+	"$HC" -n "$D" bench --dev "$DEV" --rounds 1 --hooks tcx --tune channels=1 \
+		--gen-cmd "$look; $GEN" -o "$json" >/dev/null 2>&1
+	check_eq "$name channels=1: exit status" "$?" 0
+	check_eq "$name: one RX channel during the windows" \
+		"$(grep -A 5 'Current hardware' "$T/seen" | grep -m1 '^RX:' | tr -d '\t ')" "RX:1"
+	check_dut_same "$name channels=1"
+	# Without --tune none of it changes, during the run either.
+	: >"$T/seen"
+	"$HC" -n "$D" bench --dev "$DEV" --rounds 1 --hooks xdp-native \
+		--gen-cmd "$look; $GEN" >/dev/null 2>&1
+	check "bench --dev without --tune: GRO stays on" \
+		grep -q "generic-receive-offload: on" "$T/seen"
+	check "bench --dev without --tune: threaded NAPI stays on" grep -qx 1 "$T/seen"
+	check_eq "bench --dev without --tune: two RX channels stay" \
+		"$(grep -A 5 'Current hardware' "$T/seen" | grep -m1 '^RX:' | tr -d '\t ')" "RX:2"
+	pin_napi
+}
+
+# hookcmp run --per-cpu, live.
+test_run_per_cpu() {
+	local name="hookcmp run --per-cpu"
+	ip netns exec "$G" "$HC" gen hcg --threads 2 --duration 30 --dst-mac "$MAC" >/dev/null 2>&1 &
+	local bg=$!
+	"$HC" -n "$D" --hook xdp --per-cpu -j -i 0.5 -d 2.2 "$DEV" >"$T/run.json" 2>/dev/null
+	check_eq "$name: exit status" "$?" 0
+	"$HC" -n "$D" --hook xdp --per-cpu -i 0.5 -d 1.2 "$DEV" >"$T/run.txt" 2>/dev/null
+	kill -INT "$bg"
+	wait "$bg"
+	check "$name: JSON intervals with both CPUs" jq_true -s \
+		'[.[] | select(.type == "interval")] | length >= 3 and
+		 all(.[]; (.cpus | length) == 2 and all(.cpus[]; .pps > 0) and
+		 ((([.cpus[].pps] | add) - .total.pps) | fabs) <= 2)' "$T/run.json"
+	check "$name: text lines per CPU" grep -qE "^cpu 1 +[0-9,]+ pkt/s$" "$T/run.txt"
+	check_dut_same "$name"
+}
+
+# Signals end a --dev run with the report so far; kill -9 leaves what a
+# row attached, and hookcmp cleanup takes it away (and puts --tune back).
+test_signals() {
+	local sig rc row scen pid i
+	for sig in INT TERM; do
+		"$HC" -n "$D" bench --dev "$DEV" --rounds 50 --gen-cmd "$GEN" -o "$T/s.json" \
+			>/dev/null 2>&1 &
+		pid=$!
+		sleep 4
+		kill -"$sig" "$pid"
+		wait "$pid"
+		rc=$?
+		check_eq "bench --dev SIG$sig: exit status" "$rc" "$([ $sig = INT ] && echo 130 || echo 143)"
+		check_dut_same "bench --dev SIG$sig"
+	done
+	while read -r scen row; do
+		rm -f "$T/mark"
+		"$HC" -n "$D" bench --dev "$DEV" --scenario "$scen" --hooks "$row" --rounds 1 \
+			--tune threaded=off,gro=off \
+			--gen-cmd "if [ \"\$HC_ROW\" = $row ]; then touch $T/mark; exec sleep 30; fi; $GEN" \
+			>/dev/null 2>&1 &
+		pid=$!
+		for i in $(seq 600); do
+			[ -e "$T/mark" ] && break
+			sleep 0.1
+		done
+		kill -KILL "$pid"
+		wait "$pid" 2>/dev/null
+		check "bench --dev kill -9 during $row: something was left" \
+			not wait_same dut_state "$T/dut" 1
+		"$HC" -n "$D" cleanup "$DEV" >"$T/clean" 2>&1
+		check_eq "bench --dev kill -9 during $row: cleanup's exit" "$?" 0
+		# The second device is another device: cleanup --all takes it.
+		"$HC" cleanup --all >>"$T/clean" 2>&1
+		check_dut_same "bench --dev kill -9 during $row, then cleanup"
+	done <<EOF
+hooks xdp-native
+hooks tc-clsact
+hooks iptables-raw
+hooks nft-ingress
+static-key ingress-other-dev
+static-key ingress+u32
+EOF
+}
+
+# tests/bench_dev.sh [TEST...]: these, or all of them.
+for t in ${*:-test_gen_cmd test_external test_bad_input test_tune test_run_per_cpu test_signals}; do
+	"$t"
+done
