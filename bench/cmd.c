@@ -350,8 +350,8 @@ static int fatal(const char *what, int ret, const struct hc_err *err)
 
 	return hc_fail(code, "bench: %s%s%s%s%s%s%s", what ? what : "",
 		       what ? ": " : "", err->msg, err->msg[0] ? ": " : "",
-		       strerror(-ret),
-		       err->kernel[0] ? ". Kernel: " : "", err->kernel);
+		       strerror(-ret), err->kernel[0] ? ". Kernel: " : "",
+		       err->kernel);
 }
 
 /* HC_BPF_TCX_INGRESS on a device that does not exist: ENODEV if tcx is there. */
@@ -381,7 +381,8 @@ static void header(const struct bench *b)
 {
 	char mode[64];
 
-	snprintf(mode, sizeof(mode), "%s%s", b->dev ? "device " : cpu_modes[b->cpu_mode],
+	snprintf(mode, sizeof(mode), "%s%s",
+		 b->dev ? "device " : cpu_modes[b->cpu_mode],
 		 b->dev ? b->dev : " mode");
 	fprintf(stderr,
 		"hookcmp bench: scenario %s, %s, %d CPUs, BPF JIT %s, seed %u\n",
@@ -445,8 +446,9 @@ static int dev_usage(struct bench *b)
 			HC_EXIT_USAGE,
 			"--dev needs --gen-cmd CMD (bench runs it for every window) or --external (traffic flows already), one of them");
 	if (b->gen_cmd && (b->window || b->settle))
-		return hc_fail(HC_EXIT_USAGE,
-			       "--window and --settle go with --external; --gen-cmd's window is the command's run");
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--window and --settle go with --external; --gen-cmd's window is the command's run");
 	if (b->cpu_mode >= 0)
 		return hc_fail(
 			HC_EXIT_USAGE,
@@ -529,8 +531,8 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	if (ret) {
 		ret = hc_fail(ret == -EPERM || ret == -EACCES ? HC_EXIT_PERM :
 								HC_EXIT_USAGE,
-			      "bench: %s%s%s", err.msg, err.msg[0] ? "" : "--dev ",
-			      err.msg[0] ? "" : strerror(-ret));
+			      "bench: --dev %s: %s", b->dev,
+			      err.msg[0] ? err.msg : strerror(-ret));
 		goto out;
 	}
 

@@ -115,9 +115,10 @@ static int no_device(struct bench *b, const char *dev, struct hc_err *err)
 	find_elsewhere(dev, elsewhere, sizeof(elsewhere));
 	bench_enter(b->fd_dut);
 	if (elsewhere[0])
-		hc_err_set(err,
-			   "no device '%s' in %s, but in network namespace %s (hookcmp -n NAME bench --dev %s)",
-			   dev, where, elsewhere, dev);
+		hc_err_set(
+			err,
+			"no device '%s' in %s, but in network namespace %s (hookcmp -n NAME bench --dev %s)",
+			dev, where, elsewhere, dev);
 	else
 		hc_err_set(err, "no device '%s' in %s", dev, where);
 	return -ENODEV;
@@ -136,18 +137,19 @@ static void read_line(const char *path, char *buf, size_t size)
 }
 
 /* Cpus_allowed_list of a task. */
-static const char *allowed(const char *pid, char *buf, size_t size)
+static const char *allowed(pid_t pid, char *buf, size_t size)
 {
-	char path[300], line[256];
+	char path[64], line[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%s/status", pid);
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	snprintf(buf, size, "?");
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f))
 		if (!strncmp(line, "Cpus_allowed_list:", 18)) {
 			line[strcspn(line, "\n")] = '\0';
-			snprintf(buf, size, "%s", line + 18 + strspn(line + 18, " \t"));
+			snprintf(buf, size, "%s",
+				 line + 18 + strspn(line + 18, " \t"));
 		}
 	if (f)
 		fclose(f);
@@ -164,6 +166,8 @@ static void irq_cpus(struct bench *b)
 	struct bench_dut *d = &b->dut;
 	size_t len = 0, size = sizeof(d->irq_cpus);
 	struct dirent *de;
+	pid_t pids[64];
+	int i, n;
 	DIR *dir;
 
 	d->irq_cpus[0] = '\0';
@@ -173,8 +177,8 @@ static void irq_cpus(struct bench *b)
 	while (dir && (de = readdir(dir)) && len < size) {
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/irq/%s/effective_affinity_list",
-			 de->d_name);
+		snprintf(path, sizeof(path),
+			 "/proc/irq/%s/effective_affinity_list", de->d_name);
 		read_line(path, cpus, sizeof(cpus));
 		if (cpus[0])
 			len += snprintf(d->irq_cpus + len, size - len,
@@ -185,18 +189,14 @@ static void irq_cpus(struct bench *b)
 		closedir(dir);
 	snprintf(prefix, sizeof(prefix), "napi/%s-", b->dut_name);
 	prefix[15] = '\0';
-	dir = opendir("/proc");
-	while (dir && (de = readdir(dir)) && len < size) {
-		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+	n = bench_threads(prefix, pids, 64);
+	for (i = 0; i < n && len < size; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/comm", pids[i]);
 		read_line(path, comm, sizeof(comm));
-		if (strncmp(comm, prefix, strlen(prefix)))
-			continue;
 		len += snprintf(d->irq_cpus + len, size - len, "%s%s: CPU %s",
 				len ? ", " : "", comm,
-				allowed(de->d_name, cpus, sizeof(cpus)));
+				allowed(pids[i], cpus, sizeof(cpus)));
 	}
-	if (dir)
-		closedir(dir);
 }
 
 /* RX queues: ETHTOOL_GCHANNELS, else /sys/class/net/DEV/queues/rx-*. */
@@ -260,15 +260,17 @@ static int tune_each(struct bench *b, struct hc_err *err,
 	int ret;
 
 	snprintf(list, sizeof(list), "%s", b->tune ? b->tune : "");
-	for (w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+	for (w = strtok_r(list, ",", &save); w;
+	     w = strtok_r(NULL, ",", &save)) {
 		eq = strchr(w, '=');
 		for (t = tunes; eq && t->key; t++)
 			if (!strncmp(w, t->key, eq - w) && !t->key[eq - w])
 				break;
 		if (!eq || !t->key) {
-			hc_err_set(err,
-				   "--tune '%s': expected gro=on|off, threaded=on|off or channels=N",
-				   w);
+			hc_err_set(
+				err,
+				"--tune '%s': expected gro=on|off, threaded=on|off or channels=N",
+				w);
 			return -EINVAL;
 		}
 		if (!strcmp(eq + 1, "on") || !strcmp(eq + 1, "off"))
@@ -279,8 +281,9 @@ static int tune_each(struct bench *b, struct hc_err *err,
 			    (!strcmp(eq + 1, "on") || !strcmp(eq + 1, "off")) ||
 		    (t->kind == HC_J_CHANNELS && (*end || v < 1 || v > 4096))) {
 			hc_err_set(err, "--tune '%s': expected %s", w,
-				   t->kind == HC_J_CHANNELS ? "a count of 1 or more" :
-							      "on or off");
+				   t->kind == HC_J_CHANNELS ?
+					   "a count of 1 or more" :
+					   "on or off");
 			return -EINVAL;
 		}
 		ret = fn ? fn(b, t, v, err) : 0;
@@ -329,9 +332,10 @@ static int dev_open(struct bench *b, struct hc_err *err)
 	if (!b->force && !b->netns &&
 	    !hc_nl_default_route_via(b->nl_dut, b->if_dut, &uplink, &e) &&
 	    uplink) {
-		hc_err_set(err,
-			   "%s holds this namespace's default route: bench could cut you off (ssh); --force measures it anyway",
-			   b->dev);
+		hc_err_set(
+			err,
+			"%s holds this namespace's default route: bench could cut you off (ssh); --force measures it anyway",
+			b->dev);
 		return -EBUSY;
 	}
 	ret = find_other(b, err) ?: hc_dev_mac(b->dev, b->dut_mac);
@@ -378,9 +382,11 @@ static int tune_one(struct bench *b, const struct tune *t, long v,
 	}
 	/* The old value is on disk before the new one is set. */
 	ret = bench_journal(b, rec, t->kind, b->if_dut, t->key, true) ?:
-	      t->kind == HC_J_GRO      ? hc_ethtool_set_gro(b->dut_name, v) :
-	      t->kind == HC_J_THREADED ? hc_dev_set_threaded(b->dut_name, v) :
-					 hc_ethtool_set_channels(b->dut_name, &ch);
+		      t->kind == HC_J_GRO ?
+		      hc_ethtool_set_gro(b->dut_name, v) :
+	      t->kind == HC_J_THREADED ?
+		      hc_dev_set_threaded(b->dut_name, v) :
+		      hc_ethtool_set_channels(b->dut_name, &ch);
 	if (ret) {
 		/* Nothing changed: nothing to put back. */
 		hc_journal_del(rec);
@@ -431,7 +437,9 @@ static void dev_header(const struct bench *b)
 		b->netns ? b->netns : "", d->driver[0] ? d->driver : "?",
 		d->queues, d->queues > 1 ? "s" : "", d->gro ? "on" : "off",
 		d->threaded ? "on" : "off",
-		d->irq_cpus[0] ? d->irq_cpus : "CPUs unknown (no MSI interrupts or NAPI kthreads found)");
+		d->irq_cpus[0] ?
+			d->irq_cpus :
+			"CPUs unknown (no MSI interrupts or NAPI kthreads found)");
 	for (i = 0; i < b->nrows; i++)
 		if (b->rows[i].local && len < sizeof(local))
 			len += snprintf(local + len, sizeof(local) - len,
@@ -441,7 +449,8 @@ static void dev_header(const struct bench *b)
 		"send to dst MAC %02x:%02x:%02x:%02x:%02x:%02x, dst IP %s, UDP dport 9%s%s%s\n",
 		b->dut_mac[0], b->dut_mac[1], b->dut_mac[2], b->dut_mac[3],
 		b->dut_mac[4], b->dut_mac[5], d->ip[0] ? d->ip : "(none)",
-		len ? " (" : "", local, len ? " see only frames addressed so)" : "");
+		len ? " (" : "", local,
+		len ? " see only frames addressed so)" : "");
 	if (len && !d->ip[0])
 		fprintf(stderr,
 			"Warning: %s has no IPv4 address: %s will see nothing\n",
@@ -472,8 +481,7 @@ static void dev_down(struct bench *b)
 		else
 			hc_journal_del(&tuned[i]);
 	}
-	if (other_rec.path[0] &&
-	    !hc_nl_link_del(b->nl_dut, b->if_other, NULL))
+	if (other_rec.path[0] && !hc_nl_link_del(b->nl_dut, b->if_other, NULL))
 		hc_journal_del(&other_rec);
 	hc_nl_close(b->nl_dut);
 	b->nl_dut = NULL;
@@ -505,8 +513,9 @@ static int snap(struct bench *b, struct bench_row *r, struct snap *s,
 
 	memset(&s->c, 0, sizeof(s->c));
 	s->c.cpu = cpu;
-	ret = bench_dut_count(b, &d0) ?: r->kind->read(b, r, &s->c) ?:
-					  bench_dut_count(b, &s->d);
+	ret = bench_dut_count(b, &d0)		 ?:
+		      r->kind->read(b, r, &s->c) ?:
+						   bench_dut_count(b, &s->d);
 	/*
 	 * A read that runs iptables takes milliseconds while traffic flows:
 	 * the device's counters are taken on both sides of it, and halved.
@@ -537,7 +546,8 @@ static int sample(struct bench *b, struct bench_row *r, struct samples *w,
 	if (w->n == w->cap) {
 		int cap = w->cap ? 2 * w->cap : 64;
 		void *s = realloc(w->s, cap * sizeof(*w->s));
-		void *c = s ? realloc(w->cpu, (size_t)cap * ncpu * sizeof(__u64)) :
+		void *c = s ? realloc(w->cpu,
+				      (size_t)cap * ncpu * sizeof(__u64)) :
 			      NULL;
 
 		if (s)
@@ -766,8 +776,9 @@ static int traffic_result(struct traffic *t, struct bench_round *rd,
 	int ret = hc_proc_result(&t->p, "--gen-cmd", err);
 
 	if (!ret && gen_count(t->out, &rd->generated)) {
-		hc_err_set(err,
-			   "--gen-cmd printed no count (a hookcmp gen -j summary's \"packets\", or a line \"packets N\")");
+		hc_err_set(
+			err,
+			"--gen-cmd printed no count (a hookcmp gen -j summary's \"packets\", or a line \"packets N\")");
 		ret = -EPROTO;
 	}
 	return ret;
@@ -811,7 +822,8 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 		if (ret)
 			goto perf_failed;
 	}
-	ret = hc_fault(&rerr, "bench-send") ?: traffic_start(b, r, rd->round, t);
+	ret = hc_fault(&rerr, "bench-send") ?:
+					      traffic_start(b, r, rd->round, t);
 	if (ret) {
 		step = "--gen-cmd";
 		goto row_failed;
@@ -864,7 +876,8 @@ out:
 	if (t && t->running)
 		hc_proc_stop(&t->p);
 	else if (t && t->cmd)
-		hc_proc_result(&t->p, "--gen-cmd", &rerr); /* frees what it kept */
+		hc_proc_result(&t->p, "--gen-cmd",
+			       &rerr); /* frees what it kept */
 	free(t);
 	free(e0);
 	free(e1);

@@ -24,11 +24,12 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	const char *argv[] = { "nft", cmd, NULL };
 
 	table(t, sizeof(t));
-	snprintf(cmd, sizeof(cmd),
-		 "add table netdev %s; "
-		 "add chain netdev %s in { type filter hook ingress device %s priority 0; }; "
-		 "add rule netdev %s in counter drop",
-		 t, t, b->dut_name, t);
+	snprintf(
+		cmd, sizeof(cmd),
+		"add table netdev %s; "
+		"add chain netdev %s in { type filter hook ingress device %s priority 0; }; "
+		"add rule netdev %s in counter drop",
+		t, t, b->dut_name, t);
 	return bench_journal(b, &rec, HC_J_NFT, b->if_dut, t, true) ?:
 		       hc_exec(b->fd_dut, argv, NULL, 0, err);
 }
@@ -50,8 +51,8 @@ static int read_counts(struct bench *b, struct bench_row *r,
 		       struct bench_count *c)
 {
 	char t[32], out[8192], *p;
-	const char *argv[] = { "nft", "-j", "list", "chain", "netdev",
-			       t,     "in", NULL };
+	const char *argv[] = { "nft",	 "-j", "list", "chain",
+			       "netdev", t,    "in",   NULL };
 	struct hc_err err = {};
 	int ret;
 

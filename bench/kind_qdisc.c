@@ -31,8 +31,7 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	int ret;
 
 	/* Pending until it exists: a qdisc that was there is not ours. */
-	ret = bench_journal(b, &qrec, HC_J_QDISC, f.ifindex, r->qdisc.kind,
-			    false) ?:
+	ret = bench_journal(b, &qrec, HC_J_QDISC, f.ifindex, r->qdisc.kind, false) ?:
 		      hc_nl_qdisc_add(b->nl_dut, f.ifindex, r->qdisc.kind, err) ?:
 		      bench_journal(b, &qrec, HC_J_QDISC, f.ifindex,
 				    r->qdisc.kind, true);
@@ -45,8 +44,7 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	if (r->qdisc.u32) {
 		frec.prio = f.prio;
 		frec.handle = f.handle;
-		ret = bench_journal(b, &frec, HC_J_FILTER, f.ifindex, "u32",
-				    true) ?:
+		ret = bench_journal(b, &frec, HC_J_FILTER, f.ifindex, "u32", true) ?:
 			      hc_nl_filter_add_u32(b->nl_dut, &f, 0xdeadbeef,
 						   0xffffffff, 0,
 						   TC_H_MAKE(1 << 16, 1), err);

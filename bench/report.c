@@ -323,13 +323,14 @@ static void row_columns(struct rp *p, const struct bench *b,
 	size_t len;
 
 	rp_str(p, RP_ALL, "name", "row", -22, r->name);
-	rp_bool(p, RP_DATA, "valid", NULL, 0, !r->reason[0] && !r->unverified[0]);
+	rp_bool(p, RP_DATA, "valid", NULL, 0,
+		!r->reason[0] && !r->unverified[0]);
 	rp_str(p, RP_DATA, "status", NULL, 0,
-	       r->reason[0]	 ? "invalid" :
+	       r->reason[0]	? "invalid" :
 	       r->unverified[0] ? "unverified" :
 				  "valid");
 	rp_str(p, RP_DATA, "reason", NULL, 0,
-	       r->reason[0]	 ? r->reason :
+	       r->reason[0]	? r->reason :
 	       r->unverified[0] ? r->unverified :
 				  NULL);
 	rp_list(p, RP_DATA, "flags", flags, nf);
@@ -345,11 +346,11 @@ static void row_columns(struct rp *p, const struct bench *b,
 	rp_est(p, RP_ALL, "ratio", ratio, 22, 3, false, &s->ratio);
 	rp_bool(p, RP_ALL, "significant", "sig", 3, s->significant);
 	if (b->per_cpu)
-		rp_str(p, RP_TEXT, NULL, "Mpps per CPU", -20, cpu_text(b, r, cpus,
-								       sizeof(cpus)));
+		rp_str(p, RP_TEXT, NULL, "Mpps per CPU", -20,
+		       cpu_text(b, r, cpus, sizeof(cpus)));
 
 	len = snprintf(valid, sizeof(valid), "%s%s",
-		       r->reason[0]	 ? "INVALID: " :
+		       r->reason[0]	? "INVALID: " :
 		       r->unverified[0] ? "unverified: " :
 					  "yes",
 		       r->reason[0] ? r->reason : r->unverified);
@@ -417,7 +418,8 @@ static void device_text(const struct bench *b, FILE *f)
 {
 	int i, k, s;
 
-	fprintf(f, "\ndevice %s, counters summed over each row's rounds (non-zero ones):\n",
+	fprintf(f,
+		"\ndevice %s, counters summed over each row's rounds (non-zero ones):\n",
 		b->dut_name);
 	for (i = 0; i < b->nrows; i++) {
 		const struct bench_row *r = &b->rows[i];
@@ -439,9 +441,9 @@ static void device_text(const struct bench *b, FILE *f)
 		if (known)
 			fprintf(f, " generated %llu", (unsigned long long)gen);
 		fprintf(f, " seen %llu", (unsigned long long)seen);
-#define SHOW(x)                                                  \
-	if (d.x)                                                 \
-		fprintf(f, " " #x " %llu", (unsigned long long)d.x)
+#define SHOW(x)  \
+	if (d.x) \
+	fprintf(f, " " #x " %llu", (unsigned long long)d.x)
 		SHOW(rx_packets);
 		SHOW(rx_dropped);
 		SHOW(rx_missed_errors);

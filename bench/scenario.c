@@ -136,10 +136,12 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 	for (i = 1; i < n; i++)
 		sizes_differ |= b->rows[i].size != b->rows[0].size;
 	/* Traffic from elsewhere (--dev): no generator of ours to measure. */
-	for (i = 0; i < n; i++)
-		b->rows[i].gen = b->topo->own_gen ?
-					 gen_row(b, b->rows[i].size, sizes_differ) :
-					 -1;
+	for (i = 0; i < n; i++) {
+		b->rows[i].gen = -1;
+		if (b->topo->own_gen)
+			b->rows[i].gen =
+				gen_row(b, b->rows[i].size, sizes_differ);
+	}
 	for (i = n; i < b->nrows; i++)
 		b->rows[i].gen = i;
 	if (b->too_many) {

@@ -39,8 +39,8 @@ static void row_costs(struct bench *b, struct bench_row *r, int last)
 	/* No gen-only row (--dev): the generator is not on this CPU. */
 	bool inline_gen = r->gen >= 0 && !r->kind->generator &&
 			  b->cpu_mode == BENCH_INLINE;
-	double *gen = inline_gen ? by_round(&b->rows[r->gen], last, PKT_NS) :
-				   NULL;
+	double *gen =
+		inline_gen ? by_round(&b->rows[r->gen], last, PKT_NS) : NULL;
 	int i;
 
 	for (i = 0; i < r->nrd; i++) {

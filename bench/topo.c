@@ -300,8 +300,9 @@ static int topo_cpu(struct bench *b, struct hc_err *err)
 	if (!ret && sched_setaffinity(0, sizeof(set), &set))
 		ret = -errno;
 	if (!ret && b->cpu_mode == BENCH_SPLIT) {
-		ret = bench_enter(b->fd_dut) ?: hc_sysfs_here() ?:
-						 hc_dev_set_threaded(BENCH_DUT_DEV, 1);
+		ret = bench_enter(b->fd_dut)  ?:
+			      hc_sysfs_here() ?:
+			      hc_dev_set_threaded(BENCH_DUT_DEV, 1);
 		bench_enter(b->fd_gen);
 		if (!ret)
 			ret = pin_napi(b);

@@ -132,7 +132,8 @@ static void describe(const struct hc_jrec *j, char *buf, size_t size)
 		snprintf(buf + n, size - n, " (was rx %u tx %u combined %u)",
 			 j->val[0], j->val[1], j->val[2]);
 	else if (j->kind == HC_J_GRO || j->kind == HC_J_THREADED)
-		snprintf(buf + n, size - n, " (was %s)", j->val[0] ? "on" : "off");
+		snprintf(buf + n, size - n, " (was %s)",
+			 j->val[0] ? "on" : "off");
 	else
 		snprintf(buf + n, size - n, " %s", j->mode);
 	n = strlen(buf);

@@ -94,7 +94,8 @@ int hc_ethtool_stat_names(const char *dev, struct hc_ethtool_names *names)
 	if (!ret) {
 		/* The driver may have fewer now than it said a moment ago. */
 		names->n = gs->len < (__u32)n ? (int)gs->len : n;
-		memcpy(names->name, gs->data, (size_t)names->n * ETH_GSTRING_LEN);
+		memcpy(names->name, gs->data,
+		       (size_t)names->n * ETH_GSTRING_LEN);
 		for (n = 0; n < names->n; n++)
 			names->name[n][ETH_GSTRING_LEN - 1] = '\0';
 	}

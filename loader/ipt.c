@@ -5,8 +5,8 @@
 
 bool hc_ipt_raw_exists(int nsfd)
 {
-	static const char *const argv[] = { "nft", "list", "table", "ip", "raw",
-					    NULL };
+	static const char *const argv[] = { "nft", "list", "table",
+					    "ip",  "raw",  NULL };
 	struct hc_err err = {};
 	char out[64];
 
@@ -16,10 +16,10 @@ bool hc_ipt_raw_exists(int nsfd)
 int hc_ipt_rule(int nsfd, bool add, const char *dev, const char *tag,
 		struct hc_err *err)
 {
-	const char *argv[] = { "iptables", "-t",	"raw",	  "-D",
-			       "PREROUTING", "-i",	dev,	  "-m",
-			       "comment",  "--comment", tag,	  "-j",
-			       "DROP",	   NULL,	NULL };
+	const char *argv[] = { "iptables",   "-t",	  "raw", "-D",
+			       "PREROUTING", "-i",	  dev,	 "-m",
+			       "comment",    "--comment", tag,	 "-j",
+			       "DROP",	     NULL,	  NULL };
 
 	if (add) {
 		/* -I PREROUTING 1: before anyone else's rules. */
@@ -34,14 +34,14 @@ void hc_ipt_raw_put(int nsfd)
 {
 	static const char *const list[] = { "iptables", "-t", "raw", "-S",
 					    NULL };
-	static const char *const del[] = { "nft", "delete", "table", "ip",
-					   "raw", NULL };
+	static const char *const del[] = { "nft", "delete", "table",
+					   "ip",  "raw",    NULL };
 	struct hc_err err = {};
 	char out[4096];
 
 	/* Policies only ("-P ..."): no rule or chain of anyone's in it. */
-	if (hc_exec(nsfd, list, out, sizeof(out), &err) ||
-	    strstr(out, "-A ") || strstr(out, "-N "))
+	if (hc_exec(nsfd, list, out, sizeof(out), &err) || strstr(out, "-A ") ||
+	    strstr(out, "-N "))
 		return;
 	hc_exec(nsfd, del, NULL, 0, &err);
 }

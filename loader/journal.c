@@ -13,14 +13,10 @@
 #include <stdbool.h>
 
 const char *const hc_jkind_names[HC_NR_JKINDS] = {
-	[HC_J_XDP] = "xdp",
-	[HC_J_FILTER] = "filter",
-	[HC_J_QDISC] = "qdisc",
-	[HC_J_IPT] = "iptables",
-	[HC_J_NFT] = "nft",
-	[HC_J_GRO] = "gro",
-	[HC_J_THREADED] = "threaded",
-	[HC_J_CHANNELS] = "channels",
+	[HC_J_XDP] = "xdp",	      [HC_J_FILTER] = "filter",
+	[HC_J_QDISC] = "qdisc",	      [HC_J_IPT] = "iptables",
+	[HC_J_NFT] = "nft",	      [HC_J_GRO] = "gro",
+	[HC_J_THREADED] = "threaded", [HC_J_CHANNELS] = "channels",
 	[HC_J_LINK] = "link",
 };
 

@@ -633,8 +633,9 @@ static int addr_cb(const struct nlmsghdr *nlh, void *data)
 	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
 	struct addr_query *q = data;
 
-	if (nlh->nlmsg_type == RTM_NEWADDR && (int)ifa->ifa_index == q->ifindex &&
-	    ifa->ifa_family == AF_INET && ifa->ifa_scope == RT_SCOPE_UNIVERSE)
+	if (nlh->nlmsg_type == RTM_NEWADDR &&
+	    (int)ifa->ifa_index == q->ifindex && ifa->ifa_family == AF_INET &&
+	    ifa->ifa_scope == RT_SCOPE_UNIVERSE)
 		mnl_attr_parse(nlh, sizeof(*ifa), addr_attr_cb, q);
 	return MNL_CB_OK;
 }
@@ -644,7 +645,9 @@ int hc_nl_addr4_get(struct hc_nl *nl, int ifindex, struct in_addr *addr,
 {
 	struct nlmsghdr *nlh = msg_start(nl, RTM_GETADDR, NLM_F_DUMP);
 	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
-	struct addr_query q = { .talk.err = err, .ifindex = ifindex, .addr = addr };
+	struct addr_query q = { .talk.err = err,
+				.ifindex = ifindex,
+				.addr = addr };
 	int ret;
 
 	ifa->ifa_family = AF_INET;
