@@ -189,7 +189,7 @@ static void irq_cpus(struct bench *b)
 		closedir(dir);
 	snprintf(prefix, sizeof(prefix), "napi/%s-", b->dut_name);
 	prefix[15] = '\0';
-	n = bench_threads(prefix, pids, 64);
+	n = bench_threads("/proc", prefix, pids, 64);
 	for (i = 0; i < n && len < size; i++) {
 		snprintf(path, sizeof(path), "/proc/%d/comm", pids[i]);
 		read_line(path, comm, sizeof(comm));
