@@ -71,6 +71,7 @@ int hc_run_read(const struct hc_run *r, struct hc_snap *s)
 {
 	const struct hc_hook *h = hc_hook_of(r);
 
+	s->ncpu = 0; /* a hook's own read counts no CPU apart */
 	return h->read ? h->read(r, s) : hc_stats_read(r->stats_fd, s);
 }
 
