@@ -368,7 +368,8 @@ static bool probe_tcx(void)
 	int fd;
 
 	if (!hc_hook_tc.load(&r)) {
-		fd = bpf_link_create(r.prog_fd, 0x7fffffff, 46, NULL);
+		fd = bpf_link_create(r.prog_fd, 0x7fffffff, HC_BPF_TCX_INGRESS,
+				     NULL);
 		ok = fd < 0 && errno == ENODEV;
 		if (fd >= 0)
 			close(fd);

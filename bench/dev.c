@@ -627,7 +627,7 @@ static int traffic_start(struct bench *b, struct bench_row *r, int round,
 {
 	const char *argv[] = { "/bin/sh", "-c", b->gen_cmd, NULL };
 	const __u8 *m = b->dut_mac;
-	int i;
+	int i, ret;
 
 	if (!b->gen_cmd)
 		return 0;
@@ -643,10 +643,10 @@ static int traffic_start(struct bench *b, struct bench_row *r, int round,
 		t->envp[i] = t->env[i];
 	t->envp[7] = NULL;
 	/* Where bench was started: ssh and ip netns exec work from there. */
-	t->cmd = true;
-	t->running = !hc_proc_start(&t->p, b->fd_root, argv, t->envp, t->out,
-				    sizeof(t->out));
-	return t->running ? 0 : -errno;
+	ret = hc_proc_start(&t->p, b->fd_root, argv, t->envp, t->out,
+			    sizeof(t->out));
+	t->cmd = t->running = !ret;
+	return ret;
 }
 
 /* Waits until the next sample is due; 1 once the traffic has ended. */
@@ -703,8 +703,8 @@ static void deltas(struct bench *b, struct bench_round *rd,
 	D(rx_over_errors);
 #undef D
 	/* AF_XDP's rings drop before its logic too. */
-	rd->dropped_before = bench_dropped(&rd->dev) + s1->c.dropped -
-			     s0->c.dropped;
+	rd->dropped_before =
+		bench_dropped(&rd->dev) + s1->c.dropped - s0->c.dropped;
 	rd->ethtool = n && e0 && e1 ? calloc(n, sizeof(__u64)) : NULL;
 	for (i = 0; rd->ethtool && i < n; i++)
 		rd->ethtool[i] = e1[i] - e0[i];

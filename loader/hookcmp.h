@@ -29,6 +29,9 @@ void hc_err_set(struct hc_err *err, const char *fmt, ...)
 void hc_err_hint(struct hc_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* BPF_TCX_INGRESS, Linux 6.6 uapi; Debian 12's headers predate it. */
+#define HC_BPF_TCX_INGRESS 46
+
 enum hc_hook_id { HC_HOOK_XDP, HC_HOOK_TC, HC_HOOK_SOCKET, HC_HOOK_XSK };
 enum hc_xdp_mode { HC_XDP_NATIVE, HC_XDP_GENERIC };
 enum hc_xdp_attach { HC_XDP_NETLINK, HC_XDP_LINK };

@@ -12,9 +12,6 @@
 #include "qdisc.h"
 #include "tc.skel.h"
 
-/* Linux 6.6 uapi; Debian 12's headers predate it. */
-#define HC_BPF_TCX_INGRESS 46
-
 static void skel_destroy(void *s)
 {
 	tc_bpf__destroy(s);
