@@ -158,7 +158,7 @@ static const char *allowed(pid_t pid, char *buf, size_t size)
 
 /*
  * Where the device's receive work runs: its MSI interrupts' CPUs, or
- * the kthreads of threaded NAPI ("napi/DEV-ID", cut to 15 characters).
+ * the kthreads of threaded NAPI.
  */
 static void irq_cpus(struct bench *b)
 {
@@ -187,9 +187,12 @@ static void irq_cpus(struct bench *b)
 	}
 	if (dir)
 		closedir(dir);
+	/* The kernel names them (6.9+); before, their names, cut to 15. */
+	n = hc_nl_napi_threads(b->if_dut, pids, 64, NULL);
 	snprintf(prefix, sizeof(prefix), "napi/%s-", b->dut_name);
 	prefix[15] = '\0';
-	n = bench_threads("/proc", prefix, pids, 64);
+	if (n < 0)
+		n = bench_threads("/proc", prefix, pids, 64);
 	for (i = 0; i < n && len < size; i++) {
 		snprintf(path, sizeof(path), "/proc/%d/comm", pids[i]);
 		read_line(path, comm, sizeof(comm));

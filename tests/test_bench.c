@@ -405,6 +405,100 @@ static void test_round_check(void)
 	}
 }
 
+/*
+ * --dev: a round counts when the device's counters close the sum within
+ * 0.1% (generated, or rx_packets when nothing says what was sent); else
+ * it is unverified, with its numbers; nothing at all is INVALID.
+ */
+static void test_round_device(void)
+{
+	static struct bench_row drop = { .kind = &hook_kind, .drop = true };
+	static struct bench_row pass = { .kind = &hook_kind };
+	static const struct {
+		struct bench_row *r;
+		struct bench_round rd;
+		int ret;
+		const char *want;
+	} cases[] = {
+		{ &drop,
+		  { .round = 1,
+		    .generated_known = true,
+		    .generated = 100000,
+		    .seen = 99000,
+		    .dropped_before = 1000 },
+		  0,
+		  "" },
+		/* 0.1% off: still closes; 0.2% off: does not. */
+		{ &drop,
+		  { .round = 1,
+		    .generated_known = true,
+		    .generated = 100000,
+		    .seen = 99900 },
+		  0,
+		  "" },
+		{ &drop,
+		  { .round = 2,
+		    .generated_known = true,
+		    .generated = 100000,
+		    .seen = 99800,
+		    .dev = { .rx_packets = 99800 } },
+		  1,
+		  "round 2: generated 100000 != seen 99800 + dropped before 0 (rx_packets 99800)" },
+		/* --external: rx_packets stands for what was sent. */
+		{ &drop,
+		  { .round = 1,
+		    .seen = 5000,
+		    .dropped_before = 0,
+		    .dev = { .rx_packets = 5000 } },
+		  0,
+		  "" },
+		{ &drop,
+		  { .round = 3,
+		    .seen = 5000,
+		    .dropped_before = 700,
+		    .dev = { .rx_packets = 5000, .rx_dropped = 700 } },
+		  1,
+		  "round 3: rx_packets 5000 != seen 5000 + dropped before 700" },
+		{ &drop,
+		  { .round = 1, .generated_known = true, .generated = 10 },
+		  -1,
+		  "round 1: no packets in the window" },
+		{ &drop,
+		  { .round = 1 },
+		  -1,
+		  "round 1: no packets in the window" },
+		{ &drop,
+		  { .round = 1,
+		    .generated_known = true,
+		    .generated = 10,
+		    .seen = 10,
+		    .passed = 2 },
+		  -1,
+		  "round 1: 2 packets passed a drop row's hook" },
+		{ &pass,
+		  { .round = 1,
+		    .generated_known = true,
+		    .generated = 10,
+		    .seen = 10,
+		    .passed = 2 },
+		  0,
+		  "" },
+	};
+	char why[200];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ret = bench_round_device(cases[i].r, &cases[i].rd, why,
+					 sizeof(why));
+		if (strcmp(why, cases[i].want) || ret != cases[i].ret)
+			printf("  got: %d '%s'\n", ret, why);
+		t_result(!strcmp(why, cases[i].want) && ret == cases[i].ret,
+			 "round device %u: %d '%s'", i, cases[i].ret,
+			 cases[i].want);
+	}
+}
+
 int main(void)
 {
 	test_bootstrap_known();
@@ -415,5 +509,6 @@ int main(void)
 	test_summary_inline();
 	test_summary_split();
 	test_round_check();
+	test_round_device();
 	return t_failed ? 1 : 0;
 }
