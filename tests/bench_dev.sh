@@ -237,6 +237,7 @@ test_bad_input() {
 2;--tune goes with --dev DEV;--tune gro=on
 2;--window and --settle go with --external;-n $D --dev $DEV --gen-cmd true --window 1
 2;--cpu-mode is the veth bench's;-n $D --dev $DEV --gen-cmd true --cpu-mode split
+2;--scenario forward needs bench's own topology;-n $D --dev $DEV --gen-cmd true --scenario forward
 2;--tune 'gro=maybe': expected on or off;-n $D --dev $DEV --gen-cmd true --tune gro=maybe
 2;--tune 'mtu=9000': expected gro=on|off;-n $D --dev $DEV --gen-cmd true --tune mtu=9000
 2;--tune 'channels=0': expected a count of 1 or more;-n $D --dev $DEV --gen-cmd true --tune channels=0
