@@ -54,16 +54,9 @@ int bench_journal(struct bench *b, struct hc_jrec *rec, enum hc_jkind kind,
 {
 	char name[IF_NAMESIZE] = "";
 
-	__u32 val[4], prio = rec->prio, handle = rec->handle;
-
 	if (!b->journal)
 		return 0;
-	/* A record written again (pending, then done) replaces its file. */
-	memcpy(val, rec->val, sizeof(val));
-	memset(rec, 0, sizeof(*rec));
-	memcpy(rec->val, val, sizeof(val));
-	rec->prio = prio;
-	rec->handle = handle;
+	/* prio, handle and val are the caller's; a second write replaces. */
 	rec->kind = kind;
 	rec->done = done;
 	rec->ifindex = ifindex;
@@ -259,6 +252,7 @@ static int tune_each(struct bench *b, struct hc_err *err,
 {
 	char list[128], *save, *w, *eq, *end;
 	const struct tune *t;
+	bool bad;
 	long v;
 	int ret;
 
@@ -276,13 +270,14 @@ static int tune_each(struct bench *b, struct hc_err *err,
 				w);
 			return -EINVAL;
 		}
-		if (!strcmp(eq + 1, "on") || !strcmp(eq + 1, "off"))
-			v = !strcmp(eq + 1, "on");
-		else
+		if (t->kind == HC_J_CHANNELS) {
 			v = strtol(eq + 1, &end, 10);
-		if ((t->kind == HC_J_CHANNELS) ==
-			    (!strcmp(eq + 1, "on") || !strcmp(eq + 1, "off")) ||
-		    (t->kind == HC_J_CHANNELS && (*end || v < 1 || v > 4096))) {
+			bad = *end || v < 1 || v > 4096;
+		} else {
+			v = !strcmp(eq + 1, "on");
+			bad = !v && strcmp(eq + 1, "off");
+		}
+		if (bad) {
 			hc_err_set(err, "--tune '%s': expected %s", w,
 				   t->kind == HC_J_CHANNELS ?
 					   "a count of 1 or more" :
