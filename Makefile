@@ -119,7 +119,7 @@ fuzz: deps
 # Debian packages that building, running and testing need.
 DEPS_BUILD := clang llvm gcc make pkg-config libbpf-dev libmnl-dev libxdp-dev \
 	libelf-dev zlib1g-dev bpftool libclang-rt-dev python3-docutils
-DEPS_RUN := iproute2 jq iptables nftables valgrind linux-perf gnuplot-nox \
+DEPS_RUN := iproute2 ethtool jq iptables nftables valgrind linux-perf gnuplot-nox \
 	man-db
 deps:
 	@missing=$$(for p in $(DEPS_BUILD) $(DEPS_RUN); do \
