@@ -5,10 +5,11 @@
 # tmpfs where something must be written, and the binaries built here.
 # KVM where it works, TCG otherwise; a hard timeout either way.
 #
-#   scripts/vm-check.sh [--kernel DEB-PACKAGE|PATH] [--fetch]
+#   scripts/vm-check.sh [--kernel DEB-PACKAGE|PATH] [--fetch] [-- COMMAND...]
 #
 # The default kernel is the newest Debian 12 linux-image-6.1.*-amd64 that
-# apt-get can download. --fetch only downloads and unpacks it.
+# apt-get can download. --fetch only downloads and unpacks it. A COMMAND
+# runs in the tree's copy instead of the suites.
 cd "$(dirname "$0")/.." || exit 1
 TREE=$PWD
 VM=$TREE/build/vm
@@ -20,7 +21,7 @@ SUITES="cli prog-run netns"
 TIMEOUT=${VM_TIMEOUT:-1500}
 
 usage() {
-	echo "Usage: $0 [--kernel DEB-PACKAGE|PATH] [--fetch]"
+	echo "Usage: $0 [--kernel DEB-PACKAGE|PATH] [--fetch] [-- COMMAND...]"
 	exit "$1"
 }
 
@@ -39,8 +40,12 @@ guest() {
 	cd "$GUEST_TREE" || exit 1
 	{
 		echo "guest kernel: $(uname -r)"
-		# shellcheck disable=SC2086
-		tests/run.sh $SUITES
+		if [ -f "$GUEST_RES/cmd" ]; then
+			bash "$GUEST_RES/cmd"
+		else
+			# shellcheck disable=SC2086
+			tests/run.sh $SUITES
+		fi
 		echo $? >"$GUEST_RES/rc"
 	} >"$GUEST_RES/log" 2>&1
 	dmesg >"$GUEST_RES/dmesg"
@@ -107,7 +112,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 for m in $mods; do insmod /mod/\$m || exec poweroff -f; done
 o=trans=virtio,version=9p2000.L,msize=262144
-mount -t 9p -o \$o,ro hcroot /root || { grep 9p /proc/filesystems; ls /sys/bus/virtio/devices /sys/bus/pci/devices; dmesg | tail -20; exec poweroff -f; }
+mount -t 9p -o \$o,ro,cache=loose hcroot /root || { grep 9p /proc/filesystems; ls /sys/bus/virtio/devices /sys/bus/pci/devices; dmesg | tail -20; exec poweroff -f; }
 for fs in run tmp; do mount -t tmpfs tmpfs /root/\$fs; done
 mkdir /root$GUEST_RES
 mount -t 9p -o \$o hcres /root$GUEST_RES
@@ -135,6 +140,7 @@ while [ $# -gt 0 ]; do
 	--fetch) fetch_only=1 && shift ;;
 	--guest) guest "$2" && exit ;;
 	-h | --help) usage 0 ;;
+	--) shift && break ;;
 	*) usage 2 ;;
 	esac
 done
@@ -159,6 +165,7 @@ fi
 res=$VM/results
 rm -rf "$res"
 mkdir -p "$res"
+[ $# -gt 0 ] && printf '%q ' "$@" >"$res/cmd"
 echo "vm: $KVER under $accel, timeout ${TIMEOUT}s" >&2
 start=$SECONDS
 timeout -k 10 "$TIMEOUT" "${qemu[@]}" -accel "$accel" -cpu "$cpu" \
