@@ -95,7 +95,7 @@ fetch() {
 initramfs() {
 	local d=$VM/initramfs m mods=
 	rm -rf "$d"
-	mkdir -p "$d"/{bin,dev,proc,sys,root,mod}
+	mkdir -p "$d"/{bin,dev,root,mod}
 	cp "$(command -v busybox)" "$d/bin/busybox" || exit 1
 	ln -s busybox "$d/bin/sh"
 	for m in $(modprobe -a -d "$KDIR" -S "$KVER" --show-depends virtio_pci 9pnet_virtio 9p |
@@ -106,24 +106,21 @@ initramfs() {
 	cat >"$d/init" <<EOF
 #!/bin/sh
 export PATH=/bin
-/bin/busybox --install -s /bin
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-for m in $mods; do insmod /mod/\$m || exec poweroff -f; done
+busybox --install -s /bin
+die() { echo "vm init: \$*"; poweroff -f; }
+for m in $mods; do insmod /mod/\$m || die "insmod \$m"; done
 o=trans=virtio,version=9p2000.L,msize=262144
-mount -t 9p -o \$o,ro,cache=loose hcroot /root || { grep 9p /proc/filesystems; ls /sys/bus/virtio/devices /sys/bus/pci/devices; dmesg | tail -20; exec poweroff -f; }
-for fs in run tmp; do mount -t tmpfs tmpfs /root/\$fs; done
-mkdir /root$GUEST_RES
-mount -t 9p -o \$o hcres /root$GUEST_RES
-mount -t proc proc /root/proc
-mount -t sysfs sysfs /root/sys
-mount -t devtmpfs devtmpfs /root/dev
-mkdir -p /root/dev/shm /root/dev/pts
-mount -t tmpfs tmpfs /root/dev/shm
-mount -t devpts devpts /root/dev/pts
-# PID 1 shares its root with the kernel's threads: module loading sees it.
-exec chroot /root /bin/bash $TREE/scripts/vm-check.sh --guest $KDIR
+# The guest only reads the host's root (and copies the tree): cache it.
+mount -t 9p -o \$o,ro,cache=loose hcroot /root || die "no 9p root"
+mount -t tmpfs tmpfs /root/run && mount -t tmpfs tmpfs /root/tmp &&
+	mkdir /root$GUEST_RES && mount -t 9p -o \$o hcres /root$GUEST_RES &&
+	mount -t proc proc /root/proc && mount -t sysfs sysfs /root/sys &&
+	mount -t devtmpfs devtmpfs /root/dev && mkdir /root/dev/shm /root/dev/pts &&
+	mount -t tmpfs tmpfs /root/dev/shm && mount -t devpts devpts /root/dev/pts ||
+	die "mounts"
+# The 9p root becomes the root of the mount namespace, which is what the
+# kernel's module loader and nsenter --mount see.
+exec switch_root /root /bin/bash $TREE/scripts/vm-check.sh --guest $KDIR
 EOF
 	chmod +x "$d/init"
 	(cd "$d" && find . | busybox cpio -o -H newc 2>/dev/null) | gzip -1 >"$VM/initramfs.gz"
