@@ -106,7 +106,7 @@ initramfs() {
 	cat >"$d/init" <<EOF
 #!/bin/sh
 export PATH=/bin
-busybox --install -s /bin
+/bin/busybox --install -s /bin
 die() { echo "vm init: \$*"; poweroff -f; }
 for m in $mods; do insmod /mod/\$m || die "insmod \$m"; done
 o=trans=virtio,version=9p2000.L,msize=262144
@@ -116,6 +116,8 @@ mount -t tmpfs tmpfs /root/run && mount -t tmpfs tmpfs /root/tmp &&
 	mkdir /root$GUEST_RES && mount -t 9p -o \$o hcres /root$GUEST_RES &&
 	mount -t proc proc /root/proc && mount -t sysfs sysfs /root/sys &&
 	mount -t devtmpfs devtmpfs /root/dev && mkdir /root/dev/shm /root/dev/pts &&
+	ln -s /proc/self/fd /root/dev/fd && ln -s fd/0 /root/dev/stdin &&
+	ln -s fd/1 /root/dev/stdout && ln -s fd/2 /root/dev/stderr &&
 	mount -t tmpfs tmpfs /root/dev/shm && mount -t devpts devpts /root/dev/pts ||
 	die "mounts"
 # The 9p root becomes the root of the mount namespace, which is what the
@@ -153,7 +155,7 @@ qemu=(qemu-system-x86_64 -nodefaults -nographic -no-reboot -m 2048 -smp 2
 # working when a guest kernel boots to its panic within the timeout.
 accel=tcg cpu=max
 if [ -w /dev/kvm ] &&
-	timeout -k 2 20 "${qemu[@]}" -accel kvm -cpu host -serial stdio \
+	timeout -k 2 10 "${qemu[@]}" -accel kvm -cpu host -serial stdio \
 		-append "console=ttyS0 panic=-1 rdinit=/none" 2>/dev/null |
 	grep -q "Kernel panic"; then
 	accel=kvm cpu=host
@@ -162,6 +164,7 @@ fi
 res=$VM/results
 rm -rf "$res"
 mkdir -p "$res"
+: >"$res/log"
 [ $# -gt 0 ] && printf '%q ' "$@" >"$res/cmd"
 echo "vm: $KVER under $accel, timeout ${TIMEOUT}s" >&2
 start=$SECONDS
@@ -171,7 +174,7 @@ timeout -k 10 "$TIMEOUT" "${qemu[@]}" -accel "$accel" -cpu "$cpu" \
 	-virtfs local,path=/,mount_tag=hcroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$res,mount_tag=hcres,security_model=none" &
 qpid=$!
-tail -n +1 -F --pid=$qpid "$res/log" 2>/dev/null
+tail -n +1 -f --pid=$qpid "$res/log"
 wait $qpid
 qrc=$?
 echo "vm: ran $((SECONDS - start))s" >&2
@@ -183,5 +186,6 @@ else
 	echo "FAIL vm: the guest stopped without a result (qemu exit $qrc)"
 fi
 tail -n 20 "$VM/console.log" | sed 's/^/  /'
-echo "$(grep -c ^PASS "$res/log" 2>/dev/null) passed, $(($(grep -c ^FAIL "$res/log" 2>/dev/null) + 1)) failed, $(grep -c ^SKIP "$res/log" 2>/dev/null) skipped"
+awk '/^PASS/ { p++ } /^FAIL/ { f++ } /^SKIP/ { s++ }
+	END { printf "%d passed, %d failed, %d skipped\n", p, f + 1, s }' "$res/log"
 exit 1
