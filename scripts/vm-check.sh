@@ -18,14 +18,14 @@ GUEST_RES=/tmp/vm-results
 GUEST_TREE=/tmp/hookcmp
 # The suites of tests/run.sh whose results depend on the kernel.
 SUITES="cli prog-run netns"
-TIMEOUT=${VM_TIMEOUT:-1500}
+TIMEOUT=${VM_TIMEOUT:-1200}
 
 usage() {
-	echo "Usage: $0 [--kernel DEB-PACKAGE|PATH] [--fetch] [-- COMMAND...]"
+	echo "Usage: $0 [--kernel DEB-PACKAGE|PATH] [--fetch] [-- COMMAND...]" >&$(($1 ? 2 : 1))
 	exit "$1"
 }
 
-# PID 1 in the guest, chrooted into this machine's root: run the suites
+# --guest KDIR: PID 1 in the guest, on this machine's root: run the suites
 # from a writable copy of the tree, leave the results, power off.
 guest() {
 	export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -51,29 +51,38 @@ guest() {
 	dmesg >"$GUEST_RES/dmesg"
 }
 
+newest_61() {
+	apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' |
+		cut -d' ' -f1 | sort -V | tail -n 1
+}
+
 # fetch PACKAGE|PATH: unpacks the kernel package into $VM/VERSION once and
 # sets KDIR and KVER.
 fetch() {
 	local deb=$1 pkg
 	if [ -z "$deb" ]; then
-		deb=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' |
-			cut -d' ' -f1 | sort -V | tail -n 1)
+		deb=$(newest_61)
+		[ -n "$deb" ] || { apt-get update -qq && deb=$(newest_61); }
 		if [ -z "$deb" ]; then
-			echo "Error: apt knows no linux-image-6.1.*-amd64 (run apt-get update, or name one with --kernel)" >&2
+			echo "Error: apt knows no linux-image-6.1.*-amd64; name a kernel with --kernel" >&2
 			exit 1
 		fi
 	fi
 	mkdir -p "$VM/debs"
+	case $deb in
+	*/* | *.deb)
+		[ -f "$deb" ] || { echo "Error: no kernel package file '$deb'" >&2 && exit 2; } ;;
+	esac
 	if [ ! -f "$deb" ]; then
 		pkg=$deb
-		deb=$(ls "$VM/debs/${pkg}_"*.deb 2>/dev/null | tail -n 1)
+		deb=$(find "$VM/debs" -name "${pkg}_*.deb")
 		if [ -z "$deb" ]; then
 			(cd "$VM/debs" && apt-get download -q "$pkg" 2>&1 | grep -v unsandboxed) >&2
-			deb=$(ls "$VM/debs/${pkg}_"*.deb 2>/dev/null | tail -n 1)
-			if [ -z "$deb" ]; then
-				echo "Error: could not download kernel package '$pkg'" >&2
-				exit 2
-			fi
+			deb=$(find "$VM/debs" -name "${pkg}_*.deb")
+		fi
+		if [ -z "$deb" ]; then
+			echo "Error: could not download kernel package '$pkg'" >&2
+			exit 2
 		fi
 	fi
 	KVER=$(dpkg-deb --fsys-tarfile "$deb" | tar -t --wildcards './boot/vmlinuz-*' 2>/dev/null |
@@ -128,7 +137,7 @@ EOF
 	(cd "$d" && find . | busybox cpio -o -H newc 2>/dev/null) | gzip -1 >"$VM/initramfs.gz"
 }
 
-kernel= fetch_only=
+kernel='' fetch_only=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel)
@@ -167,7 +176,6 @@ mkdir -p "$res"
 : >"$res/log"
 [ $# -gt 0 ] && printf '%q ' "$@" >"$res/cmd"
 echo "vm: $KVER under $accel, timeout ${TIMEOUT}s" >&2
-start=$SECONDS
 timeout -k 10 "$TIMEOUT" "${qemu[@]}" -accel "$accel" -cpu "$cpu" \
 	-serial "file:$VM/console.log" -initrd "$VM/initramfs.gz" \
 	-append "console=ttyS0 panic=-1 quiet" \
@@ -177,7 +185,6 @@ qpid=$!
 tail -n +1 -f --pid=$qpid "$res/log"
 wait $qpid
 qrc=$?
-echo "vm: ran $((SECONDS - start))s" >&2
 [ -f "$res/rc" ] && exit "$(cat "$res/rc")"
 # The guest never finished: its console says why.
 if [ "$qrc" = 124 ]; then
@@ -185,7 +192,7 @@ if [ "$qrc" = 124 ]; then
 else
 	echo "FAIL vm: the guest stopped without a result (qemu exit $qrc)"
 fi
-tail -n 20 "$VM/console.log" | sed 's/^/  /'
+tail -n 20 "$VM/console.log" | awk '{ gsub(/\033(\[[0-9;?]*[a-zA-Z]|c)|\r/, ""); print "  " $0 }'
 awk '/^PASS/ { p++ } /^FAIL/ { f++ } /^SKIP/ { s++ }
 	END { printf "%d passed, %d failed, %d skipped\n", p, f + 1, s }' "$res/log"
 exit 1
