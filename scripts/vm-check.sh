@@ -30,6 +30,9 @@ usage() {
 guest() {
 	export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 	export HOME=/tmp
+	# Which CPU the tests run on: qemu's TCG emulates it.
+	HOOKCMP_VM_ACCEL=$(cat "$GUEST_RES/accel")
+	export HOOKCMP_VM_ACCEL
 	trap 'sync; busybox poweroff -f' EXIT
 	# The kernel loads modules on demand from the unpacked package.
 	printf '#!/bin/sh\nexec modprobe -d %s "$@"\n' "$1" >/tmp/vm-modprobe
@@ -174,6 +177,7 @@ res=$VM/results
 rm -rf "$res"
 mkdir -p "$res"
 : >"$res/log"
+echo "$accel" >"$res/accel"
 [ $# -gt 0 ] && printf '%q ' "$@" >"$res/cmd"
 echo "vm: $KVER under $accel, timeout ${TIMEOUT}s" >&2
 timeout -k 10 "$TIMEOUT" "${qemu[@]}" -accel "$accel" -cpu "$cpu" \

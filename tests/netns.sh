@@ -73,8 +73,8 @@ test_tcx_refused() {
 	topo_up || { fail "$name: topology"; return; }
 	snapshot >"$T/before"
 	expect_table "$name" "-n $D" <<EOF
-4;Hint: tcx needs Linux 6.6 or newer;--hook tc --tc-attach tcx $DEV
-4;"exit":4;-j --hook tc --tc-attach tcx $DEV
+4;tcx links need Linux 6.6 or newer: Operation not supported;--hook tc --tc-attach tcx $DEV
+4;"message":"tcx links need Linux 6.6 or newer";-j --hook tc --tc-attach tcx $DEV
 EOF
 	check_state_same "$name"
 	topo_down
@@ -617,6 +617,35 @@ EOF2
 	topo_down
 }
 test_signals
+
+# A short bench on this kernel and CPU: where there are no tcx links the
+# tcx row says it needs Linux 6.6 and the others run; under qemu's TCG
+# every row is marked emulated, under KVM none (make check-vm says which).
+test_bench_here() {
+	local name="bench on $(uname -r)" emulated
+	"$HC" bench --scenario static-key --hooks ingress,tcx --rounds 1 --packets 2000 \
+		-o "$T/bench.json" >/dev/null 2>&1
+	check_eq "$name: exit status" "$?" 0
+	if kernel_has 6.6; then
+		check "$name: the tcx row ran" jq_true \
+			'.rows[] | select(.name == "tcx-pass") | .valid' "$T/bench.json"
+	else
+		check "$name: the tcx row is INVALID, needing Linux 6.6" jq_true \
+			'.rows[] | select(.name == "tcx-pass") |
+			(.valid | not) and (.reason | test("tcx links need Linux 6.6"))' "$T/bench.json"
+	fi
+	check "$name: the other rows ran" jq_true \
+		'all(.rows[] | select(.name != "tcx-pass"); .valid)' "$T/bench.json"
+	case ${HOOKCMP_VM_ACCEL:-} in
+	tcg) emulated=true ;;
+	kvm) emulated=false ;;
+	*) emulated='.env.emulated' ;;
+	esac
+	check "$name: rows marked emulated as the CPU is (${HOOKCMP_VM_ACCEL:-not in make check-vm})" \
+		jq_true "($emulated) as \$e | .env.emulated == \$e and
+		all(.rows[]; (.flags | index(\"emulated\") != null) == \$e)" "$T/bench.json"
+}
+test_bench_here
 
 # JIT off: say that the numbers are the interpreter's.
 test_jit_off() {
