@@ -121,15 +121,30 @@ DEPS_BUILD := clang llvm gcc make pkg-config libbpf-dev libmnl-dev libxdp-dev \
 	libelf-dev zlib1g-dev bpftool libclang-rt-dev python3-docutils
 DEPS_RUN := iproute2 ethtool jq iptables nftables valgrind linux-perf gnuplot-nox \
 	man-db
-deps:
-	@missing=$$(for p in $(DEPS_BUILD) $(DEPS_RUN); do \
+# `make check-vm` on top: qemu, a static busybox for the guest's initramfs,
+# kmod (depmod here, modprobe in the guest).
+DEPS_VM := qemu-system-x86 busybox-static kmod
+
+# apt_install PACKAGES[,APT-OPTIONS]: installs those that are missing.
+define apt_install
+	@missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "make deps: installing $$missing"; \
 		apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) $$missing; \
 	fi
+endef
+
+deps:
+	$(call apt_install,$(DEPS_BUILD) $(DEPS_RUN))
+
+# qemu's recommends are a GUI and firmware the guest does not use. The
+# kernel package is fetched and unpacked here too (VM_KERNEL picks one).
+deps-vm: deps
+	$(call apt_install,$(DEPS_VM),--no-install-recommends)
+	scripts/vm-check.sh --fetch $(VM_KERNEL:%=--kernel %)
 
 demo: deps
 	$(MAKE) hookcmp build/hc-send
@@ -138,6 +153,11 @@ demo: deps
 check: deps
 	$(MAKE) hookcmp build/hookcmp.8 $(TEST_BINS)
 	SANITIZE=$(SANITIZE) tests/run.sh
+
+# The kernel-dependent suites inside Debian 12's 6.1 kernel (doc/kernels.md).
+check-vm: deps-vm
+	$(MAKE) hookcmp $(TEST_BINS)
+	scripts/vm-check.sh $(VM_KERNEL:%=--kernel %)
 
 build/hookcmp.8: doc/hookcmp.8.rst
 	@mkdir -p $(@D)
@@ -161,5 +181,5 @@ format:
 clean:
 	rm -rf build hookcmp
 
-.PHONY: all deps demo check fuzz man install format clean
+.PHONY: all deps deps-vm demo check check-vm fuzz man install format clean
 .SECONDARY: $(HOOKS:%=build/%.bpf.o) build/tests/bad.bpf.o

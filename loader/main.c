@@ -93,7 +93,7 @@ static const struct hc_opt run_opts[] = {
 	  "qdisc for the tc hook's cls_bpf filter (default clsact)",
 	  HC_CHOICES("clsact", "ingress") },
 	{ "tc-attach", 0, HC_OPT_ENUM, RUN(tc_attach), NULL,
-	  "cls_bpf filter on --qdisc, or a tcx link (default qdisc)",
+	  "cls_bpf filter on --qdisc (default), or a tcx link (Linux 6.6+)",
 	  HC_CHOICES("qdisc", "tcx") },
 	{ "prio", 0, HC_OPT_U32, RUN(prio), "PRIO",
 	  "tc filter priority (default 1)", NULL, 1, 0xffff },

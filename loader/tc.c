@@ -59,8 +59,10 @@ static int tc_attach(struct hc_run *r)
 			return 0;
 		err = -errno;
 		r->link_fd = -1;
+		/* Before 6.6 the kernel knows no such attach type. */
 		if (err == -EINVAL) {
-			hc_err_hint(&r->err, "tcx needs Linux 6.6 or newer");
+			hc_err_set(&r->err, "tcx links need Linux 6.6 or newer");
+			hc_err_hint(&r->err, "--tc-attach qdisc works on any kernel");
 			return -EOPNOTSUPP;
 		}
 		return err;

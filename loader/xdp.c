@@ -65,10 +65,10 @@ int hc_xdp_attach(struct hc_run *r)
 		if (!err)
 			return 0;
 		r->link_fd = -1;
+		/* Before 5.9 the kernel knows no XDP links. */
 		if (err == -EINVAL) {
-			hc_err_hint(&r->err,
-				    "XDP links need Linux 5.9 or newer");
-			err = -EOPNOTSUPP;
+			hc_err_set(&r->err, "XDP links need Linux 5.9 or newer");
+			return -EOPNOTSUPP;
 		}
 		goto explain;
 	}

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Runs every test; each prints PASS/FAIL/SKIP lines, counted here into the
-# one summary line. Exits non-zero if anything failed.
+# Runs every test, or the named suites (the first word of run's NAME, and
+# valgrind); each prints PASS/FAIL/SKIP lines, counted here into the one
+# summary line. Exits non-zero if anything failed.
 cd "$(dirname "$0")/.." || exit 1
+SUITES=" $* "
+
+# want SUITE: true when it was named, or none was.
+want() { [ "$SUITES" = "  " ] || [[ $SUITES == *" $1 "* ]]; }
 
 . tests/sandbox.sh
 
@@ -12,6 +17,7 @@ pass=0 failed=0 skipped=0
 run() {
 	local name=$1 line rc out
 	shift
+	want "${name%% *}" || return 0
 	out=$(mktemp)
 	"$@" >"$out" 2>&1
 	rc=$?
@@ -36,7 +42,7 @@ run bench-unit build/test_bench
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 # Under ASan valgrind cannot run; otherwise the unit tests must be clean.
-if [ -n "${SANITIZE:-}" ] && [ "$SANITIZE" = 1 ]; then
+if ! want valgrind || [ "${SANITIZE:-}" = 1 ]; then
 	:
 elif command -v valgrind >/dev/null; then
 	if valgrind -q --error-exitcode=99 --leak-check=full build/test_unit >/dev/null 2>"/tmp/hc-vg.$$"; then
@@ -59,11 +65,16 @@ for t in rules classify netlink; do
 	run "fuzz regressions ($t)" sh -c \
 		"build/replay_$t tests/fuzz/regress/$t/* && echo 'PASS fuzz regressions ($t) replay cleanly'"
 done
-if [ "$(id -u)" -eq 0 ]; then
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP prog-run and netns tests: they need root (CI runs them as root)"
+	skipped=$((skipped + 1))
+else
 	run prog-run build/test_progrun
-	# The netns suite runs while another process on the host loads and
-	# unloads BPF objects with hookcmp's names: the snapshots must not
-	# mistake them for ours.
+fi
+# The netns suite runs while another process on the host loads and
+# unloads BPF objects with hookcmp's names: the snapshots must not
+# mistake them for ours.
+if [ "$(id -u)" -eq 0 ] && { want netns || want bench || want xsk; }; then
 	churn=$(mktemp)
 	nsenter --mount=/proc/$$/fd/8 --net=/proc/$$/fd/9 "$PWD/build/bpf-churn" >"$churn" &
 	churn_pid=$!
@@ -81,9 +92,6 @@ if [ "$(id -u)" -eq 0 ]; then
 		failed=$((failed + 1))
 	fi
 	rm -f "$churn"
-else
-	echo "SKIP prog-run and netns tests: they need root (CI runs them as root)"
-	skipped=$((skipped + 1))
 fi
 
 echo "$pass passed, $failed failed, $skipped skipped"

@@ -21,10 +21,6 @@ done
 check_eq "man page documents every option of every command" "$missing" ""
 
 # Completion, from the help the option tables generate.
-comp() {
-	PATH=$PWD:$PATH bash -c 'source scripts/hookcmp.bash-completion
-		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _hookcmp; echo "${COMPREPLY[*]}"' _ "$@"
-}
 check_eq "completion: commands" "$(comp hookcmp be)" "bench"
 check_eq "completion: an option's choices" "$(comp hookcmp --hook '')" "xdp tc socket xsk"
 check_eq "completion: verdicts" "$(comp hookcmp --action '')" "pass drop redirect"

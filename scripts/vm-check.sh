@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The kernel-dependent tests inside another kernel: Debian's kernel package
+# booted under qemu, this machine's root mounted read-only over virtio-9p,
+# tmpfs where something must be written, and the binaries built here.
+# KVM where it works, TCG otherwise; a hard timeout either way.
+#
+#   scripts/vm-check.sh [--kernel DEB-PACKAGE|PATH] [--fetch] [-- COMMAND...]
+#
+# The default kernel is the newest Debian 12 linux-image-6.1.*-amd64 that
+# apt-get can download. --fetch only downloads and unpacks it. A COMMAND
+# runs in the tree's copy instead of the suites.
+cd "$(dirname "$0")/.." || exit 1
+TREE=$PWD
+VM=$TREE/build/vm
+# Where the guest finds its results share and its copy of the tree.
+GUEST_RES=/tmp/vm-results
+GUEST_TREE=/tmp/hookcmp
+# The suites of tests/run.sh whose results depend on the kernel.
+SUITES="cli prog-run netns"
+TIMEOUT=${VM_TIMEOUT:-1200}
+
+usage() {
+	echo "Usage: $0 [--kernel DEB-PACKAGE|PATH] [--fetch] [-- COMMAND...]" >&$(($1 ? 2 : 1))
+	exit "$1"
+}
+
+# --guest KDIR: PID 1 in the guest, on this machine's root: run the suites
+# from a writable copy of the tree, leave the results, power off.
+guest() {
+	export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+	export HOME=/tmp
+	# Which CPU the tests run on: qemu's TCG emulates it.
+	HOOKCMP_VM_ACCEL=$(cat "$GUEST_RES/accel")
+	export HOOKCMP_VM_ACCEL
+	trap 'sync; busybox poweroff -f' EXIT
+	# The kernel loads modules on demand from the unpacked package.
+	printf '#!/bin/sh\nexec modprobe -d %s "$@"\n' "$1" >/tmp/vm-modprobe
+	chmod +x /tmp/vm-modprobe
+	echo /tmp/vm-modprobe >/proc/sys/kernel/modprobe
+	mkdir -p "$GUEST_TREE"
+	tar -C "$TREE" --exclude=./build/vm --exclude=./.git -cf - . | tar -C "$GUEST_TREE" -xf -
+	cd "$GUEST_TREE" || exit 1
+	{
+		echo "guest kernel: $(uname -r)"
+		if [ -f "$GUEST_RES/cmd" ]; then
+			bash "$GUEST_RES/cmd"
+		else
+			# shellcheck disable=SC2086
+			tests/run.sh $SUITES
+		fi
+		echo $? >"$GUEST_RES/rc"
+	} >"$GUEST_RES/log" 2>&1
+	dmesg >"$GUEST_RES/dmesg"
+}
+
+newest_61() {
+	apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' |
+		cut -d' ' -f1 | sort -V | tail -n 1
+}
+
+# fetch PACKAGE|PATH: unpacks the kernel package into $VM/VERSION once and
+# sets KDIR and KVER.
+fetch() {
+	local deb=$1 pkg
+	if [ -z "$deb" ]; then
+		deb=$(newest_61)
+		[ -n "$deb" ] || { apt-get update -qq && deb=$(newest_61); }
+		if [ -z "$deb" ]; then
+			echo "Error: apt knows no linux-image-6.1.*-amd64; name a kernel with --kernel" >&2
+			exit 1
+		fi
+	fi
+	mkdir -p "$VM/debs"
+	case $deb in
+	*/* | *.deb)
+		[ -f "$deb" ] || { echo "Error: no kernel package file '$deb'" >&2 && exit 2; } ;;
+	esac
+	if [ ! -f "$deb" ]; then
+		pkg=$deb
+		deb=$(find "$VM/debs" -name "${pkg}_*.deb")
+		if [ -z "$deb" ]; then
+			(cd "$VM/debs" && apt-get download -q "$pkg" 2>&1 | grep -v unsandboxed) >&2
+			deb=$(find "$VM/debs" -name "${pkg}_*.deb")
+		fi
+		if [ -z "$deb" ]; then
+			echo "Error: could not download kernel package '$pkg'" >&2
+			exit 2
+		fi
+	fi
+	KVER=$(dpkg-deb --fsys-tarfile "$deb" | tar -t --wildcards './boot/vmlinuz-*' 2>/dev/null |
+		sed -n 's|^\./boot/vmlinuz-||p' | head -n 1)
+	if [ -z "$KVER" ]; then
+		echo "Error: $deb holds no /boot/vmlinuz-*" >&2
+		exit 2
+	fi
+	KDIR=$VM/$KVER
+	if [ ! -f "$KDIR/.done" ]; then
+		rm -rf "$KDIR"
+		dpkg-deb -x "$deb" "$KDIR" && depmod -b "$KDIR" "$KVER" &&
+			touch "$KDIR/.done" || exit 1
+	fi
+}
+
+# initramfs: busybox, the modules that reach the 9p root, and an init that
+# mounts it and hands over to guest().
+initramfs() {
+	local d=$VM/initramfs m mods=
+	rm -rf "$d"
+	mkdir -p "$d"/{bin,dev,root,mod}
+	cp "$(command -v busybox)" "$d/bin/busybox" || exit 1
+	ln -s busybox "$d/bin/sh"
+	for m in $(modprobe -a -d "$KDIR" -S "$KVER" --show-depends virtio_pci 9pnet_virtio 9p |
+		awk '$1 == "insmod" && !seen[$2]++ { print $2 }'); do
+		cp "$m" "$d/mod/" || exit 1
+		mods="$mods ${m##*/}"
+	done
+	cat >"$d/init" <<EOF
+#!/bin/sh
+export PATH=/bin
+/bin/busybox --install -s /bin
+die() { echo "vm init: \$*"; poweroff -f; }
+for m in $mods; do insmod /mod/\$m || die "insmod \$m"; done
+o=trans=virtio,version=9p2000.L,msize=262144
+# The guest only reads the host's root (and copies the tree): cache it.
+mount -t 9p -o \$o,ro,cache=loose hcroot /root || die "no 9p root"
+mount -t tmpfs tmpfs /root/run && mount -t tmpfs tmpfs /root/tmp &&
+	mkdir /root$GUEST_RES && mount -t 9p -o \$o hcres /root$GUEST_RES &&
+	mount -t proc proc /root/proc && mount -t sysfs sysfs /root/sys &&
+	mount -t devtmpfs devtmpfs /root/dev && mkdir /root/dev/shm /root/dev/pts &&
+	ln -s /proc/self/fd /root/dev/fd && ln -s fd/0 /root/dev/stdin &&
+	ln -s fd/1 /root/dev/stdout && ln -s fd/2 /root/dev/stderr &&
+	mount -t tmpfs tmpfs /root/dev/shm && mount -t devpts devpts /root/dev/pts ||
+	die "mounts"
+# The 9p root becomes the root of the mount namespace, which is what the
+# kernel's module loader and nsenter --mount see.
+exec switch_root /root /bin/bash $TREE/scripts/vm-check.sh --guest $KDIR
+EOF
+	chmod +x "$d/init"
+	(cd "$d" && find . | busybox cpio -o -H newc 2>/dev/null) | gzip -1 >"$VM/initramfs.gz"
+}
+
+kernel='' fetch_only=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel)
+		[ $# -ge 2 ] || usage 2
+		kernel=$2
+		shift 2
+		;;
+	--fetch) fetch_only=1 && shift ;;
+	--guest) guest "$2" && exit ;;
+	-h | --help) usage 0 ;;
+	--) shift && break ;;
+	*) usage 2 ;;
+	esac
+done
+
+fetch "$kernel"
+[ -n "$fetch_only" ] && exit 0
+initramfs
+
+qemu=(qemu-system-x86_64 -nodefaults -nographic -no-reboot -m 2048 -smp 2
+	-kernel "$KDIR/boot/vmlinuz-$KVER")
+
+# Nested KVM can hang in the guest's first instructions: KVM counts as
+# working when a guest kernel boots to its panic within the timeout.
+accel=tcg cpu=max
+if [ -w /dev/kvm ] &&
+	timeout -k 2 10 "${qemu[@]}" -accel kvm -cpu host -serial stdio \
+		-append "console=ttyS0 panic=-1 rdinit=/none" 2>/dev/null |
+	grep -q "Kernel panic"; then
+	accel=kvm cpu=host
+fi
+
+res=$VM/results
+rm -rf "$res"
+mkdir -p "$res"
+: >"$res/log"
+echo "$accel" >"$res/accel"
+[ $# -gt 0 ] && printf '%q ' "$@" >"$res/cmd"
+echo "vm: $KVER under $accel, timeout ${TIMEOUT}s" >&2
+timeout -k 10 "$TIMEOUT" "${qemu[@]}" -accel "$accel" -cpu "$cpu" \
+	-serial "file:$VM/console.log" -initrd "$VM/initramfs.gz" \
+	-append "console=ttyS0 panic=-1 quiet" \
+	-virtfs local,path=/,mount_tag=hcroot,security_model=none,readonly=on,multidevs=remap \
+	-virtfs "local,path=$res,mount_tag=hcres,security_model=none" &
+qpid=$!
+tail -n +1 -f --pid=$qpid "$res/log"
+wait $qpid
+qrc=$?
+[ -f "$res/rc" ] && exit "$(cat "$res/rc")"
+# The guest never finished: its console says why.
+if [ "$qrc" = 124 ]; then
+	echo "FAIL vm: no result within ${TIMEOUT}s"
+else
+	echo "FAIL vm: the guest stopped without a result (qemu exit $qrc)"
+fi
+tail -n 20 "$VM/console.log" | awk '{ gsub(/\033(\[[0-9;?]*[a-zA-Z]|c)|\r/, ""); print "  " $0 }'
+awk '/^PASS/ { p++ } /^FAIL/ { f++ } /^SKIP/ { s++ }
+	END { printf "%d passed, %d failed, %d skipped\n", p, f + 1, s }' "$res/log"
+exit 1
