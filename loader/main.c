@@ -655,5 +655,7 @@ int main(int argc, char **argv)
 		args[1 + i] = argv[1 + i];
 	for (i = 2 + nglob; i < argc; i++)
 		args[i - 1] = argv[i];
-	return c->fn(argc - 1, args);
+	i = c->fn(argc - 1, args);
+	free(args);
+	return i;
 }
