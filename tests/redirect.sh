@@ -11,6 +11,11 @@ S=hct$$s	# the sink namespace: OUT's peer lives there
 OUT=hco
 SINK=hcs
 SINKPIDS=
+# The counter at the sink end's tc ingress, which every way of redirecting
+# passes, bpf_redirect_peer too: a tcx link, or a cls_bpf filter on
+# clsact before Linux 6.6.
+SINK_TC="--hook tc --tc-attach tcx"
+kernel_has 6.6 || SINK_TC="--hook tc"
 
 # 35 frames, and what each class must count at parse l4.
 RMIX="udp4:5 tcp4:4 icmp4:3 arp:2 udp6:6 tcp6:3 icmp6:1 lldp:2 vlan-udp4:3
@@ -106,19 +111,26 @@ seen() { tail -n 1 "$1" | jq -r '.classes | map("\(.name):\(.packets)") | join("
 # The mix's classes, every frame redirected.
 all_redirected() { tr ' ' '\n' <<<"$RMIX_L4" | sed 's/:\(.*\)/:\1:0:0:\1/' | paste -sd' '; }
 
-rx_dropped() { ip -n "$D" -s -j link show dev "$DEV" | jq '.[0].stats64.rx.dropped'; }
+# What the kernel dropped of the redirected frames: at DEV (rx_dropped)
+# where it refuses the redirect, as Linux 6.3+ does from the target's XDP
+# features, or at OUT (tx_dropped) where it cannot hand them over.
+dropped() {
+	echo $(($(ip -n "$D" -s -j link show dev "$DEV" | jq '.[0].stats64.rx.dropped') +
+		$(ip -n "$D" -s -j link show dev "$OUT" | jq '.[0].stats64.tx.dropped')))
+}
 
 # test_forward NAME NAPI ARGS...: hookcmp ARGS on DEV redirects the mix to
-# OUT; a tcx counter on the sink end counts it, which every way of
-# redirecting passes, bpf_redirect_peer too. NAPI=napi also puts an XDP
+# OUT; the counter on the sink end counts it. NAPI=napi also puts an XDP
 # program there: native XDP hands OUT xdp_frames, which a veth takes only
 # while its peer runs NAPI.
 test_forward() {
 	local name=$1 napi=$2
 	shift 2
+	tcx_missing "$name" "$@" && return
 	rd_up || { fail "$name: topology"; return; }
 	rd_snapshot >"$T/before"
-	sink_start sink --hook tc --tc-attach tcx
+	# shellcheck disable=SC2086
+	sink_start sink $SINK_TC
 	[ "$napi" = napi ] && sink_start napi --hook xdp -a pass
 	if hc_start -n "$D" "$@" -a redirect --redirect "$OUT" -j -i 0 "$DEV"; then
 		# shellcheck disable=SC2086
@@ -158,7 +170,8 @@ test_mixed() {
 	local name="mixed verdicts"
 	rd_up || { fail "$name: topology"; return; }
 	rd_snapshot >"$T/before"
-	sink_start sink --hook tc --tc-attach tcx
+	# shellcheck disable=SC2086
+	sink_start sink $SINK_TC
 	if hc_start -n "$D" --hook tc -r 'udp redirect' -r 'ip6 pass' -j -i 0 \
 		--redirect "$OUT" "$DEV"; then
 		# shellcheck disable=SC2086
@@ -193,6 +206,7 @@ test_dmac() {
 	mac=$(ip -n "$S" -j link show dev "$SINK" | jq -r '.[0].address')
 	rd_snapshot >"$T/before"
 	while IFS=';' read -r want args; do
+		tcx_missing "$name: $args" $args && continue
 		sink_start sink --hook socket
 		sink_start napi --hook xdp -a pass
 		# shellcheck disable=SC2086
@@ -222,16 +236,22 @@ EOF
 test_dmac
 
 # Native XDP to a veth whose peer runs no NAPI: run says so before it
-# starts, and the kernel drops every frame at DEV (its rx_dropped).
+# starts (from the XDP features the kernel reports since Linux 6.3), and
+# the kernel drops every frame.
 test_no_napi() {
 	local name="no napi" before
 	rd_up || { fail "$name: topology"; return; }
 	rd_snapshot >"$T/before"
-	sink_start sink --hook tc --tc-attach tcx
-	before=$(rx_dropped)
+	# shellcheck disable=SC2086
+	sink_start sink $SINK_TC
+	before=$(dropped)
 	if hc_start -n "$D" --hook xdp -a redirect --redirect "$OUT" -j -i 0 "$DEV"; then
-		check "$name: warns, naming the cause" grep -q \
-			"Warning: $OUT takes no XDP frames: its veth peer runs no NAPI (no XDP program there, GRO off)" "$T/err"
+		if kernel_has 6.3; then
+			check "$name: warns, naming the cause" grep -q \
+				"Warning: $OUT takes no XDP frames: its veth peer runs no NAPI (no XDP program there, GRO off)" "$T/err"
+		else
+			echo "SKIP $name: the warning: the kernel reports XDP features from Linux 6.3, this is $(uname -r)"
+		fi
 		# shellcheck disable=SC2086
 		"$SEND" -n "$G" hcg $RMIX 2>/dev/null
 		sleep 0.3
@@ -240,7 +260,7 @@ test_no_napi() {
 		check_eq "$name: the program still redirected all" \
 			"$(tail -n 1 "$T/out" | jq .total.redirect)" 35
 		check_eq "$name: the sink got none" "$(seen "$T/sink.out")" ""
-		check_eq "$name: DEV counts them dropped" "$(($(rx_dropped) - before))" 35
+		check_eq "$name: the kernel counts them dropped" "$(($(dropped) - before))" 35
 	else
 		fail "$name: hookcmp did not attach"
 	fi
@@ -254,7 +274,8 @@ test_no_napi() {
 test_no_napi
 
 # A router edits what it forwards in place (MACs, TTL), and live frames
-# come back to the generator recycled with those edits: only gen --refresh,
+# come back to the generator recycled with those edits (Linux 6.4+: skbs
+# built from XDP frames go back to their page pool): only gen --refresh,
 # which writes the headers into every frame again, gets them all through.
 test_refresh() {
 	local name="gen through a router" mac smac
@@ -267,7 +288,8 @@ test_refresh() {
 	ip netns exec "$D" sysctl -qw net.ipv4.ip_forward=1
 	rd_snapshot >"$T/before"
 	for args in "--refresh" ""; do
-		sink_start sink --hook tc --tc-attach tcx
+		# shellcheck disable=SC2086
+		sink_start sink $SINK_TC
 		# XDP on DEV: its NAPI takes live frames.
 		if hc_start -n "$D" --hook xdp -a pass -j -i 0 "$DEV"; then
 			# shellcheck disable=SC2086
@@ -281,9 +303,13 @@ test_refresh() {
 			if [ -n "$args" ]; then
 				check_eq "$name --refresh: forwarded, all at the sink" \
 					"$(seen "$T/sink.out")" "udp4:20000"
-			else
+			elif kernel_has 6.4; then
 				check "$name without --refresh: fewer at the sink (the router's MACs came back)" \
 					[ "$(tail -n 1 "$T/sink.out" | jq .total.packets)" -lt 20000 ]
+			else
+				# An skb built from an XDP frame left its page pool.
+				check_eq "$name without --refresh: all at the sink too (before Linux 6.4 forwarded frames are not recycled)" \
+					"$(seen "$T/sink.out")" "udp4:20000"
 			fi
 		else
 			fail "$name ${args:-without --refresh}: hookcmp did not attach"
