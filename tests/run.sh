@@ -74,7 +74,7 @@ fi
 # The netns suite runs while another process on the host loads and
 # unloads BPF objects with hookcmp's names: the snapshots must not
 # mistake them for ours.
-if [ "$(id -u)" -eq 0 ] && { want netns || want bench || want xsk; }; then
+if [ "$(id -u)" -eq 0 ] && { want netns || want bench || want xsk || want bench-dev; }; then
 	churn=$(mktemp)
 	nsenter --mount=/proc/$$/fd/8 --net=/proc/$$/fd/9 "$PWD/build/bpf-churn" >"$churn" &
 	churn_pid=$!
