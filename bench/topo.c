@@ -79,13 +79,15 @@ static int write_file(const char *path, const char *s)
 
 /*
  * The far end's counter: hookcmp's own tc program, dropping and counting,
- * on a tcx link at the sink's ingress. Every way to get there passes it:
+ * at the sink's tc ingress. Every way to get there passes it:
  * bpf_redirect_peer skips the out-device's xmit and the sink's NAPI, but
- * not its tc ingress.
+ * not its tc ingress. A tcx link, or before Linux 6.6 a cls_bpf filter on
+ * clsact (the sink's namespace is bench's own).
  */
 static int sink_counter(struct bench *b)
 {
 	struct hc_run *r = &b->sink;
+	int ret;
 
 	r->hook = HC_HOOK_TC;
 	r->tc_attach = HC_TC_TCX;
@@ -96,7 +98,15 @@ static int sink_counter(struct bench *b)
 	r->nl = b->nl_sink;
 	r->no_journal = true;
 	r->prog_fd = r->stats_fd = r->link_fd = r->sock_fd = -1;
-	return hc_hook_tc.load(r) ?: hc_hook_tc.attach(r);
+	r->prio = r->handle = 1;
+	ret = hc_hook_tc.load(r) ?: hc_hook_tc.attach(r);
+	if (ret == -EOPNOTSUPP && r->link_fd < 0) {
+		r->tc_attach = HC_TC_CLS_BPF;
+		r->qdisc = HC_QDISC_CLSACT;
+		r->err = (struct hc_err){ 0 };
+		ret = hc_hook_tc.attach(r);
+	}
+	return ret;
 }
 
 /*

@@ -19,8 +19,12 @@ HC=$PWD/hookcmp
 # Not hcd: the veth bench's split mode pins every "napi/hcd-*" kthread it
 # finds on the machine. Short enough that "napi/$DEV-" fits in a comm.
 DEV=hq$(($$ % 10000))
-GEN="ip netns exec $G $HC gen hcg --threads 2 --count 4000000 --dst-mac \$HC_DST_MAC -j"
+# Frames per window: fewer in an emulated guest (scripts/vm-check.sh).
+COUNT=$([ "${HOOKCMP_VM_ACCEL:-}" = tcg ] && echo 200000 || echo 4000000)
+GEN="ip netns exec $G $HC gen hcg --threads 2 --count $COUNT --dst-mac \$HC_DST_MAC -j"
 SHORT="--rounds 2"
+# A tc row for tests that need one: tcx from Linux 6.6, else clsact's.
+if kernel_has 6.6; then TC=tcx; else TC=tc-clsact; fi
 
 # The multi-queue pair; GRO on, so that the veth takes live frames for
 # the rows without XDP; threaded NAPI, a kthread on each CPU.
@@ -92,6 +96,10 @@ test_gen_cmd() {
 		echo "SKIP bench --dev hooks: the $tool row (not installed)"
 		missing="$missing|cannot run $tool"
 	done
+	if [ $TC != tcx ]; then
+		echo "SKIP bench --dev hooks: the tcx rows (tcx needs Linux 6.6, this kernel is $(uname -r))"
+		missing="$missing|tcx links need Linux 6.6"
+	fi
 	for s in hooks static-key; do
 		name="bench --dev --gen-cmd --scenario $s"
 		json=$T/gen-$s.json
@@ -161,7 +169,7 @@ test_external() {
 	ip netns exec "$G" "$HC" gen hcg --threads 2 --duration 60 --dst-mac "$MAC" -j >"$T/bg.json" &
 	local bg=$!
 	"$HC" -n "$D" bench --dev "$DEV" --external --settle 0.2 --window 0.5 --rounds 2 \
-		--hooks xdp-native,tcx,stack --per-cpu -o "$json" >"$T/out" 2>"$T/err"; cat "$T/out"
+		--hooks xdp-native,$TC,stack --per-cpu -o "$json" >"$T/out" 2>"$T/err"; cat "$T/out"
 	check_eq "$name: exit status" "$?" 0
 	kill -INT "$bg"
 	wait "$bg"
@@ -184,7 +192,7 @@ test_external() {
 	fi
 	check_dut_same "$name"
 
-	"$HC" -n "$D" bench --dev "$DEV" --external --window 0.3 --rounds 1 --hooks tcx \
+	"$HC" -n "$D" bench --dev "$DEV" --external --window 0.3 --rounds 1 --hooks $TC \
 		-o "$json" >/dev/null 2>&1
 	check_eq "$name without traffic: exit status" "$?" 0
 	check_eq "$name without traffic: INVALID, no packets" \
@@ -194,17 +202,17 @@ test_external() {
 test_bad_input() {
 	local name out json=$T/bad.json
 	name="bench --dev: a --gen-cmd that fails or says no count"
-	"$HC" -n "$D" bench --dev "$DEV" --rounds 1 --hooks tcx,stack,tc-clsact -o "$json" \
-		--gen-cmd 'case $HC_ROW in tcx) echo first >&2; echo oops >&2; exit 3;; stack) echo hello;; *) '"$GEN"';; esac' \
+	"$HC" -n "$D" bench --dev "$DEV" --rounds 1 --hooks tc-ingress,stack,tc-clsact -o "$json" \
+		--gen-cmd 'case $HC_ROW in tc-ingress) echo first >&2; echo oops >&2; exit 3;; stack) echo hello;; *) '"$GEN"';; esac' \
 		>/dev/null 2>&1
 	check_eq "$name: exit status" "$?" 0
 	check_eq "$name: those rows INVALID, saying why" \
 		"$(jq -c '[.rows[] | select(.status == "invalid") | {name, reason}]' "$json")" \
-		'[{"name":"tcx","reason":"warm-up round: --gen-cmd failed (exit 3), saying: oops"},{"name":"stack","reason":"warm-up round: --gen-cmd printed no count (a hookcmp gen -j summary'"'"'s \"packets\", or a line \"packets N\")"}]'
+		'[{"name":"tc-ingress","reason":"warm-up round: --gen-cmd failed (exit 3), saying: oops"},{"name":"stack","reason":"warm-up round: --gen-cmd printed no count (a hookcmp gen -j summary'"'"'s \"packets\", or a line \"packets N\")"}]'
 	check "$name: the other rows ran" jq_true \
-		'[.rows[] | select(.status == "valid") | .name] == ["xdp-native","tc-clsact","xdp-native-bare","tc-clsact-bare","tcx-bare"]
+		'[.rows[] | select(.status == "valid") | .name] == ["xdp-native","tc-clsact","xdp-native-bare","tc-clsact-bare"]
 		 and all(.rows[] | select(.status == "valid"); (.rounds | length) == 1)' "$json"
-	"$HC" -n "$D" bench --dev "$DEV" --rounds 1 --hooks tcx --gen-cmd "$GEN >/dev/null; echo packets 1234" \
+	"$HC" -n "$D" bench --dev "$DEV" --rounds 1 --hooks $TC --gen-cmd "$GEN >/dev/null; echo packets 1234" \
 		-o "$json" >/dev/null 2>&1
 	check "bench --dev: 'packets N' is a count too (and 1234 is not what was sent)" jq_true \
 		'all(.rows[].rounds[]; .generated == 1234) and all(.rows[]; .status == "unverified")' "$json"
@@ -213,7 +221,7 @@ test_bad_input() {
 	name="bench --dev on a macvlan"
 	if ip -n "$D" link add link "$DEV" name hcm type macvlan mode passthru 2>/dev/null &&
 		ip -n "$D" link set hcm up; then
-		"$HC" -n "$D" bench --dev hcm --rounds 1 --hooks xdp-native,xdp-generic,tcx \
+		"$HC" -n "$D" bench --dev hcm --rounds 1 --hooks xdp-native,xdp-generic,$TC \
 			--gen-cmd "$GEN" -o "$json" >/dev/null 2>&1
 		check_eq "$name: exit status" "$?" 0
 		check "$name: xdp-native rows INVALID with the kernel's words" jq_true \
@@ -249,11 +257,11 @@ EOF
 
 	# The default-route device, from inside its namespace as run refuses it.
 	ip -n "$D" route add default via 198.18.0.1 dev "$DEV"
-	out=$(ip netns exec "$D" "$HC" bench --dev "$DEV" --rounds 1 --hooks tcx --gen-cmd "$GEN" 2>&1)
+	out=$(ip netns exec "$D" "$HC" bench --dev "$DEV" --rounds 1 --hooks $TC --gen-cmd "$GEN" 2>&1)
 	check_eq "bench --dev on the default-route device: exit 2" "$?" 2
 	check "bench --dev on the default-route device: says so" \
 		grep -qF "$DEV holds this namespace's default route" <<<"$out"
-	out=$(ip netns exec "$D" "$HC" bench --dev "$DEV" --rounds 1 --hooks tcx --gen-cmd "$GEN" \
+	out=$(ip netns exec "$D" "$HC" bench --dev "$DEV" --rounds 1 --hooks $TC --gen-cmd "$GEN" \
 		--force -j 2>/dev/null)
 	check "bench --dev --force on the default-route device: measures it" jq_true \
 		'all(.rows[]; .status == "valid")' <<<"$out"
@@ -263,7 +271,7 @@ EOF
 
 # --tune changes what it says for the run, and puts it back. A veth's XDP
 # wants as many RX queues as its peer has TX queues, and without GRO or
-# XDP it has no NAPI: GRO is tuned with an XDP row, channels with tcx.
+# XDP it has no NAPI: GRO is tuned with an XDP row, channels with a tc row.
 test_tune() {
 	local name="bench --dev --tune" json=$T/tune.json
 	local look="ip netns exec $D sh -c 'ethtool -k $DEV; ethtool -l $DEV; cat /sys/class/net/$DEV/threaded' >>$T/seen"
@@ -276,7 +284,7 @@ test_tune() {
 		all(.rows[]; .status == "valid")' "$json"
 	check_dut_same "$name threaded=off,gro=off"
 	: >"$T/seen"
-	"$HC" -n "$D" bench --dev "$DEV" --rounds 1 --hooks tcx --tune channels=1 \
+	"$HC" -n "$D" bench --dev "$DEV" --rounds 1 --hooks $TC --tune channels=1 \
 		--gen-cmd "$look; $GEN" -o "$json" >/dev/null 2>&1
 	check_eq "$name channels=1: exit status" "$?" 0
 	check_eq "$name: one RX channel during the windows" \

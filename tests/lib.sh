@@ -23,10 +23,15 @@ check() {
 
 not() { ! "$@"; }
 
-# wait_for TEXT FILE: up to 5 s for TEXT to show up in FILE.
+# How long (in tenths of a second) to wait for something that should come
+# soon: long enough for an emulated CPU or a loaded machine, and only a
+# failing test waits it out.
+WAIT_TICKS=${WAIT_TICKS:-300}
+
+# wait_for TEXT FILE: up to WAIT_TICKS for TEXT to show up in FILE.
 wait_for() {
 	local i
-	for i in $(seq 50); do
+	for i in $(seq "$WAIT_TICKS"); do
 		grep -q "$1" "$2" && return 0
 		sleep 0.1
 	done
@@ -208,7 +213,7 @@ hc_start() {
 	"$HC" "$@" >"$T/out" 2>"$T/err" &
 	HCPID=$!
 	local i
-	for i in $(seq 100); do
+	for i in $(seq "$WAIT_TICKS"); do
 		grep -q "attached to" "$T/err" && return 0
 		kill -0 "$HCPID" 2>/dev/null || break
 		sleep 0.1

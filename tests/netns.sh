@@ -258,7 +258,12 @@ test_from_zero() {
 		# shellcheck disable=SC2086
 		HOOKCMP_PAUSE_AT=run "$HC" -n "$D" $args -j -i 0 "$DEV" >"$T/out" 2>"$T/err" &
 		HCPID=$!
-		wait_for "paused at step 'run'" "$T/err" && send_mix
+		if ! wait_for "paused at step 'run'" "$T/err"; then
+			hc_stop INT
+			fail "$name ($args): never paused after attach"
+			continue
+		fi
+		send_mix
 		wait_for "attached to" "$T/err"
 		hc_stop INT
 		check_eq "$name ($args): the mix sent right after attach is counted" \
