@@ -157,6 +157,7 @@ check: deps
 # The kernel-dependent suites inside Debian 12's 6.1 kernel (doc/kernels.md).
 check-vm: deps-vm
 	$(MAKE) hookcmp $(TEST_BINS)
+	tests/run.sh vm
 	scripts/vm-check.sh $(VM_KERNEL:%=--kernel %)
 
 build/hookcmp.8: doc/hookcmp.8.rst

@@ -17,7 +17,7 @@ VM=$TREE/build/vm
 GUEST_RES=/tmp/vm-results
 GUEST_TREE=/tmp/hookcmp
 # The suites of tests/run.sh whose results depend on the kernel.
-SUITES="cli prog-run netns redirect xsk"
+SUITES="cli prog-run netns redirect xsk bench"
 TIMEOUT=${VM_TIMEOUT:-1200}
 
 usage() {

@@ -8,6 +8,8 @@ SUITES=" $* "
 
 # want SUITE: true when it was named, or none was.
 want() { [ "$SUITES" = "  " ] || [[ $SUITES == *" $1 "* ]]; }
+# named SUITE: true when it was named (make check-vm's own tests).
+named() { [[ $SUITES == *" $1 "* ]]; }
 
 . tests/sandbox.sh
 
@@ -93,6 +95,8 @@ if [ "$(id -u)" -eq 0 ] && { want netns || want bench || want xsk || want bench-
 	fi
 	rm -f "$churn"
 fi
+
+named vm && run vm tests/vm.sh
 
 echo "$pass passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# scripts/vm-check.sh itself, on the host (make check-vm runs this first):
+# bad arguments change nothing, a guest's failure is the run's failure, and
+# the hard timeout ends a guest that never finishes.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+VMC=scripts/vm-check.sh
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP vm-check tests: qemu's 9p root export needs root"
+	exit 0
+fi
+need qemu-system-x86_64 "vm-check tests (make deps-vm installs it)" || exit 0
+
+expect_vmc() {
+	local name=$1 want=$2 text=$3 rc
+	shift 3
+	"$VMC" "$@" >"$T/out" 2>&1
+	rc=$?
+	check_eq "vm-check $name: exit status" "$rc" "$want"
+	check "vm-check $name: says '$text'" grep -qF -- "$text" "$T/out"
+}
+
+expect_vmc "bad option" 2 "Usage:" --bogus
+expect_vmc "no such file" 2 "Error: no kernel package file '/nonexistent/k.deb'" \
+	--kernel /nonexistent/k.deb
+expect_vmc "no such package" 2 "Error: could not download kernel package 'linux-image-hcnope'" \
+	--kernel linux-image-hcnope
+
+# The default kernel, named by its file: the guest runs it, not the host's.
+"$VMC" --fetch >"$T/out" 2>&1 || { fail "vm-check --fetch: $(tail -n 1 "$T/out")"; exit 0; }
+deb=$(find build/vm/debs -name 'linux-image-6.1.*.deb' | sort -V | tail -n 1)
+expect_vmc "a failing guest" 1 "FAIL from the guest" --kernel "$deb" -- \
+	sh -c 'echo "PASS guest kernel is not the host'\''s"; echo "FAIL from the guest"; exit 1'
+check "vm-check a failing guest: its kernel first" \
+	grep -qx "guest kernel: 6\.1\..*" <(grep -m1 "guest kernel" "$T/out")
+check_eq "vm-check a failing guest: the host's kernel is another" \
+	"$(grep -c "guest kernel: $(uname -r)$" "$T/out")" 0
+check_eq "vm-check a failing guest: its lines as they came" \
+	"$(grep -c '^PASS guest kernel is not the host' "$T/out")" 1
+
+# A guest that never finishes: the hard timeout, and the console's tail.
+VM_TIMEOUT=45 expect_vmc "timeout" 1 "FAIL vm: no result within 45s" -- sleep 600
+check_eq "vm-check timeout: the count line last" "$(tail -n 1 "$T/out")" \
+	"0 passed, 1 failed, 0 skipped"
+check "vm-check timeout: no qemu left" not pgrep -f "qemu-system-x86_64.*hcroot"
