@@ -16,8 +16,9 @@ VM=$TREE/build/vm
 # Where the guest finds its results share and its copy of the tree.
 GUEST_RES=/tmp/vm-results
 GUEST_TREE=/tmp/hookcmp
-# The suites of tests/run.sh whose results depend on the kernel.
-SUITES="cli prog-run netns redirect xsk bench"
+# The suites of tests/run.sh whose results depend on the kernel (of
+# bench --dev's, those that finish in minutes under TCG).
+SUITES="cli prog-run netns redirect xsk bench bench-dev-short"
 TIMEOUT=${VM_TIMEOUT:-1200}
 
 usage() {
