@@ -508,7 +508,7 @@ void bench_report_text(const struct bench *b, FILE *f)
 			(gen->sum.drift - 1) * 100, gen->name);
 	if (b->env.emulated)
 		fprintf(f,
-			"Warning: an emulated CPU (%s): these timings say nothing about real hardware\n",
+			"Warning: an emulated CPU (hypervisor signature %s, qemu TCG): these timings say nothing about real hardware\n",
 			b->env.hypervisor);
 }
 

@@ -100,7 +100,7 @@ static int sink_counter(struct bench *b)
 	r->prog_fd = r->stats_fd = r->link_fd = r->sock_fd = -1;
 	r->prio = r->handle = 1;
 	ret = hc_hook_tc.load(r) ?: hc_hook_tc.attach(r);
-	if (ret == -EOPNOTSUPP && r->link_fd < 0) {
+	if (ret == -EOPNOTSUPP && r->tc_attach == HC_TC_TCX) {
 		r->tc_attach = HC_TC_CLS_BPF;
 		r->qdisc = HC_QDISC_CLSACT;
 		r->err = (struct hc_err){ 0 };

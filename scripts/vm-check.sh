@@ -19,7 +19,7 @@ GUEST_TREE=/tmp/hookcmp
 # The suites of tests/run.sh whose results depend on the kernel (of
 # bench --dev's, those that finish in minutes under TCG).
 SUITES="cli prog-run netns redirect xsk bench bench-dev-short"
-TIMEOUT=${VM_TIMEOUT:-1200}
+TIMEOUT=${VM_TIMEOUT:-1800}
 
 usage() {
 	echo "Usage: $0 [--kernel DEB-PACKAGE|PATH] [--fetch] [-- COMMAND...]" >&$(($1 ? 2 : 1))

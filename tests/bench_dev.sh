@@ -166,7 +166,9 @@ test_gen_cmd() {
 # Traffic that runs on its own; the rows measure a window of it each.
 test_external() {
 	local name="bench --dev --external" json=$T/ext.json n
-	ip netns exec "$G" "$HC" gen hcg --threads 2 --duration 60 --dst-mac "$MAC" -j >"$T/bg.json" &
+	# Traffic until the last window is over (SIGINT below): longer than
+	# bench takes, also under an emulated CPU.
+	ip netns exec "$G" "$HC" gen hcg --threads 2 --duration 900 --dst-mac "$MAC" -j >"$T/bg.json" &
 	local bg=$!
 	"$HC" -n "$D" bench --dev "$DEV" --external --settle 0.2 --window 0.5 --rounds 2 \
 		--hooks xdp-native,$TC,stack --per-cpu -o "$json" >"$T/out" 2>"$T/err"; cat "$T/out"

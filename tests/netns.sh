@@ -629,7 +629,7 @@ test_signals
 test_bench_here() {
 	local name="bench on $(uname -r)" emulated
 	"$HC" bench --scenario static-key --hooks ingress,tcx --rounds 1 --packets 2000 \
-		-o "$T/bench.json" >/dev/null 2>&1
+		-o "$T/bench.json" >"$T/bench.txt" 2>&1
 	check_eq "$name: exit status" "$?" 0
 	if kernel_has 6.6; then
 		check "$name: the tcx row ran" jq_true \
@@ -649,6 +649,9 @@ test_bench_here() {
 	check "$name: rows marked emulated as the CPU is (${HOOKCMP_VM_ACCEL:-not in make check-vm})" \
 		jq_true "($emulated) as \$e | .env.emulated == \$e and
 		all(.rows[]; (.flags | index(\"emulated\") != null) == \$e)" "$T/bench.json"
+	check_eq "$name: the table warns as the CPU is" \
+		"$(grep -c "^Warning: an emulated CPU (hypervisor signature TCGTCGTCGTCG, qemu TCG)" "$T/bench.txt")" \
+		"$(jq 'if .env.emulated then 1 else 0 end' "$T/bench.json")"
 }
 test_bench_here
 
