@@ -13,8 +13,11 @@
 cd "$(dirname "$0")/.." || exit 1
 TREE=$PWD
 VM=$TREE/build/vm
-# Where the guest finds its results share and its copy of the tree.
+# Where the guest finds its results share, the tree (a share of its own:
+# the guest's tmpfs hides the host's /tmp and /run, where a clone may be)
+# and its writable copy of the tree.
 GUEST_RES=/tmp/vm-results
+GUEST_SRC=/tmp/hookcmp-src
 GUEST_TREE=/tmp/hookcmp
 # The suites of tests/run.sh whose results depend on the kernel (of
 # bench --dev's, those that finish in minutes under TCG).
@@ -27,7 +30,8 @@ usage() {
 }
 
 # --guest KDIR: PID 1 in the guest, on this machine's root: run the suites
-# from a writable copy of the tree, leave the results, power off.
+# from a writable copy of the tree, leave the results, power off. KDIR is
+# the unpacked kernel package, relative to the tree.
 guest() {
 	export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 	export HOME=/tmp
@@ -36,7 +40,7 @@ guest() {
 	export HOOKCMP_VM_ACCEL
 	trap 'sync; busybox poweroff -f' EXIT
 	# The kernel loads modules on demand from the unpacked package.
-	printf '#!/bin/sh\nexec modprobe -d %s "$@"\n' "$1" >/tmp/vm-modprobe
+	printf '#!/bin/sh\nexec modprobe -d %s "$@"\n' "$TREE/$1" >/tmp/vm-modprobe
 	chmod +x /tmp/vm-modprobe
 	echo /tmp/vm-modprobe >/proc/sys/kernel/modprobe
 	mkdir -p "$GUEST_TREE"
@@ -127,6 +131,7 @@ o=trans=virtio,version=9p2000.L,msize=262144
 mount -t 9p -o \$o,ro,cache=loose hcroot /root || die "no 9p root"
 mount -t tmpfs tmpfs /root/run && mount -t tmpfs tmpfs /root/tmp &&
 	mkdir /root$GUEST_RES && mount -t 9p -o \$o hcres /root$GUEST_RES &&
+	mkdir /root$GUEST_SRC && mount -t 9p -o \$o,ro,cache=loose hctree /root$GUEST_SRC &&
 	mount -t proc proc /root/proc && mount -t sysfs sysfs /root/sys &&
 	mount -t devtmpfs devtmpfs /root/dev && mkdir /root/dev/shm /root/dev/pts &&
 	ln -s /proc/self/fd /root/dev/fd && ln -s fd/0 /root/dev/stdin &&
@@ -135,7 +140,7 @@ mount -t tmpfs tmpfs /root/run && mount -t tmpfs tmpfs /root/tmp &&
 	die "mounts"
 # The 9p root becomes the root of the mount namespace, which is what the
 # kernel's module loader and nsenter --mount see.
-exec switch_root /root /bin/bash $TREE/scripts/vm-check.sh --guest $KDIR
+exec switch_root /root /bin/bash $GUEST_SRC/scripts/vm-check.sh --guest ${KDIR#"$TREE"/}
 EOF
 	chmod +x "$d/init"
 	(cd "$d" && find . | busybox cpio -o -H newc 2>/dev/null) | gzip -1 >"$VM/initramfs.gz"
@@ -185,6 +190,7 @@ timeout -k 10 "$TIMEOUT" "${qemu[@]}" -accel "$accel" -cpu "$cpu" \
 	-serial "file:$VM/console.log" -initrd "$VM/initramfs.gz" \
 	-append "console=ttyS0 panic=-1 quiet" \
 	-virtfs local,path=/,mount_tag=hcroot,security_model=none,readonly=on,multidevs=remap \
+	-virtfs "local,path=$TREE,mount_tag=hctree,security_model=none,readonly=on,multidevs=remap" \
 	-virtfs "local,path=$res,mount_tag=hcres,security_model=none" &
 qpid=$!
 tail -n +1 -f --pid=$qpid "$res/log"
