@@ -64,19 +64,6 @@ static int links_up(struct bench *b, struct hc_err *err)
 		       hc_nl_link_up(b->nl_dut, b->if_other, true, err);
 }
 
-static int write_file(const char *path, const char *s)
-{
-	FILE *f = fopen(path, "w");
-	int ret;
-
-	if (!f)
-		return -errno;
-	ret = fputs(s, f) < 0 ? -EIO : 0;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	return ret;
-}
-
 /*
  * The far end's counter: hookcmp's own tc program, dropping and counting,
  * at the sink's tc ingress. Every way to get there passes it:
@@ -146,7 +133,7 @@ static int sink_up(struct bench *b, struct hc_err *err)
 		      hc_nl_link_up(b->nl_sink, b->if_sink, true, err)	   ?:
 		      hc_nl_route_add(b->nl_dut, &net, 24, b->if_out, err) ?:
 		      hc_nl_neigh_add(b->nl_dut, b->if_out, &dst, b->sink_mac, err) ?:
-		      write_file("/proc/sys/net/ipv4/ip_forward", "1\n");
+		      hc_write_file("/proc/sys/net/ipv4/ip_forward", "1\n");
 	if (step(ret, err, "the DUT's route to the sink"))
 		goto out;
 	ret = bench_enter(b->fd_sink) ?: sink_counter(b);

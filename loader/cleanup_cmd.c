@@ -178,16 +178,6 @@ static int clean_rule(const struct hc_jrec *j)
 	return 0;
 }
 
-/* The veth pair bench made: deleted if the name still has its ifindex. */
-static int clean_link(struct hc_nl *nl, const struct hc_jrec *j,
-		      struct hc_err *err)
-{
-	struct hc_link_info li;
-	int ret = hc_nl_link_get(nl, j->ifindex, &li, err);
-
-	return ret ?: hc_nl_link_del(nl, j->ifindex, err);
-}
-
 /* Undoes one record of a dead hookcmp; says what it did. */
 static int clean_one(const struct hc_jrec *j, int home, bool json)
 {
@@ -298,7 +288,8 @@ static int clean_one(const struct hc_jrec *j, int home, bool json)
 			say(j, json, "restored", "put back");
 		break;
 	case HC_J_LINK:
-		ret = clean_link(nl, j, &err);
+		/* The veth pair bench made: its name still has its ifindex. */
+		ret = hc_nl_link_del(nl, j->ifindex, &err);
 		if (!ret)
 			say(j, json, "deleted", "deleted");
 		break;

@@ -210,6 +210,8 @@ int hc_sysfs_here(void);
 /* /sys/class/net/DEV/threaded: NAPI in kthreads (needs hc_sysfs_here()). */
 int hc_dev_threaded(const char *dev, int *on);
 int hc_dev_set_threaded(const char *dev, int on);
+/* Writes S to a /proc or /sys file; the error of the write or the close. */
+int hc_write_file(const char *path, const char *s);
 
 /* Maps a negative errno from a setup step to an exit code. */
 int hc_exit_code(int err);

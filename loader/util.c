@@ -265,16 +265,21 @@ int hc_dev_threaded(const char *dev, int *on)
 
 int hc_dev_set_threaded(const char *dev, int on)
 {
-	char path[64];
+	char path[64], val[16];
 	int ret = threaded_path(dev, path, sizeof(path));
-	FILE *f;
 
-	if (ret)
-		return ret;
-	f = fopen(path, "w");
+	snprintf(val, sizeof(val), "%d\n", on);
+	return ret ?: hc_write_file(path, val);
+}
+
+int hc_write_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
 	if (!f)
 		return -errno;
-	ret = fprintf(f, "%d\n", on) < 0 ? -EIO : 0;
+	ret = fputs(s, f) < 0 ? -EIO : 0;
 	if (fclose(f) && !ret)
 		ret = -errno;
 	return ret;
