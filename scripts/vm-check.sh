@@ -19,9 +19,10 @@ VM=$TREE/build/vm
 GUEST_RES=/tmp/vm-results
 GUEST_SRC=/tmp/hookcmp-src
 GUEST_TREE=/tmp/hookcmp
-# The suites of tests/run.sh whose results depend on the kernel (of
-# bench --dev's, those that finish in minutes under TCG).
-SUITES="cli prog-run netns redirect xsk bench bench-dev-short"
+# The suites of tests/run.sh whose results depend on the kernel. Not
+# bench-dev-short: under TCG, 6.1's threaded NAPI on the two-queue veth
+# locked up a CPU in one of two runs (doc/kernels.md).
+SUITES="cli prog-run netns redirect xsk bench"
 TIMEOUT=${VM_TIMEOUT:-1800}
 
 usage() {
