@@ -32,12 +32,9 @@ static const char *const cpu_modes[] = { "split", "inline", NULL };
 static int parse_seed(void *cfg, const char *arg, struct hc_err *err)
 {
 	struct bench *b = cfg;
-	unsigned long v;
-	char *end;
+	__u64 v;
 
-	errno = 0;
-	v = strtoul(arg, &end, 0);
-	if (errno || !*arg || *end || arg[0] == '-' || v > 0xffffffffUL) {
+	if (hc_parse_uint(arg, 0, 0, 0xffffffff, &v)) {
 		hc_err_set(err, "--seed '%s': expected a number from 0 to %u",
 			   arg, 0xffffffffU);
 		return -EINVAL;
@@ -50,12 +47,9 @@ static int parse_seed(void *cfg, const char *arg, struct hc_err *err)
 static int parse_pct(void *cfg, const char *arg, struct hc_err *err)
 {
 	struct bench *b = cfg;
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || !*arg || *end || !(v > 0 && v <= 100)) {
+	if (hc_parse_secs(arg, 100, &v) || !(v > 0)) {
 		hc_err_set(
 			err,
 			"--target-ci '%s': expected a percent over 0, up to 100",

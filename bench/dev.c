@@ -250,10 +250,11 @@ static int tune_each(struct bench *b, struct hc_err *err,
 		     int (*fn)(struct bench *b, const struct tune *t, long v,
 			       struct hc_err *err))
 {
-	char list[128], *save, *w, *eq, *end;
+	char list[128], *save, *w, *eq;
 	const struct tune *t;
 	bool bad;
 	long v;
+	__u64 n;
 	int ret;
 
 	snprintf(list, sizeof(list), "%s", b->tune ? b->tune : "");
@@ -271,8 +272,8 @@ static int tune_each(struct bench *b, struct hc_err *err,
 			return -EINVAL;
 		}
 		if (t->kind == HC_J_CHANNELS) {
-			v = strtol(eq + 1, &end, 10);
-			bad = *end || v < 1 || v > 4096;
+			bad = hc_parse_uint(eq + 1, 0, 1, 4096, &n) != 0;
+			v = n;
 		} else {
 			v = !strcmp(eq + 1, "on");
 			bad = !v && strcmp(eq + 1, "off");

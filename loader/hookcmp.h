@@ -19,7 +19,7 @@ enum hc_exit {
 
 /* Why the last step failed: our words, the kernel's, and what to do. */
 struct hc_err {
-	char msg[256];
+	char msg[640]; /* room for a namespace name of NAME_MAX */
 	char kernel[1024]; /* netlink extack or verifier log tail */
 	char hint[256];
 };
@@ -194,6 +194,9 @@ void hc_pause(const char *step);
 /* Set by SIGINT, SIGTERM and SIGHUP once hc_install_signals() ran. */
 extern volatile int hc_stop_sig;
 void hc_install_signals(void);
+#define HC_NETNS_DIR "/run/netns"
+/* A name `ip netns` could have made: 1 to NAME_MAX bytes, no '/'. */
+int hc_netns_name_check(const char *name, struct hc_err *err);
 int hc_enter_netns(const char *name, struct hc_err *err);
 /* ioctl(req) on dev in the current namespace; returns 0 or -errno. */
 struct ifreq;
@@ -202,6 +205,16 @@ int hc_dev_ioctl(const char *dev, unsigned long req, struct ifreq *ifr);
 int hc_jit_enabled(void);
 /* "aa:bb:cc:dd:ee:ff" into mac: 0, or -EINVAL. */
 int hc_parse_mac(const char *s, __u8 *mac);
+/*
+ * The one parser of numbers from users and files: decimal digits only
+ * (or 0x and hex digits with HC_NUM_HEX), no sign, no space, within
+ * [min, max]. 0, -EINVAL (not a number) or -ERANGE.
+ */
+#define HC_NUM_HEX 1u
+int hc_parse_uint(const char *s, unsigned int flags, __u64 min, __u64 max,
+		  __u64 *v);
+/* Seconds as digits with an optional fraction, up to max. */
+int hc_parse_secs(const char *s, double max, double *v);
 /* The MAC address of dev in the current namespace. */
 int hc_dev_mac(const char *dev, __u8 *mac);
 

@@ -43,17 +43,47 @@ void jw_f64(struct hc_json *j, const char *k, double v)
 	fprintf(j->f, "%.6g", v);
 }
 
-void jw_str(struct hc_json *j, const char *k, const char *s)
+/* The length of the valid UTF-8 sequence at s, or 0 (RFC 3629). */
+static int utf8_len(const unsigned char *s)
 {
+	int n, i;
+	unsigned int c;
+
+	if (s[0] < 0x80)
+		return 1;
+	n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	if (!n || s[0] > 0xf4)
+		return 0;
+	c = s[0] & (0x3f >> (n - 1));
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, UTF-16 surrogates and beyond U+10FFFF. */
+	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/* Bytes that are not UTF-8 (a device or namespace name) become \u00XX. */
+void jw_str(struct hc_json *j, const char *k, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	int n;
+
 	key(j, k);
 	fputc('"', j->f);
-	for (; *s; s++) {
+	while (*s) {
+		n = utf8_len(s);
 		if (*s == '"' || *s == '\\')
 			fprintf(j->f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
+		else if (*s < 0x20 || !n)
 			fprintf(j->f, "\\u%04x", *s);
 		else
-			fputc(*s, j->f);
+			fwrite(s, 1, n, j->f);
+		s += n ? n : 1;
 	}
 	fputc('"', j->f);
 }

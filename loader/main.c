@@ -98,7 +98,8 @@ static const struct hc_opt run_opts[] = {
 	{ "prio", 0, HC_OPT_U32, RUN(prio), "PRIO",
 	  "tc filter priority (default 1)", NULL, 1, 0xffff },
 	{ "handle", 0, HC_OPT_U32, RUN(handle), "HANDLE",
-	  "tc filter handle (default 1)", NULL, 1, 0xffffffff },
+	  "tc filter handle, decimal or 0x hex (default 1)", NULL, 1,
+	  0xffffffff, .flags = HC_NUM_HEX },
 	{ "socket", 0, HC_OPT_ENUM, RUN(sock), NULL,
 	  "socket for the socket hook (default udp)",
 	  HC_CHOICES("udp", "packet") },
@@ -171,7 +172,7 @@ bool hc_json_mode;
 /* In JSON mode errors are JSON too, so scripts never parse free text. */
 int hc_fail(int code, const char *fmt, ...)
 {
-	char msg[512];
+	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -634,11 +635,28 @@ static int global_opts(int argc, char **argv)
 	return i - 1;
 }
 
+/*
+ * A closed stdin, stdout or stderr would be the next socket or map we
+ * open, and our text would go into it.
+ */
+static void std_fds_open(void)
+{
+	int fd;
+
+	for (fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", O_RDWR) != fd)
+			_exit(HC_EXIT_FAIL);
+}
+
 int main(int argc, char **argv)
 {
-	int nglob = global_opts(argc, argv), i;
+	int nglob, i;
 	const struct cmd *c = NULL;
 	char **args;
+
+	std_fds_open();
+	nglob = global_opts(argc, argv);
 
 	if (1 + nglob < argc)
 		for (c = cmds; c->name; c++)

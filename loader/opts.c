@@ -32,9 +32,9 @@ static void choice_list(char *buf, size_t size, const char *const *choices)
 static int set(const struct hc_opt *o, void *cfg, const char *arg,
 	       struct hc_err *err)
 {
-	char *p = (char *)cfg + o->off, *end;
+	char *p = (char *)cfg + o->off;
 	char list[256];
-	unsigned long v;
+	__u64 v;
 	double d;
 	int c;
 
@@ -43,25 +43,23 @@ static int set(const struct hc_opt *o, void *cfg, const char *arg,
 		*(bool *)p = true;
 		return 0;
 	case HC_OPT_U32:
-		errno = 0;
-		v = strtoul(arg, &end, 0);
-		if (errno || !*arg || *end || arg[0] == '-' || v < o->min ||
-		    v > o->max) {
+		if (hc_parse_uint(arg, o->flags, o->min, o->max, &v)) {
 			hc_err_set(
 				err,
-				"--%s '%s': expected a number from %lu to %lu",
-				o->name, arg, o->min, o->max);
+				"--%s '%s': expected a number from %lu to %lu%s",
+				o->name, arg, o->min, o->max,
+				o->flags & HC_NUM_HEX ?
+					" (decimal, or 0x hex)" :
+					" (decimal)");
 			return -EINVAL;
 		}
 		*(__u32 *)p = v;
 		return 0;
 	case HC_OPT_SECS:
-		errno = 0;
-		d = strtod(arg, &end);
-		if (errno || !*arg || *end || !(d >= 0) || d > 1e7) {
+		if (hc_parse_secs(arg, o->max ? o->max : HC_MAX_SECS, &d)) {
 			hc_err_set(err,
-				   "--%s '%s': expected seconds, 0 or more",
-				   o->name, arg);
+				   "--%s '%s': expected seconds from 0 to %lu",
+				   o->name, arg, o->max ? o->max : HC_MAX_SECS);
 			return -EINVAL;
 		}
 		*(double *)p = d;

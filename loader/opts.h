@@ -13,7 +13,7 @@
 enum hc_opt_type {
 	HC_OPT_FLAG, /* bool, no argument */
 	HC_OPT_U32, /* __u32 within [min, max] */
-	HC_OPT_SECS, /* double, seconds, >= 0 */
+	HC_OPT_SECS, /* double, seconds from 0 to max (HC_MAX_SECS if 0) */
 	HC_OPT_ENUM, /* int: index into choices */
 	HC_OPT_STR, /* const char * */
 	HC_OPT_FUNC, /* fn(cfg, arg, err) */
@@ -29,7 +29,10 @@ struct hc_opt {
 	const char *const *choices;
 	unsigned long min, max;
 	int (*fn)(void *cfg, const char *arg, struct hc_err *err);
+	unsigned int flags; /* HC_NUM_HEX: 0x... too */
 };
+
+#define HC_MAX_SECS 10000000UL
 
 #define HC_CHOICES(...) ((const char *const[]){ __VA_ARGS__, NULL })
 

@@ -32,13 +32,12 @@ int hc_verdict_of(const char *word)
 
 static int parse_num(const char *s, unsigned long max, unsigned long *v)
 {
-	char *end;
+	__u64 n;
 
-	if (!*s || *s == '-' || *s == '+')
+	if (hc_parse_uint(s, 0, 0, max, &n))
 		return -1;
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return errno || *end || *v > max ? -1 : 0;
+	*v = n;
+	return 0;
 }
 
 static int parse_ports(const char *s, __u16 *lo, __u16 *hi)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <unistd.h>
@@ -141,17 +142,35 @@ void hc_install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* Moves the calling thread into /run/netns/NAME, as `ip netns exec` does. */
-int hc_enter_netns(const char *name, struct hc_err *err)
+int hc_netns_name_check(const char *name, struct hc_err *err)
 {
-	char path[256];
-	int fd, ret = 0;
+	size_t len = strlen(name);
 
-	if (strchr(name, '/') || !*name) {
+	if (len > NAME_MAX) {
+		hc_err_set(
+			err,
+			"network namespace name of %zu characters: the limit is %d",
+			len, NAME_MAX);
+		return -EINVAL;
+	}
+	if (!len || strchr(name, '/') || !strcmp(name, ".") ||
+	    !strcmp(name, "..")) {
 		hc_err_set(err, "bad network namespace name '%s'", name);
 		return -EINVAL;
 	}
-	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	return 0;
+}
+
+/* Moves the calling thread into /run/netns/NAME, as `ip netns exec` does. */
+int hc_enter_netns(const char *name, struct hc_err *err)
+{
+	char path[sizeof(HC_NETNS_DIR) + NAME_MAX + 1];
+	int fd, ret;
+
+	ret = hc_netns_name_check(name, err);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), HC_NETNS_DIR "/%s", name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
@@ -215,14 +234,80 @@ int hc_jit_enabled(void)
 	return jit;
 }
 
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' :
+	       c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 :
+				      -1;
+}
+
+int hc_parse_uint(const char *s, unsigned int flags, __u64 min, __u64 max,
+		  __u64 *v)
+{
+	unsigned int base = 10;
+	__u64 n = 0;
+	int d;
+
+	if ((flags & HC_NUM_HEX) && s[0] == '0' &&
+	    (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		d = hex_digit(*s);
+		if (d < 0 || (unsigned int)d >= base)
+			return -EINVAL;
+		if (n > (~0ULL - d) / base)
+			return -ERANGE;
+		n = n * base + d;
+	}
+	if (n < min || n > max)
+		return -ERANGE;
+	*v = n;
+	return 0;
+}
+
+int hc_parse_secs(const char *s, double max, double *v)
+{
+	const char *p = s;
+	double d;
+
+	/* Digits with an optional fraction: no sign, exponent, inf or nan. */
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	if (*p || p == s || !strcmp(s, "."))
+		return -EINVAL;
+	d = strtod(s, NULL);
+	if (d > max)
+		return -ERANGE;
+	*v = d;
+	return 0;
+}
+
+/* Six pairs of one or two hex digits, as ip link accepts them. */
 int hc_parse_mac(const char *s, __u8 *mac)
 {
-	char end;
+	int i, hi, lo;
 
-	return sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx%c", &mac[0], &mac[1],
-		      &mac[2], &mac[3], &mac[4], &mac[5], &end) == 6 ?
-		       0 :
-		       -EINVAL;
+	for (i = 0; i < 6; i++) {
+		hi = hex_digit(*s++);
+		if (hi < 0)
+			return -EINVAL;
+		lo = hex_digit(*s);
+		if (lo >= 0)
+			s++;
+		mac[i] = lo >= 0 ? hi << 4 | lo : hi;
+		if (*s != (i < 5 ? ':' : '\0'))
+			return -EINVAL;
+		s++;
+	}
+	return 0;
 }
 
 /*

@@ -44,3 +44,21 @@ for c in run gen bench prog-run status cleanup; do
 	t "-n -j after $c" 2 "$bogus" "$c" -n x -j --bogus
 done
 t "global options without a command: run" 2 '"error":"--hook xdp|tc|socket|xsk is required"' -n x -j
+
+# One strict parser for every number: decimal only (0x where documented),
+# no sign, no space; the message names the option and its range.
+t "prio with a leading space and a sign" 2 "--prio ' -18446744073709551614': expected a number from 1 to 65535 (decimal)" \
+	--hook tc --prio " -18446744073709551614" eth0
+t "prio 08 is decimal, in range" 2 "no device 'hcnodev0'" --hook tc --prio 08 hcnodev0
+t "port 010 is ten, not eight" 2 "--port '010x'" --hook socket --port 010x eth0
+t "handle takes 0x" 2 "no device 'hcnodev0'" --hook tc --handle 0x10 hcnodev0
+t "handle's message says 0x" 2 "(decimal, or 0x hex)" --hook tc --handle 1x eth0
+t "prio does not take 0x" 2 "--prio '0x10'" --hook tc --prio 0x10 eth0
+t "seconds: no exponent" 2 "--duration '1e9': expected seconds from 0 to 10000000" --hook tc -d 1e9 eth0
+t "seconds: no inf" 2 "--interval 'inf': expected seconds" --hook tc -i inf eth0
+t "MAC: no spaces" 2 "not a MAC address" --hook xdp -a redirect --redirect x --redirect-dmac " 2:0:0:0:0:1" eth0
+long=$(printf 'n%.0s' $(seq 249))
+t "a netns name is never cut short" 2 "network namespace '$long': No such file" -n "$long" --hook tc eth0
+long=$(printf 'n%.0s' $(seq 256))
+t "a netns name over the kernel's limit" 2 "network namespace name of 256 characters: the limit is 255" -n "$long" --hook tc eth0
+t "a netns name that is a path" 2 "bad network namespace name '..'" -n .. --hook tc eth0

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unprivileged: the rule parser and the userspace reference classifier. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fixtures.h"
 #include "hc_user.h"
+#include "json.h"
 #include "rules.h"
 #include "stats.h"
 #include "test.h"
@@ -304,8 +306,132 @@ static void test_parse_none_reads_nothing(void)
 		 cls);
 }
 
+/* One parser for every number a user or a file gives. */
+static void test_numbers(void)
+{
+	static const struct {
+		const char *s;
+		unsigned int flags;
+		__u64 min, max;
+		int ret;
+		__u64 v;
+	} cases[] = {
+		{ "9", 0, 1, 65535, 0, 9 },
+		{ "010", 0, 1, 65535, 0, 10 }, /* decimal, never octal */
+		{ "08", 0, 1, 65535, 0, 8 },
+		{ "0", 0, 0, 1, 0, 0 },
+		{ "65535", 0, 1, 65535, 0, 65535 },
+		{ "65536", 0, 1, 65535, -ERANGE, 0 },
+		{ "0", 0, 1, 65535, -ERANGE, 0 },
+		{ "18446744073709551615", 0, 0, ~0ULL, 0, ~0ULL },
+		{ "18446744073709551616", 0, 0, ~0ULL, -ERANGE, 0 },
+		{ " 2", 0, 1, 65535, -EINVAL, 0 },
+		{ "2 ", 0, 1, 65535, -EINVAL, 0 },
+		{ " -18446744073709551614", 0, 1, 65535, -EINVAL, 0 },
+		{ "-1", 0, 0, ~0ULL, -EINVAL, 0 },
+		{ "+1", 0, 0, ~0ULL, -EINVAL, 0 },
+		{ "", 0, 0, ~0ULL, -EINVAL, 0 },
+		{ "0x10", 0, 0, ~0ULL, -EINVAL, 0 },
+		{ "0x10", HC_NUM_HEX, 0, ~0ULL, 0, 16 },
+		{ "0XfF", HC_NUM_HEX, 0, ~0ULL, 0, 255 },
+		{ "0x", HC_NUM_HEX, 0, ~0ULL, -EINVAL, 0 },
+		{ "ff", HC_NUM_HEX, 0, ~0ULL, -EINVAL, 0 },
+		{ "0x1g", HC_NUM_HEX, 0, ~0ULL, -EINVAL, 0 },
+		{ "1e3", 0, 0, ~0ULL, -EINVAL, 0 },
+	};
+	static const struct {
+		const char *s;
+		int ret;
+		double v;
+	} secs[] = {
+		{ "1", 0, 1 },
+		{ "0.25", 0, 0.25 },
+		{ ".5", 0, 0.5 },
+		{ "3.", 0, 3 },
+		{ "0", 0, 0 },
+		{ "10000000", 0, 1e7 },
+		{ "10000001", -ERANGE, 0 },
+		{ "1e9", -EINVAL, 0 },
+		{ " 1", -EINVAL, 0 },
+		{ "-1", -EINVAL, 0 },
+		{ "inf", -EINVAL, 0 },
+		{ "nan", -EINVAL, 0 },
+		{ ".", -EINVAL, 0 },
+		{ "", -EINVAL, 0 },
+		{ "0x1p3", -EINVAL, 0 },
+	};
+	unsigned int i;
+	__u8 mac[6];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		__u64 v = 12345;
+		int ret = hc_parse_uint(cases[i].s, cases[i].flags,
+					cases[i].min, cases[i].max, &v);
+
+		CHECK_EQ(ret, cases[i].ret, "number '%s' -> %d", cases[i].s,
+			 cases[i].ret);
+		if (!ret)
+			CHECK_EQ(v, cases[i].v, "number '%s' is %llu",
+				 cases[i].s, (unsigned long long)cases[i].v);
+	}
+	for (i = 0; i < sizeof(secs) / sizeof(secs[0]); i++) {
+		double v = -1;
+		int ret = hc_parse_secs(secs[i].s, 1e7, &v);
+
+		t_result(ret == secs[i].ret && (ret || v == secs[i].v),
+			 "seconds '%s' -> %d (%g)", secs[i].s, ret, v);
+	}
+	t_result(!hc_parse_mac("2:0:aa:BB:c:0d", mac) && mac[0] == 2 &&
+			 mac[2] == 0xaa && mac[3] == 0xbb && mac[4] == 0xc &&
+			 mac[5] == 0xd,
+		 "MAC with one- and two-digit pairs");
+	t_result(
+		hc_parse_mac(" 02:00:00:00:00:01", mac) &&
+			hc_parse_mac("02:00:00:00:00:01 ", mac) &&
+			hc_parse_mac("02:00:00:00:00", mac) &&
+			hc_parse_mac("02:00:00:00:00:01:02", mac) &&
+			hc_parse_mac("0x2:00:00:00:00:01", mac) &&
+			hc_parse_mac("002:00:00:00:00:01", mac),
+		"MAC with spaces, too few or many pairs, 0x or three digits refused");
+}
+
+/* Names come from users and devices: JSON escapes what is not UTF-8. */
+static void test_json_strings(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "plain", "\"plain\"" },
+		{ "a \"q\" \\", "\"a \\\"q\\\" \\\\\"" },
+		{ "tab\t", "\"tab\\u0009\"" },
+		{ "caf\xc3\xa9", "\"caf\xc3\xa9\"" }, /* valid UTF-8 stays */
+		{ "\xe2\x82\xac\xf0\x9f\x98\x80",
+		  "\"\xe2\x82\xac\xf0\x9f\x98\x80\"" },
+		{ "x\xffy", "\"x\\u00ffy\"" },
+		{ "\xc3", "\"\\u00c3\"" }, /* cut short */
+		{ "\xc0\xaf", "\"\\u00c0\\u00af\"" }, /* overlong */
+		{ "\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\"" }, /* surrogate */
+		{ "\xf4\x90\x80\x80", "\"\\u00f4\\u0090\\u0080\\u0080\"" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		struct hc_json j = { .f = open_memstream(&buf, &len) };
+
+		jw_str(&j, NULL, cases[i].in);
+		fclose(j.f);
+		if (!t_result(!strcmp(buf, cases[i].out), "JSON string %u", i))
+			printf("  expected %s, got %s\n", cases[i].out, buf);
+		free(buf);
+	}
+}
+
 int main(void)
 {
+	test_numbers();
+	test_json_strings();
 	test_classify();
 	test_parse_none_reads_nothing();
 	test_start_points();
