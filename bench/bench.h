@@ -331,7 +331,7 @@ int bench_dut_count(struct bench *b, struct bench_dev_count *d);
 __u64 bench_dropped(const struct bench_dev_count *d);
 /* Records a change to the DUT's namespace for hookcmp cleanup (--dev). */
 int bench_journal(struct bench *b, struct hc_jrec *rec, enum hc_jkind kind,
-		  int ifindex, const char *mode, bool done);
+		  int ifindex, const char *mode, bool done, struct hc_err *err);
 
 /*
  * The ids of the threads under dir ("/proc": processes; "/proc/self/task":

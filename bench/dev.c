@@ -25,6 +25,7 @@
 #include "bench.h"
 #include "exec.h"
 #include "journal.h"
+#include "netns.h"
 #include "nl.h"
 #include "stats.h"
 
@@ -50,7 +51,7 @@ static int ntuned;
 static struct hc_jrec other_rec;
 
 int bench_journal(struct bench *b, struct hc_jrec *rec, enum hc_jkind kind,
-		  int ifindex, const char *mode, bool done)
+		  int ifindex, const char *mode, bool done, struct hc_err *err)
 {
 	char name[IF_NAMESIZE] = "";
 
@@ -63,7 +64,7 @@ int bench_journal(struct bench *b, struct hc_jrec *rec, enum hc_jkind kind,
 	if_indextoname(ifindex, name);
 	snprintf(rec->dev, sizeof(rec->dev), "%s", name);
 	snprintf(rec->mode, sizeof(rec->mode), "%s", mode ? mode : "");
-	return hc_journal_add(rec, b->netns);
+	return hc_journal_add(rec, b->netns, err);
 }
 
 /* ---- finding the device: nothing changes yet ---- */
@@ -347,6 +348,44 @@ static int dev_open(struct bench *b, struct hc_err *err)
 
 /* ---- what bench changes, journalled first ---- */
 
+/*
+ * What the device had before any bench changed it: a killed bench's
+ * record has it, and a live one's change is not ours to stack on.
+ */
+static int tune_original(struct bench *b, struct hc_jrec *rec,
+			 struct hc_err *err)
+{
+	struct hc_jrec *recs, *first = NULL, *o;
+	struct hc_netns_id here = {};
+	__u8 mac[6] = {};
+	int n, i, ret;
+
+	hc_netns_self(&here);
+	hc_dev_mac(b->dut_name, mac);
+	ret = hc_journal_list(&recs, &n, err);
+	for (i = 0; !ret && i < n; i++) {
+		o = &recs[i];
+		if (o->bad[0] || o->kind != rec->kind ||
+		    o->ifindex != b->if_dut || o->netns_ino != here.ino ||
+		    o->netns_dev != here.dev ||
+		    memcmp(o->mac, mac, sizeof(mac)))
+			continue;
+		if (hc_journal_alive(o)) {
+			hc_err_set(
+				err,
+				"--tune %s: hookcmp %d has changed it on %s already",
+				hc_jkind_names[rec->kind], o->pid, b->dut_name);
+			ret = -EBUSY;
+		} else if (!first || o->seq < first->seq) {
+			first = o;
+		}
+	}
+	if (!ret && first)
+		memcpy(rec->val, first->val, sizeof(rec->val));
+	free(recs);
+	return ret;
+}
+
 static int tune_one(struct bench *b, const struct tune *t, long v,
 		    struct hc_err *err)
 {
@@ -379,8 +418,13 @@ static int tune_one(struct bench *b, const struct tune *t, long v,
 		else
 			ch.rx_count = v;
 	}
+	rec->kind = t->kind;
 	/* The old value is on disk before the new one is set. */
-	ret = bench_journal(b, rec, t->kind, b->if_dut, t->key, true) ?:
+	ret = b->journal ? hc_journal_lock(err) : 0;
+	if (ret)
+		return ret;
+	ret = (b->journal ? tune_original(b, rec, err) : 0) ?:
+		      bench_journal(b, rec, t->kind, b->if_dut, t->key, true, err) ?:
 		      t->kind == HC_J_GRO ?
 		      hc_ethtool_set_gro(b->dut_name, v) :
 	      t->kind == HC_J_THREADED ?
@@ -389,9 +433,13 @@ static int tune_one(struct bench *b, const struct tune *t, long v,
 	if (ret) {
 		/* Nothing changed: nothing to put back. */
 		hc_journal_del(rec);
-		hc_err_set(err, "--tune %s on %s", t->key, b->dut_name);
-		return ret;
+		if (ret != -EBUSY)
+			hc_err_set(err, "--tune %s on %s", t->key, b->dut_name);
 	}
+	if (b->journal)
+		hc_journal_unlock();
+	if (ret)
+		return ret;
 	ntuned++;
 	return 0;
 }
@@ -416,7 +464,7 @@ static int other_up(struct bench *b, struct hc_err *err)
 		return ret;
 	}
 	b->if_other = if_nametoindex(b->other_name);
-	ret = bench_journal(b, &other_rec, HC_J_LINK, b->if_other, "veth", true) ?:
+	ret = bench_journal(b, &other_rec, HC_J_LINK, b->if_other, "veth", true, err) ?:
 		      hc_nl_link_up(b->nl_dut, b->if_other, true, err);
 	if (ret)
 		hc_err_set(err, "bringing %s up", b->other_name);
@@ -480,7 +528,7 @@ static void dev_down(struct bench *b)
 		else
 			hc_journal_del(&tuned[i]);
 	}
-	if (other_rec.path[0] && !hc_nl_link_del(b->nl_dut, b->if_other, NULL))
+	if (other_rec.name[0] && !hc_nl_link_del(b->nl_dut, b->if_other, NULL))
 		hc_journal_del(&other_rec);
 	hc_nl_close(b->nl_dut);
 	b->nl_dut = NULL;

@@ -28,7 +28,7 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	tag(comment, sizeof(comment));
 	/* iptables-nft makes the raw table on first use: then it is ours. */
 	rec.val[0] = !hc_ipt_raw_exists(b->fd_dut);
-	return bench_journal(b, &rec, HC_J_IPT, b->if_dut, comment, true) ?:
+	return bench_journal(b, &rec, HC_J_IPT, b->if_dut, comment, true, err) ?:
 		       hc_ipt_rule(b->fd_dut, true, b->dut_name, comment, err);
 }
 

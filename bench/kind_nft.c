@@ -30,7 +30,7 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		"add chain netdev %s in { type filter hook ingress device %s priority 0; }; "
 		"add rule netdev %s in counter drop",
 		t, t, b->dut_name, t);
-	return bench_journal(b, &rec, HC_J_NFT, b->if_dut, t, true) ?:
+	return bench_journal(b, &rec, HC_J_NFT, b->if_dut, t, true, err) ?:
 		       hc_exec(b->fd_dut, argv, NULL, 0, err);
 }
 

@@ -8,35 +8,43 @@
 #include "bench.h"
 #include "journal.h"
 #include "nl.h"
-
-/* u32's first node in its root table, 800::1: the handle to delete it by. */
-#define U32_HANDLE 0x80000001
+#include "qdisc.h"
 
 static struct hc_jrec qrec, frec;
+static bool created; /* the qdisc: only that one is ours to delete */
 
 static int ifindex(const struct bench *b, const struct bench_row *r)
 {
 	return r->qdisc.other_dev ? b->if_other : b->if_dut;
 }
 
-static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+static struct hc_filter u32_filter(const struct bench *b,
+				   const struct bench_row *r)
 {
-	struct hc_filter f = {
+	return (struct hc_filter){
 		.ifindex = ifindex(b, r),
-		.parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS),
+		.parent = HC_TC_INGRESS,
 		.prio = 1,
-		.handle = U32_HANDLE,
+		.handle = HC_U32_HANDLE,
 		.kind = "u32",
 	};
+}
+
+static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+{
+	struct hc_filter f = u32_filter(b, r);
 	int ret;
 
 	/* Pending until it exists: a qdisc that was there is not ours. */
-	ret = bench_journal(b, &qrec, HC_J_QDISC, f.ifindex, r->qdisc.kind, false) ?:
-		      hc_nl_qdisc_add(b->nl_dut, f.ifindex, r->qdisc.kind, err) ?:
+	ret = bench_journal(b, &qrec, HC_J_QDISC, f.ifindex, r->qdisc.kind, false, err) ?:
+		      hc_nl_qdisc_add(b->nl_dut, f.ifindex, r->qdisc.kind, err);
+	created = !ret;
+	ret = ret   ?:
 		      bench_journal(b, &qrec, HC_J_QDISC, f.ifindex,
-				    r->qdisc.kind, true);
+				    r->qdisc.kind, true, err);
 	if (ret) {
-		hc_journal_del(&qrec);
+		if (!created)
+			hc_journal_del(&qrec);
 		hc_err_set(err, "adding the %s qdisc", r->qdisc.kind);
 		return ret;
 	}
@@ -44,10 +52,9 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	if (r->qdisc.u32) {
 		frec.prio = f.prio;
 		frec.handle = f.handle;
-		ret = bench_journal(b, &frec, HC_J_FILTER, f.ifindex, "u32", true) ?:
-			      hc_nl_filter_add_u32(b->nl_dut, &f, 0xdeadbeef,
-						   0xffffffff, 0,
-						   TC_H_MAKE(1 << 16, 1), err);
+		frec.parent = f.parent;
+		ret = bench_journal(b, &frec, HC_J_FILTER, f.ifindex, "u32", true, err) ?:
+			      hc_u32_attach(b->nl_dut, &f, err);
 	}
 	if (ret)
 		hc_err_set(err, "adding a u32 filter");
@@ -57,8 +64,9 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 /* The qdisc takes its filter with it. */
 static void teardown(struct bench *b, struct bench_row *r)
 {
-	if (!qrec.path[0] || qrec.done)
+	if (created)
 		hc_nl_qdisc_del(b->nl_dut, ifindex(b, r), r->qdisc.kind, NULL);
+	created = false;
 	hc_journal_del(&frec);
 	hc_journal_del(&qrec);
 }

@@ -24,6 +24,7 @@ struct hc_err {
 	char hint[256];
 };
 
+/* Both do nothing with err NULL: a caller that needs no words. */
 void hc_err_set(struct hc_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void hc_err_hint(struct hc_err *err, const char *fmt, ...)
@@ -44,10 +45,7 @@ enum hc_xsk_mode { HC_XSK_AUTO, HC_XSK_COPY, HC_XSK_ZEROCOPY };
 
 struct hc_nl;
 
-/*
- * What a journal record undoes, in the order cleanup undoes them: filters
- * before their qdiscs, a device bench created last.
- */
+/* What a journal record undoes (loader/undo.c has how, for each). */
 enum hc_jkind {
 	HC_J_XDP,
 	HC_J_FILTER, /* mode "u32": bench's u32 filter, else cls_bpf */
@@ -62,21 +60,30 @@ enum hc_jkind {
 };
 #define HC_NR_RUN_JKINDS (HC_J_QDISC + 1) /* what hookcmp run records */
 
-/* One journal record (loader/journal.h). */
+/*
+ * One journal record (loader/journal.h): a change, and what proves that
+ * an object is still the one hookcmp made.
+ */
 struct hc_jrec {
-	char path[300];
-	int pid;
-	unsigned long long
-		start; /* the process's start time, against pid reuse */
+	char name[64]; /* its file in the journal, "" until written */
+	char bad[64]; /* why a file of the journal is not a record */
+	__u64 seq; /* the order of the changes: undone last first */
+	int pid; /* in its own PID namespace, pidns */
+	__u64 pidns;
+	__u64 start; /* the process's start time, against pid reuse */
 	enum hc_jkind kind;
-	bool done;
-	char netns[64]; /* -n NAME, or "" for the caller's namespace */
-	__u64 netns_ino;
+	bool done; /* a qdisc: created or joined, not only about to be */
+	bool shared; /* a qdisc: joined, another hookcmp run created it */
+	char netns[256]; /* -n NAME (NAME_MAX), or "" */
+	__u64 netns_dev, netns_ino; /* the namespace's nsfs identity */
 	char dev[16];
 	int ifindex;
-	char mode[16]; /* native|generic, or clsact|ingress */
-	__u32 prog_id;
-	__u32 prio, handle;
+	__u8 mac[6];
+	char mode[16]; /* native|generic, clsact|ingress, u32... */
+	__u32 prog_id; /* what hookcmp attached */
+	__u32 parent, prio, handle, chain, protocol; /* a tc filter */
+	__u32 foreign_id; /* --replace: the XDP program it took over */
+	char pin[128]; /* ... pinned there meanwhile */
 	__u32 val[4]; /* what --tune found, to put back */
 };
 
@@ -98,7 +105,8 @@ struct hc_run {
 	double interval;
 	double duration;
 	bool json;
-	bool force;
+	bool force; /* the device of the default route too */
+	bool replace; /* take over an XDP slot, put its program back after */
 	bool bare;
 	bool verbose;
 	bool per_cpu; /* stats per CPU too */
@@ -116,10 +124,14 @@ struct hc_run {
 	__u32 prog_id;
 	int stats_fd;
 	bool xdp_attached;
-	bool qdisc_created;
+	int qdisc_own; /* enum hc_qdisc_own (qdisc/qdisc.h) */
+	int shared_with; /* the hookcmp whose qdisc we joined */
 	bool filter_added;
 	int link_fd;
 	int sock_fd;
+	__u32 foreign_id; /* --replace: the program it took the slot from */
+	int foreign_fd;
+	char pin[128]; /* where that program waits, pinned */
 	bool no_journal; /* bench: its namespaces die with it anyway */
 	struct hc_jrec jr[HC_NR_RUN_JKINDS];
 	struct hc_err err;
@@ -149,6 +161,17 @@ extern const struct hc_hook hc_hook_xdp, hc_hook_tc, hc_hook_socket,
 /* loader/xdp.c: XDP attach and detach, for the xdp and xsk hooks */
 int hc_xdp_attach(struct hc_run *r);
 int hc_xdp_detach(struct hc_run *r);
+/* Where --replace pins the program it takes the slot from. */
+#define HC_BPFFS "/sys/fs/bpf"
+#define HC_PIN_DIR HC_BPFFS "/hookcmp"
+/*
+ * Takes ours_fd off ifindex's XDP slot (mode: XDP_FLAGS_DRV_MODE or
+ * SKB_MODE) if it is still there, putting back the program pinned at
+ * pin ("": none): 0; -EEXIST, the slot is not ours any more (it stays);
+ * -ENODEV; or another error, and the pin stays. The pin goes otherwise.
+ */
+int hc_xdp_put_back(struct hc_nl *nl, int ifindex, __u32 mode, int ours_fd,
+		    const char *pin, __u32 foreign_id, struct hc_err *err);
 const char *hc_xdp_mode_name(const struct hc_run *r);
 
 /* Every program a hook can load, for prog-run and the differential test. */

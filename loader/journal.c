@@ -2,15 +2,24 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <linux/if_ether.h>
+#include <linux/pkt_sched.h>
 #include "journal.h"
+#include "netns.h"
 
-#include <stdbool.h>
+#define JREC_MAGIC "hookcmp-journal 2\n"
+#define JREC_MAX 4096 /* a record is a few hundred bytes */
+#define PIDNS_INIT_INO 0xeffffffcULL /* PROC_PID_INIT_INO */
 
 const char *const hc_jkind_names[HC_NR_JKINDS] = {
 	[HC_J_XDP] = "xdp",	      [HC_J_FILTER] = "filter",
@@ -20,23 +29,352 @@ const char *const hc_jkind_names[HC_NR_JKINDS] = {
 	[HC_J_LINK] = "link",
 };
 
-__u64 hc_netns_ino(void)
+/* ---- the file format ---- */
+
+enum ftype { F_U64, F_INT, F_U32, F_BOOL, F_STR, F_KIND, F_MAC, F_VAL };
+
+static const struct field {
+	const char *key;
+	enum ftype type;
+	size_t off, size;
+} fields[] = {
+#define F(k, t)                                          \
+	{                                                \
+#k, t, offsetof(struct hc_jrec, k),      \
+			sizeof(((struct hc_jrec *)0)->k) \
+	}
+	F(seq, F_U64),	     F(pid, F_INT),	 F(pidns, F_U64),
+	F(start, F_U64),     F(kind, F_KIND),	 F(done, F_BOOL),
+	F(shared, F_BOOL),   F(netns, F_STR),	 F(netns_dev, F_U64),
+	F(netns_ino, F_U64), F(dev, F_STR),	 F(ifindex, F_INT),
+	F(mac, F_MAC),	     F(mode, F_STR),	 F(prog_id, F_U32),
+	F(parent, F_U32),    F(prio, F_U32),	 F(handle, F_U32),
+	F(chain, F_U32),     F(protocol, F_U32), F(foreign_id, F_U32),
+	F(pin, F_STR),	     F(val, F_VAL),
+#undef F
+};
+#define NR_FIELDS (sizeof(fields) / sizeof(fields[0]))
+
+/* Names may hold any byte but '/' and NUL: %XX for all but plain ASCII. */
+static size_t esc(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *s && n + 4 <= size; s++) {
+		unsigned char c = *s;
+
+		if (c > ' ' && c < 0x7f && c != '%')
+			out[n++] = c;
+		else
+			n += snprintf(out + n, size - n, "%%%02X", c);
+	}
+	out[n] = '\0';
+	return n;
+}
+
+static int hex(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 :
+				      -1;
+}
+
+static int unesc(const char *s, size_t len, char *out, size_t size)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c == '%') {
+			if (i + 2 >= len || hex(s[i + 1]) < 0 ||
+			    hex(s[i + 2]) < 0)
+				return -EINVAL;
+			c = hex(s[i + 1]) << 4 | hex(s[i + 2]);
+			i += 2;
+			if (!c)
+				return -EINVAL;
+		} else if (c <= ' ' || c >= 0x7f) {
+			return -EINVAL;
+		}
+		if (n + 1 >= size)
+			return -EINVAL;
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+static int format_field(const struct field *f, const struct hc_jrec *rec,
+			char *buf, size_t size)
+{
+	const void *p = (const char *)rec + f->off;
+	const __u32 *v = p;
+	const __u8 *m = p;
+	char s[3 * 256 + 1];
+
+	switch (f->type) {
+	case F_U64:
+		return snprintf(buf, size, "%s=%llu\n", f->key,
+				*(const unsigned long long *)p);
+	case F_INT:
+		return snprintf(buf, size, "%s=%d\n", f->key, *(const int *)p);
+	case F_U32:
+		return snprintf(buf, size, "%s=%u\n", f->key, *v);
+	case F_BOOL:
+		return snprintf(buf, size, "%s=%d\n", f->key, *(const bool *)p);
+	case F_STR:
+		esc(p, s, sizeof(s));
+		return snprintf(buf, size, "%s=%s\n", f->key, s);
+	case F_KIND:
+		return snprintf(buf, size, "%s=%s\n", f->key,
+				hc_jkind_names[*(const enum hc_jkind *)p]);
+	case F_MAC:
+		return snprintf(buf, size, "%s=%02x:%02x:%02x:%02x:%02x:%02x\n",
+				f->key, m[0], m[1], m[2], m[3], m[4], m[5]);
+	case F_VAL:
+		return snprintf(buf, size, "%s=%u,%u,%u,%u\n", f->key, v[0],
+				v[1], v[2], v[3]);
+	}
+	return -EINVAL;
+}
+
+int hc_jrec_format(const struct hc_jrec *rec, char *buf, size_t size)
+{
+	size_t n = snprintf(buf, size, JREC_MAGIC), i;
+	int k;
+
+	for (i = 0; i < NR_FIELDS && n < size; i++) {
+		k = format_field(&fields[i], rec, buf + n, size - n);
+		if (k < 0)
+			return k;
+		n += k;
+	}
+	return n < size ? (int)n : -ENOSPC;
+}
+
+static int parse_field(const struct field *f, const char *s, size_t len,
+		       struct hc_jrec *rec)
+{
+	void *p = (char *)rec + f->off;
+	char num[32], *save, *w;
+	__u32 *v = p;
+	__u64 n;
+	int i;
+
+	if (f->type == F_STR)
+		return unesc(s, len, p, f->size);
+	if (len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, s, len);
+	num[len] = '\0';
+	switch (f->type) {
+	case F_U64:
+		return hc_parse_uint(num, 0, 0, ~0ULL, p);
+	case F_INT:
+	case F_U32:
+	case F_BOOL:
+		if (hc_parse_uint(num, 0, 0,
+				  f->type == F_INT  ? INT_MAX :
+				  f->type == F_BOOL ? 1 :
+						      0xffffffffu,
+				  &n))
+			return -EINVAL;
+		if (f->type == F_INT)
+			*(int *)p = n;
+		else if (f->type == F_BOOL)
+			*(bool *)p = n;
+		else
+			*v = n;
+		return 0;
+	case F_KIND:
+		for (i = 0; i < HC_NR_JKINDS; i++)
+			if (!strcmp(num, hc_jkind_names[i])) {
+				*(enum hc_jkind *)p = i;
+				return 0;
+			}
+		return -EINVAL;
+	case F_MAC:
+		return hc_parse_mac(num, p);
+	case F_VAL:
+		for (i = 0, w = strtok_r(num, ",", &save); w && i < 4;
+		     i++, w = strtok_r(NULL, ",", &save))
+			if (hc_parse_uint(w, 0, 0, 0xffffffffu, &n))
+				return -EINVAL;
+			else
+				v[i] = n;
+		return i == 4 && !w ? 0 : -EINVAL;
+	case F_STR:
+		break;
+	}
+	return -EINVAL;
+}
+
+int hc_jrec_parse(const char *buf, size_t len, struct hc_jrec *rec)
+{
+	const char *end = buf + len, *line, *eol, *eq;
+	bool seen[NR_FIELDS] = {};
+	size_t i, mlen = strlen(JREC_MAGIC);
+
+	memset(rec, 0, sizeof(*rec));
+	if (len < mlen || memcmp(buf, JREC_MAGIC, mlen) ||
+	    memchr(buf, '\0', len))
+		goto bad;
+	for (line = buf + mlen; line < end; line = eol + 1) {
+		eol = memchr(line, '\n', end - line);
+		if (!eol)
+			goto bad;
+		eq = memchr(line, '=', eol - line);
+		if (!eq)
+			goto bad;
+		for (i = 0; i < NR_FIELDS; i++)
+			if (strlen(fields[i].key) == (size_t)(eq - line) &&
+			    !memcmp(line, fields[i].key, eq - line))
+				break;
+		/* A newer hookcmp's fields are not this one's to judge. */
+		if (i == NR_FIELDS)
+			continue;
+		if (seen[i] ||
+		    parse_field(&fields[i], eq + 1, eol - eq - 1, rec))
+			goto bad;
+		seen[i] = true;
+	}
+	for (i = 0; i < NR_FIELDS; i++)
+		if (!seen[i])
+			goto bad;
+	if (rec->pid > 0 && rec->seq)
+		return 0;
+bad:
+	memset(rec, 0, sizeof(*rec));
+	snprintf(rec->bad, sizeof(rec->bad), "not a hookcmp record");
+	return -EINVAL;
+}
+
+/* ---- the directory ---- */
+
+static const char *dir_opt;
+static int dir_fd = -1, lock_depth;
+
+void hc_journal_set_dir(const char *dir)
+{
+	dir_opt = dir;
+}
+
+const char *hc_journal_dir(void)
+{
+	const char *env = getenv("HOOKCMP_JOURNAL");
+
+	return dir_opt ? dir_opt : env && *env ? env : HC_RUN_DIR;
+}
+
+/*
+ * The journal's directory, checked once per process: a real directory
+ * (no symlink), of root's or the caller's, that nobody else can write.
+ * Everything after goes through this fd, so the path cannot be swapped.
+ */
+static int dir_get(bool create, struct hc_err *err)
+{
+	const char *dir = hc_journal_dir();
+	struct hc_err dummy;
+	struct stat st;
+	int fd, e;
+
+	if (!err)
+		err = &dummy;
+	if (dir_fd >= 0)
+		return dir_fd;
+	if (create && mkdir(dir, 0700) && errno != EEXIST) {
+		e = errno;
+		hc_err_set(err, "cannot create the journal %s: %s%s", dir,
+			   strerror(e),
+			   e == EACCES || e == EPERM || e == EROFS ?
+				   " (--journal DIR keeps it elsewhere)" :
+				   "");
+		return -e;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		if (e == ENOENT && !create)
+			return -ENOENT;
+		if (e == ELOOP || e == ENOTDIR) {
+			hc_err_set(err, "the journal %s is %s: refused", dir,
+				   e == ELOOP ? "a symbolic link" :
+						"not a directory");
+			return -EPERM;
+		}
+		hc_err_set(err, "the journal %s: %s", dir, strerror(e));
+		return -e;
+	}
+	if (fstat(fd, &st) || !S_ISDIR(st.st_mode)) {
+		hc_err_set(err, "the journal %s is not a directory: refused",
+			   dir);
+		close(fd);
+		return -EPERM;
+	}
+	if (st.st_uid && st.st_uid != geteuid()) {
+		hc_err_set(
+			err,
+			"the journal %s belongs to uid %u, not to root: refused",
+			dir, st.st_uid);
+		close(fd);
+		return -EPERM;
+	}
+	if (st.st_mode & 022) {
+		hc_err_set(
+			err,
+			"the journal %s can be written by others (mode %04o): refused",
+			dir, st.st_mode & 07777);
+		close(fd);
+		return -EPERM;
+	}
+	dir_fd = fd;
+	return fd;
+}
+
+int hc_journal_lock(struct hc_err *err)
+{
+	int fd;
+
+	if (lock_depth) {
+		lock_depth++;
+		return 0;
+	}
+	fd = dir_get(true, err);
+	if (fd < 0)
+		return fd;
+	while (flock(fd, LOCK_EX))
+		if (errno != EINTR)
+			return -errno;
+	lock_depth = 1;
+	return 0;
+}
+
+void hc_journal_unlock(void)
+{
+	if (lock_depth && !--lock_depth)
+		flock(dir_fd, LOCK_UN);
+}
+
+/* ---- who wrote a record, and is it still running ---- */
+
+static __u64 ino_of(const char *path)
 {
 	struct stat st;
 
-	return stat("/proc/thread-self/ns/net", &st) ? 0 : st.st_ino;
+	return stat(path, &st) ? 0 : st.st_ino;
 }
 
-/* Field 22 of /proc/PID/stat: when the process started, in clock ticks. */
-static unsigned long long proc_start(int pid)
+/* Field 22 of PROC/stat: when the process started, in clock ticks. */
+static __u64 start_of(const char *proc)
 {
-	unsigned long long start = 0;
-	char path[64], buf[1024], *p;
+	char path[320], buf[1024], *p;
+	__u64 start = 0;
 	FILE *f;
 	int i;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "r");
+	snprintf(path, sizeof(path), "%s/stat", proc);
+	f = fopen(path, "re");
 	if (!f)
 		return 0;
 	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')'))) {
@@ -49,144 +387,225 @@ static unsigned long long proc_start(int pid)
 	return start;
 }
 
-int hc_journal_add(struct hc_jrec *rec, const char *netns)
+/* The pid in the process's own PID namespace: NSpid's last. */
+static int nspid_of(const char *proc)
 {
+	char path[320], line[256], *p;
+	int pid = -1;
 	FILE *f;
-	int fd;
 
-	rec->pid = getpid();
-	rec->start = proc_start(rec->pid);
-	snprintf(rec->netns, sizeof(rec->netns), "%s", netns ? netns : "");
-	rec->netns_ino = hc_netns_ino();
-	if (mkdir(HC_RUN_DIR, 0700) && errno != EEXIST)
-		return -errno;
-	snprintf(rec->path, sizeof(rec->path), HC_RUN_DIR "/%d-%s-%d", rec->pid,
-		 hc_jkind_names[rec->kind], rec->ifindex);
-	fd = open(rec->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		return -errno;
-	}
-	fprintf(f,
-		"pid=%d\nstart=%llu\nkind=%s\ndone=%d\nnetns=%s\n"
-		"netns_ino=%llu\ndev=%s\nifindex=%d\nmode=%s\nprog_id=%u\n"
-		"prio=%u\nhandle=%u\nval=%u,%u,%u,%u\n",
-		rec->pid, rec->start, hc_jkind_names[rec->kind], rec->done,
-		rec->netns, (unsigned long long)rec->netns_ino, rec->dev,
-		rec->ifindex, rec->mode, rec->prog_id, rec->prio, rec->handle,
-		rec->val[0], rec->val[1], rec->val[2], rec->val[3]);
-	/* The record must be on disk before the change it describes. */
-	if (fflush(f) || fsync(fd)) {
-		fclose(f);
-		unlink(rec->path);
-		rec->path[0] = '\0';
-		return -EIO;
-	}
+	snprintf(path, sizeof(path), "%s/status", proc);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "NSpid:", 6)) {
+			p = strrchr(line, '\t');
+			pid = p ? atoi(p + 1) : -1;
+			break;
+		}
 	fclose(f);
-	return 0;
+	return pid;
 }
 
-static int journal_write(const struct hc_run *r, enum hc_jkind kind, bool done,
-			 struct hc_jrec *rec)
+bool hc_journal_alive(const struct hc_jrec *rec)
 {
-	memset(rec, 0, sizeof(*rec));
-	rec->kind = kind;
-	rec->done = done;
-	snprintf(rec->dev, sizeof(rec->dev), "%s", r->dev);
-	rec->ifindex = r->ifindex;
-	snprintf(rec->mode, sizeof(rec->mode), "%s",
-		 hc_hook_of(r)->attach_name(r));
-	rec->prog_id = r->prog_id;
-	rec->prio = r->prio;
-	rec->handle = r->handle;
-	return hc_journal_add(rec, r->netns);
+	char proc[300], ns[320];
+	bool seen = false, blind = false;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(proc, sizeof(proc), "/proc/%d", rec->pid);
+	if (rec->pidns == ino_of("/proc/self/ns/pid"))
+		return (!kill(rec->pid, 0) || errno == EPERM) &&
+		       start_of(proc) == rec->start;
+	/* Another PID namespace: find the process by its pid there. */
+	d = opendir("/proc");
+	if (!d)
+		return true;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(proc, sizeof(proc), "/proc/%s", de->d_name);
+		snprintf(ns, sizeof(ns), "%s/ns/pid", proc);
+		errno = 0;
+		if (ino_of(ns) != rec->pidns) {
+			blind |= errno == EACCES;
+			continue;
+		}
+		seen = true;
+		if (nspid_of(proc) == rec->pid && start_of(proc) == rec->start)
+			break;
+	}
+	closedir(d);
+	if (de)
+		return true;
+	/*
+	 * A namespace of which some process shows is one this /proc shows
+	 * whole; otherwise only the initial one sees every process.
+	 */
+	return !seen &&
+	       (blind || ino_of("/proc/self/ns/pid") != PIDNS_INIT_INO);
 }
 
-int hc_journal_begin(struct hc_run *r, enum hc_jkind kind, bool done)
+bool hc_jrec_same_run(const struct hc_jrec *a, const struct hc_jrec *b)
 {
-	return r->no_journal ? 0 : journal_write(r, kind, done, &r->jr[kind]);
+	return a->pid == b->pid && a->pidns == b->pidns && a->start == b->start;
 }
 
-void hc_journal_end(struct hc_run *r, enum hc_jkind kind)
+/* ---- records ---- */
+
+/* One more than the highest sequence number in the journal's names. */
+static __u64 next_seq(int dfd)
 {
-	hc_journal_del(&r->jr[kind]);
+	unsigned long long seq, max = 0;
+	struct dirent *de;
+	DIR *d;
+	int fd = dup(dfd);
+
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return time(NULL); /* still in order, if not dense */
+	}
+	rewinddir(d);
+	while ((de = readdir(d)))
+		if (sscanf(de->d_name, "%20llu-", &seq) == 1 && seq > max)
+			max = seq;
+	closedir(d);
+	return max + 1;
+}
+
+int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
+{
+	char buf[JREC_MAX], tmp[sizeof(rec->name) + 8];
+	struct hc_netns_id id = {};
+	bool first = !rec->name[0];
+	int fd = -1, len, ret;
+
+	ret = hc_journal_lock(err);
+	if (ret)
+		return ret;
+	if (first) {
+		rec->pid = getpid();
+		rec->pidns = ino_of("/proc/self/ns/pid");
+		rec->start = start_of("/proc/self");
+		snprintf(rec->netns, sizeof(rec->netns), "%s",
+			 netns ? netns : "");
+		hc_netns_self(&id);
+		rec->netns_dev = id.dev;
+		rec->netns_ino = id.ino;
+		/* No MAC address (lo, tun) is all zeroes, and stays so. */
+		if (rec->dev[0])
+			hc_dev_mac(rec->dev, rec->mac);
+		rec->seq = next_seq(dir_fd);
+		snprintf(rec->name, sizeof(rec->name), "%020llu-%s-%d",
+			 (unsigned long long)rec->seq,
+			 hc_jkind_names[rec->kind], rec->pid);
+	}
+	len = hc_jrec_format(rec, buf, sizeof(buf));
+	snprintf(tmp, sizeof(tmp), ".tmp-%s", rec->name);
+	ret = len < 0 ? len : 0;
+	if (!ret) {
+		fd = openat(dir_fd, tmp,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				    O_CLOEXEC,
+			    0600);
+		if (fd < 0)
+			ret = -errno;
+	}
+	/* The record is on disk, whole, before the change it describes. */
+	if (!ret && (write(fd, buf, len) != len || fsync(fd)))
+		ret = -EIO;
+	if (fd >= 0 && close(fd) && !ret)
+		ret = -EIO;
+	if (!ret && (renameat(dir_fd, tmp, dir_fd, rec->name) || fsync(dir_fd)))
+		ret = -errno;
+	if (ret) {
+		unlinkat(dir_fd, tmp, 0);
+		hc_err_set(err, "writing the journal %s/%s: %s",
+			   hc_journal_dir(), rec->name, strerror(-ret));
+		if (first)
+			rec->name[0] = '\0';
+	}
+	hc_journal_unlock();
+	return ret;
 }
 
 void hc_journal_del(struct hc_jrec *rec)
 {
-	if (!rec->path[0])
+	if (!rec->name[0])
 		return;
-	unlink(rec->path);
-	rec->path[0] = '\0';
-	rmdir(HC_RUN_DIR); /* only when nothing else is in it */
-}
-
-static int read_rec(const char *path, struct hc_jrec *rec)
-{
-	char line[256], kind[16] = "";
-	unsigned long long ino = 0;
-	int done = 0;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -errno;
-	memset(rec, 0, sizeof(*rec));
-	snprintf(rec->path, sizeof(rec->path), "%s", path);
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		sscanf(line, "pid=%d", &rec->pid);
-		sscanf(line, "start=%llu", &rec->start);
-		sscanf(line, "done=%d", &done);
-		sscanf(line, "kind=%15s", kind);
-		sscanf(line, "netns=%63s", rec->netns);
-		sscanf(line, "netns_ino=%llu", &ino);
-		sscanf(line, "dev=%15s", rec->dev);
-		sscanf(line, "ifindex=%d", &rec->ifindex);
-		sscanf(line, "mode=%15s", rec->mode);
-		sscanf(line, "prog_id=%u", &rec->prog_id);
-		sscanf(line, "prio=%u", &rec->prio);
-		sscanf(line, "handle=%u", &rec->handle);
-		sscanf(line, "val=%u,%u,%u,%u", &rec->val[0], &rec->val[1],
-		       &rec->val[2], &rec->val[3]);
+	if (!hc_journal_lock(NULL)) {
+		unlinkat(dir_fd, rec->name, 0);
+		fsync(dir_fd);
+		hc_journal_unlock();
 	}
-	fclose(f);
-	rec->netns_ino = ino;
-	rec->done = done;
-	for (rec->kind = 0; rec->kind < HC_NR_JKINDS; rec->kind++)
-		if (!strcmp(kind, hc_jkind_names[rec->kind]))
-			return rec->pid > 0 ? 0 : -EINVAL;
-	return -EINVAL;
+	rec->name[0] = '\0';
 }
 
-static int by_kind(const void *a, const void *b)
+/* Reads one entry; what is not a sane regular file is said in rec->bad. */
+static void read_rec(int dfd, const char *name, struct hc_jrec *rec)
+{
+	char buf[JREC_MAX];
+	struct stat st;
+	ssize_t len = -1;
+	int fd;
+
+	memset(rec, 0, sizeof(*rec));
+	/* O_NONBLOCK: a FIFO must not hang status or cleanup. */
+	fd = openat(dfd, name,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		snprintf(rec->bad, sizeof(rec->bad), "%s",
+			 errno == ELOOP ? "a symbolic link" : strerror(errno));
+	else if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		snprintf(rec->bad, sizeof(rec->bad), "not a regular file");
+	else if (st.st_size >= JREC_MAX)
+		snprintf(rec->bad, sizeof(rec->bad), "too large for a record");
+	else
+		len = read(fd, buf, sizeof(buf));
+	if (fd >= 0)
+		close(fd);
+	if (len >= 0)
+		hc_jrec_parse(buf, len, rec);
+	else if (!rec->bad[0])
+		snprintf(rec->bad, sizeof(rec->bad), "unreadable");
+	snprintf(rec->name, sizeof(rec->name), "%s", name);
+}
+
+static int last_first(const void *a, const void *b)
 {
 	const struct hc_jrec *x = a, *y = b;
 
-	return x->kind != y->kind ? (int)x->kind - (int)y->kind :
-				    x->pid - y->pid;
+	if (!x->bad[0] != !y->bad[0])
+		return x->bad[0] ? 1 : -1;
+	return x->seq < y->seq ? 1 : x->seq > y->seq ? -1 : 0;
 }
 
-int hc_journal_list(struct hc_jrec **recs, int *n)
+int hc_journal_list(struct hc_jrec **recs, int *n, struct hc_err *err)
 {
-	DIR *d = opendir(HC_RUN_DIR);
+	int dfd = dir_get(false, err), fd, cap = 0;
 	struct dirent *de;
-	char path[sizeof(HC_RUN_DIR) + 256];
-	int cap = 0;
+	DIR *d;
 
 	*recs = NULL;
 	*n = 0;
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	if (dfd == -ENOENT)
+		return 0;
+	if (dfd < 0)
+		return dfd;
+	fd = dup(dfd);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	rewinddir(d);
 	while ((de = readdir(d))) {
-		struct hc_jrec rec;
-
 		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), HC_RUN_DIR "/%s", de->d_name);
-		if (read_rec(path, &rec))
 			continue;
 		if (*n == cap) {
 			struct hc_jrec *more;
@@ -199,16 +618,81 @@ int hc_journal_list(struct hc_jrec **recs, int *n)
 			}
 			*recs = more;
 		}
-		(*recs)[(*n)++] = rec;
+		read_rec(dfd, de->d_name, &(*recs)[(*n)++]);
 	}
 	closedir(d);
 	if (*n)
-		qsort(*recs, *n, sizeof(**recs), by_kind);
+		qsort(*recs, *n, sizeof(**recs), last_first);
 	return 0;
 }
 
-bool hc_journal_alive(const struct hc_jrec *rec)
+void hc_journal_sweep(void)
 {
-	return (!kill(rec->pid, 0) || errno == EPERM) &&
-	       proc_start(rec->pid) == rec->start;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int fd;
+
+	if (hc_journal_lock(NULL))
+		return;
+	fd = dup(dir_fd);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (d) {
+		rewinddir(d);
+		while ((de = readdir(d)))
+			if (!strncmp(de->d_name, ".tmp-", 5) &&
+			    !fstatat(dir_fd, de->d_name, &st,
+				     AT_SYMLINK_NOFOLLOW) &&
+			    S_ISREG(st.st_mode) &&
+			    st.st_mtime < time(NULL) - 60)
+				unlinkat(dir_fd, de->d_name, 0);
+		closedir(d);
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	hc_journal_unlock();
+}
+
+/* ---- a hookcmp run's records ---- */
+
+struct hc_jrec *hc_journal_rec(struct hc_run *r, enum hc_jkind kind)
+{
+	struct hc_jrec *rec = &r->jr[kind];
+
+	if (!rec->name[0])
+		memset(rec, 0, sizeof(*rec));
+	rec->kind = kind;
+	snprintf(rec->dev, sizeof(rec->dev), "%s", r->dev);
+	rec->ifindex = r->ifindex;
+	snprintf(rec->mode, sizeof(rec->mode), "%s",
+		 hc_hook_of(r)->attach_name(r));
+	rec->prog_id = r->prog_id;
+	if (kind == HC_J_FILTER || kind == HC_J_QDISC) {
+		rec->parent = kind == HC_J_FILTER ?
+				      TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS) :
+				      TC_H_CLSACT;
+		rec->prio = r->prio;
+		rec->handle = kind == HC_J_FILTER ? r->handle :
+						    TC_H_MAKE(TC_H_INGRESS, 0);
+		rec->protocol = ETH_P_ALL;
+	}
+	rec->foreign_id = r->foreign_id;
+	snprintf(rec->pin, sizeof(rec->pin), "%s", r->pin);
+	return rec;
+}
+
+int hc_journal_begin(struct hc_run *r, enum hc_jkind kind, bool done)
+{
+	struct hc_jrec *rec;
+
+	if (r->no_journal)
+		return 0;
+	rec = hc_journal_rec(r, kind);
+	rec->done = done;
+	return hc_journal_add(rec, r->netns, &r->err);
+}
+
+void hc_journal_end(struct hc_run *r, enum hc_jkind kind)
+{
+	hc_journal_del(&r->jr[kind]);
 }

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The state journal: a file under /run/hookcmp for every change hookcmp
- * makes to a device that outlives the process (an XDP program attached
- * over netlink, a qdisc, a tc filter), written before the change and
- * removed once it is undone. What a killed hookcmp leaves, `hookcmp
- * cleanup` finds here and removes after checking it is still ours.
+ * makes that outlives the process (an XDP program attached over netlink,
+ * a qdisc, a tc filter, bench's device settings), written before the
+ * change and removed once it is undone. What a killed hookcmp leaves,
+ * `hookcmp cleanup` finds here and removes after proving it is still
+ * ours (loader/undo.c).
+ *
+ * The directory is refused unless it is a real directory of root's (or
+ * the caller's) that nobody else can write; records are written to a
+ * temporary file and renamed, so none is ever half-written; every change
+ * to the journal happens under a lock on the directory.
  */
 #ifndef HC_JOURNAL_H
 #define HC_JOURNAL_H
@@ -16,23 +22,43 @@
 
 extern const char *const hc_jkind_names[HC_NR_JKINDS];
 
-/*
- * Records what r is about to do (done false) or has done (done true): a
- * qdisc is deleted by cleanup only once it is known to be ours.
- */
+/* --journal DIR, else $HOOKCMP_JOURNAL, else HC_RUN_DIR. */
+void hc_journal_set_dir(const char *dir);
+const char *hc_journal_dir(void);
+
+/* r's record of kind, filled in from r, not written yet. */
+struct hc_jrec *hc_journal_rec(struct hc_run *r, enum hc_jkind kind);
+/* Records what r is about to do, or (done) has done; not with no_journal. */
 int hc_journal_begin(struct hc_run *r, enum hc_jkind kind, bool done);
 /*
- * Records a change that is not a hookcmp run's: rec's kind, dev, ifindex,
- * mode, prio, handle and val as the caller set them; netns is -n NAME or
- * NULL. The rest (pid, namespace inode, path) is filled in here.
+ * Writes rec: the first time, who writes it (pid, PID namespace, start),
+ * where (the current network namespace, and netns as its name, NULL for
+ * none), the device's MAC address and the next sequence number are
+ * filled in; later writes replace it. The rest is the caller's.
  */
-int hc_journal_add(struct hc_jrec *rec, const char *netns);
+int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err);
 /* Forgets the record once the change is undone, or was never ours. */
 void hc_journal_end(struct hc_run *r, enum hc_jkind kind);
 void hc_journal_del(struct hc_jrec *rec);
-/* Every record, sorted so filters come before their qdiscs. */
-int hc_journal_list(struct hc_jrec **recs, int *n);
+/*
+ * Every record, the last change first; an entry that is not a record
+ * comes last, with bad saying why. No journal yet is no record.
+ */
+int hc_journal_list(struct hc_jrec **recs, int *n, struct hc_err *err);
+/* Held around decisions that span records (a shared qdisc); nests. */
+int hc_journal_lock(struct hc_err *err);
+void hc_journal_unlock(void);
+/*
+ * Whether the process that wrote rec still runs. A record from a PID
+ * namespace this process cannot see into counts as alive.
+ */
 bool hc_journal_alive(const struct hc_jrec *rec);
-__u64 hc_netns_ino(void);
+bool hc_jrec_same_run(const struct hc_jrec *a, const struct hc_jrec *b);
+/* The temporary files of writes that never finished, older than a minute. */
+void hc_journal_sweep(void);
+
+/* The record's file format, pure, for tests and the fuzzer. */
+int hc_jrec_format(const struct hc_jrec *rec, char *buf, size_t size);
+int hc_jrec_parse(const char *buf, size_t len, struct hc_jrec *rec);
 
 #endif

@@ -19,10 +19,12 @@
 #include "cmd.h"
 #include "journal.h"
 #include "json.h"
+#include "netns.h"
 #include "nl.h"
 #include "opts.h"
 #include "rules.h"
 #include "stats.h"
+#include "undo.h"
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
@@ -47,6 +49,7 @@ struct run_cli {
 	int hook;
 	int redirect_mode;
 	bool redirect_peer;
+	const char *journal;
 	bool help;
 	bool version;
 };
@@ -142,8 +145,13 @@ static const struct hc_opt run_opts[] = {
 	  "run inside network namespace NAME" },
 	{ "json", 'j', HC_OPT_FLAG, RUN(json), NULL,
 	  "one JSON object per line" },
+	{ "replace", 0, HC_OPT_FLAG, RUN(replace), NULL,
+	  "xdp, xsk: take the XDP slot from the program there, and put it back after" },
 	{ "force", 'f', HC_OPT_FLAG, RUN(force), NULL,
-	  "replace an XDP program attached already; allow the default-route device" },
+	  "attach to the device that holds the default route too" },
+	{ "journal", 0, HC_OPT_STR, CLI(journal), "DIR",
+	  "the journal's directory (default $HOOKCMP_JOURNAL, else " HC_RUN_DIR
+	  ")" },
 	{ "verbose", 'v', HC_OPT_FLAG, RUN(verbose), NULL,
 	  "show libbpf's messages" },
 	{ "help", 'h', HC_OPT_FLAG, CLI(help), NULL, "show this help" },
@@ -274,19 +282,22 @@ int hc_cmd_device(const char *netns, const char *dev, int *ifindex)
 /* What a dead hookcmp left on this device is worth saying before we start. */
 static void warn_stale(const struct hc_run *r)
 {
+	struct hc_netns_id here;
 	struct hc_jrec *recs;
 	int n, i;
 
-	if (hc_journal_list(&recs, &n))
+	if (hc_netns_self(&here) || hc_journal_list(&recs, &n, NULL))
 		return;
 	for (i = 0; i < n; i++)
-		if (!strcmp(recs[i].dev, r->dev) &&
-		    !strcmp(recs[i].netns, r->netns ? r->netns : "") &&
+		if (!recs[i].bad[0] && recs[i].ifindex == r->ifindex &&
+		    recs[i].netns_ino == here.ino &&
+		    recs[i].netns_dev == here.dev &&
 		    !hc_journal_alive(&recs[i]))
 			fprintf(stderr,
-				"Warning: a hookcmp that died (pid %d) left a %s on %s; run: hookcmp cleanup %s\n",
+				"Warning: a hookcmp that died (pid %d) left its %s on %s; run: hookcmp%s%s cleanup %s\n",
 				recs[i].pid, hc_jkind_names[recs[i].kind],
-				r->dev, r->dev);
+				r->dev, r->netns ? " -n " : "",
+				r->netns ? r->netns : "", r->dev);
 	free(recs);
 }
 
@@ -297,8 +308,49 @@ static void detach(struct hc_run *r)
 	memset(&r->err, 0, sizeof(r->err));
 	hc_pause("detach");
 	err = hc_hook_of(r)->detach(r);
-	if (err)
+	/* A device that left: its records are followed after the unload. */
+	if (err && err != -ENODEV)
 		hc_report(r, "Warning", "detach incomplete", err);
+	else if (!err && r->err.msg[0])
+		fprintf(stderr, "hookcmp: %s\n", r->err.msg);
+}
+
+/*
+ * What is still journalled once our programs are unloaded: the device
+ * left this namespace, or its detach failed. Each record is undone where
+ * the device is now, or proven gone, as cleanup would.
+ */
+static int follow(struct hc_run *r)
+{
+	struct hc_undo_pass pass = {};
+	struct hc_jrec *j;
+	struct hc_undo u;
+	char what[400];
+	int left = 0, k;
+
+	for (;;) {
+		/* The last change first: a filter before its qdisc. */
+		for (j = NULL, k = 0; k < HC_NR_RUN_JKINDS; k++)
+			if (r->jr[k].name[0] && (!j || r->jr[k].seq > j->seq))
+				j = &r->jr[k];
+		if (!j)
+			break;
+		hc_undo(&pass, j, &u);
+		hc_undo_describe(j, what, sizeof(what));
+		fprintf(stderr, "hookcmp: %s: %s\n", what, u.detail);
+		if (u.keep) {
+			left++;
+			j->name[0] = '\0'; /* stays on disk, for cleanup */
+		} else {
+			hc_journal_del(j);
+		}
+	}
+	if (left)
+		fprintf(stderr,
+			"Hint: hookcmp%s%s cleanup %s, once it can be undone\n",
+			r->netns ? " -n " : "", r->netns ? r->netns : "",
+			r->dev);
+	return left;
 }
 
 /* What redirects and how, before anything touches the system. */
@@ -357,6 +409,8 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
 	if (c->help || c->version)
 		return 0;
+	if (c->journal)
+		hc_journal_set_dir(c->journal);
 	if (c->hook < 0)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--hook xdp|tc|socket|xsk is required");
@@ -376,6 +430,15 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--hook xsk has no bare program; --parse none is its floor");
+	if (c->r.replace &&
+	    (c->hook == HC_HOOK_TC || c->hook == HC_HOOK_SOCKET))
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--replace is for the XDP slot: --hook xdp or xsk");
+	if (c->r.replace && c->r.xdp_attach == HC_XDP_LINK)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--replace goes with --xdp-attach netlink: a link cannot take a program's place and give it back");
 
 	conf->parse = c->parse;
 	conf->def_verdict = c->action;
@@ -448,7 +511,8 @@ static int cmd_run(int argc, char **argv)
 		       .prog_fd = -1,
 		       .stats_fd = -1,
 		       .link_fd = -1,
-		       .sock_fd = -1 },
+		       .sock_fd = -1,
+		       .foreign_fd = -1 },
 		.parse = HC_PARSE_L4,
 		.action = HC_DROP,
 		.hook = -1,
@@ -540,6 +604,14 @@ static int cmd_run(int argc, char **argv)
 		ret = fail_step(r, "run failed", err);
 		goto out;
 	}
+	if (r->foreign_id)
+		fprintf(stderr,
+			"Warning: --replace: XDP program %u gave its place on %s to ours; it goes back when hookcmp stops\n",
+			r->foreign_id, r->dev);
+	if (r->shared_with)
+		fprintf(stderr,
+			"hookcmp: the %s on %s is hookcmp %d's too: the last of us to stop removes it\n",
+			h->attach_name(r), r->dev, r->shared_with);
 	if (!hc_stop_sig)
 		fprintf(stderr,
 			"hookcmp: %s (%s) attached to %s, prog id %u%s%s%s%s; Ctrl-C stops\n",
@@ -549,9 +621,9 @@ static int cmd_run(int argc, char **argv)
 			r->redirect_dev ? hc_redirect_via(r) : "");
 	ret = run_loop(r, &start);
 	if (ret == -ENODEV) {
-		/* What was attached went with the device; the counts stay. */
+		/* The counts stay; what was attached is followed after. */
 		fprintf(stderr,
-			"Error: %s (%s %s) disappeared while hookcmp ran on it\n",
+			"Error: %s (%s %s) disappeared while hookcmp ran on it (deleted, or moved to another namespace)\n",
 			r->dev, h->name, h->attach_name(r));
 		ret = HC_EXIT_FAIL;
 	}
@@ -566,6 +638,8 @@ static int cmd_run(int argc, char **argv)
 out:
 	detach(r);
 	hc_prog_unload(r);
+	if (follow(r) && !ret)
+		ret = HC_EXIT_FAIL;
 	hc_nl_close(r->nl);
 	return ret;
 }
@@ -623,9 +697,11 @@ static int global_opts(int argc, char **argv)
 
 		if (!strcmp(a, "-j") || !strcmp(a, "--json") ||
 		    !strncmp(a, "--netns=", 8) ||
+		    !strncmp(a, "--journal=", 10) ||
 		    (!strncmp(a, "-n", 2) && a[2]))
 			continue;
-		if ((!strcmp(a, "-n") || !strcmp(a, "--netns")) &&
+		if ((!strcmp(a, "-n") || !strcmp(a, "--netns") ||
+		     !strcmp(a, "--journal")) &&
 		    i + 1 < argc) {
 			i++;
 			continue;

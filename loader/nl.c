@@ -246,6 +246,10 @@ struct link_query {
 	int ifindex;
 	struct hc_link_info *info;
 	int found;
+	/* A dump: each link in turn, until each returns non-zero. */
+	int (*each)(int ifindex, const struct hc_link_info *info, void *data);
+	void *data;
+	int stop;
 };
 
 static int xdp_attr_cb(const struct nlattr *a, void *data)
@@ -297,6 +301,16 @@ static int link_attr_cb(const struct nlattr *a, void *data)
 	case IFLA_MTU:
 		q->info->mtu = mnl_attr_get_u32(a);
 		break;
+	case IFLA_IFNAME:
+		if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+			snprintf(q->info->name, sizeof(q->info->name), "%s",
+				 mnl_attr_get_str(a));
+		break;
+	case IFLA_ADDRESS:
+		if (mnl_attr_get_payload_len(a) == sizeof(q->info->addr))
+			memcpy(q->info->addr, mnl_attr_get_payload(a),
+			       sizeof(q->info->addr));
+		break;
 	case IFLA_NUM_RX_QUEUES:
 		q->info->num_rx_queues = mnl_attr_get_u32(a);
 		break;
@@ -314,12 +328,36 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
 	struct link_query *q = data;
 
-	if (nlh->nlmsg_type != RTM_NEWLINK || ifi->ifi_index != q->ifindex)
+	if (nlh->nlmsg_type != RTM_NEWLINK ||
+	    (!q->each && ifi->ifi_index != q->ifindex) || q->stop)
 		return MNL_CB_OK;
 	q->found = 1;
+	if (q->each)
+		memset(q->info, 0, sizeof(*q->info));
 	q->info->flags = ifi->ifi_flags;
 	mnl_attr_parse(nlh, sizeof(*ifi), link_attr_cb, q);
+	if (q->each)
+		q->stop = q->each(ifi->ifi_index, q->info, q->data);
 	return MNL_CB_OK;
+}
+
+int hc_nl_link_each(struct hc_nl *nl,
+		    int (*fn)(int ifindex, const struct hc_link_info *info,
+			      void *data),
+		    void *data, struct hc_err *err)
+{
+	struct nlmsghdr *nlh = msg_start(nl, RTM_GETLINK, NLM_F_DUMP);
+	struct hc_link_info info;
+	struct link_query q = {
+		.talk.err = err, .info = &info, .each = fn, .data = data
+	};
+	struct ifinfomsg *ifi;
+	int ret;
+
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ret = talk(nl, nlh, link_cb, &q, err);
+	return ret ? ret : q.stop;
 }
 
 int hc_nl_link_get(struct hc_nl *nl, int ifindex, struct hc_link_info *info,
@@ -797,33 +835,75 @@ int hc_nl_filter_del(struct hc_nl *nl, const struct hc_filter *f,
 	if (!f->handle)
 		return -EINVAL;
 	nlh = tc_msg(nl, RTM_DELTFILTER, 0, f->ifindex, f->parent, f->handle,
-		     filter_info(f));
+		     TC_H_MAKE((__u32)f->prio << 16,
+			       htons(f->protocol ? f->protocol : ETH_P_ALL)));
 	mnl_attr_put_strz(nlh, TCA_KIND, f->kind ? f->kind : "bpf");
+	if (f->chain)
+		mnl_attr_put_u32(nlh, TCA_CHAIN, f->chain);
 	return talk(nl, nlh, NULL, NULL, err);
 }
 
 struct filter_query {
 	REPLY_CTX;
-	__u32 prog_id;
-	int count;
-	__u16 prio; /* with kind: the kind of a filter at this prio */
-	char *kind;
-	size_t size;
+	struct hc_filter_info info;
+	int (*each)(const struct hc_filter_info *info, void *data);
+	void *data;
+	int stop;
 };
+
+static int u32_opt_cb(const struct nlattr *a, void *data)
+{
+	struct hc_filter_info *f = data;
+	const struct tc_u32_sel *sel;
+
+	switch (mnl_attr_get_type(a)) {
+	case TCA_U32_CLASSID:
+		if (mnl_attr_get_payload_len(a) >= sizeof(__u32))
+			f->classid = mnl_attr_get_u32(a);
+		break;
+	case TCA_U32_SEL:
+		sel = mnl_attr_get_payload(a);
+		if (mnl_attr_get_payload_len(a) <
+		    sizeof(*sel) + sizeof(sel->keys[0]))
+			break;
+		f->nkeys = sel->nkeys;
+		f->key = sel->keys[0];
+		break;
+	}
+	return MNL_CB_OK;
+}
 
 static int bpf_opt_cb(const struct nlattr *a, void *data)
 {
-	struct filter_query *q = data;
+	struct hc_filter_info *f = data;
 
-	if (mnl_attr_get_type(a) == TCA_BPF_ID)
-		q->prog_id = mnl_attr_get_u32(a);
+	if (mnl_attr_get_type(a) == TCA_BPF_ID &&
+	    mnl_attr_get_payload_len(a) >= sizeof(__u32))
+		f->prog_id = mnl_attr_get_u32(a);
 	return MNL_CB_OK;
 }
 
 static int filter_attr_cb(const struct nlattr *a, void *data)
 {
-	if (mnl_attr_get_type(a) == TCA_OPTIONS)
-		mnl_attr_parse_nested(a, bpf_opt_cb, data);
+	struct hc_filter_info *f = data;
+
+	switch (mnl_attr_get_type(a)) {
+	case TCA_KIND:
+		if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+			snprintf(f->kind, sizeof(f->kind), "%s",
+				 mnl_attr_get_str(a));
+		break;
+	case TCA_CHAIN:
+		if (mnl_attr_get_payload_len(a) >= sizeof(__u32))
+			f->chain = mnl_attr_get_u32(a);
+		break;
+	case TCA_OPTIONS:
+		/* The kind comes first in the kernel's messages. */
+		mnl_attr_parse_nested(
+			a, !strcmp(f->kind, "u32") ? u32_opt_cb : bpf_opt_cb,
+			f);
+		break;
+	}
 	return MNL_CB_OK;
 }
 
@@ -831,61 +911,46 @@ static int filter_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct tcmsg *t = mnl_nlmsg_get_payload(nlh);
 	struct filter_query *q = data;
+	struct hc_filter_info *f = &q->info;
 
-	if (q->kind && nlh->nlmsg_type == RTM_NEWTFILTER &&
-	    TC_H_MAJ(t->tcm_info) >> 16 == q->prio) {
-		const char *kind = NULL;
-
-		mnl_attr_parse(nlh, sizeof(*t), kind_attr_cb, &kind);
-		if (kind)
-			snprintf(q->kind, q->size, "%s", kind);
-	}
 	/* A dump lists each prio once without a handle, then its filters. */
-	if (nlh->nlmsg_type != RTM_NEWTFILTER || !t->tcm_handle)
+	if (nlh->nlmsg_type != RTM_NEWTFILTER || !t->tcm_handle || q->stop)
 		return MNL_CB_OK;
-	q->count++;
-	mnl_attr_parse(nlh, sizeof(*t), filter_attr_cb, q);
+	memset(f, 0, sizeof(*f));
+	f->ifindex = t->tcm_ifindex;
+	f->parent = t->tcm_parent;
+	f->handle = t->tcm_handle;
+	f->prio = TC_H_MAJ(t->tcm_info) >> 16;
+	f->protocol = ntohs(TC_H_MIN(t->tcm_info));
+	mnl_attr_parse(nlh, sizeof(*t), filter_attr_cb, f);
+	if (q->each)
+		q->stop = q->each(f, q->data);
 	return MNL_CB_OK;
 }
 
-int hc_nl_filter_prog_id(struct hc_nl *nl, const struct hc_filter *f,
-			 __u32 *prog_id, struct hc_err *err)
+int hc_nl_filter_each(struct hc_nl *nl, int ifindex, __u32 parent,
+		      int (*fn)(const struct hc_filter_info *info, void *data),
+		      void *data, struct hc_err *err)
 {
-	struct nlmsghdr *nlh = tc_msg(nl, RTM_GETTFILTER, 0, f->ifindex,
-				      f->parent, f->handle, filter_info(f));
-	struct filter_query q = { .talk.err = err };
-	int ret;
+	struct nlmsghdr *nlh =
+		tc_msg(nl, RTM_GETTFILTER, NLM_F_DUMP, ifindex, parent, 0, 0);
+	struct filter_query q = { .talk.err = err, .each = fn, .data = data };
+	int ret = talk(nl, nlh, filter_cb, &q, err);
 
-	mnl_attr_put_strz(nlh, TCA_KIND, "bpf");
-	ret = talk(nl, nlh, filter_cb, &q, err);
-	*prog_id = q.prog_id;
-	return ret;
+	return ret ? ret : q.stop;
 }
 
-int hc_nl_filter_kind_at(struct hc_nl *nl, const struct hc_filter *f,
-			 char *kind, size_t size, struct hc_err *err)
+static int count_one(const struct hc_filter_info *info, void *data)
 {
-	struct nlmsghdr *nlh = tc_msg(nl, RTM_GETTFILTER, NLM_F_DUMP,
-				      f->ifindex, f->parent, 0, 0);
-	struct filter_query q = {
-		.talk.err = err, .prio = f->prio, .kind = kind, .size = size
-	};
-
-	kind[0] = '\0';
-	return talk(nl, nlh, filter_cb, &q, err);
+	++*(int *)data;
+	return 0;
 }
 
 int hc_nl_filter_count(struct hc_nl *nl, int ifindex, __u32 parent, int *n,
 		       struct hc_err *err)
 {
-	struct nlmsghdr *nlh =
-		tc_msg(nl, RTM_GETTFILTER, NLM_F_DUMP, ifindex, parent, 0, 0);
-	struct filter_query q = { .talk.err = err };
-	int ret;
-
-	ret = talk(nl, nlh, filter_cb, &q, err);
-	*n = q.count;
-	return ret;
+	*n = 0;
+	return hc_nl_filter_each(nl, ifindex, parent, count_one, n, err);
 }
 
 /* ---- routes ---- */

@@ -9,7 +9,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include <linux/types.h>
+#include <net/if.h>
 #include <linux/if_link.h>
+#include <linux/pkt_cls.h>
 #include "hookcmp.h"
 
 struct hc_nl;
@@ -18,6 +20,8 @@ struct hc_nl *hc_nl_open(struct hc_err *err);
 void hc_nl_close(struct hc_nl *nl);
 
 struct hc_link_info {
+	char name[IF_NAMESIZE];
+	__u8 addr[6]; /* its MAC address, zeroes if it has none */
 	char kind[16]; /* IFLA_INFO_KIND: "veth", "netkit"..., or "" */
 	__u32 flags; /* IFF_* */
 	bool link_netns; /* its link (a veth's peer) is in another namespace */
@@ -33,6 +37,11 @@ struct hc_link_info {
 /* Kind, flags, XDP state, MTU, rx queues and counters of a device. */
 int hc_nl_link_get(struct hc_nl *nl, int ifindex, struct hc_link_info *info,
 		   struct hc_err *err);
+/* Each link of the namespace, until fn returns non-zero; returns that. */
+int hc_nl_link_each(struct hc_nl *nl,
+		    int (*fn)(int ifindex, const struct hc_link_info *info,
+			      void *data),
+		    void *data, struct hc_err *err);
 /* Linux 6.3+ netdev genetlink: what XDP a device supports now. */
 #define HC_XDP_ACT_NDO_XMIT 4
 int hc_nl_xdp_features(int ifindex, __u64 *features, struct hc_err *err);
@@ -75,6 +84,20 @@ struct hc_filter {
 	__u16 prio;
 	__u32 handle;
 	const char *kind; /* for deleting: NULL is "bpf" */
+	__u16 protocol; /* for deleting: 0 is ETH_P_ALL */
+	__u32 chain;
+};
+
+/* A filter as a dump shows it. */
+struct hc_filter_info {
+	int ifindex;
+	__u32 parent, handle, chain;
+	__u16 prio, protocol; /* protocol in host order: ETH_P_ALL... */
+	char kind[16];
+	__u32 prog_id; /* bpf: its program */
+	__u32 classid; /* u32: its class, and the first of nkeys keys */
+	int nkeys;
+	struct tc_u32_key key;
 };
 
 int hc_nl_filter_add_bpf(struct hc_nl *nl, const struct hc_filter *f,
@@ -89,12 +112,10 @@ int hc_nl_filter_add_u32(struct hc_nl *nl, const struct hc_filter *f, __u32 val,
 			 struct hc_err *err);
 int hc_nl_filter_del(struct hc_nl *nl, const struct hc_filter *f,
 		     struct hc_err *err);
-/* The id of the BPF program behind a cls_bpf filter, 0 if it has none. */
-int hc_nl_filter_prog_id(struct hc_nl *nl, const struct hc_filter *f,
-			 __u32 *prog_id, struct hc_err *err);
-/* The kind of a filter at f's prio under f's parent, "" if none. */
-int hc_nl_filter_kind_at(struct hc_nl *nl, const struct hc_filter *f,
-			 char *kind, size_t size, struct hc_err *err);
+/* Each filter under parent (all chains), until fn returns non-zero. */
+int hc_nl_filter_each(struct hc_nl *nl, int ifindex, __u32 parent,
+		      int (*fn)(const struct hc_filter_info *info, void *data),
+		      void *data, struct hc_err *err);
 /* Counts the filters under parent; *n is 0 when there are none. */
 int hc_nl_filter_count(struct hc_nl *nl, int ifindex, __u32 parent, int *n,
 		       struct hc_err *err);

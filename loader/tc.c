@@ -38,7 +38,7 @@ static struct hc_filter our_filter(const struct hc_run *r)
 {
 	return (struct hc_filter){
 		.ifindex = r->ifindex,
-		.parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS),
+		.parent = HC_TC_INGRESS,
 		.prio = r->prio,
 		.handle = r->handle,
 	};
@@ -47,6 +47,7 @@ static struct hc_filter our_filter(const struct hc_run *r)
 static int tc_attach(struct hc_run *r)
 {
 	struct hc_filter f = our_filter(r);
+	enum hc_qdisc_own own;
 	int err;
 
 	if (r->tc_attach == HC_TC_TCX) {
@@ -61,22 +62,18 @@ static int tc_attach(struct hc_run *r)
 		r->link_fd = -1;
 		/* Before 6.6 the kernel knows no such attach type. */
 		if (err == -EINVAL) {
-			hc_err_set(&r->err, "tcx links need Linux 6.6 or newer");
-			hc_err_hint(&r->err, "--tc-attach qdisc works on any kernel");
+			hc_err_set(&r->err,
+				   "tcx links need Linux 6.6 or newer");
+			hc_err_hint(&r->err,
+				    "--tc-attach qdisc works on any kernel");
 			return -EOPNOTSUPP;
 		}
 		return err;
 	}
 
-	/* Journalled as pending first: a qdisc that was there stays. */
-	err = hc_fault(&r->err, "qdisc")		     ?:
-		      hc_journal_begin(r, HC_J_QDISC, false) ?:
-		      hc_qdisc_get(r->nl, r->ifindex, qdisc_kind(r),
-				   &r->qdisc_created, &r->err);
-	if (r->qdisc_created)
-		hc_journal_begin(r, HC_J_QDISC, true);
-	else
-		hc_journal_end(r, HC_J_QDISC);
+	err = hc_qdisc_acquire(r->nl, hc_journal_rec(r, HC_J_QDISC), r->netns,
+			       !r->no_journal, &own, &r->shared_with, &r->err);
+	r->qdisc_own = own;
 	if (err)
 		return err;
 	err = hc_fault(&r->err, "filter")		     ?:
@@ -89,38 +86,66 @@ static int tc_attach(struct hc_run *r)
 	return err;
 }
 
-/* A filter that cannot go keeps its qdisc: deleting it would take both. */
+/*
+ * Our filter goes if it still runs our program; the qdisc only with that
+ * proof (qdisc/qdisc.h). A device that left this namespace keeps both
+ * records, for the caller to follow (loader/undo.c). 0 with r->err set
+ * says why the qdisc stays, as a note.
+ */
 static int tc_detach(struct hc_run *r)
 {
 	struct hc_filter f = our_filter(r);
-	bool filter = r->filter_added, qdisc = r->qdisc_created;
-	int err = 0;
+	enum hc_qdisc_own own = r->qdisc_own;
+	bool filter = r->filter_added;
+	int err = 0, ret;
 
 	if (r->link_fd >= 0)
 		close(r->link_fd);
 	r->link_fd = -1;
-	r->filter_added = r->qdisc_created = false;
+	r->filter_added = false;
+	r->qdisc_own = HC_QDISC_THEIRS;
 	if (filter) {
 		err = hc_filter_detach(r->nl, &f, r->prog_id, &r->err);
-		/* Gone, or not ours: nothing left for cleanup either way. */
-		if (!err || err == -EEXIST || err == -ENODEV || err == -ENOENT)
-			hc_journal_end(r, HC_J_FILTER);
-	}
-	if (err == -ENODEV) {
-		/* The device took its qdiscs with it. */
-		hc_journal_end(r, HC_J_QDISC);
-		return 0;
-	}
-	if (!err && qdisc) {
-		err = hc_qdisc_put(r->nl, r->ifindex, qdisc_kind(r), &r->err);
-		if (err && err != -ENODEV)
-			hc_err_hint(
+		/* Other errors: it may still be there, and the qdisc with it. */
+		if (err && err != -EEXIST && err != -ENOENT)
+			return err;
+		hc_journal_end(r, HC_J_FILTER);
+		if (err == -ENOENT)
+			hc_err_set(
 				&r->err,
-				"the %s qdisc hookcmp created stays; remove it with: tc qdisc del dev %s %s",
-				qdisc_kind(r), r->dev, qdisc_kind(r));
-		hc_journal_end(r, HC_J_QDISC);
+				"hookcmp's filter (prio %u handle %#x) was deleted while it ran",
+				f.prio, f.handle);
 	}
-	return err == -ENODEV ? 0 : err;
+	if (own == HC_QDISC_THEIRS || err == -EEXIST) {
+		/* Someone's filter at our place keeps the qdisc with it. */
+		hc_journal_end(r, HC_J_QDISC);
+		return err;
+	}
+	/*
+	 * The proof: our filter was just removed from it; or no filter of
+	 * ours ever went on the qdisc this attach created a moment ago.
+	 */
+	ret = hc_qdisc_release(r->nl, r->ifindex, qdisc_kind(r),
+			       r->no_journal ? NULL : &r->jr[HC_J_QDISC], !err,
+			       &r->err);
+	if (ret == -ENODEV)
+		return ret;
+	hc_journal_end(r, HC_J_QDISC);
+	if (ret == -ESTALE) {
+		hc_err_set(
+			&r->err,
+			"hookcmp's filter (prio %u handle %#x) was deleted while it ran, so nothing proves the %s is still the one hookcmp created: it stays",
+			f.prio, f.handle, qdisc_kind(r));
+		hc_err_hint(
+			&r->err,
+			"if nobody else uses it: tc%s%s qdisc del dev %s %s",
+			r->netns ? " -n " : "", r->netns ? r->netns : "",
+			r->dev, qdisc_kind(r));
+		return -EBUSY;
+	}
+	if (ret == -EBUSY || ret == -EUSERS)
+		return 0;
+	return ret == -ENOENT ? err : ret;
 }
 
 static const char *tc_attach_name(const struct hc_run *r)

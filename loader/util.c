@@ -20,6 +20,8 @@ void hc_err_set(struct hc_err *err, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!err)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
@@ -29,6 +31,8 @@ void hc_err_hint(struct hc_err *err, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!err)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(err->hint, sizeof(err->hint), fmt, ap);
 	va_end(ap);

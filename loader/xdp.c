@@ -3,8 +3,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <linux/if_link.h>
 #include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/if_link.h>
+#include <linux/magic.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "hookcmp.h"
@@ -46,6 +50,101 @@ static __u32 mode_flag(const struct hc_run *r)
 					      XDP_FLAGS_SKB_MODE;
 }
 
+static void unpin(const char *pin)
+{
+	char dir[sizeof(((struct hc_run *)0)->pin)], *slash;
+
+	if (!pin[0] || unlink(pin))
+		return;
+	snprintf(dir, sizeof(dir), "%s", pin);
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		rmdir(dir); /* only once no other run's pin is in it */
+	}
+}
+
+/* A bpffs to keep the replaced program in: the system's, or one mounted
+ * at its usual place, as bpftool does. */
+static int pin_prepare(struct hc_err *err)
+{
+	struct statfs sf;
+
+	if ((statfs(HC_BPFFS, &sf) || sf.f_type != BPF_FS_MAGIC) &&
+	    mount("bpf", HC_BPFFS, "bpf", 0, "mode=0700")) {
+		hc_err_set(
+			err,
+			"--replace keeps the program it replaces pinned: mounting a bpffs at %s: %s",
+			HC_BPFFS, strerror(errno));
+		return -errno;
+	}
+	if (mkdir(HC_PIN_DIR, 0700) && errno != EEXIST) {
+		hc_err_set(err, "creating %s: %s", HC_PIN_DIR, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* foreign_fd is open while foreign_id is set, and only then. */
+static void release_foreign(struct hc_run *r)
+{
+	if (r->foreign_id)
+		close(r->foreign_fd);
+	r->foreign_fd = -1;
+	r->foreign_id = 0;
+	r->pin[0] = '\0';
+}
+
+/*
+ * --replace: holds the program in our mode's slot (by fd, and pinned, so
+ * that cleanup can put it back after a kill -9) and journals both ids.
+ */
+static int take_over(struct hc_run *r)
+{
+	struct hc_link_info li;
+	bool native = r->xdp_mode == HC_XDP_NATIVE;
+	__u32 id, other;
+	int err;
+
+	err = hc_nl_link_get(r->nl, r->ifindex, &li, &r->err);
+	if (err)
+		return err;
+	id = native ? li.drv_id : li.skb_id;
+	other = native ? li.skb_id : li.drv_id;
+	if (!id && other) {
+		hc_err_set(
+			&r->err,
+			"XDP program %u is attached in %s mode; --replace takes over the slot of its own mode",
+			other, native ? "generic" : "native");
+		hc_err_hint(&r->err, "use --xdp-mode %s --replace",
+			    native ? "generic" : "native");
+		return -EBUSY;
+	}
+	if (!id)
+		return 0;
+	err = bpf_prog_get_fd_by_id(id);
+	if (err < 0) {
+		err = -errno;
+		hc_err_set(&r->err, "taking hold of XDP program %u", id);
+		return err;
+	}
+	r->foreign_fd = err;
+	r->foreign_id = id;
+	snprintf(r->pin, sizeof(r->pin), HC_PIN_DIR "/xdp-%d-%d-%u", getpid(),
+		 r->ifindex, id);
+	/* The record first: cleanup after a kill -9 then knows the pin. */
+	err = pin_prepare(&r->err) ?: hc_journal_begin(r, HC_J_XDP, true);
+	if (!err && bpf_obj_pin(r->foreign_fd, r->pin)) {
+		err = -errno;
+		hc_err_set(&r->err, "pinning XDP program %u at %s", id, r->pin);
+	}
+	if (err) {
+		hc_journal_end(r, HC_J_XDP);
+		release_foreign(r);
+	}
+	return err;
+}
+
 int hc_xdp_attach(struct hc_run *r)
 {
 	__u32 flags = mode_flag(r);
@@ -67,22 +166,30 @@ int hc_xdp_attach(struct hc_run *r)
 		r->link_fd = -1;
 		/* Before 5.9 the kernel knows no XDP links. */
 		if (err == -EINVAL) {
-			hc_err_set(&r->err, "XDP links need Linux 5.9 or newer");
+			hc_err_set(&r->err,
+				   "XDP links need Linux 5.9 or newer");
 			return -EOPNOTSUPP;
 		}
 		goto explain;
 	}
-	if (!r->force)
-		flags |= XDP_FLAGS_UPDATE_IF_NOEXIST;
-	err = hc_fault(&r->err, "xdp")			  ?:
-		      hc_journal_begin(r, HC_J_XDP, true) ?:
-		      hc_nl_xdp_set(r->nl, r->ifindex, r->prog_fd, -1, flags,
+	err = r->replace ? take_over(r) : 0;
+	if (err)
+		return err;
+	/* Like ip link set xdp: never replace what we did not ask to. */
+	flags |=
+		r->foreign_id ? XDP_FLAGS_REPLACE : XDP_FLAGS_UPDATE_IF_NOEXIST;
+	err = hc_fault(&r->err, "xdp") ?:
+		      (r->foreign_id ? 0 : hc_journal_begin(r, HC_J_XDP, true)) ?:
+		      hc_nl_xdp_set(r->nl, r->ifindex, r->prog_fd,
+				    r->foreign_id ? r->foreign_fd : -1, flags,
 				    &r->err);
 	if (!err) {
 		r->xdp_attached = true;
 		return 0;
 	}
 	hc_journal_end(r, HC_J_XDP);
+	unpin(r->pin);
+	release_foreign(r);
 explain:
 	if (err == -ERANGE)
 		hc_err_hint(
@@ -100,13 +207,55 @@ explain:
 		if (id)
 			hc_err_hint(
 				&r->err,
-				"XDP program id %u is attached already; it was left alone",
-				id);
+				"XDP program id %u is attached already; it was left alone%s",
+				id,
+				r->replace || r->xdp_attach == HC_XDP_LINK ?
+					"" :
+					" (--replace takes its place until hookcmp stops)");
 	}
 	return err;
 }
 
-/* IFLA_XDP_EXPECTED_FD: the kernel detaches only if ours is still there. */
+int hc_xdp_put_back(struct hc_nl *nl, int ifindex, __u32 mode, int ours_fd,
+		    const char *pin, __u32 foreign_id, struct hc_err *err)
+{
+	int theirs = -1, ret;
+
+	if (pin[0]) {
+		theirs = bpf_obj_get(pin);
+		if (theirs < 0 && errno != ENOENT) {
+			ret = -errno;
+			hc_err_set(
+				err,
+				"the XDP program hookcmp replaced (id %u), pinned at %s",
+				foreign_id, pin);
+			return ret;
+		}
+	}
+	/* IFLA_XDP_EXPECTED_FD: only if ours is still there. */
+	ret = hc_nl_xdp_set(nl, ifindex, theirs, ours_fd,
+			    mode | XDP_FLAGS_REPLACE, err);
+	if (ret == -EEXIST)
+		hc_err_set(
+			err,
+			"the XDP program there is no longer ours, so it stays%s",
+			theirs >= 0 ? "; the one hookcmp replaced is let go" :
+				      "");
+	else if (ret && ret != -ENODEV && theirs >= 0)
+		hc_err_set(
+			err,
+			"XDP program %u was not put back: it waits, pinned at %s",
+			foreign_id, pin);
+	else if (ret && ret != -ENODEV)
+		hc_err_set(err, "our XDP program may still be attached");
+	if (!ret || ret == -EEXIST)
+		unpin(pin);
+	if (theirs >= 0)
+		close(theirs);
+	return ret;
+}
+
+/* A device that left this namespace keeps the record: the caller follows. */
 int hc_xdp_detach(struct hc_run *r)
 {
 	int err;
@@ -117,19 +266,18 @@ int hc_xdp_detach(struct hc_run *r)
 	if (!r->xdp_attached)
 		return 0;
 	r->xdp_attached = false;
-	err = hc_nl_xdp_set(r->nl, r->ifindex, -1, r->prog_fd,
-			    mode_flag(r) | XDP_FLAGS_REPLACE, &r->err);
+	err = hc_xdp_put_back(r->nl, r->ifindex, mode_flag(r), r->prog_fd,
+			      r->pin, r->foreign_id, &r->err);
 	if (err == -ENODEV)
-		err = 0;
-	if (err == -EEXIST)
-		hc_err_set(
-			&r->err,
-			"the XDP program there is no longer ours, so it stays");
-	else if (err)
-		hc_err_set(&r->err, "our XDP program may still be attached");
+		return err;
+	if (!err && r->foreign_id)
+		hc_err_set(&r->err, "XDP program %u is back on %s",
+			   r->foreign_id, r->dev);
 	/* What may still be ours stays in the journal for cleanup. */
 	if (!err || err == -EEXIST)
 		hc_journal_end(r, HC_J_XDP);
+	if (!err || err == -EEXIST)
+		release_foreign(r);
 	return err;
 }
 

@@ -1,100 +1,304 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
 #include <linux/pkt_sched.h>
+#include "journal.h"
 #include "qdisc.h"
 
-int hc_qdisc_get(struct hc_nl *nl, int ifindex, const char *kind, bool *created,
-		 struct hc_err *err)
+struct hc_filter hc_filter_of(const struct hc_jrec *rec)
 {
-	char have[32];
-	int ret;
-
-	*created = false;
-	ret = hc_nl_qdisc_add(nl, ifindex, kind, err);
-	if (!ret) {
-		*created = true;
-		return 0;
-	}
-	if (ret != -EEXIST)
-		return ret;
-	ret = hc_nl_ingress_qdisc(nl, ifindex, have, sizeof(have), err);
-	if (ret)
-		return ret;
-	if (strcmp(have, kind)) {
-		hc_err_set(err, "qdisc '%s' holds the ingress side already",
-			   have);
-		hc_err_hint(err, "use --qdisc %s, or remove that qdisc first",
-			    have);
-		return -EBUSY;
-	}
-	return 0;
+	return (struct hc_filter){
+		.ifindex = rec->ifindex,
+		.parent = rec->parent ? rec->parent : HC_TC_INGRESS,
+		.prio = rec->prio,
+		.handle = rec->handle,
+		.protocol = rec->protocol,
+		.chain = rec->chain,
+		.kind = !strcmp(rec->mode, "u32") ? "u32" : NULL,
+	};
 }
 
-int hc_qdisc_put(struct hc_nl *nl, int ifindex, const char *kind,
-		 struct hc_err *err)
-{
-	__u32 parents[] = {
-		TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS),
-		TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_EGRESS),
-	};
-	int i, n, ret;
+/* ---- filters ---- */
 
-	for (i = 0; i < (strcmp(kind, "clsact") ? 1 : 2); i++) {
-		ret = hc_nl_filter_count(nl, ifindex, parents[i], &n, err);
-		if (ret)
-			return ret;
-		if (n) {
-			hc_err_set(err,
-				   "%d filter(s) of someone else's hang on it",
-				   n);
-			return -EBUSY;
-		}
-	}
-	return hc_nl_qdisc_del(nl, ifindex, kind, err);
+struct where {
+	const struct hc_filter *f;
+	bool any_handle; /* a conflict: anything at the prio */
+	struct hc_filter_info info;
+};
+
+static int at_place(const struct hc_filter_info *i, void *data)
+{
+	struct where *w = data;
+
+	if (i->prio != w->f->prio ||
+	    (!w->any_handle &&
+	     (i->handle != w->f->handle || i->chain != w->f->chain)))
+		return 0;
+	w->info = *i;
+	return 1;
+}
+
+static int filter_find(struct hc_nl *nl, const struct hc_filter *f,
+		       bool any_handle, struct hc_filter_info *info,
+		       struct hc_err *err)
+{
+	struct where w = { .f = f, .any_handle = any_handle };
+	int ret =
+		hc_nl_filter_each(nl, f->ifindex, f->parent, at_place, &w, err);
+
+	if (ret < 0)
+		return ret;
+	*info = w.info;
+	return ret ? 0 : -ENOENT;
+}
+
+static __u16 protocol_of(const struct hc_filter *f)
+{
+	return f->protocol ? f->protocol : ETH_P_ALL;
+}
+
+/* Whatever holds f's prio or handle, as the conflict to report. */
+static int conflict(struct hc_nl *nl, const struct hc_filter *f, int ret,
+		    struct hc_err *err)
+{
+	struct hc_filter_info i;
+
+	if (ret != -EEXIST && ret != -EINVAL)
+		return ret;
+	if (filter_find(nl, f, ret == -EINVAL, &i, NULL))
+		return ret;
+	if (i.handle == f->handle && i.chain == f->chain)
+		hc_err_hint(
+			err,
+			"a filter holds prio %u handle %#x already; pick another --prio or --handle",
+			f->prio, f->handle);
+	else
+		hc_err_hint(
+			err,
+			"a %s filter holds prio %u already (protocol %#06x); pick another --prio",
+			i.kind, f->prio, i.protocol);
+	return -EBUSY;
 }
 
 int hc_filter_attach(struct hc_nl *nl, const struct hc_filter *f, int prog_fd,
 		     struct hc_err *err)
 {
-	int ret = hc_nl_filter_add_bpf(nl, f, prog_fd, "hookcmp", err);
-	char kind[32];
-
-	if (ret == -EEXIST) {
-		hc_err_hint(
-			err,
-			"a filter holds prio %u handle %#x already; pick another --prio or --handle",
-			f->prio, f->handle);
-		return -EBUSY;
-	}
-	/* The kernel says EINVAL when another kind of filter owns the prio. */
-	if (ret == -EINVAL &&
-	    !hc_nl_filter_kind_at(nl, f, kind, sizeof(kind), NULL) && kind[0] &&
-	    strcmp(kind, "bpf")) {
-		hc_err_hint(
-			err,
-			"a %s filter holds prio %u already; pick another --prio",
-			kind, f->prio);
-		return -EBUSY;
-	}
-	return ret;
+	return conflict(nl, f,
+			hc_nl_filter_add_bpf(nl, f, prog_fd, "hookcmp", err),
+			err);
 }
 
 int hc_filter_detach(struct hc_nl *nl, const struct hc_filter *f, __u32 prog_id,
 		     struct hc_err *err)
 {
-	__u32 id;
-	int ret;
+	struct hc_filter_info i;
+	int ret = filter_find(nl, f, false, &i, err);
 
-	ret = hc_nl_filter_prog_id(nl, f, &id, err);
 	if (ret)
 		return ret;
-	if (id != prog_id) {
-		hc_err_set(
-			err,
-			"prio %u handle %#x now runs program %u, not ours (%u)",
-			f->prio, f->handle, id, prog_id);
+	if (strcmp(i.kind, "bpf") || i.prog_id != prog_id ||
+	    i.protocol != protocol_of(f)) {
+		if (i.prog_id)
+			hc_err_set(
+				err,
+				"prio %u handle %#x runs program %u now, not ours (%u)",
+				f->prio, f->handle, i.prog_id, prog_id);
+		else
+			hc_err_set(
+				err,
+				"prio %u handle %#x holds a %s filter now, not ours",
+				f->prio, f->handle, i.kind);
 		return -EEXIST;
 	}
 	return hc_nl_filter_del(nl, f, err);
+}
+
+int hc_u32_attach(struct hc_nl *nl, const struct hc_filter *f,
+		  struct hc_err *err)
+{
+	return conflict(nl, f,
+			hc_nl_filter_add_u32(nl, f, HC_U32_VAL, 0xffffffff, 0,
+					     HC_U32_CLASSID, err),
+			err);
+}
+
+int hc_u32_detach(struct hc_nl *nl, const struct hc_filter *f,
+		  struct hc_err *err)
+{
+	struct hc_filter_info i;
+	int ret = filter_find(nl, f, false, &i, err);
+
+	if (ret)
+		return ret;
+	if (strcmp(i.kind, "u32") || i.classid != HC_U32_CLASSID ||
+	    i.nkeys != 1 || i.key.val != htonl(HC_U32_VAL) ||
+	    i.key.mask != 0xffffffff || i.key.off ||
+	    i.protocol != protocol_of(f)) {
+		hc_err_set(
+			err,
+			"prio %u handle %#x holds a %s filter that is not bench's",
+			f->prio, f->handle, i.kind);
+		return -EEXIST;
+	}
+	return hc_nl_filter_del(nl, f, err);
+}
+
+/* ---- qdiscs ---- */
+
+static int kind_check(struct hc_nl *nl, int ifindex, const char *kind,
+		      struct hc_err *err)
+{
+	char have[32];
+	int ret = hc_nl_ingress_qdisc(nl, ifindex, have, sizeof(have), err);
+
+	if (ret)
+		return ret;
+	if (!strcmp(have, kind))
+		return 0;
+	hc_err_set(err, "qdisc '%s' holds the ingress side already", have);
+	hc_err_hint(err, "use --qdisc %s, or remove that qdisc first", have);
+	return -EBUSY;
+}
+
+static bool same_qdisc(const struct hc_jrec *a, const struct hc_jrec *b)
+{
+	return a->kind == HC_J_QDISC && a->done && a->ifindex == b->ifindex &&
+	       a->netns_ino == b->netns_ino && a->netns_dev == b->netns_dev &&
+	       !strcmp(a->mode, b->mode) && !hc_jrec_same_run(a, b);
+}
+
+/*
+ * The pid of a hookcmp run other than rec's that holds rec's qdisc: any
+ * (live) with a filter of its own on it now (proven), or 0.
+ */
+static int owner_of(struct hc_nl *nl, const struct hc_jrec *rec, bool live)
+{
+	struct hc_jrec *recs;
+	struct hc_filter_info info;
+	struct hc_filter f;
+	int n, i, k, pid = 0;
+
+	if (hc_journal_list(&recs, &n, NULL))
+		return 0;
+	for (i = 0; i < n && !pid; i++) {
+		if (recs[i].bad[0] || !same_qdisc(&recs[i], rec))
+			continue;
+		if (!live) {
+			pid = recs[i].pid;
+			break;
+		}
+		if (!hc_journal_alive(&recs[i]))
+			continue;
+		for (k = 0; k < n && !pid; k++) {
+			if (recs[k].kind != HC_J_FILTER ||
+			    !hc_jrec_same_run(&recs[k], &recs[i]) ||
+			    recs[k].ifindex != rec->ifindex)
+				continue;
+			f = hc_filter_of(&recs[k]);
+			if (!filter_find(nl, &f, false, &info, NULL) &&
+			    !strcmp(info.kind, "bpf") &&
+			    info.prog_id == recs[k].prog_id)
+				pid = recs[i].pid;
+		}
+	}
+	free(recs);
+	return pid;
+}
+
+int hc_qdisc_acquire(struct hc_nl *nl, struct hc_jrec *rec, const char *netns,
+		     bool journal, enum hc_qdisc_own *own, int *with,
+		     struct hc_err *err)
+{
+	int ret;
+
+	*own = HC_QDISC_THEIRS;
+	*with = 0;
+	ret = journal ? hc_journal_lock(err) : 0;
+	if (ret)
+		return ret;
+	/* Pending first: killed right after the add, cleanup knows of it. */
+	rec->done = rec->shared = false;
+	ret = (journal ? hc_journal_add(rec, netns, err) : 0) ?:
+		      hc_fault(err, "qdisc")		      ?:
+		      hc_nl_qdisc_add(nl, rec->ifindex, rec->mode, err);
+	if (!ret) {
+		*own = HC_QDISC_CREATED;
+		rec->done = true;
+	} else if (ret == -EEXIST) {
+		ret = kind_check(nl, rec->ifindex, rec->mode, err);
+		*with = ret || !journal ? 0 : owner_of(nl, rec, true);
+		if (*with) {
+			*own = HC_QDISC_SHARED;
+			rec->done = rec->shared = true;
+		}
+	}
+	if (journal && rec->done) {
+		ret = hc_journal_add(rec, netns, err);
+		if (ret && *own == HC_QDISC_CREATED)
+			hc_nl_qdisc_del(nl, rec->ifindex, rec->mode, NULL);
+		if (ret)
+			*own = HC_QDISC_THEIRS;
+	}
+	if (journal && *own == HC_QDISC_THEIRS)
+		hc_journal_del(rec);
+	if (journal)
+		hc_journal_unlock();
+	return ret;
+}
+
+int hc_qdisc_release(struct hc_nl *nl, int ifindex, const char *kind,
+		     const struct hc_jrec *rec, bool proof, struct hc_err *err)
+{
+	__u32 parents[] = { HC_TC_INGRESS,
+			    TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_EGRESS) };
+	int i, n, total = 0, ret, pid;
+	char have[32];
+
+	ret = rec ? hc_journal_lock(err) : 0;
+	if (ret)
+		return ret;
+	ret = hc_nl_ingress_qdisc(nl, ifindex, have, sizeof(have), err);
+	if (ret == -ENODEV)
+		ret = -ENOENT;
+	if (!ret && strcmp(have, kind)) {
+		if (have[0])
+			hc_err_set(err, "a %s qdisc holds the ingress side now",
+				   have);
+		else
+			hc_err_set(err, "no %s qdisc there any more", kind);
+		ret = -ENOENT;
+	}
+	pid = !ret && rec ? owner_of(nl, rec, false) : 0;
+	if (pid) {
+		hc_err_set(err, "the %s stays for hookcmp %d, which shares it",
+			   kind, pid);
+		ret = -EUSERS;
+	}
+	for (i = 0; !ret && i < (strcmp(kind, "clsact") ? 1 : 2); i++) {
+		ret = hc_nl_filter_count(nl, ifindex, parents[i], &n, err);
+		total += n;
+	}
+	if (!ret && total) {
+		hc_err_set(
+			err,
+			"the %s hookcmp created stays: %d filter%s of someone else's hang%s on it",
+			kind, total, total > 1 ? "s" : "",
+			total > 1 ? "" : "s");
+		ret = -EBUSY;
+	}
+	if (!ret && !proof) {
+		hc_err_set(
+			err,
+			"nothing proves it is still the one hookcmp created: hookcmp's filter was not on it");
+		ret = -ESTALE;
+	}
+	if (!ret)
+		ret = hc_nl_qdisc_del(nl, ifindex, kind, err);
+	if (rec)
+		hc_journal_unlock();
+	return ret;
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Qdiscs and tc filters with one rule: delete only what we created, and
- * check it is still ours before deleting it.
+ * Ingress qdiscs and tc filters, with one rule: delete only what hookcmp
+ * can prove it made. A filter is ours while it runs our program id (or,
+ * for bench's u32 filter, carries its selector and class); a qdisc is
+ * deleted only when our filter was just found on it and removed, no
+ * other hookcmp run shares it, and no filter is left on it.
  */
 #ifndef HC_QDISC_H
 #define HC_QDISC_H
@@ -9,17 +12,58 @@
 #include <stdbool.h>
 #include "nl.h"
 
-/* Creates kind, or reuses one that exists (then *created is false). */
-int hc_qdisc_get(struct hc_nl *nl, int ifindex, const char *kind, bool *created,
-		 struct hc_err *err);
-/* Deletes the qdisc unless filters (someone else's) still hang on it. */
-int hc_qdisc_put(struct hc_nl *nl, int ifindex, const char *kind,
-		 struct hc_err *err);
+/* The parent of ingress filters on clsact and sch_ingress alike. */
+#define HC_TC_INGRESS TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS)
 
+/* How a run holds the ingress qdisc its filter hangs on. */
+enum hc_qdisc_own {
+	HC_QDISC_THEIRS, /* it was there: not ours to delete */
+	HC_QDISC_CREATED,
+	HC_QDISC_SHARED, /* a live hookcmp run created it; we joined */
+};
+
+/*
+ * Creates the ingress qdisc kind on rec's device, or takes the one there:
+ * joined (shared) when a live hookcmp run created it and its filter is on
+ * it now, else someone else's. With a journal (rec->name set or journal
+ * true), rec is written pending before the qdisc is added and rewritten
+ * as done, or dropped when the qdisc is not ours; all under the journal's
+ * lock. *with: the pid of the run we share it with.
+ */
+int hc_qdisc_acquire(struct hc_nl *nl, struct hc_jrec *rec, const char *netns,
+		     bool journal, enum hc_qdisc_own *own, int *with,
+		     struct hc_err *err);
+/*
+ * Deletes the ingress qdisc kind of ifindex when proof (our filter was just
+ * removed from it), no record but rec (NULL: no journal) says another
+ * hookcmp run holds it, and no filter is left. 0 deleted; -ENOENT it is
+ * gone; it stays, err saying why, with -EUSERS (another hookcmp run
+ * shares it), -EBUSY (someone's filters) or -ESTALE (no proof).
+ */
+int hc_qdisc_release(struct hc_nl *nl, int ifindex, const char *kind,
+		     const struct hc_jrec *rec, bool proof, struct hc_err *err);
+
+/* EEXIST and any other conflict at f's prio or handle are -EBUSY. */
 int hc_filter_attach(struct hc_nl *nl, const struct hc_filter *f, int prog_fd,
 		     struct hc_err *err);
-/* Deletes the filter only if it still runs prog_id. */
+/*
+ * Deletes f if it still runs prog_id: 0; -ENOENT if there is no such
+ * filter; -EEXIST if it runs another program (err says which).
+ */
 int hc_filter_detach(struct hc_nl *nl, const struct hc_filter *f, __u32 prog_id,
 		     struct hc_err *err);
+
+/* bench's u32 filter that matches nothing: 0xdeadbeef at offset 0. */
+#define HC_U32_VAL 0xdeadbeef
+#define HC_U32_HANDLE 0x80000001 /* 800::1, u32's first node */
+#define HC_U32_CLASSID TC_H_MAKE(1 << 16, 1)
+int hc_u32_attach(struct hc_nl *nl, const struct hc_filter *f,
+		  struct hc_err *err);
+/* Deletes f if it is still bench's: the same codes as hc_filter_detach. */
+int hc_u32_detach(struct hc_nl *nl, const struct hc_filter *f,
+		  struct hc_err *err);
+
+/* The filter of a journal record: where it hangs and what it is. */
+struct hc_filter hc_filter_of(const struct hc_jrec *rec);
 
 #endif

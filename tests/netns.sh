@@ -510,8 +510,8 @@ test_cleanup() {
 			grep -q "STALE" <<<"$("$HC" status "$DEV")"
 		# shellcheck disable=SC2086
 		"$HC" -n "$D" --hook socket --socket packet -d 0.1 -i 0 "$DEV" >/dev/null 2>"$T/err"
-		check "$name ($args): a new run says to clean up" \
-			grep -q "run: hookcmp cleanup $DEV" "$T/err"
+		check "$name ($args): a new run says to clean up, with -n" \
+			grep -q "run: hookcmp -n $D cleanup $DEV" "$T/err"
 		out=$("$HC" cleanup "$DEV")
 		rc=$?
 		check_eq "$name ($args): cleanup exit status" "$rc" 0

@@ -7,6 +7,18 @@
  */
 #include "../../loader/nl.c"
 
+static int count_filter(const struct hc_filter_info *info, void *data)
+{
+	++*(int *)data;
+	return info->nkeys < 0; /* read every field */
+}
+
+static int count_link(int ifindex, const struct hc_link_info *info, void *data)
+{
+	++*(int *)data;
+	return info->name[IF_NAMESIZE - 1] != '\0';
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	/* libmnl wants aligned messages, as a recv buffer would be. */
@@ -18,7 +30,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct qdisc_query qq = { .talk.err = &err,
 				  .kind = kind,
 				  .size = sizeof(kind) };
-	struct filter_query fq = { .talk.err = &err };
+	int nf = 0, nl = 0;
+	struct filter_query fq = { .talk.err = &err,
+				   .each = count_filter,
+				   .data = &nf };
+	struct link_query ld = {
+		.talk.err = &err, .info = &info, .each = count_link, .data = &nl
+	};
 	struct route_query rq = { .talk.err = &err, .ifindex = 1 };
 	struct genl_query gq = { .talk.err = &err,
 				 .attr = HC_NETDEV_A_DEV_XDP_FEATURES };
@@ -34,11 +52,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	}
 	parse_replies(buf, size, seq, portid, NULL, NULL, &err);
 	parse_replies(buf, size, seq, portid, link_cb, &lq, &err);
+	parse_replies(buf, size, seq, portid, link_cb, &ld, &err);
 	parse_replies(buf, size, seq, portid, qdisc_cb, &qq, &err);
 	parse_replies(buf, size, seq, portid, filter_cb, &fq, &err);
 	parse_replies(buf, size, seq, portid, route_cb, &rq, &err);
 	parse_replies(buf, size, seq, portid, genl_cb, &gq, &err);
 	if (strnlen(err.kernel, sizeof(err.kernel)) == sizeof(err.kernel))
 		abort(); /* the kernel's message must stay terminated */
+	if (ld.stop)
+		abort(); /* a link's name must stay terminated */
 	return 0;
 }

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Network namespaces by identity, not by name: the nsfs device and inode
+ * of a namespace are what a journal record keeps, and a namespace is found
+ * again wherever something still holds it (a name under /run/netns, a
+ * process, an open file, a bind mount), or proven gone.
+ */
+#ifndef HC_NETNS_H
+#define HC_NETNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+struct hc_netns_id {
+	__u64 dev, ino;
+};
+
+/* The identity of the current thread's network namespace, or of fd's. */
+int hc_netns_self(struct hc_netns_id *id);
+int hc_netns_of_fd(int fd, struct hc_netns_id *id);
+
+/*
+ * Calls fn once for every network namespace this process can reach,
+ * with an fd open on it and where it was found ("netns 'A'", "the netns
+ * of pid 42", ...), until fn returns non-zero; returns that. *all says
+ * whether the search saw every process, so that not finding a namespace
+ * proves it gone.
+ */
+typedef int (*hc_netns_fn)(int fd, const struct hc_netns_id *id,
+			   const char *where, void *data);
+int hc_netns_each(const char *first, hc_netns_fn fn, void *data, bool *all);
+
+/*
+ * An fd on the namespace id, trying the name first: -ENOENT when it is
+ * gone (nothing this process can see holds it), -ESRCH when it may live
+ * out of sight (another PID namespace's processes).
+ */
+int hc_netns_open(const struct hc_netns_id *id, const char *name, char *where,
+		  size_t size);
+
+#endif
