@@ -76,6 +76,7 @@ struct hc_jrec {
 	bool shared; /* a qdisc: joined, another hookcmp run created it */
 	char netns[256]; /* -n NAME (NAME_MAX), or "" */
 	__u64 netns_dev, netns_ino; /* the namespace's nsfs identity */
+	__u64 netns_proc; /* and the inode of its /proc/net/dev */
 	char dev[16];
 	int ifindex;
 	__u8 mac[6];

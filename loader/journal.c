@@ -46,7 +46,7 @@ static const struct field {
 	F(seq, F_U64),	     F(pid, F_INT),	 F(pidns, F_U64),
 	F(start, F_U64),     F(kind, F_KIND),	 F(done, F_BOOL),
 	F(shared, F_BOOL),   F(netns, F_STR),	 F(netns_dev, F_U64),
-	F(netns_ino, F_U64), F(dev, F_STR),	 F(ifindex, F_INT),
+	F(netns_ino, F_U64),  F(netns_proc, F_U64), F(dev, F_STR),	 F(ifindex, F_INT),
 	F(mac, F_MAC),	     F(mode, F_STR),	 F(prog_id, F_U32),
 	F(parent, F_U32),    F(prio, F_U32),	 F(handle, F_U32),
 	F(chain, F_U32),     F(protocol, F_U32), F(foreign_id, F_U32),
@@ -496,6 +496,7 @@ int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
 		hc_netns_self(&id);
 		rec->netns_dev = id.dev;
 		rec->netns_ino = id.ino;
+		rec->netns_proc = id.proc;
 		/* No MAC address (lo, tun) is all zeroes, and stays so. */
 		if (rec->dev[0])
 			hc_dev_mac(rec->dev, rec->mac);

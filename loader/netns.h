@@ -14,22 +14,27 @@
 
 struct hc_netns_id {
 	__u64 dev, ino;
+	/*
+	 * The inode of its /proc/net/dev: what tells a process's namespace
+	 * where the kernel hides its ns links, even from root.
+	 */
+	__u64 proc;
 };
 
-/* The identity of the current thread's network namespace, or of fd's. */
+/* The identity of the current thread's network namespace. */
 int hc_netns_self(struct hc_netns_id *id);
-int hc_netns_of_fd(int fd, struct hc_netns_id *id);
 
 /*
  * Calls fn once for every network namespace this process can reach,
  * with an fd open on it and where it was found ("netns 'A'", "the netns
  * of pid 42", ...), until fn returns non-zero; returns that. *all says
- * whether the search saw every process, so that not finding a namespace
- * proves it gone.
+ * whether the search saw every process, and none of them hides target
+ * (NULL: any namespace), so that not finding target proves it gone.
  */
 typedef int (*hc_netns_fn)(int fd, const struct hc_netns_id *id,
 			   const char *where, void *data);
-int hc_netns_each(const char *first, hc_netns_fn fn, void *data, bool *all);
+int hc_netns_each(const char *first, const struct hc_netns_id *target,
+		  hc_netns_fn fn, void *data, bool *all);
 
 /*
  * An fd on the namespace id, trying the name first: -ENOENT when it is

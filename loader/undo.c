@@ -148,7 +148,7 @@ static bool search(struct ctx *c, int (*here)(struct ctx *c, const char *where))
 {
 	struct search s = { .c = c, .here = here };
 
-	return hc_netns_each(c->rec->netns, search_one, &s, NULL) > 0;
+	return hc_netns_each(c->rec->netns, NULL, search_one, &s, NULL) > 0;
 }
 
 /* 1: the program is loaded still; 0: it is gone; or -errno. */
@@ -161,6 +161,31 @@ static int prog_loaded(__u32 id)
 		return 1;
 	}
 	return errno == ENOENT ? 0 : -errno;
+}
+
+/*
+ * Our program is loaded still, so attached somewhere: here() finds and
+ * undoes it in a namespace. Found nowhere, it may be on its way out: the
+ * kernel frees a namespace, and what was in it, after its last user
+ * went. 0: the program is gone; 1: said what became of it; or -errno.
+ */
+static int follow(struct ctx *c, int (*here)(struct ctx *c, const char *where),
+		  const char *nowhere)
+{
+	__u32 id = c->rec->prog_id;
+	int ret = prog_loaded(id), i;
+
+	if (ret <= 0 || search(c, here))
+		return ret;
+	for (i = 0; i < 60 && ret == 1; i++) {
+		usleep(50000);
+		ret = prog_loaded(id);
+	}
+	if (ret == 1)
+		say(c, "failed", true,
+		    "program %u is loaded still, but %s hookcmp can see (bpftool prog show id %u)",
+		    id, nowhere, id);
+	return ret;
 }
 
 /* ---- XDP ---- */
@@ -237,16 +262,11 @@ static void undo_xdp(struct ctx *c)
 
 	if (slot && slot == j->prog_id)
 		return xdp_off(c, j->ifindex, li.name, NULL);
-	ret = prog_loaded(j->prog_id);
+	ret = follow(c, xdp_here, "attached nowhere");
 	if (ret < 0)
 		return failed(c, ret);
-	if (ret) {
-		if (!search(c, xdp_here))
-			say(c, "failed", true,
-			    "program %u is loaded still, but attached nowhere hookcmp can see (bpftool prog show id %u)",
-			    j->prog_id, j->prog_id);
+	if (ret)
 		return;
-	}
 	/* Ours is gone: what --replace took stays where it is. */
 	if (j->pin[0] && !unlink(j->pin) && j->foreign_id != slot)
 		snprintf(c->err.hint, sizeof(c->err.hint),
@@ -367,13 +387,9 @@ static void undo_filter(struct ctx *c)
 			say(c, "gone", false, "already gone");
 		return;
 	}
-	ret = prog_loaded(j->prog_id);
+	ret = follow(c, filter_here, "in no filter");
 	if (ret < 0)
-		return failed(c, ret);
-	if (ret && !search(c, filter_here))
-		say(c, "failed", true,
-		    "program %u is loaded still, but in no filter hookcmp can see (bpftool prog show id %u)",
-		    j->prog_id, j->prog_id);
+		failed(c, ret);
 	else if (!ret && !c->nl && c->gone == -ENOENT)
 		say(c, "gone", false,
 		    "its network namespace is gone, and this with it");
@@ -486,7 +502,8 @@ void hc_undo(struct hc_undo_pass *pass, const struct hc_jrec *rec,
 	     struct hc_undo *u)
 {
 	struct hc_netns_id id = { .dev = rec->netns_dev,
-				  .ino = rec->netns_ino };
+				  .ino = rec->netns_ino,
+				  .proc = rec->netns_proc };
 	struct ctx c = { .rec = rec, .pass = pass, .u = u };
 	int home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 	int fd;
