@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <linux/capability.h>
 #include <linux/if_link.h>
 #include <linux/pkt_sched.h>
 #include <bpf/bpf.h>
@@ -241,7 +242,10 @@ int cmd_cleanup(int argc, char **argv)
 	}
 	if (!!dev == c.all)
 		return hc_fail(HC_EXIT_USAGE, "name one device, or --all");
-	ret = hc_check_privileges();
+	ret = hc_check_privileges() ?:
+				      hc_check_caps(
+					      1ULL << CAP_SYS_ADMIN,
+					      "cleanup needs CAP_SYS_ADMIN too: it takes programs by their id and enters namespaces");
 	if (ret)
 		return ret;
 	ret = list_records(&recs, &n);

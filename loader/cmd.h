@@ -13,6 +13,8 @@ int hc_fail(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* 0, or HC_EXIT_PERM after saying which capabilities are missing. */
 int hc_check_privileges(void);
+/* The same for need, a mask of 1ULL << CAP_*; who says what needs them. */
+int hc_check_caps(unsigned long long need, const char *who);
 /* Enters netns when given: 0, or an exit code after saying why not. */
 int hc_cmd_netns(const char *netns);
 /*

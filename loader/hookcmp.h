@@ -154,6 +154,11 @@ struct hc_hook {
 	/* Optional: what else the summary says, as text (j NULL) or JSON. */
 	void (*report)(const struct hc_run *r, struct hc_json *j);
 	bool redirects; /* it can send a packet out of another device */
+	/*
+	 * Optional: capabilities it needs beyond hc_check_privileges', as
+	 * 1ULL << CAP_*, asked in the run's namespace.
+	 */
+	__u64 (*caps)(const struct hc_run *r);
 };
 
 extern const struct hc_hook hc_hook_xdp, hc_hook_tc, hc_hook_socket,

@@ -43,14 +43,14 @@ static const struct field {
 #k, t, offsetof(struct hc_jrec, k),      \
 			sizeof(((struct hc_jrec *)0)->k) \
 	}
-	F(seq, F_U64),	     F(pid, F_INT),	 F(pidns, F_U64),
-	F(start, F_U64),     F(kind, F_KIND),	 F(done, F_BOOL),
-	F(shared, F_BOOL),   F(netns, F_STR),	 F(netns_dev, F_U64),
-	F(netns_ino, F_U64),  F(netns_proc, F_U64), F(dev, F_STR),	 F(ifindex, F_INT),
-	F(mac, F_MAC),	     F(mode, F_STR),	 F(prog_id, F_U32),
-	F(parent, F_U32),    F(prio, F_U32),	 F(handle, F_U32),
-	F(chain, F_U32),     F(protocol, F_U32), F(foreign_id, F_U32),
-	F(pin, F_STR),	     F(val, F_VAL),
+	F(seq, F_U64),	      F(pid, F_INT),	    F(pidns, F_U64),
+	F(start, F_U64),      F(kind, F_KIND),	    F(done, F_BOOL),
+	F(shared, F_BOOL),    F(netns, F_STR),	    F(netns_dev, F_U64),
+	F(netns_ino, F_U64),  F(netns_proc, F_U64), F(dev, F_STR),
+	F(ifindex, F_INT),    F(mac, F_MAC),	    F(mode, F_STR),
+	F(prog_id, F_U32),    F(parent, F_U32),	    F(prio, F_U32),
+	F(handle, F_U32),     F(chain, F_U32),	    F(protocol, F_U32),
+	F(foreign_id, F_U32), F(pin, F_STR),	    F(val, F_VAL),
 #undef F
 };
 #define NR_FIELDS (sizeof(fields) / sizeof(fields[0]))
@@ -299,8 +299,9 @@ static int dir_get(bool create, struct hc_err *err)
 			return -ENOENT;
 		if (e == ELOOP || e == ENOTDIR) {
 			hc_err_set(err, "the journal %s is %s: refused", dir,
-				   e == ELOOP ? "a symbolic link" :
-						"not a directory");
+				   !lstat(dir, &st) && S_ISLNK(st.st_mode) ?
+					   "a symbolic link" :
+					   "not a directory");
 			return -EPERM;
 		}
 		hc_err_set(err, "the journal %s: %s", dir, strerror(e));
@@ -365,7 +366,10 @@ static __u64 ino_of(const char *path)
 	return stat(path, &st) ? 0 : st.st_ino;
 }
 
-/* Field 22 of PROC/stat: when the process started, in clock ticks. */
+/*
+ * Field 22 of PROC/stat: when the process started, in clock ticks; 0
+ * for a zombie, which has let go of all it held.
+ */
 static __u64 start_of(const char *proc)
 {
 	char path[320], buf[1024], *p;
@@ -377,7 +381,8 @@ static __u64 start_of(const char *proc)
 	f = fopen(path, "re");
 	if (!f)
 		return 0;
-	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')'))) {
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+	    p[1] == ' ' && p[2] != 'Z' && p[2] != 'X') {
 		for (i = 0; i < 20 && p; i++)
 			p = strchr(p + 1, ' ');
 		if (p)
@@ -411,15 +416,19 @@ static int nspid_of(const char *proc)
 bool hc_journal_alive(const struct hc_jrec *rec)
 {
 	char proc[300], ns[320];
-	bool seen = false, blind = false;
 	struct dirent *de;
+	__u64 ino;
 	DIR *d;
 
 	snprintf(proc, sizeof(proc), "/proc/%d", rec->pid);
 	if (rec->pidns == ino_of("/proc/self/ns/pid"))
 		return (!kill(rec->pid, 0) || errno == EPERM) &&
 		       start_of(proc) == rec->start;
-	/* Another PID namespace: find the process by its pid there. */
+	/*
+	 * Another PID namespace: the process that started at that tick with
+	 * that pid in its own namespace (stat and status are readable where
+	 * the kernel hides the ns links), in that namespace where that shows.
+	 */
 	d = opendir("/proc");
 	if (!d)
 		return true;
@@ -427,25 +436,16 @@ bool hc_journal_alive(const struct hc_jrec *rec)
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
 		snprintf(proc, sizeof(proc), "/proc/%s", de->d_name);
-		snprintf(ns, sizeof(ns), "%s/ns/pid", proc);
-		errno = 0;
-		if (ino_of(ns) != rec->pidns) {
-			blind |= errno == EACCES;
+		if (start_of(proc) != rec->start || nspid_of(proc) != rec->pid)
 			continue;
-		}
-		seen = true;
-		if (nspid_of(proc) == rec->pid && start_of(proc) == rec->start)
+		snprintf(ns, sizeof(ns), "%s/ns/pid", proc);
+		ino = ino_of(ns);
+		if (!ino || ino == rec->pidns)
 			break;
 	}
 	closedir(d);
-	if (de)
-		return true;
-	/*
-	 * A namespace of which some process shows is one this /proc shows
-	 * whole; otherwise only the initial one sees every process.
-	 */
-	return !seen &&
-	       (blind || ino_of("/proc/self/ns/pid") != PIDNS_INIT_INO);
+	/* Only the initial PID namespace sees every process there is. */
+	return de || ino_of("/proc/self/ns/pid") != PIDNS_INIT_INO;
 }
 
 bool hc_jrec_same_run(const struct hc_jrec *a, const struct hc_jrec *b)

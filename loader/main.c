@@ -236,17 +236,44 @@ static bool has_cap(int cap)
 	return d[cap / 32].effective & (1u << (cap % 32));
 }
 
+static const char *const cap_names[] = {
+	[CAP_NET_BIND_SERVICE] = "CAP_NET_BIND_SERVICE",
+	[CAP_NET_ADMIN] = "CAP_NET_ADMIN",
+	[CAP_NET_RAW] = "CAP_NET_RAW",
+	[CAP_IPC_LOCK] = "CAP_IPC_LOCK",
+	[CAP_SYS_ADMIN] = "CAP_SYS_ADMIN",
+	[CAP_PERFMON] = "CAP_PERFMON",
+	[CAP_BPF] = "CAP_BPF",
+};
+
+int hc_check_caps(__u64 need, const char *who)
+{
+	char missing[256] = "";
+	size_t len = 0;
+	unsigned int cap;
+
+	for (cap = 0; cap < sizeof(cap_names) / sizeof(cap_names[0]); cap++)
+		if ((need & (1ULL << cap)) && !has_cap(cap) && cap_names[cap])
+			len += snprintf(missing + len, sizeof(missing) - len,
+					" %s", cap_names[cap]);
+	if (!len)
+		return 0;
+	return hc_fail(HC_EXIT_PERM, "%s (missing:%s)", who, missing);
+}
+
+/*
+ * CAP_SYS_ADMIN stands in for CAP_BPF and CAP_PERFMON; without
+ * CAP_PERFMON the verifier refuses hookcmp's programs (EACCES).
+ */
 int hc_check_privileges(void)
 {
-	bool bpf = has_cap(CAP_BPF) || has_cap(CAP_SYS_ADMIN);
-	bool net = has_cap(CAP_NET_ADMIN);
+	__u64 need = 1ULL << CAP_NET_ADMIN;
 
-	if (bpf && net)
-		return 0;
-	return hc_fail(
-		HC_EXIT_PERM,
-		"hookcmp needs root, or CAP_BPF and CAP_NET_ADMIN (missing:%s%s)",
-		bpf ? "" : " CAP_BPF", net ? "" : " CAP_NET_ADMIN");
+	if (!has_cap(CAP_SYS_ADMIN))
+		need |= 1ULL << CAP_BPF | 1ULL << CAP_PERFMON;
+	return hc_check_caps(
+		need,
+		"hookcmp needs root, or CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN");
 }
 
 int hc_cmd_netns(const char *netns)
@@ -255,10 +282,11 @@ int hc_cmd_netns(const char *netns)
 	int ret = netns ? hc_enter_netns(netns, &err) : 0;
 
 	if (ret)
-		return hc_fail(ret == -ENOENT || ret == -EINVAL ?
-				       HC_EXIT_USAGE :
-				       HC_EXIT_PERM,
-			       "%s", err.msg);
+		return hc_fail(
+			ret == -ENOENT || ret == -EINVAL ? HC_EXIT_USAGE :
+							   HC_EXIT_PERM,
+			"%s%s", err.msg,
+			ret == -EPERM ? " (-n needs CAP_SYS_ADMIN)" : "");
 	return 0;
 }
 
@@ -540,11 +568,21 @@ static int cmd_run(int argc, char **argv)
 	ret = hc_cmd_device(r->netns, r->dev, &r->ifindex);
 	if (ret)
 		return ret;
+	/* In the namespace: a port's privilege is its sysctl. */
+	h = hc_hook_of(r);
+	if (h->caps) {
+		char who[64];
+
+		snprintf(who, sizeof(who), "--hook %s (%s) needs more", h->name,
+			 h->attach_name(r));
+		ret = hc_check_caps(h->caps(r), who);
+		if (ret)
+			return ret;
+	}
 
 	warn_stale(r);
 	libbpf_set_print(r->verbose ? libbpf_print : libbpf_quiet);
 	hc_install_signals();
-	h = hc_hook_of(r);
 
 	r->nl = hc_nl_open(&r->err);
 	if (!r->nl) {

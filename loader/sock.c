@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Socket filters: a UDP socket bound to a port, or an AF_PACKET tap. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -8,6 +9,7 @@
 #include <linux/if_packet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <linux/capability.h>
 #include <bpf/libbpf.h>
 #include "hookcmp.h"
 #include "sock.skel.h"
@@ -134,10 +136,27 @@ static const char *sock_attach_name(const struct hc_run *r)
 	return r->sock == HC_SOCK_UDP ? "udp" : "packet";
 }
 
+/* A packet socket is raw; a UDP port below the namespace's sysctl is privileged. */
+static __u64 sock_caps(const struct hc_run *r)
+{
+	FILE *f;
+	int start = 1024;
+
+	if (r->sock == HC_SOCK_PACKET)
+		return 1ULL << CAP_NET_RAW;
+	f = fopen("/proc/sys/net/ipv4/ip_unprivileged_port_start", "re");
+	if (f && fscanf(f, "%d", &start) != 1)
+		start = 1024;
+	if (f)
+		fclose(f);
+	return (int)r->port < start ? 1ULL << CAP_NET_BIND_SERVICE : 0;
+}
+
 const struct hc_hook hc_hook_socket = {
 	.name = "socket",
 	.load = sock_load,
 	.attach = sock_attach,
 	.detach = sock_detach,
 	.attach_name = sock_attach_name,
+	.caps = sock_caps,
 };

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <net/if.h>
 #include <linux/pkt_sched.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -97,6 +98,7 @@ static int tc_detach(struct hc_run *r)
 	struct hc_filter f = our_filter(r);
 	enum hc_qdisc_own own = r->qdisc_own;
 	bool filter = r->filter_added;
+	char name[IF_NAMESIZE];
 	int err = 0, ret;
 
 	if (r->link_fd >= 0)
@@ -104,6 +106,9 @@ static int tc_detach(struct hc_run *r)
 	r->link_fd = -1;
 	r->filter_added = false;
 	r->qdisc_own = HC_QDISC_THEIRS;
+	if ((filter || own != HC_QDISC_THEIRS) &&
+	    !if_indextoname(r->ifindex, name))
+		return -ENODEV;
 	if (filter) {
 		err = hc_filter_detach(r->nl, &f, r->prog_id, &r->err);
 		/* Other errors: it may still be there, and the qdisc with it. */
@@ -116,7 +121,9 @@ static int tc_detach(struct hc_run *r)
 				"hookcmp's filter (prio %u handle %#x) was deleted while it ran",
 				f.prio, f.handle);
 	}
-	if (own == HC_QDISC_THEIRS || err == -EEXIST) {
+	if (own == HC_QDISC_THEIRS)
+		return err;
+	if (err == -EEXIST) {
 		/* Someone's filter at our place keeps the qdisc with it. */
 		hc_journal_end(r, HC_J_QDISC);
 		return err;

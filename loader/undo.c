@@ -112,6 +112,17 @@ static const char *renamed(const struct hc_jrec *j, const char *name, char *buf,
 	return buf;
 }
 
+/* The same, for a device in the record's namespace at its ifindex. */
+static const char *now_called(struct ctx *c)
+{
+	struct hc_link_info li;
+
+	c->err.hint[0] = '\0';
+	if (c->nl && !hc_nl_link_get(c->nl, c->rec->ifindex, &li, NULL))
+		renamed(c->rec, li.name, c->err.hint, sizeof(c->err.hint));
+	return c->err.hint;
+}
+
 /* ---- following a program to wherever its device went ---- */
 
 struct search {
@@ -374,7 +385,7 @@ static void undo_filter(struct ctx *c)
 			    hc_filter_detach(c->nl, &f, j->prog_id, &c->err);
 	if (!ret) {
 		proven(c);
-		return say(c, "deleted", false, "deleted");
+		return say(c, "deleted", false, "deleted%s", now_called(c));
 	}
 	if (ret == -EEXIST)
 		return say(c, "left alone", false,
@@ -411,7 +422,7 @@ static void undo_qdisc(struct ctx *c)
 			       &c->err);
 	switch (ret) {
 	case 0:
-		return say(c, "deleted", false, "deleted");
+		return say(c, "deleted", false, "deleted%s", now_called(c));
 	case -ENOENT:
 	case -ENODEV:
 		return say(c, "gone", false, "already gone%s%s",
@@ -506,6 +517,7 @@ void hc_undo(struct hc_undo_pass *pass, const struct hc_jrec *rec,
 				  .proc = rec->netns_proc };
 	struct ctx c = { .rec = rec, .pass = pass, .u = u };
 	int home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	char name[sizeof(rec->netns) + 8];
 	int fd;
 
 	memset(u, 0, sizeof(*u));
@@ -524,6 +536,13 @@ void hc_undo(struct hc_undo_pass *pass, const struct hc_jrec *rec,
 		undo_ops[rec->kind](&c);
 	else
 		failed(&c, c.gone);
+	/* Found by another way than its name: say which. */
+	snprintf(name, sizeof(name), "netns '%s'", rec->netns);
+	if (c.nl && strcmp(c.where, "this netns") && strcmp(c.where, name) &&
+	    !u->keep)
+		snprintf(u->detail + strlen(u->detail),
+			 sizeof(u->detail) - strlen(u->detail),
+			 " (its namespace: %s)", c.where);
 	hc_nl_close(c.nl);
 	if (home >= 0) {
 		setns(home, CLONE_NEWNET);

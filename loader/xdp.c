@@ -7,6 +7,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <linux/capability.h>
 #include <linux/if_link.h>
 #include <linux/magic.h>
 #include <bpf/bpf.h>
@@ -286,7 +287,14 @@ const char *hc_xdp_mode_name(const struct hc_run *r)
 	return r->xdp_mode == HC_XDP_NATIVE ? "native" : "generic";
 }
 
+/* --replace takes hold of a program by its id, and pins it. */
+static __u64 xdp_caps(const struct hc_run *r)
+{
+	return r->replace ? 1ULL << CAP_SYS_ADMIN : 0;
+}
+
 const struct hc_hook hc_hook_xdp = {
+	.caps = xdp_caps,
 	.name = "xdp",
 	.load = xdp_load,
 	.attach = hc_xdp_attach,

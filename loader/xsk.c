@@ -15,10 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
+#include <linux/capability.h>
 #include <linux/ethtool.h>
 #include <linux/if_xdp.h>
 #include <linux/sockios.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -475,8 +477,21 @@ static void xsk_report(const struct hc_run *r, struct hc_json *j)
 	jw_close(j, '}');
 }
 
+/* AF_XDP sockets are raw; a UMEM over RLIMIT_MEMLOCK needs CAP_IPC_LOCK. */
+static __u64 xsk_caps(const struct hc_run *r)
+{
+	__u64 umem = (__u64)NUM_FRAMES * FRAME_SIZE, need = 1ULL << CAP_NET_RAW;
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    (r->all_queues || rl.rlim_cur < umem))
+		need |= 1ULL << CAP_IPC_LOCK;
+	return need | (r->replace ? 1ULL << CAP_SYS_ADMIN : 0);
+}
+
 const struct hc_hook hc_hook_xsk = {
 	.name = "xsk",
+	.caps = xsk_caps,
 	.load = xsk_load,
 	.attach = xsk_attach,
 	.detach = xsk_detach,

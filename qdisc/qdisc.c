@@ -69,18 +69,23 @@ static int conflict(struct hc_nl *nl, const struct hc_filter *f, int ret,
 
 	if (ret != -EEXIST && ret != -EINVAL)
 		return ret;
-	if (filter_find(nl, f, ret == -EINVAL, &i, NULL))
+	if (filter_find(nl, f, true, &i, NULL))
 		return ret;
-	if (i.handle == f->handle && i.chain == f->chain)
+	if (i.protocol != protocol_of(f))
+		hc_err_hint(
+			err,
+			"a %s filter of protocol %#06x holds prio %u already; pick another --prio",
+			i.kind, i.protocol, f->prio);
+	else if (strcmp(i.kind, f->kind ? f->kind : "bpf"))
+		hc_err_hint(
+			err,
+			"a %s filter holds prio %u already; pick another --prio",
+			i.kind, f->prio);
+	else
 		hc_err_hint(
 			err,
 			"a filter holds prio %u handle %#x already; pick another --prio or --handle",
 			f->prio, f->handle);
-	else
-		hc_err_hint(
-			err,
-			"a %s filter holds prio %u already (protocol %#06x); pick another --prio",
-			i.kind, f->prio, i.protocol);
 	return -EBUSY;
 }
 

@@ -204,7 +204,7 @@ EOF
 	rc=$?
 	check_eq "$name: unprivileged run exits 3" "$rc" 3
 	check "$name: unprivileged run names the capabilities" \
-		grep -q "needs root, or CAP_BPF and CAP_NET_ADMIN" <<<"$out"
+		grep -q "needs root, or CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN" <<<"$out"
 	check_state_same "$name"
 
 	# Someone else's tc state in the way: exit 5, theirs untouched.

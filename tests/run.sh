@@ -76,11 +76,12 @@ fi
 # The netns suite runs while another process on the host loads and
 # unloads BPF objects with hookcmp's names: the snapshots must not
 # mistake them for ours.
-if [ "$(id -u)" -eq 0 ] && { want netns || want bench || want xsk || want bench-dev || named bench-dev-short; }; then
+if [ "$(id -u)" -eq 0 ] && { want netns || want safety || want bench || want xsk || want bench-dev || named bench-dev-short; }; then
 	churn=$(mktemp)
 	nsenter --mount=/proc/$$/fd/8 --net=/proc/$$/fd/9 "$PWD/build/bpf-churn" >"$churn" &
 	churn_pid=$!
 	run netns tests/netns.sh
+	run safety tests/safety.sh
 	run bench tests/bench.sh
 	run xsk tests/xsk.sh
 	run bench-dev tests/bench_dev.sh

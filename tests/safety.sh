@@ -1,0 +1,654 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# What hookcmp never touches, and what cleanup puts back (doc/safety.md):
+# recycled names and ifindexes, --replace, shared qdiscs, PID namespaces,
+# devices that move, a hardened journal, names and numbers, privileges.
+# Each test builds what it needs and checks that hookcmp changed nothing
+# it did not create.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+kill9() {
+	kill -KILL "$HCPID" 2>/dev/null
+	wait "$HCPID" 2>/dev/null
+	HCPID=
+}
+
+journal_empty() { [ -z "$(ls -A /run/hookcmp 2>/dev/null)" ]; }
+
+# qdisc_kinds NS DEV: the device's qdiscs, by kind.
+qdisc_kinds() { tc -n "$1" -j qdisc show dev "$2" | jq -c '[.[].kind] | sort'; }
+xdp_id() { ip -n "$1" -d -j link show dev "$2" | jq '.[0].xdp.prog.id // 0'; }
+
+# A namespace recreated under the same name, a device recreated at the
+# same ifindex, someone else's qdisc on it: cleanup leaves it alone.
+test_recycled() {
+	local name q A=hct$$a idx out rc
+	for q in clsact ingress; do
+		name="recycled netns name ($q)"
+		ip netns add "$A" && ip -n "$A" link add d0 type veth peer name d1 &&
+			ip -n "$A" link set d0 up || { fail "$name: setup"; continue; }
+		idx=$(ip -n "$A" -j link show d0 | jq '.[0].ifindex')
+		if hc_start -n "$A" --hook tc --qdisc "$q" -i 0 d0; then
+			kill9
+			ip netns del "$A"
+			ip netns add "$A"
+			ip -n "$A" link add d0 type veth peer name d1
+			check_eq "$name: the new d0 has the old ifindex" \
+				"$(ip -n "$A" -j link show d0 | jq '.[0].ifindex')" "$idx"
+			tc -n "$A" qdisc add dev d0 "$q"
+			out=$("$HC" cleanup --all 2>&1)
+			rc=$?
+			check_eq "$name: cleanup exit" "$rc" 0
+			check "$name: says the namespace went" grep -q "network namespace is gone" <<<"$out"
+			check_eq "$name: their $q is still there" "$(qdisc_kinds "$A" d0 | jq -c 'index("'"$q"'") != null')" true
+			check "$name: the records are gone" journal_empty
+		else
+			fail "$name: did not attach"
+		fi
+		ip netns del "$A"
+
+		name="recycled ifindex ($q)"
+		topo_up || { fail "$name: topology"; return; }
+		ip -n "$D" link add hcr index 77 type veth peer name hcs &&
+			ip -n "$D" link set hcr up
+		if hc_start -n "$D" --hook tc --qdisc "$q" -i 0 hcr; then
+			kill9
+			ip -n "$D" link del hcr
+			ip -n "$D" link add hcr index 77 type veth peer name hcs
+			tc -n "$D" qdisc add dev hcr "$q"
+			out=$("$HC" cleanup --all 2>&1)
+			check_eq "$name: cleanup exit" "$?" 0
+			check "$name: the filter is gone, the qdisc left alone" \
+				grep -q "qdisc $q on hcr.*left alone" <<<"$out"
+			check_eq "$name: their $q is still there" "$(qdisc_kinds "$D" hcr | jq -c 'index("'"$q"'") != null')" true
+			check "$name: the records are gone" journal_empty
+		else
+			fail "$name: did not attach"
+		fi
+		topo_down
+	done
+}
+
+# --force is only about the default route; --replace takes an XDP slot
+# and gives it back, after a normal exit, a signal, and kill -9 + cleanup.
+test_replace() {
+	local name mode flag id out rc sig
+	topo_up || { fail "replace: topology"; return; }
+	for mode in generic native; do
+		name="--replace ($mode)"
+		flag=xdpgeneric
+		[ $mode = native ] && flag=xdpdrv
+		ip -n "$D" link set dev "$DEV" $flag obj build/xdp.bpf.o sec xdp
+		id=$(xdp_id "$D" "$DEV")
+		snapshot >"$T/before"
+		out=$("$HC" -n "$D" --hook xdp --xdp-mode $mode -f "$DEV" -d 0.3 -i 0 2>&1)
+		check_eq "$name: -f alone is busy" "$?" 5
+		check "$name: -f alone says to use --replace" grep -q "\-\-replace takes its place" <<<"$out"
+		check_eq "$name: -f alone: theirs stays" "$(xdp_id "$D" "$DEV")" "$id"
+		for sig in none TERM; do
+			if hc_start -n "$D" --hook xdp --xdp-mode $mode --replace -i 0 "$DEV"; then
+				check "$name: warns, naming their id" grep -q "XDP program $id gave its place on $DEV" "$T/err"
+				check "$name: ours runs meanwhile" not test "$(xdp_id "$D" "$DEV")" = "$id"
+				check "$name: status says whose place it took" \
+					grep -q "in place of $id" <<<"$("$HC" status)"
+				[ $sig = none ] && hc_stop INT || hc_stop "$sig"
+				check "$name ($sig): says it is back" grep -q "XDP program $id is back on $DEV" "$T/err"
+				check_state_same "$name (SIG$sig)"
+				check "$name ($sig): no pin left" test ! -e /sys/fs/bpf/hookcmp
+			else
+				fail "$name: did not attach"
+			fi
+		done
+		if hc_start -n "$D" --hook xdp --xdp-mode $mode --replace -i 0 "$DEV"; then
+			kill9
+			check "$name: kill -9 leaves ours on the slot" not test "$(xdp_id "$D" "$DEV")" = "$id"
+			out=$("$HC" cleanup --all 2>&1)
+			check_eq "$name: cleanup exit" "$?" 0
+			check "$name: cleanup puts theirs back" grep -q "XDP program $id put back" <<<"$out"
+			check_state_same "$name (kill -9, cleanup)"
+			check "$name: no pin left after cleanup" test ! -e /sys/fs/bpf/hookcmp
+		else
+			fail "$name: did not attach"
+		fi
+		ip -n "$D" link set dev "$DEV" $flag off
+	done
+	expect_table "replace" "" <<EOF
+2;--replace is for the XDP slot;-n $D --hook tc --replace $DEV
+2;--replace goes with --xdp-attach netlink;-n $D --hook xdp --xdp-attach link --replace $DEV
+EOF
+	topo_down
+}
+
+# Two tc runs share a clsact in both exit orders: the last one removes it,
+# and neither suggests deleting it while the other's filter is on it.
+test_shared_qdisc() {
+	local name first second pa pb
+	topo_up || { fail "shared qdisc: topology"; return; }
+	snapshot >"$T/before"
+	for first in a b; do
+		name="two tc runs, $first stops first"
+		"$HC" -n "$D" --hook tc --prio 1 -i 0 "$DEV" >/dev/null 2>"$T/a" &
+		pa=$!
+		wait_for "attached to" "$T/a"
+		"$HC" -n "$D" --hook tc --prio 2 -i 0 "$DEV" >/dev/null 2>"$T/b" &
+		pb=$!
+		wait_for "attached to" "$T/b"
+		check "$name: the second says whose clsact it shares" \
+			grep -q "the clsact on $DEV is hookcmp $pa's too" "$T/b"
+		if [ $first = a ]; then
+			second=$pb
+			kill -INT $pa
+			wait $pa
+		else
+			second=$pa
+			kill -INT $pb
+			wait $pb
+		fi
+		check_eq "$name: the clsact stays for the other" "$(qdisc_kinds "$D" "$DEV")" '["clsact","noqueue"]'
+		check "$name: and says why" grep -q "stays for hookcmp $second, which shares it" "$T/$first"
+		check "$name: no hint to delete it" not grep -q "qdisc del" "$T/$first"
+		kill -INT $second
+		wait $second
+		check_state_same "$name"
+	done
+	topo_down
+}
+
+# A run inside its own PID namespace is alive to the host's cleanup, and
+# stale once it is dead.
+test_pidns() {
+	local name="pid namespace" out id pid inner i
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	: >"$T/err"
+	unshare --pid --fork --mount-proc --kill-child=KILL \
+		"$HC" -n "$D" --hook xdp --xdp-mode generic -i 0 "$DEV" >/dev/null 2>"$T/err" &
+	pid=$!
+	if wait_for "attached to" "$T/err"; then
+		id=$(xdp_id "$D" "$DEV")
+		check_eq "$name: it records its pid in there" \
+			"$("$HC" -j status | jq -s -c 'map(.pid)')" "[1]"
+		out=$("$HC" cleanup --all 2>&1)
+		check "$name: the host's cleanup sees it alive" grep -q "still runs it" <<<"$out"
+		check_eq "$name: its program stays" "$(xdp_id "$D" "$DEV")" "$id"
+		check "$name: status says attached" grep -q "attached by hookcmp 1" <<<"$("$HC" status)"
+		# --kill-child: kill -9 of unshare is kill -9 of hookcmp in there.
+		inner=$(pgrep -P "$pid")
+		kill -KILL "$pid"
+		wait "$pid" 2>/dev/null
+		for i in $(seq "$WAIT_TICKS"); do
+			[ -e "/proc/$inner" ] || break
+			sleep 0.1
+		done
+		check "$name: once dead, it is stale" grep -q STALE <<<"$("$HC" status)"
+		out=$("$HC" cleanup --all 2>&1)
+		check_eq "$name: cleanup exit" "$?" 0
+		check "$name: cleanup detaches it" grep -q "detached" <<<"$out"
+	else
+		fail "$name: did not attach"
+		sed 's/^/  /' "$T/err"
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	fi
+	check_state_same "$name"
+	topo_down
+}
+
+# A device that moves or is renamed, a namespace unmounted while a process
+# holds it: what hookcmp attached is followed and undone where it is.
+test_follow() {
+	local name M=hct$$m N=hct$$n out rc args sleeper
+	topo_up || { fail "follow: topology"; return; }
+	for args in "--hook xdp --xdp-mode generic" "--hook xdp" "--hook tc"; do
+		name="device moved mid-run ($args)"
+		ip netns add "$M"
+		# shellcheck disable=SC2086
+		if hc_start -n "$D" $args -i 0 "$DEV"; then
+			ip -n "$D" link set "$DEV" netns "$M"
+			wait "$HCPID"
+			rc=$?
+			HCPID=
+			check_eq "$name: exit 1" "$rc" 1
+			check "$name: says it disappeared" grep -q "disappeared" "$T/err"
+			if [ "$args" = "--hook tc" ]; then
+				check "$name: the move took qdisc and filter" grep -q "already gone" "$T/err"
+			else
+				check "$name: detached where it went" grep -q "detached.*found in netns '$M'" "$T/err"
+			fi
+			check_eq "$name: nothing on it in $M" "$(xdp_id "$M" "$DEV") $(qdisc_kinds "$M" "$DEV")" '0 []'
+			check "$name: no record left" journal_empty
+		else
+			fail "$name: did not attach"
+		fi
+		ip netns del "$M"
+		topo_down
+		topo_up || { fail "follow: topology"; return; }
+	done
+
+	for args in "--hook xdp --xdp-mode generic" "--hook tc"; do
+		name="renamed, then kill -9 ($args)"
+		snapshot >"$T/before"
+		# shellcheck disable=SC2086
+		if hc_start -n "$D" $args -i 0 "$DEV"; then
+			kill9
+			ip -n "$D" link set "$DEV" down
+			ip -n "$D" link set "$DEV" name hcz
+			out=$("$HC" cleanup --all 2>&1)
+			check_eq "$name: cleanup exit" "$?" 0
+			check "$name: undone on the new name" grep -q "called hcz now" <<<"$out"
+			ip -n "$D" link set hcz name "$DEV"
+			ip -n "$D" link set "$DEV" up
+			check_state_same "$name"
+		else
+			fail "$name: did not attach"
+		fi
+	done
+	topo_down
+
+	name="netns unmounted, held by a process"
+	ip netns add "$N" && ip -n "$N" link add x0 type veth peer name x1 &&
+		ip -n "$N" link set x0 up
+	ip netns exec "$N" sleep 600 &
+	sleeper=$!
+	if hc_start -n "$N" --hook xdp --xdp-mode generic -i 0 x0; then
+		kill9
+		ip netns del "$N"
+		check "$name: the program stays in there" \
+			test "$(nsenter --net=/proc/$sleeper/ns/net ip -d -j link show x0 | jq '.[0].xdp.prog.id // 0')" != 0
+		out=$("$HC" cleanup --all 2>&1)
+		check_eq "$name: cleanup exit" "$?" 0
+		check "$name: found through the process" grep -q "detached" <<<"$out"
+		check_eq "$name: nothing left on x0" \
+			"$(nsenter --net=/proc/$sleeper/ns/net ip -d -j link show x0 | jq '.[0].xdp.prog.id // 0')" 0
+		check "$name: no record left" journal_empty
+	else
+		fail "$name: did not attach"
+	fi
+	kill "$sleeper"
+	wait "$sleeper" 2>/dev/null
+	ip netns del "$N" 2>/dev/null
+}
+
+# Our filter deleted under a running hookcmp: the run ends well, its
+# records go, cleanup has nothing to do; our qdisc deleted and someone's
+# made: cleanup leaves theirs.
+test_vanished() {
+	local name="filter deleted mid-run" out rc i
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	if hc_start -n "$D" --hook tc -i 0 "$DEV"; then
+		tc -n "$D" filter del dev "$DEV" ingress pref 1
+		hc_stop INT
+		check_eq "$name: exit status" "$HCRC" 130
+		check "$name: says the filter went" grep -q "filter (prio 1 handle 0x1) was deleted while it ran" "$T/err"
+		check "$name: the clsact stays, with how to remove it" \
+			grep -q "Hint: if nobody else uses it: tc -n $D qdisc del dev $DEV clsact" "$T/err"
+		check "$name: no record left" journal_empty
+		for i in 1 2; do
+			out=$("$HC" cleanup --all 2>&1)
+			check_eq "$name: cleanup $i exit" "$?" 0
+			check "$name: cleanup $i has nothing to do" grep -q "nothing to clean up" <<<"$out"
+		done
+		tc -n "$D" qdisc del dev "$DEV" clsact
+	else
+		fail "$name: did not attach"
+	fi
+	check_state_same "$name"
+
+	name="qdisc deleted, someone's made"
+	if hc_start -n "$D" --hook tc -i 0 "$DEV"; then
+		kill9
+		tc -n "$D" qdisc del dev "$DEV" clsact
+		tc -n "$D" qdisc add dev "$DEV" clsact
+		out=$("$HC" cleanup --all 2>&1)
+		check_eq "$name: cleanup exit" "$?" 0
+		check "$name: theirs is left alone" grep -q "qdisc clsact.*left alone" <<<"$out"
+		check_eq "$name: theirs is still there" "$(qdisc_kinds "$D" "$DEV")" '["clsact","noqueue"]'
+		check "$name: no record left" journal_empty
+		tc -n "$D" qdisc del dev "$DEV" clsact
+	else
+		fail "$name: did not attach"
+	fi
+	topo_down
+}
+
+# bench --dev --tune LIST on DEV in $D, killed -9 in its first window.
+bench_killed() {
+	local pid i
+	rm -f "$T/mark"
+	"$HC" -n "$D" bench --dev "$1" --rounds 1 --hooks xdp-native --tune "$2" \
+		--gen-cmd "touch $T/mark; exec sleep 30" >/dev/null 2>"$T/bench.err" &
+	pid=$!
+	for i in $(seq "$WAIT_TICKS"); do
+		[ -e "$T/mark" ] && break
+		sleep 0.1
+	done
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	[ -e "$T/mark" ]
+}
+
+gro() { ip netns exec "$D" ethtool -k "$1" | awk '/generic-receive-offload/ { print $2 }'; }
+threaded() { ip netns exec "$D" cat "/sys/class/net/$1/threaded"; }
+
+# --tune is undone last change first, with the value from before any
+# bench changed it, and only on the device it was changed on.
+test_tune() {
+	local name="--tune undo order" out
+	need ethtool "$name" || return
+	topo_up || { fail "$name: topology"; return; }
+	check_eq "$name: a veth starts with GRO and threaded NAPI off" "$(gro "$DEV") $(threaded "$DEV")" "off 0"
+	if bench_killed "$DEV" gro=on,threaded=on; then
+		check_eq "$name: killed with both on" "$(gro "$DEV") $(threaded "$DEV")" "on 1"
+		out=$("$HC" cleanup --all 2>&1)
+		check_eq "$name: cleanup exit" "$?" 0
+		check_eq "$name: threaded NAPI put back before GRO" \
+			"$(grep -o "^[a-z]* (was" <<<"$out" | tr '\n' ' ')" "threaded (was gro (was "
+		check_eq "$name: both off again" "$(gro "$DEV") $(threaded "$DEV")" "off 0"
+		check "$name: no record left" journal_empty
+	else
+		fail "$name: bench did not reach its window"
+		sed 's/^/  /' "$T/bench.err"
+	fi
+
+	name="--tune after a killed one"
+	if bench_killed "$DEV" gro=on; then
+		"$HC" -n "$D" bench --dev "$DEV" --rounds 1 --hooks xdp-native --tune gro=on \
+			--gen-cmd "exec sleep 0.5" >/dev/null 2>&1
+		check_eq "$name: the second puts back what was there before the first" "$(gro "$DEV")" off
+		out=$("$HC" cleanup --all 2>&1)
+		check_eq "$name: cleanup exit" "$?" 0
+		check_eq "$name: still off" "$(gro "$DEV")" off
+		check "$name: no record left" journal_empty
+	else
+		fail "$name: bench did not reach its window"
+	fi
+
+	name="--tune on a recycled ifindex"
+	ip -n "$D" link add hcr index 78 type veth peer name hcs &&
+		ip -n "$D" link set hcr up && ip netns exec "$D" ethtool -K hcr gro on
+	if bench_killed hcr gro=off; then
+		ip -n "$D" link del hcr
+		ip -n "$D" link add hcr index 78 type veth peer name hcs
+		check_eq "$name: the new device's GRO is off" "$(gro hcr)" off
+		out=$("$HC" cleanup --all 2>&1)
+		check_eq "$name: cleanup exit" "$?" 0
+		check "$name: not ours any more" grep -q "gro.*not ours any more: left alone" <<<"$out"
+		check_eq "$name: the new device's GRO is left off" "$(gro hcr)" off
+		check "$name: no record left" journal_empty
+	else
+		fail "$name: bench did not reach its window"
+	fi
+	topo_down
+}
+
+# Namespace names with a space, or of 200+ characters, are kept whole:
+# cleanup goes into that namespace, not into one of a similar name.
+test_names() {
+	local name ns trap out long
+	long=hct$$$(printf 'n%.0s' $(seq 220))
+	for ns in "hct$$ x" "$long"; do
+		name="netns name '${ns:0:12}...' (${#ns} characters)"
+		# The trap: where a name read back cut short (%63s) would lead.
+		if [ ${#ns} -gt 100 ]; then trap=${ns:0:63}; else trap=${ns%% *}; fi
+		ip netns add "$trap" && ip -n "$trap" link add d0 type veth peer name d1 &&
+			tc -n "$trap" qdisc add dev d0 clsact
+		ip netns add "$ns" && ip -n "$ns" link add d0 type veth peer name d1 &&
+			ip -n "$ns" link set d0 up || { fail "$name: setup"; continue; }
+		if hc_start -n "$ns" --hook tc -i 0 d0; then
+			kill9
+			out=$("$HC" -n "$ns" cleanup d0 2>&1)
+			check_eq "$name: cleanup exit" "$?" 0
+			check "$name: names it whole" grep -qF "in netns '$ns'" <<<"$out"
+			check_eq "$name: its clsact is gone" "$(qdisc_kinds "$ns" d0 | jq -c 'index("clsact")')" null
+			check_eq "$name: the other namespace's clsact stays" \
+				"$(qdisc_kinds "$trap" d0 | jq -c 'index("clsact") != null')" true
+			check "$name: no record left" journal_empty
+		else
+			fail "$name: did not attach"
+		fi
+		ip netns del "$ns"
+		ip netns del "$trap"
+	done
+}
+
+# The journal's directory: made 0700, refused when it is not a real
+# directory of root's that only root can write; what in it is not a
+# record is skipped, not followed and not waited on.
+test_journal() {
+	local name="journal" out rc setup say
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	"$HC" -n "$D" --hook xdp -d 0.1 -i 0 "$DEV" >/dev/null 2>&1
+	check_eq "$name: made 0700" "$(stat -c %a /run/hookcmp)" 700
+
+	mkfifo /run/hookcmp/fifo
+	ln -s /etc/passwd-hc-not-there "/run/hookcmp/00000000000000000099-xdp-1"
+	printf 'junk\n' >/run/hookcmp/junk
+	out=$(timeout 20 "$HC" status 2>&1)
+	rc=$?
+	check_eq "$name: status with a FIFO, a symlink and junk in it: exit" "$rc" 0
+	check "$name: says the FIFO is skipped" grep -q "fifo: not a regular file, skipped" <<<"$out"
+	check "$name: says the symlink is skipped" grep -q "00000000000000000099-xdp-1: a symbolic link, skipped" <<<"$out"
+	check "$name: says the junk is skipped" grep -q "junk: not a hookcmp record, skipped" <<<"$out"
+	if hc_start -n "$D" --hook tc -i 0 "$DEV"; then
+		kill9
+		out=$(timeout 20 "$HC" cleanup --all 2>&1)
+		check_eq "$name: cleanup beside them: exit" "$?" 0
+		check "$name: cleanup beside them: undone" grep -q "deleted" <<<"$out"
+	else
+		fail "$name: did not attach beside a FIFO"
+	fi
+	check "$name: the symlink's target was never made" test ! -e /etc/passwd-hc-not-there
+	rm -f /run/hookcmp/fifo /run/hookcmp/junk /run/hookcmp/00000000000000000099-xdp-1
+	check_state_same "$name: FIFO, symlink"
+
+	while IFS=';' read -r setup say; do
+		rm -rf /run/hookcmp
+		eval "$setup"
+		out=$("$HC" -n "$D" --hook xdp -d 0.1 -i 0 "$DEV" 2>&1)
+		check_eq "$name: $setup: refused with exit 3" "$?" 3
+		check "$name: $setup: says why" grep -qF -- "$say" <<<"$out"
+		check_eq "$name: $setup: nothing attached" "$(xdp_id "$D" "$DEV")" 0
+		"$HC" status >/dev/null 2>&1
+		check_eq "$name: $setup: status refuses too" "$?" 3
+	done <<EOF
+mkdir -m 0700 /run/hookcmp && chown 65534 /run/hookcmp;the journal /run/hookcmp belongs to uid 65534, not to root: refused
+mkdir -m 0770 /run/hookcmp;the journal /run/hookcmp can be written by others (mode 0770): refused
+mkdir -m 0700 /run/hc-elsewhere && ln -s /run/hc-elsewhere /run/hookcmp;the journal /run/hookcmp is a symbolic link: refused
+touch /run/hookcmp;the journal /run/hookcmp is not a directory: refused
+EOF
+	rm -rf /run/hookcmp /run/hc-elsewhere
+	topo_down
+}
+
+# A dead anonymous namespace's records: gone, with what was in it; a live
+# one is reached through a process in it.
+test_anonymous() {
+	local name="anonymous netns gone" out pid hc
+	unshare --net sh -c "ip link add a0 type veth peer name a1 && ip link set a0 up &&
+		exec $HC --hook xdp --xdp-mode generic -i 0 a0" >/dev/null 2>"$T/err" &
+	pid=$!
+	if wait_for "attached to" "$T/err"; then
+		kill -KILL "$pid"
+		wait "$pid" 2>/dev/null
+		check "$name: status shows it stale" grep -q STALE <<<"$("$HC" status)"
+		out=$("$HC" cleanup --all 2>&1)
+		check_eq "$name: cleanup exit" "$?" 0
+		check "$name: says it went with its namespace" grep -q "network namespace is gone" <<<"$out"
+		check "$name: status shows nothing" grep -q "nothing attached" <<<"$("$HC" status)"
+	else
+		fail "$name: did not attach"
+	fi
+
+	name="anonymous netns held by a process"
+	: >"$T/err"
+	unshare --net sh -c "ip link add a0 type veth peer name a1 && ip link set a0 up &&
+		{ $HC --hook xdp --xdp-mode generic -i 0 a0 2>$T/err & echo \$! >$T/hcpid; } && exec sleep 600" \
+		>/dev/null 2>&1 &
+	pid=$!
+	if wait_for "attached to" "$T/err"; then
+		kill -KILL "$(cat "$T/hcpid")"
+		for hc in $(seq "$WAIT_TICKS"); do
+			[ -e "/proc/$(cat "$T/hcpid")" ] || break
+			sleep 0.1
+		done
+		out=$("$HC" cleanup --all 2>&1)
+		check_eq "$name: cleanup exit" "$?" 0
+		check "$name: found through the process and detached" grep -q "detached" <<<"$out"
+		check_eq "$name: nothing on a0" \
+			"$(nsenter --net=/proc/$pid/ns/net ip -d -j link show a0 | jq '.[0].xdp.prog.id // 0')" 0
+	else
+		fail "$name: did not attach"
+	fi
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	check "$name: no record left" journal_empty
+}
+
+# stdin, stdout or stderr closed: they become /dev/null, not a socket.
+test_fds() {
+	local name fd out
+	topo_up || { fail "closed fds: topology"; return; }
+	snapshot >"$T/before"
+	for fd in 0 1 2; do
+		name="fd $fd closed"
+		# shellcheck disable=SC2086
+		eval "\"$HC\" -n \"$D\" --hook xdp -d 0.5 -i 0.1 \"$DEV\" $fd>&- >\"$T/out$fd\" 2>\"$T/err$fd\"" 2>/dev/null
+		check_eq "$name: exit status" "$?" 0
+		check_state_same "$name"
+	done
+	check "fd 1 closed: no error from the stats landing in netlink" not grep -qi "error" "$T/err1"
+	topo_down
+}
+
+# Numbers are decimal (0x for --handle), never signed or octal; a tc
+# conflict of any kind is busy; JSON stays JSON for bytes that are not
+# UTF-8.
+test_numbers() {
+	local name="numbers" out
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	expect_table "$name" "-n $D" <<EOF
+2;--prio ' -18446744073709551614': expected a number from 1 to 65535;--hook tc --prio ' -18446744073709551614' $DEV
+2;--port '0x10': expected a number;--hook socket --port 0x10 $DEV
+EOF
+	check_state_same "$name: refused"
+	if hc_start -n "$D" --hook tc --prio 08 --handle 0x10 -i 0 "$DEV"; then
+		check_eq "$name: --prio 08 is prio 8, --handle 0x10 is 16" \
+			"$(tc -n "$D" -j filter show dev "$DEV" ingress | jq -c '[.[] | select(.options.handle) | [.pref, .options.handle]]')" \
+			'[[8,"0x10"]]'
+		hc_stop INT
+	else
+		fail "$name: --prio 08 did not attach"
+	fi
+	if hc_start -n "$D" --hook socket --port 010 -i 0 "$DEV"; then
+		check "$name: --port 010 binds port 10" \
+			grep -q ":10 " <<<"$(ip netns exec "$D" ss -Hlun)"
+		hc_stop INT
+	else
+		fail "$name: --port 010 did not bind"
+	fi
+	check_state_same "$name"
+
+	tc -n "$D" qdisc add dev "$DEV" clsact
+	tc -n "$D" filter add dev "$DEV" ingress prio 1 handle 1 protocol ip bpf da obj build/tc.bpf.o sec tc
+	snapshot >"$T/before"
+	out=$("$HC" -n "$D" --hook tc -d 0.2 -i 0 "$DEV" 2>&1)
+	check_eq "$name: a filter of another protocol at our prio: busy" "$?" 5
+	check "$name: and says so" grep -q "a bpf filter of protocol 0x0800 holds prio 1 already" <<<"$out"
+	check_state_same "$name: protocol conflict"
+	tc -n "$D" qdisc del dev "$DEV" clsact
+
+	out=$("$HC" -j -n "$(printf 'hc\377x')" --hook xdp "$DEV" 2>/dev/null)
+	check "$name: a name that is not UTF-8 in JSON" jq_true -e \
+		'.error | test("hc\u00ffx")' <<<"$out"
+	topo_down
+}
+
+# The least privilege each hook needs, as a user that is not root.
+test_privileges() {
+	local name args caps want out j
+	topo_up || { fail "privileges: topology"; return; }
+	# Where that user can reach it: $T is root's alone.
+	j=$(mktemp -d /tmp/hookcmp-journal.XXXXXX) && chown 65534 "$j"
+	snapshot >"$T/before"
+	# want: exit and words without --journal, then with it.
+	while IFS=';' read -r caps want args; do
+		name="least privilege: --hook $args with $caps"
+		# shellcheck disable=SC2086
+		out=$(ip netns exec "$D" setpriv --reuid=65534 --regid=65534 --clear-groups \
+			--inh-caps="$caps" --ambient-caps="$caps" \
+			"$HC" --hook $args --journal "$j" -d 0.2 -i 0 "$DEV" 2>&1)
+		check_eq "$name: exit" "$?" "${want%%:*}"
+		check "$name: says '${want#*:}'" grep -qF -- "${want#*:}" <<<"$out"
+		check_state_same "$name"
+	done <<EOF
++bpf,+net_admin;3:missing: CAP_PERFMON;xdp
++bpf,+net_admin,+perfmon;0:attached to;xdp
++bpf,+net_admin,+perfmon;0:attached to;xdp --xdp-mode generic
++bpf,+net_admin,+perfmon;0:attached to;tc
++bpf,+net_admin,+perfmon;0:attached to;tc --qdisc ingress
++bpf,+net_admin,+perfmon;3:missing: CAP_NET_BIND_SERVICE;socket
++bpf,+net_admin,+perfmon;0:attached to;socket --port 5000
++bpf,+net_admin,+perfmon,+net_bind_service;0:attached to;socket
++bpf,+net_admin,+perfmon;3:missing: CAP_NET_RAW;socket --socket packet
++bpf,+net_admin,+perfmon,+net_raw;0:attached to;socket --socket packet
++bpf,+net_admin,+perfmon,+net_raw;3:missing: CAP_IPC_LOCK;xsk
++bpf,+net_admin,+perfmon,+net_raw,+ipc_lock;0:attached to;xsk
++bpf,+net_admin,+perfmon;3:missing: CAP_SYS_ADMIN;xdp --replace
+EOF
+	if kernel_has 6.6; then
+		out=$(ip netns exec "$D" setpriv --reuid=65534 --regid=65534 --clear-groups \
+			--inh-caps=+bpf,+net_admin,+perfmon --ambient-caps=+bpf,+net_admin,+perfmon \
+			"$HC" --hook tc --tc-attach tcx -d 0.2 -i 0 "$DEV" 2>&1)
+		check_eq "least privilege: tcx needs no journal: exit" "$?" 0
+	fi
+	out=$(ip netns exec "$D" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=+bpf,+net_admin,+perfmon --ambient-caps=+bpf,+net_admin,+perfmon \
+		"$HC" --hook xdp -d 0.2 -i 0 "$DEV" 2>&1)
+	check_eq "least privilege: without --journal: exit" "$?" 3
+	check "least privilege: the error names the journal and --journal" \
+		grep -q "cannot create the journal /run/hookcmp: Permission denied (--journal DIR keeps it elsewhere)" <<<"$out"
+	rm -rf "$j"
+	check_state_same "least privilege: without --journal"
+	if hc_start -n "$D" --hook xdp -i 0 "$DEV"; then
+		out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$HC" status 2>&1)
+		check_eq "status without permission: exit 3" "$?" 3
+		check "status without permission: names the journal" grep -q "the journal /run/hookcmp: Permission denied" <<<"$out"
+		hc_stop INT
+	else
+		fail "privileges: did not attach"
+	fi
+	topo_down
+}
+
+# A killed bench leaves no half-written output: files appear whole, at
+# the end.
+test_outputs() {
+	local name="bench outputs" pid
+	HOOKCMP_PAUSE_AT=bench-row "$HC" bench --scenario aa --rounds 1 --packets 2000 \
+		-o "$T/b.json" --csv "$T/b.csv" >/dev/null 2>"$T/bench.err" &
+	pid=$!
+	if wait_for "paused at step 'bench-row'" "$T/bench.err"; then
+		kill -KILL "$pid"
+		wait "$pid" 2>/dev/null
+		check "$name: kill -9 leaves neither file" test ! -e "$T/b.json" -a ! -e "$T/b.csv"
+		check_eq "$name: nor a temporary one" "$(ls -A "$T" | grep -c 'b\.')" 0
+	else
+		fail "$name: bench did not reach its first row"
+		kill -KILL "$pid"
+		wait "$pid" 2>/dev/null
+	fi
+	"$HC" bench --scenario aa --rounds 1 --packets 2000 -o "$T/b.json" --csv "$T/b.csv" \
+		>/dev/null 2>&1
+	check_eq "$name: a run to its end: exit" "$?" 0
+	check "$name: writes the JSON whole" jq_true '.rows | length > 0' "$T/b.json"
+	check "$name: writes the CSV" test -s "$T/b.csv"
+}
+
+# tests/safety.sh [TEST...]: these, or all of them.
+for t in ${*:-test_recycled test_replace test_shared_qdisc test_pidns test_follow test_vanished test_tune test_names test_journal test_anonymous test_fds test_numbers test_privileges test_outputs}; do
+	"$t"
+done
