@@ -37,7 +37,7 @@ LIB_SRCS := $(filter-out $(CMD_SRCS),$(wildcard loader/*.c)) $(wildcard qdisc/*.
 LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
 HDRS := $(wildcard loader/*.h qdisc/*.h bench/*.h) $(BPF_HDRS)
 
-FUZZ := rules classify netlink
+FUZZ := rules classify netlink journal
 FUZZ_SECONDS ?= 60
 TEST_BINS := build/test_unit build/test_progrun build/test_bench build/hc-send build/bpf-churn \
 	$(FUZZ:%=build/replay_%)
@@ -101,6 +101,7 @@ build/fuzz_%: tests/fuzz/fuzz_%.c build/libhookcmp.a $(HDRS)
 		-fno-sanitize-recover=all \
 		$< $(FUZZ_INSTRUMENT_$*) build/libhookcmp.a -o $@ $(PKG_LIBS)
 FUZZ_INSTRUMENT_rules := loader/rules.c
+FUZZ_INSTRUMENT_journal := loader/journal.c
 
 build/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c build/libhookcmp.a $(HDRS) $(STAMP)
 	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) $< tests/fuzz/replay.c \

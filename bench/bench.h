@@ -274,6 +274,7 @@ struct bench {
 	__u8 sink_mac[6];
 	struct hc_run sink;
 	bool journal; /* rows journal what they attach: it outlives us */
+	const char *journal_dir; /* --journal */
 	struct bench_dut dut;
 	bool threaded; /* split: NAPI kthreads to pin again when NAPI returns */
 	struct bench_clock clock;

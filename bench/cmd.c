@@ -21,6 +21,7 @@
 #include "bench.h"
 #include "cmd.h"
 #include "exec.h"
+#include "journal.h"
 #include "nl.h"
 #include "opts.h"
 
@@ -121,6 +122,9 @@ static const struct hc_opt bench_opts[] = {
 	  "--dev: set gro=on|off, threaded=on|off, channels=N for the run, then put them back" },
 	{ "force", 'f', HC_OPT_FLAG, B(force), NULL,
 	  "--dev: measure the device that holds the default route" },
+	{ "journal", 0, HC_OPT_STR, B(journal_dir), "DIR",
+	  "--dev: the journal's directory (default $HOOKCMP_JOURNAL, else " HC_RUN_DIR
+	  ")" },
 	{ "help", 'h', HC_OPT_FLAG, B(help), NULL, "show this help" },
 	{}
 };
@@ -491,15 +495,16 @@ static int measure(struct bench *b)
 /* The --dev options go together; without --dev none of them. */
 static int dev_usage(struct bench *b)
 {
-	const char *dev_only = b->other_dev ? "--other-dev" :
-			       b->gen_cmd   ? "--gen-cmd" :
-			       b->external  ? "--external" :
-			       b->tune	    ? "--tune" :
-			       b->force	    ? "--force" :
-			       b->netns	    ? "-n/--netns" :
-			       b->window    ? "--window" :
-			       b->settle    ? "--settle" :
-					      NULL;
+	const char *dev_only = b->other_dev   ? "--other-dev" :
+			       b->gen_cmd     ? "--gen-cmd" :
+			       b->external    ? "--external" :
+			       b->tune	      ? "--tune" :
+			       b->force	      ? "--force" :
+			       b->netns	      ? "-n/--netns" :
+			       b->window      ? "--window" :
+			       b->settle      ? "--settle" :
+			       b->journal_dir ? "--journal" :
+						NULL;
 
 	if (!b->dev) {
 		b->topo = &bench_topo_veth;
@@ -560,6 +565,8 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	hc_json_mode = b->json;
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
+	if (b->journal_dir)
+		hc_journal_set_dir(b->journal_dir);
 	ret = dev_usage(b);
 	if (b->cpu_mode < 0)
 		b->cpu_mode = BENCH_INLINE;

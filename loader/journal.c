@@ -267,6 +267,13 @@ const char *hc_journal_dir(void)
 	return dir_opt ? dir_opt : env && *env ? env : HC_RUN_DIR;
 }
 
+static const char *hint(int e)
+{
+	return e == EACCES || e == EPERM || e == EROFS ?
+		       " (--journal DIR keeps it elsewhere)" :
+		       "";
+}
+
 /*
  * The journal's directory, checked once per process: a real directory
  * (no symlink), of root's or the caller's, that nobody else can write.
@@ -286,10 +293,7 @@ static int dir_get(bool create, struct hc_err *err)
 	if (create && mkdir(dir, 0700) && errno != EEXIST) {
 		e = errno;
 		hc_err_set(err, "cannot create the journal %s: %s%s", dir,
-			   strerror(e),
-			   e == EACCES || e == EPERM || e == EROFS ?
-				   " (--journal DIR keeps it elsewhere)" :
-				   "");
+			   strerror(e), hint(e));
 		return -e;
 	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -304,7 +308,8 @@ static int dir_get(bool create, struct hc_err *err)
 					   "not a directory");
 			return -EPERM;
 		}
-		hc_err_set(err, "the journal %s: %s", dir, strerror(e));
+		hc_err_set(err, "the journal %s: %s%s", dir, strerror(e),
+			   hint(e));
 		return -e;
 	}
 	if (fstat(fd, &st) || !S_ISDIR(st.st_mode)) {

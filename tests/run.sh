@@ -63,7 +63,7 @@ fi
 run cli tests/cli.sh
 run tools tests/tools.sh
 run redirect tests/redirect.sh
-for t in rules classify netlink; do
+for t in rules classify netlink journal; do
 	run "fuzz regressions ($t)" sh -c \
 		"build/replay_$t tests/fuzz/regress/$t/* && echo 'PASS fuzz regressions ($t) replay cleanly'"
 done

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "fixtures.h"
 #include "hc_user.h"
+#include "journal.h"
 #include "json.h"
 #include "rules.h"
 #include "stats.h"
@@ -428,10 +429,112 @@ static void test_json_strings(void)
 	}
 }
 
+/* Journal records: every field back as written; nothing else parses. */
+static void test_journal_records(void)
+{
+	static const char *const garbled[] = {
+		"pid=-1\n",	     "pid=1x\n",
+		"pid= 1\n",	     "kind=bogus\n",
+		"done=2\n",	     "netns=a b\n",
+		"netns=%2\n",	     "netns=%00\n",
+		"netns=%zz\n",	     "mac=1:2:3\n",
+		"val=1,2,3\n",	     "val=1,2,3,4,5\n",
+		"seq=0\n",	     "ifindex=2147483648\n",
+		"prio=4294967296\n", "noequals\n",
+	};
+	struct hc_jrec rec = {}, back;
+	char buf[4096], bad[4200], *p, *eol;
+	unsigned int i;
+	int len, n, cut;
+
+	rec.seq = 123456789012ULL;
+	rec.pid = 4242;
+	rec.pidns = 4026531836ULL;
+	rec.start = 99999;
+	rec.kind = HC_J_CHANNELS;
+	rec.done = rec.shared = true;
+	/* NAME_MAX bytes, a space, a '%', a tab and bytes that are not UTF-8 */
+	memset(rec.netns, 'n', sizeof(rec.netns) - 1);
+	memcpy(rec.netns, "a b%\t\xff\x80", 7);
+	snprintf(rec.dev, sizeof(rec.dev), "eth0.100");
+	rec.netns_dev = 4;
+	rec.netns_ino = 4026532247ULL;
+	rec.netns_proc = 4026532253ULL;
+	rec.ifindex = 2147483647;
+	memcpy(rec.mac, "\x02\x00\xab\xcd\xef\x01", 6);
+	snprintf(rec.mode, sizeof(rec.mode), "clsact");
+	rec.prog_id = 7;
+	rec.parent = 0xfffffff2;
+	rec.prio = 65535;
+	rec.handle = 0xffffffff;
+	rec.chain = 3;
+	rec.protocol = 0x0800;
+	rec.foreign_id = 8;
+	snprintf(rec.pin, sizeof(rec.pin), "/sys/fs/bpf/hookcmp/xdp-1-2-8");
+	rec.val[0] = 1;
+	rec.val[3] = 4294967295u;
+	len = hc_jrec_format(&rec, buf, sizeof(buf));
+	t_result(len > 0 && !hc_jrec_parse(buf, len, &back) &&
+			 !memcmp(&rec, &back, sizeof(rec)),
+		 "journal record: every field read back as written (%d bytes)",
+		 len);
+	t_result(!strstr(buf, "a b") && strstr(buf, "netns=a%20b%25%09%FF%80"),
+		 "journal record: names escaped as %%XX");
+
+	/* Cut anywhere short of its end, a record is not one. */
+	for (cut = 0, n = 0; cut < len; cut++)
+		n += !hc_jrec_parse(buf, cut, &back);
+	CHECK_EQ(n, 0, "journal record: no prefix of it parses");
+	t_result(hc_jrec_parse(buf, len, &back) == 0 && !back.bad[0],
+		 "journal record: parsed whole, it is not bad");
+	/* One line garbled at a time. */
+	for (i = 0; i < sizeof(garbled) / sizeof(garbled[0]); i++) {
+		const char *key = garbled[i];
+		size_t klen = strcspn(key, "=\n");
+
+		snprintf(bad, sizeof(bad), "%s", buf);
+		for (p = bad;
+		     (p = strchr(p, '\n')) && strncmp(p + 1, key, klen); p++)
+			;
+		if (!p || key[klen] != '=') {
+			/* A line of no key=value: added at the end. */
+			snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad),
+				 "%s", key);
+		} else {
+			eol = strchr(p + 1, '\n');
+			memmove(p + 1 + strlen(key) - 1, eol, strlen(eol) + 1);
+			memcpy(p + 1, key, strlen(key) - 1);
+		}
+		n = hc_jrec_parse(bad, strlen(bad), &back);
+		t_result(n == -EINVAL &&
+				 !strcmp(back.bad, "not a hookcmp record"),
+			 "journal record with '%.*s' refused",
+			 (int)strcspn(key, "\n"), key);
+	}
+	/* A field twice, the magic line missing, a NUL inside. */
+	snprintf(bad, sizeof(bad), "%sseq=5\n", buf);
+	t_result(hc_jrec_parse(bad, strlen(bad), &back) == -EINVAL,
+		 "journal record with a field twice refused");
+	t_result(hc_jrec_parse(strchr(buf, '\n') + 1,
+			       len - (strchr(buf, '\n') + 1 - buf),
+			       &back) == -EINVAL,
+		 "journal record without its first line refused");
+	memcpy(bad, buf, len);
+	bad[len / 2] = '\0';
+	t_result(hc_jrec_parse(bad, len, &back) == -EINVAL,
+		 "journal record with a NUL in it refused");
+	/* A field a newer hookcmp writes is not this one's to judge. */
+	snprintf(bad, sizeof(bad), "%snew_field=whatever\n", buf);
+	t_result(!hc_jrec_parse(bad, strlen(bad), &back) &&
+			 !memcmp(&rec, &back, sizeof(rec)),
+		 "journal record with an unknown field read");
+}
+
 int main(void)
 {
 	test_numbers();
 	test_json_strings();
+	test_journal_records();
 	test_classify();
 	test_parse_none_reads_nothing();
 	test_start_points();
