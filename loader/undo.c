@@ -24,6 +24,7 @@ struct ctx {
 	struct hc_nl *nl; /* in the record's namespace; NULL: not reached */
 	int gone; /* then: -ENOENT (proven gone), -ESRCH (out of sight) */
 	char where[160]; /* where the namespace was found */
+	char note[96]; /* a clause for the detail: renamed, let go */
 	struct hc_err err;
 };
 
@@ -117,10 +118,10 @@ static const char *now_called(struct ctx *c)
 {
 	struct hc_link_info li;
 
-	c->err.hint[0] = '\0';
+	c->note[0] = '\0';
 	if (c->nl && !hc_nl_link_get(c->nl, c->rec->ifindex, &li, NULL))
-		renamed(c->rec, li.name, c->err.hint, sizeof(c->err.hint));
-	return c->err.hint;
+		renamed(c->rec, li.name, c->note, sizeof(c->note));
+	return c->note;
 }
 
 /* ---- following a program to wherever its device went ---- */
@@ -280,7 +281,7 @@ static void undo_xdp(struct ctx *c)
 		return;
 	/* Ours is gone: what --replace took stays where it is. */
 	if (j->pin[0] && !unlink(j->pin) && j->foreign_id != slot)
-		snprintf(c->err.hint, sizeof(c->err.hint),
+		snprintf(c->note, sizeof(c->note),
 			 "; XDP program %u that hookcmp had replaced is let go",
 			 j->foreign_id);
 	if (slot && slot == j->foreign_id)
@@ -290,14 +291,14 @@ static void undo_xdp(struct ctx *c)
 	else if (slot)
 		say(c, "left alone", false,
 		    "not ours any more: left alone, the device runs program %u now%s",
-		    slot, c->err.hint);
+		    slot, c->note);
 	else if (!c->nl && c->gone == -ENOENT)
 		say(c, "gone", false,
 		    "its network namespace is gone, and this with it%s",
-		    c->err.hint);
+		    c->note);
 	else
 		say(c, "gone", false, "already gone%s%s",
-		    dev ? "" : ", with its device", c->err.hint);
+		    dev ? "" : ", with its device", c->note);
 }
 
 /* ---- tc filters and qdiscs ---- */

@@ -2,6 +2,7 @@
 /* XDP over RTM_SETLINK, as `ip link set dev DEV xdp` does it. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
@@ -146,6 +147,22 @@ static int take_over(struct hc_run *r)
 	return err;
 }
 
+/* The live hookcmp run that attached program id, or 0. */
+static int live_owner(__u32 id)
+{
+	struct hc_jrec *recs;
+	int n, i, pid = 0;
+
+	if (hc_journal_list(&recs, &n, NULL))
+		return 0;
+	for (i = 0; i < n && !pid; i++)
+		if (!recs[i].bad[0] && recs[i].kind == HC_J_XDP &&
+		    recs[i].prog_id == id && hc_journal_alive(&recs[i]))
+			pid = recs[i].pid;
+	free(recs);
+	return pid;
+}
+
 int hc_xdp_attach(struct hc_run *r)
 {
 	__u32 flags = mode_flag(r);
@@ -205,7 +222,14 @@ explain:
 	    !hc_nl_link_get(r->nl, r->ifindex, &info, NULL)) {
 		__u32 id = info.drv_id ? info.drv_id : info.skb_id;
 
-		if (id)
+		int pid = id ? live_owner(id) : 0;
+
+		if (pid)
+			hc_err_hint(
+				&r->err,
+				"XDP program id %u is hookcmp %d's, which still runs (hookcmp status); it was left alone",
+				id, pid);
+		else if (id)
 			hc_err_hint(
 				&r->err,
 				"XDP program id %u is attached already; it was left alone%s",
