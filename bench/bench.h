@@ -35,6 +35,7 @@
 #define BENCH_LEVEL 0.95
 #define BENCH_OUTLIER_Z 3.5 /* modified z-score that flags a round */
 #define BENCH_DRIFT_MAX 1.10 /* gen-only's max/min time per packet */
+#define BENCH_SEEN_MIN 0.95 /* veth: the hook saw 95% of the frames or more */
 #define BENCH_TOLERANCE 0.001 /* --dev: counts that agree within 0.1% */
 #define BENCH_MAX_CPUS HC_MAX_CPUS
 
@@ -185,6 +186,7 @@ struct bench_qdisc_row {
 struct bench_row {
 	char name[40];
 	const struct bench_kind *kind;
+	const struct bench_hook *hook; /* for --hooks: NULL if none */
 	union {
 		struct hc_run run; /* bpf */
 		struct bench_qdisc_row qdisc; /* qdisc */
@@ -275,6 +277,8 @@ struct bench {
 	struct hc_run sink;
 	bool journal; /* rows journal what they attach: it outlives us */
 	const char *journal_dir; /* --journal */
+	bool pretty; /* -p */
+	unsigned long long given; /* the options given, by index */
 	struct bench_dut dut;
 	bool threaded; /* split: NAPI kthreads to pin again when NAPI returns */
 	struct bench_clock clock;
@@ -288,7 +292,6 @@ struct bench {
 	struct bench_row rows[BENCH_MAX_ROWS + 1];
 	int nrows;
 	bool too_many;
-	__u64 hooks_matched; /* bit i: the i-th name of --hooks made a row */
 	bool ran; /* the rounds began: there is a report to give */
 	int nrounds; /* measured rounds */
 	bool target_reached;
@@ -297,7 +300,6 @@ struct bench {
 
 /* scenario.c: what scenarios build with */
 /* --hooks lets this row in; a scenario's baseline is always let in. */
-bool bench_wanted(struct bench *b, const char *name);
 struct bench_row *bench_row_add(struct bench *b, const char *name,
 				const struct bench_kind *kind);
 struct bench_row *bench_row_hook(struct bench *b, const struct bench_hook *h,
@@ -385,6 +387,11 @@ int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
 		       char *why, size_t size);
 /* summary.c: per-round costs, estimates and flags of every row. */
 void bench_summarize(struct bench *b);
+/*
+ * The row's unpaired cost and its paired delta against the baseline
+ * differ in sign: the machine's speed moved between the rows' windows.
+ */
+bool bench_disagrees(const struct bench *b, const struct bench_row *r);
 /* The row's flags ("baseline", "outliers", ...), how many. */
 int bench_flags(const struct bench *b, const struct bench_row *r,
 		const char **flags, int max);

@@ -21,6 +21,7 @@
 #include "bench.h"
 #include "cmd.h"
 #include "exec.h"
+#include "json.h"
 #include "journal.h"
 #include "nl.h"
 #include "opts.h"
@@ -61,6 +62,10 @@ static int parse_pct(void *cfg, const char *arg, struct hc_err *err)
 	return 0;
 }
 
+/* Where a bench option applies (struct hc_opt's scope). */
+enum { BENCH_SC_TARGET = 1 << 0 };
+static const char *const bench_scopes[] = { "--target-ci", NULL };
+
 #define B(f) offsetof(struct bench, f)
 
 static const struct hc_opt bench_opts[] = {
@@ -80,8 +85,8 @@ static const struct hc_opt bench_opts[] = {
 	  "add rounds until every ratio interval is within +-PCT% of its median",
 	  .fn = parse_pct },
 	{ "max-rounds", 0, HC_OPT_U32, B(max_rounds), "N",
-	  "with --target-ci, give up after N rounds (default 100)", NULL, 1,
-	  MAX_ROUNDS },
+	  "give up after N rounds (default 100)", NULL, 1, MAX_ROUNDS,
+	  .scope = BENCH_SC_TARGET },
 	{ "packets", 0, HC_OPT_U32, B(packets), "N",
 	  "packets per row and round (default 1000000)", NULL, 1000,
 	  0xffffffff },
@@ -90,6 +95,7 @@ static const struct hc_opt bench_opts[] = {
 	  cpu_modes },
 	{ "json", 'j', HC_OPT_FLAG, B(json), NULL,
 	  "the JSON document on stdout instead of the table" },
+	HC_OPT_PRETTY(B(pretty)),
 	{ "output", 'o', HC_OPT_STR, B(out_path), "FILE",
 	  "write the JSON document to FILE" },
 	{ "csv", 0, HC_OPT_STR, B(csv_path), "FILE",
@@ -139,7 +145,7 @@ static void usage(void)
 	       "veth pair between two namespaces it creates and removes (or on DEV,\n"
 	       "with traffic from elsewhere), and reports each row's cost per packet\n"
 	       "against the scenario's baseline with 95%% bootstrap intervals.\n\n");
-	hc_opts_help(stdout, bench_opts);
+	hc_opts_help(stdout, bench_opts, bench_scopes);
 	printf("\nScenarios:\n");
 	for (i = 0; bench_scenarios[i]; i++)
 		printf("  %-12s %s (against %s)\n", bench_scenarios[i]->name,
@@ -561,12 +567,19 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	 * CV of 10-30% on the 2-CPU VM this was built on, inline 1-5%.
 	 */
 	b->cpu_mode = -1;
-	ret = hc_opts_parse(bench_opts, b, argc, argv, pos, &npos, 0, &err);
+	ret = hc_opts_parse(bench_opts, b, argc, argv, pos, &npos, 0, &b->given,
+			    &err);
+	hc_json_pretty = b->pretty;
+	b->json |= b->pretty;
 	hc_json_mode = b->json;
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
 	if (b->journal_dir)
 		hc_journal_set_dir(b->journal_dir);
+	if (hc_opts_scope(bench_opts, b->given,
+			  b->target_ci ? BENCH_SC_TARGET : 0, bench_scopes,
+			  "a fixed number of --rounds", &err))
+		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
 	ret = dev_usage(b);
 	if (b->cpu_mode < 0)
 		b->cpu_mode = BENCH_INLINE;
@@ -644,10 +657,14 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		    out_write(&csv, b, bench_report_csv) ?:
 		    (b->plot_dir && !hc_stop_sig ? plot(b) : 0);
 	ret = ret ?: hc_stop_sig ? 128 + hc_stop_sig : i;
-	if (!ret && !measured)
-		ret = hc_fail(
-			HC_EXIT_FAIL,
-			"bench: no row could be measured (the table says why)");
+	/* The generator alone measures no hook. */
+	for (i = 0; i < b->nrows; i++)
+		if (!b->rows[i].reason[0] && b->rows[i].nrd &&
+		    !b->rows[i].kind->generator)
+			break;
+	if (!ret && i == b->nrows)
+		ret = hc_fail(HC_EXIT_FAIL,
+			      "bench: every row is INVALID (the table says why)");
 out:
 	if (!report) {
 		out_abandon(&out);

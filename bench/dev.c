@@ -69,35 +69,6 @@ int bench_journal(struct bench *b, struct hc_jrec *rec, enum hc_jkind kind,
 
 /* ---- finding the device: nothing changes yet ---- */
 
-/* Named namespaces that have a device called dev, for the error. */
-static void find_elsewhere(const char *dev, char *list, size_t size)
-{
-	char path[300];
-	struct dirent *de;
-	size_t len = 0;
-	int home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC), fd;
-	DIR *d = opendir("/run/netns");
-
-	list[0] = '\0';
-	while (d && home >= 0 && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/run/netns/%s", de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (!bench_enter(fd) && if_nametoindex(dev) && len < size)
-			len += snprintf(list + len, size - len, "%s'%s'",
-					len ? ", " : "", de->d_name);
-		bench_enter(home);
-		close(fd);
-	}
-	if (d)
-		closedir(d);
-	if (home >= 0)
-		close(home);
-}
-
 static int no_device(struct bench *b, const char *dev, struct hc_err *err)
 {
 	char where[200], elsewhere[256];
@@ -106,7 +77,7 @@ static int no_device(struct bench *b, const char *dev, struct hc_err *err)
 		 b->netns ? "network namespace '" : "this network namespace",
 		 b->netns ? b->netns : "", b->netns ? "'" : "");
 	bench_enter(b->fd_root);
-	find_elsewhere(dev, elsewhere, sizeof(elsewhere));
+	hc_netns_with_dev(dev, elsewhere, sizeof(elsewhere));
 	bench_enter(b->fd_dut);
 	if (elsewhere[0])
 		hc_err_set(
@@ -640,20 +611,41 @@ static int steady(const struct samples *w, int *from, int *to)
 	return first >= 0 && last - first >= 2 ? 0 : -1;
 }
 
-/* "packets": N of a hookcmp gen JSON summary, or a line "packets N". */
+/* The number after the last "key": of a JSON summary. */
+static int json_count(const char *out, const char *key, __u64 *n)
+{
+	const char *p, *found = NULL;
+	size_t len = strlen(key);
+
+	for (p = out; (p = strstr(p, key)); p += len)
+		found = p + len;
+	if (!found)
+		return -ENOENT;
+	found += strspn(found, " \t:");
+	if (*found < '0' || *found > '9')
+		return -ENOENT;
+	*n = strtoull(found, NULL, 10);
+	return 0;
+}
+
+/*
+ * "packets": N of a hookcmp gen JSON summary, with its "tx_dropped": a
+ * veth's peer counts the frames its full ring refused as rx_dropped,
+ * before the hook. Else a line "packets N".
+ */
 static int gen_count(const char *out, __u64 *n)
 {
 	const char *p, *found = NULL;
+	__u64 dropped = 0;
 
-	for (p = out; (p = strstr(p, "\"packets\"")); p += 9)
-		found = p + 9;
-	if (found) {
-		found += strspn(found, " \t:");
-	} else {
-		for (p = out; (p = strstr(p, "packets ")); p += 8)
-			if (p == out || p[-1] == '\n')
-				found = p + 8;
+	if (!json_count(out, "\"packets\"", n)) {
+		json_count(out, "\"tx_dropped\"", &dropped);
+		*n += dropped;
+		return 0;
 	}
+	for (p = out; (p = strstr(p, "packets ")); p += 8)
+		if (p == out || p[-1] == '\n')
+			found = p + 8;
 	if (!found || *found < '0' || *found > '9')
 		return -ENOENT;
 	*n = strtoull(found, NULL, 10);
@@ -757,12 +749,24 @@ static void deltas(struct bench *b, struct bench_round *rd,
 		rd->ethtool[i] = e1[i] - e0[i];
 }
 
+/* Round 0 is the warm-up, which is not among the JSON's rounds. */
+static const char *round_name(const struct bench_round *rd, char *buf,
+			      size_t size)
+{
+	if (rd->round)
+		snprintf(buf, size, "round %d", rd->round);
+	else
+		snprintf(buf, size, "warm-up round");
+	return buf;
+}
+
 /* The rate over the steady samples, per CPU too. */
 static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 		  struct samples *w)
 {
 	int from, to, i, ncpu = b->env.ncpu;
 	const __u64 *c0, *c1;
+	char name[32];
 
 	/*
 	 * --external: the window's edges are our own samples inside traffic
@@ -776,8 +780,10 @@ static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 		if (rd->seen + rd->dropped_before)
 			bench_row_invalid(
 				r,
-				"round %d: traffic in under three %g s samples, too short for a steady rate",
-				rd->round, SAMPLE_SECS);
+				"%s: traffic for %.2f s, under three %g s samples: too short for a steady rate (make --gen-cmd send for longer, e.g. hookcmp gen --duration 1)",
+				round_name(rd, name, sizeof(name)),
+				w->s[to + 1].t - w->s[from > 0 ? from - 1 : 0].t,
+				SAMPLE_SECS);
 		from = 0;
 		to = w->n - 1;
 	}
@@ -849,10 +855,7 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (rd->round)
-		snprintf(round, sizeof(round), "round %d", rd->round);
-	else
-		snprintf(round, sizeof(round), "warm-up round");
+	round_name(rd, round, sizeof(round));
 	/* --external: the hook's own start is not part of the window. */
 	end = hc_now() + (b->external ? b->settle : 0);
 	while (!hc_stop_sig && hc_now() < end)
@@ -935,10 +938,10 @@ out:
 
 static void dev_describe(const struct bench *b, FILE *f)
 {
-	fprintf(f, "device %s (%s), traffic %s, %d rounds, seed %u; ",
+	fprintf(f, "device %s (%s), traffic %s, %d round%s, seed %u; ",
 		b->dut_name, b->dut.driver[0] ? b->dut.driver : "?",
 		b->gen_cmd ? "from --gen-cmd" : "already flowing (--external)",
-		b->nrounds, b->seed);
+		b->nrounds, b->nrounds == 1 ? "" : "s", b->seed);
 	fprintf(f, "delta and ratio against %s, paired per round\n",
 		b->scen->baseline);
 	fprintf(f,

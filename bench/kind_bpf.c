@@ -35,6 +35,7 @@ struct bench_row *bench_row_hook(struct bench *b, const struct bench_hook *h,
 
 	snprintf(name, sizeof(name), "%s%s", h->name, suffix);
 	r = bench_row_add(b, name, &bench_kind_bpf);
+	r->hook = h;
 	run = &r->run;
 	run->hook = h->hook;
 	run->xdp_mode = h->mode;

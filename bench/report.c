@@ -14,6 +14,7 @@
 enum { RP_TEXT = 1, RP_JSON = 2, RP_CSV = 4 };
 #define RP_ALL (RP_TEXT | RP_JSON | RP_CSV)
 #define RP_DATA (RP_JSON | RP_CSV) /* the machine-read outputs */
+#define RP_COLS 16
 
 struct rp {
 	int mode;
@@ -22,6 +23,8 @@ struct rp {
 	bool header; /* text and CSV: the column names instead of values */
 	int col; /* columns printed on this line */
 	const char *obj; /* CSV: the open object's key, its fields' prefix */
+	bool measure; /* text: take each column's widest cell, print nothing */
+	int width[RP_COLS]; /* text: the widest cell of each column */
 };
 
 static void sep(struct rp *p)
@@ -64,10 +67,23 @@ static void json_num(struct rp *p, const char *key, double v)
 		jw_f64(&p->j, key, v);
 }
 
-/* Text: width < 0 aligns left; the last column has width 0. */
+/*
+ * Text: width < 0 aligns left; the last column has width 0. A column is
+ * as wide as its widest cell, which a measuring pass finds first.
+ */
 static void text_cell(struct rp *p, int width, const char *s)
 {
+	int i = p->col, w = strlen(s);
+
+	if (p->measure) {
+		p->col++;
+		if (i < RP_COLS && w > p->width[i])
+			p->width[i] = w;
+		return;
+	}
 	sep(p);
+	if (i < RP_COLS && width && abs(width) < p->width[i])
+		width = width < 0 ? -p->width[i] : p->width[i];
 	fprintf(p->f, "%*s", width, s);
 }
 
@@ -91,19 +107,23 @@ static void rp_str(struct rp *p, int which, const char *key, const char *label,
 	}
 }
 
+/* v: 1 true, 0 false, -1 not known (null, empty, "n/a"). */
 static void rp_bool(struct rp *p, int which, const char *key, const char *label,
-		    int width, bool v)
+		    int width, int v)
 {
+	static const char *const json[] = { "null", "false", "true" };
+	static const char *const text[] = { "n/a", "no", "yes" };
+
 	if (!(which & p->mode))
 		return;
 	if (p->mode == RP_JSON)
-		jw_raw(&p->j, key, v ? "true" : "false");
+		jw_raw(&p->j, key, json[v + 1]);
 	else if (p->mode == RP_CSV && p->header)
 		csv_name(p, key, "");
 	else if (p->mode == RP_CSV)
-		sep(p), fputs(v ? "true" : "false", p->f);
+		sep(p), fputs(v < 0 ? "" : json[v + 1], p->f);
 	else
-		text_cell(p, width, p->header ? label : v ? "yes" : "no");
+		text_cell(p, width, p->header ? label : text[v + 1]);
 }
 
 static void rp_num(struct rp *p, int which, const char *key, const char *label,
@@ -125,6 +145,12 @@ static void rp_num(struct rp *p, int which, const char *key, const char *label,
 			snprintf(buf, sizeof(buf), "%.*f", prec, v);
 		text_cell(p, width, p->header ? label : buf);
 	}
+}
+
+/* A median without an interval: too few rounds for one (st_min_n). */
+static bool few(const struct st_est *e)
+{
+	return !isnan(e->median) && isnan(e->lo);
 }
 
 /* A median and its interval: {"median":M,"ci":[LO,HI]}, or "M [LO, HI]". */
@@ -153,7 +179,10 @@ static void rp_est(struct rp *p, int which, const char *key, const char *label,
 		csv_num(p, prec + 3, e->lo);
 		csv_num(p, prec + 3, e->hi);
 	} else {
-		if (!isnan(e->median))
+		if (few(e))
+			snprintf(buf, sizeof(buf), sign ? "%+.*f [n/a]" : "%.*f [n/a]",
+				 prec, e->median);
+		else if (!isnan(e->median))
 			snprintf(buf, sizeof(buf), f, prec, e->median, prec,
 				 e->lo, prec, e->hi);
 		text_cell(p, width, p->header ? label : buf);
@@ -312,6 +341,19 @@ static const char *cpu_text(const struct bench *b, const struct bench_row *r,
 	return buf[0] ? buf : "-";
 }
 
+/* Of the frames generated over the row's rounds, those dropped before it. */
+static double dropped_pct(const struct bench_row *r)
+{
+	double gen = 0, dropped = 0;
+	int i;
+
+	for (i = 0; i < r->nrd; i++) {
+		gen += r->rd[i].generated;
+		dropped += r->rd[i].dropped_before;
+	}
+	return gen ? 100 * dropped / gen : NAN;
+}
+
 /* Every column of a row, for every output: the one place they are named. */
 static void row_columns(struct rp *p, const struct bench *b,
 			const struct bench_row *r)
@@ -339,12 +381,18 @@ static void row_columns(struct rp *p, const struct bench *b,
 	rp_num(p, RP_DATA, "min", NULL, 0, 3, s->mpps_min);
 	rp_num(p, RP_DATA, "max", NULL, 0, 3, s->mpps_max);
 	rp_close(p, RP_DATA);
+	/* Split: the generator's CPU outruns the hook's; say by how much. */
+	if (b->cpu_mode == BENCH_SPLIT && !b->dev)
+		rp_num(p, RP_ALL, "dropped_before_pct", "dropped before %", 16,
+		       1, r->kind->generator ? NAN : dropped_pct(r));
 	snprintf(delta, sizeof(delta), "delta ns vs %s", b->scen->baseline);
 	snprintf(ratio, sizeof(ratio), "ratio vs %s", b->scen->baseline);
 	rp_est(p, RP_ALL, "ns", "ns/pkt", 23, 1, false, &s->ns);
 	rp_est(p, RP_ALL, "delta_ns", delta, 24, 1, true, &s->delta);
 	rp_est(p, RP_ALL, "ratio", ratio, 22, 3, false, &s->ratio);
-	rp_bool(p, RP_ALL, "significant", "sig", 3, s->significant);
+	/* No interval (too few rounds, or no baseline): nothing to say. */
+	rp_bool(p, RP_ALL, "significant", "sig", 3,
+		isnan(s->delta.lo) ? -1 : s->significant);
 	if (b->per_cpu)
 		rp_str(p, RP_TEXT, NULL, "Mpps per CPU", -20,
 		       cpu_text(b, r, cpus, sizeof(cpus)));
@@ -377,7 +425,8 @@ static void line(struct rp *p, const struct bench *b, const struct bench_row *r)
 {
 	p->col = 0;
 	row_columns(p, b, r);
-	fputc('\n', p->f);
+	if (!p->measure)
+		fputc('\n', p->f);
 }
 
 static const char *const cpu_mode_names[] = { "split", "inline" };
@@ -468,14 +517,24 @@ void bench_report_text(const struct bench *b, FILE *f)
 	struct rp p = { .mode = RP_TEXT, .f = f, .header = true };
 	const struct bench_row *gen = NULL;
 	double setup = attach_ms(b);
-	int i, outliers = 0;
+	int i, outliers = 0, counted = 0, nfew = 0, disagree = 0;
 
+	p.measure = true;
+	line(&p, b, &b->rows[0]);
+	p.header = false;
+	for (i = 0; i < b->nrows; i++)
+		line(&p, b, &b->rows[i]);
+	p.measure = false;
+	p.header = true;
 	fputc('\n', f);
 	line(&p, b, &b->rows[0]);
 	p.header = false;
 	for (i = 0; i < b->nrows; i++) {
 		line(&p, b, &b->rows[i]);
 		outliers += b->rows[i].sum.outliers;
+		counted += b->rows[i].sum.n;
+		nfew += !b->rows[i].reason[0] && few(&b->rows[i].sum.ns);
+		disagree += bench_disagrees(b, &b->rows[i]);
 		if (b->rows[i].kind->generator &&
 		    (!gen || b->rows[i].sum.drift > gen->sum.drift))
 			gen = &b->rows[i];
@@ -489,18 +548,28 @@ void bench_report_text(const struct bench *b, FILE *f)
 			"resolution: differences under %.1f ns (%.2f%%) are not distinguishable here\n",
 			b->resolution_ns, b->resolution_pct);
 	if (b->target_ci)
-		fprintf(f, "target-ci %g%%: %s after %d rounds\n", b->target_ci,
-			b->target_reached ? "reached" : "gave up", b->nrounds);
+		fprintf(f, "target-ci %g%%: %s after %d round%s\n", b->target_ci,
+			b->target_reached ? "reached" : "gave up", b->nrounds,
+			b->nrounds == 1 ? "" : "s");
 	if (!isnan(setup))
 		fprintf(f,
 			"setup and teardown: %.1f ms per row and round (median), outside the timed windows\n",
 			setup);
+	if (disagree)
+		fprintf(f,
+			"unpaired-disagrees: %d row%s whose median ns/pkt and paired delta differ in sign; the machine's speed changed between windows, and the delta, paired per round, is the one to read (doc/methodology.md, \"Baselines, pairing and intervals\")\n",
+			disagree, disagree > 1 ? "s" : "");
+	if (nfew)
+		fprintf(f,
+			"intervals and sig: n/a for %d row%s with fewer than %d rounds: a %g%% interval of a median needs %d (min to max misses it with probability 2^(1-n)); use --rounds %d or more\n",
+			nfew, nfew > 1 ? "s" : "", st_min_n(BENCH_LEVEL),
+			BENCH_LEVEL * 100, st_min_n(BENCH_LEVEL),
+			st_min_n(BENCH_LEVEL));
 	if (outliers)
 		fprintf(f,
-			"%d %s (modified z > %.1f); %s kept in every number\n",
-			outliers,
-			outliers > 1 ? "rounds are outliers" :
-				       "round is an outlier",
+			"%d of %d row-rounds %s (modified z > %.1f); %s kept in every number\n",
+			outliers, counted,
+			outliers > 1 ? "are outliers" : "is an outlier",
 			BENCH_OUTLIER_Z, outliers > 1 ? "they are" : "it is");
 	if (gen && gen->sum.drift > BENCH_DRIFT_MAX)
 		fprintf(f,

@@ -165,8 +165,13 @@ static double widest(const struct bench *b, const char **name)
 		const struct bench_row *r = &b->rows[i];
 		double h = st_halfwidth_pct(&r->sum.ratio);
 
-		if (r->reason[0] || isnan(h))
+		if (r->reason[0] || isnan(r->sum.ratio.median))
 			continue;
+		/* Too few rounds for an interval: none is narrow enough. */
+		if (isnan(h)) {
+			*name = r->name;
+			return INFINITY;
+		}
 		if (h > w) {
 			w = h;
 			*name = r->name;

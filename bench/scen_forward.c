@@ -34,8 +34,6 @@ static void build(struct bench *b)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(redirects) / sizeof(redirects[0]); i++) {
-		if (!bench_wanted(b, redirects[i].name))
-			continue;
 		r = bench_row_hook(b, bench_hook_by_name(redirects[i].hook),
 				   "");
 		snprintf(r->name, sizeof(r->name), "%s", redirects[i].name);
@@ -44,11 +42,8 @@ static void build(struct bench *b)
 		r->run.conf.redirect.flags = redirects[i].flags | HC_RD_DMAC;
 		forwards(r);
 	}
-	if (bench_wanted(b, "stack-forward"))
-		forwards(bench_row_add(b, "stack-forward",
-				       &bench_kind_fwd_stack));
-	if (bench_wanted(b, "nft-fwd"))
-		forwards(bench_row_add(b, "nft-fwd", &bench_kind_fwd_nft));
+	forwards(bench_row_add(b, "stack-forward", &bench_kind_fwd_stack));
+	forwards(bench_row_add(b, "nft-fwd", &bench_kind_fwd_nft));
 }
 
 const struct bench_scenario bench_scen_forward = {

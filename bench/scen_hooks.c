@@ -13,20 +13,15 @@ static void build(struct bench *b)
 	int i;
 
 	for (h = bench_hooks; h->name; h++)
-		if (bench_wanted(b, h->name))
-			bench_row_hook(b, h, "");
-	if (bench_wanted(b, "xsk-l4"))
-		bench_row_xsk(b, "-l4", HC_PARSE_L4);
-	if (bench_wanted(b, "iptables-raw"))
-		bench_row_add(b, "iptables-raw", &bench_kind_ipt)->local = true;
-	if (bench_wanted(b, "nft-ingress"))
-		bench_row_add(b, "nft-ingress", &bench_kind_nft);
-	if (bench_wanted(b, "stack"))
-		bench_row_add(b, "stack", &bench_kind_stack);
+		bench_row_hook(b, h, "");
+	bench_row_xsk(b, "-l4", HC_PARSE_L4);
+	bench_row_add(b, "iptables-raw", &bench_kind_ipt)->local = true;
+	bench_row_add(b, "nft-ingress", &bench_kind_nft);
+	bench_row_add(b, "stack", &bench_kind_stack);
 	for (h = bench_hooks; h->name && !b->no_bare; h++)
-		if (h->bare && bench_wanted(b, h->name))
+		if (h->bare)
 			bench_row_hook(b, h, "-bare")->run.bare = true;
-	if (!b->no_bare && bench_wanted(b, "xsk-none"))
+	if (!b->no_bare)
 		bench_row_xsk(b, "-none", HC_PARSE_NONE);
 	for (i = 0; i < b->nrows; i++)
 		bench_row_base(&b->rows[i], "xdp-native");

@@ -26,15 +26,11 @@ static void build(struct bench *b)
 
 	bench_row_add(b, "nothing", &bench_kind_stack);
 	for (i = 0; i < sizeof(qdisc_rows) / sizeof(qdisc_rows[0]); i++) {
-		if (!bench_wanted(b, qdisc_rows[i].name))
-			continue;
 		r = bench_row_add(b, qdisc_rows[i].name, &bench_kind_qdisc);
 		r->qdisc = qdisc_rows[i].q;
 		r->other = r->qdisc.other_dev;
 	}
 	for (i = 0; i < sizeof(pass_hooks) / sizeof(pass_hooks[0]); i++) {
-		if (!bench_wanted(b, pass_hooks[i]))
-			continue;
 		r = bench_row_hook(b, bench_hook_by_name(pass_hooks[i]),
 				   "-pass");
 		r->run.conf.def_verdict = HC_PASS;

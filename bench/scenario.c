@@ -11,34 +11,11 @@ extern const struct bench_scenario bench_scen_hooks, bench_scen_static_key,
 	bench_scen_forward;
 
 const struct bench_scenario *const bench_scenarios[] = {
-	&bench_scen_hooks,
-	&bench_scen_static_key,
-	&bench_scen_parse,
-	&bench_scen_rules,
-	&bench_scen_size,
-	&bench_scen_aa,
-	&bench_scen_forward,
-	NULL,
+	&bench_scen_hooks,   &bench_scen_static_key,
+	&bench_scen_parse,   &bench_scen_rules,
+	&bench_scen_size,    &bench_scen_aa,
+	&bench_scen_forward, NULL,
 };
-
-bool bench_wanted(struct bench *b, const char *name)
-{
-	char list[256], *save, *w;
-	int i = 0;
-	bool hit = false;
-
-	if (!b->hooks)
-		return true;
-	snprintf(list, sizeof(list), "%s", b->hooks);
-	for (w = strtok_r(list, ",", &save); w;
-	     w = strtok_r(NULL, ",", &save), i++) {
-		if (strcmp(w, name))
-			continue;
-		b->hooks_matched |= 1ULL << (i % 64);
-		hit = true;
-	}
-	return hit || !strcmp(name, b->scen->baseline);
-}
 
 struct bench_row *bench_row_add(struct bench *b, const char *name,
 				const struct bench_kind *kind)
@@ -86,8 +63,6 @@ void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
 	int i;
 
 	for (h = bench_hooks; h->name; h++) {
-		if (!bench_wanted(b, h->name))
-			continue;
 		for (i = 0; suffixes[i]; i++) {
 			r = bench_row_hook(b, h, suffixes[i]);
 			set(r, i);
@@ -116,22 +91,111 @@ static int gen_row(struct bench *b, __u32 size, bool sizes_differ)
 	return b->nrows - 1;
 }
 
-int bench_rows_build(struct bench *b, struct hc_err *err)
+/* "xdp", "tc", "socket", "xsk": a hook's family, as --hook names it. */
+static const char *family(const struct bench_hook *h)
 {
-	char list[256], *save, *w;
-	bool sizes_differ = false;
-	int i, n, k = 0;
+	struct hc_run r = { .hook = h->hook };
 
-	b->scen->build(b);
-	snprintf(list, sizeof(list), "%s", b->hooks ? b->hooks : "");
+	return hc_hook_of(&r)->name;
+}
+
+static bool row_matches(const struct bench_row *r, const char *w)
+{
+	return !strcmp(w, r->name) ||
+	       (r->hook &&
+		(!strcmp(w, r->hook->name) || !strcmp(w, family(r->hook))));
+}
+
+/* One kind of name --hooks may give (0 rows, 1 hooks, 2 families), once. */
+static size_t names(const struct bench *b, int what, char *buf, size_t size)
+{
+	const char *seen[BENCH_MAX_ROWS];
+	int i, m, n = 0;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < b->nrows; i++) {
+		const struct bench_row *r = &b->rows[i];
+		const char *w = what == 0 ? r->name :
+				!r->hook  ? NULL :
+				what == 1 ? r->hook->name :
+					    family(r->hook);
+
+		for (m = 0; w && m < n && strcmp(seen[m], w); m++)
+			;
+		/* A hook named as a row is among the rows already. */
+		if (!w || m < n || (what && bench_row_find(b, w) >= 0) ||
+		    (what == 2 && !strcmp(w, r->hook->name)) || len >= size)
+			continue;
+		seen[n++] = w;
+		len += snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+				w);
+	}
+	return len;
+}
+
+/*
+ * --hooks LIST: the rows a name of it matches (a row, a hook, a hook's
+ * family), the baseline, and the rows those are compared with.
+ */
+static int select_rows(struct bench *b, struct hc_err *err)
+{
+	bool keep[BENCH_MAX_ROWS + 1] = {}, more = true;
+	char list[256], all[1024], *save, *w;
+	int i, k, n = 0;
+
+	snprintf(list, sizeof(list), "%s", b->hooks);
 	for (w = strtok_r(list, ",", &save); w;
-	     w = strtok_r(NULL, ",", &save), k++) {
-		if (!(b->hooks_matched & (1ULL << (k % 64)))) {
-			hc_err_set(err, "--hooks '%s' selects no row of %s", w,
-				   b->scen->name);
+	     w = strtok_r(NULL, ",", &save)) {
+		bool hit = false;
+
+		for (i = 0; i < b->nrows; i++)
+			if (row_matches(&b->rows[i], w))
+				hit = keep[i] = true;
+		if (!hit) {
+			char hooks[512], fams[64];
+
+			names(b, 0, all, sizeof(all));
+			names(b, 1, hooks, sizeof(hooks));
+			names(b, 2, fams, sizeof(fams));
+			hc_err_set(
+				err,
+				"--hooks '%s' selects no row of %s; its rows: %s%s%s%s%s",
+				w, b->scen->name, all,
+				hooks[0] ? "; hooks: " : "", hooks,
+				fams[0] ? "; families: " : "", fams);
 			return -EINVAL;
 		}
 	}
+	for (i = 0; i < b->nrows; i++)
+		keep[i] |= !strcmp(b->rows[i].name, b->scen->baseline);
+	while (more)
+		for (more = false, i = 0; i < b->nrows; i++) {
+			k = keep[i] ? bench_row_find(b, b->rows[i].base_name) :
+				      -1;
+			if (k >= 0 && !keep[k])
+				more = keep[k] = true;
+		}
+	for (i = 0; i < b->nrows; i++)
+		if (keep[i])
+			b->rows[n++] = b->rows[i];
+	b->nrows = n;
+	return 0;
+}
+
+int bench_rows_build(struct bench *b, struct hc_err *err)
+{
+	bool sizes_differ = false;
+	int i, n;
+
+	b->scen->build(b);
+	if (b->too_many) {
+		hc_err_set(err, "%s builds more than %d rows", b->scen->name,
+			   BENCH_MAX_ROWS);
+		return -E2BIG;
+	}
+	if (b->hooks && select_rows(b, err))
+		return -EINVAL;
 	n = b->nrows;
 	for (i = 1; i < n; i++)
 		sizes_differ |= b->rows[i].size != b->rows[0].size;

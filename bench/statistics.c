@@ -148,6 +148,15 @@ static double quantile(const double *v, int n, double p)
 	return v[i] + (h - i) * (v[i + 1] - v[i]);
 }
 
+int st_min_n(double level)
+{
+	int n = 1;
+
+	while (n < 64 && 1 - ldexp(1, 1 - n) < level)
+		n++;
+	return n;
+}
+
 int st_bootstrap(const double *x, int n, int resamples, double level,
 		 __u64 seed, struct st_est *e)
 {
@@ -156,8 +165,8 @@ int st_bootstrap(const double *x, int n, int resamples, double level,
 	int b, i;
 
 	e->median = st_median(x, n);
-	e->lo = e->hi = e->median;
-	if (n <= 0 || resamples <= 0)
+	e->lo = e->hi = n < st_min_n(level) ? NAN : e->median;
+	if (n < st_min_n(level) || resamples <= 0)
 		return 0;
 	meds = malloc(resamples * sizeof(*meds));
 	s = malloc(n * sizeof(*s));

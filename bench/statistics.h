@@ -35,9 +35,17 @@ void st_range(const double *x, int n, double *min, double *max);
 double st_halfwidth_pct(const struct st_est *e);
 
 /*
+ * The fewest values any interval of their median can cover it at level
+ * with: the widest, min to max, misses it with probability 2^(1-n) (all
+ * n on one side), so 6 at 0.95.
+ */
+int st_min_n(double level);
+
+/*
  * The median of x and its percentile-bootstrap interval at level (0.95):
  * resamples the n entries with replacement, so when each entry is one
- * round's paired difference or ratio, rounds stay whole. NaN for n == 0.
+ * round's paired difference or ratio, rounds stay whole. The median is
+ * NaN for n == 0, the bounds for n < st_min_n(level).
  * Returns 0 or -ENOMEM.
  */
 int st_bootstrap(const double *x, int n, int resamples, double level,

@@ -206,6 +206,16 @@ void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
 			rd->round, (unsigned long long)rd->generated,
 			(unsigned long long)rd->seen,
 			(unsigned long long)rd->dropped_before);
+	else if (!r->kind->generator &&
+		 rd->dropped_before > (1 - BENCH_SEEN_MIN) * rd->generated)
+		snprintf(
+			why, size,
+			"round %d: the hook saw %llu of %llu frames (%llu dropped before it), under %g%%, too few for a cost",
+			rd->round,
+			(unsigned long long)(rd->generated - rd->dropped_before),
+			(unsigned long long)rd->generated,
+			(unsigned long long)rd->dropped_before,
+			BENCH_SEEN_MIN * 100);
 	else if (r->forward && (n = rd->dropped_dut))
 		snprintf(why, size, "round %d: %llu dropped at the DUT (%s)",
 			 rd->round, n, r->kind->dropped_at);
@@ -216,8 +226,8 @@ void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
 			rd->round, n);
 	else if (r->drop && (n = rd->passed))
 		snprintf(why, size,
-			 "round %d: %llu packets passed a drop row's hook",
-			 rd->round, n);
+			 "round %d: %llu packet%s passed a drop row's hook",
+			 rd->round, n, n == 1 ? "" : "s");
 }
 
 static bool close_to(__u64 want, __u64 got)
@@ -238,8 +248,9 @@ int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
 	why[0] = '\0';
 	if (r->drop && rd->passed) {
 		snprintf(why, size,
-			 "round %d: %llu packets passed a drop row's hook",
-			 rd->round, (unsigned long long)rd->passed);
+			 "round %d: %llu packet%s passed a drop row's hook",
+			 rd->round, (unsigned long long)rd->passed,
+			 rd->passed == 1 ? "" : "s");
 		return -1;
 	}
 	if (!got) {
@@ -252,11 +263,21 @@ int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
 	if (rd->generated_known)
 		snprintf(rx, sizeof(rx), " (rx_packets %llu)",
 			 (unsigned long long)rd->dev.rx_packets);
-	snprintf(why, size, "round %d: %s %llu != seen %llu + dropped before %llu%s",
+	snprintf(why, size,
+		 "round %d: %s %llu != seen %llu + dropped before %llu%s",
 		 rd->round, what, (unsigned long long)want,
 		 (unsigned long long)rd->seen,
 		 (unsigned long long)rd->dropped_before, rx);
 	return 1;
+}
+
+bool bench_disagrees(const struct bench *b, const struct bench_row *r)
+{
+	const struct bench_row *base = r->base >= 0 ? &b->rows[r->base] : NULL;
+
+	return base && base != r &&
+	       (r->sum.ns.median - base->sum.ns.median) * r->sum.delta.median <
+		       0;
 }
 
 int bench_flags(const struct bench *b, const struct bench_row *r,
@@ -276,6 +297,7 @@ int bench_flags(const struct bench *b, const struct bench_row *r,
 	FLAG(r->sum.gen_bound, "generator-bound");
 	FLAG(r->kind->generator && r->sum.drift > BENCH_DRIFT_MAX, "drift");
 	FLAG(b->env.emulated, "emulated");
+	FLAG(bench_disagrees(b, r), "unpaired-disagrees");
 #undef FLAG
 	return n;
 }

@@ -619,8 +619,9 @@ static const char *const cpu_mode_names[] = { "split", "inline" };
 
 static void veth_describe(const struct bench *b, FILE *f)
 {
-	fprintf(f, "%s mode, %d rounds of %u packets, seed %u; ",
-		cpu_mode_names[b->cpu_mode], b->nrounds, b->packets, b->seed);
+	fprintf(f, "%s mode, %d round%s of %u packets, seed %u; ",
+		cpu_mode_names[b->cpu_mode], b->nrounds,
+		b->nrounds == 1 ? "" : "s", b->packets, b->seed);
 	fprintf(f, "delta and ratio against %s, paired per round\n",
 		b->scen->baseline);
 	fprintf(f,

@@ -26,7 +26,7 @@
 #include "undo.h"
 
 struct clean_cli {
-	bool all, json, help;
+	bool all, json, pretty, help;
 	const char *netns, *journal;
 };
 
@@ -38,7 +38,8 @@ static const struct hc_opt clean_opts[] = {
 	{ "netns", 'n', HC_OPT_STR, C(netns), "NAME",
 	  "only what was attached in network namespace NAME" },
 	{ "json", 'j', HC_OPT_FLAG, C(json), NULL,
-	  "one JSON object per record" },
+	  "a JSON array, an object per record" },
+	HC_OPT_PRETTY(C(pretty)),
 	{ "journal", 0, HC_OPT_STR, C(journal), "DIR",
 	  "the journal's directory (default $HOOKCMP_JOURNAL, else " HC_RUN_DIR
 	  ")" },
@@ -89,11 +90,14 @@ static void ns_label(const struct hc_jrec *j, char *buf, size_t size)
 			 (unsigned long long)j->netns_ino);
 }
 
+/* status and cleanup -j: one document, an array of records (f: stdout). */
+static struct hc_json out;
+
 /* One JSON object per record, with what became of it. */
 static void json_record(const struct hc_jrec *j, const char *state,
 			const char *detail)
 {
-	struct hc_json w = { .f = stdout };
+	struct hc_json w = out;
 
 	jw_open(&w, NULL, '{');
 	jw_str(&w, "type", "record");
@@ -123,6 +127,7 @@ static void json_record(const struct hc_jrec *j, const char *state,
 	if (detail)
 		jw_str(&w, "detail", detail);
 	jw_close(&w, '}');
+	out = w;
 }
 
 /* "WHAT: DETAIL" in text; in JSON the record with its state and detail. */
@@ -207,7 +212,9 @@ static int parse_clean(struct clean_cli *c, const struct hc_opt *opts, int argc,
 	const char *pos[1];
 	int npos, ret;
 
-	ret = hc_opts_parse(opts, c, argc, argv, pos, &npos, 1, &err);
+	ret = hc_opts_parse(opts, c, argc, argv, pos, &npos, 1, NULL, &err);
+	hc_json_pretty = c->pretty;
+	c->json |= c->pretty;
 	hc_json_mode = c->json;
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
@@ -237,7 +244,7 @@ int cmd_cleanup(int argc, char **argv)
 		       "Removes what a hookcmp that died (kill -9, a crash) left attached,\n"
 		       "from the journal in %s, each piece only if it is still ours.\n\n",
 		       hc_journal_dir());
-		hc_opts_help(stdout, clean_opts);
+		hc_opts_help(stdout, clean_opts, NULL);
 		return 0;
 	}
 	if (!!dev == c.all)
@@ -257,6 +264,9 @@ int cmd_cleanup(int argc, char **argv)
 		goto out;
 	if (c.all)
 		hc_journal_sweep();
+	out.f = stdout;
+	if (c.json)
+		jw_open(&out, NULL, '[');
 	/* The last change first: a filter before its qdisc, GRO before NAPI. */
 	for (i = 0; i < n; i++) {
 		if (!selected(&sel, &recs[i]))
@@ -279,6 +289,8 @@ int cmd_cleanup(int argc, char **argv)
 		printf("nothing to clean up%s%s%s%s\n", dev ? " on " : "",
 		       dev ? dev : "", c.netns ? " in netns " : "",
 		       c.netns ? c.netns : "");
+	if (c.json)
+		jw_close(&out, ']');
 	ret = left ? HC_EXIT_FAIL : 0;
 out:
 	free(recs);
@@ -299,13 +311,16 @@ int cmd_status(int argc, char **argv)
 	if (c.help) {
 		printf("Usage: hookcmp [-n NETNS] [-j] status [DEV]\n\n"
 		       "What hookcmp has attached now, and what a dead hookcmp left.\n\n");
-		hc_opts_help(stdout, clean_opts + 1);
+		hc_opts_help(stdout, clean_opts + 1, NULL);
 		return 0;
 	}
 	ret = list_records(&recs, &n);
 	if (ret)
 		return ret;
 	select_init(&sel, dev, c.netns);
+	out.f = stdout;
+	if (c.json)
+		jw_open(&out, NULL, '[');
 	for (i = 0; i < n; i++) {
 		if (!selected(&sel, &recs[i]))
 			continue;
@@ -320,7 +335,9 @@ int cmd_status(int argc, char **argv)
 		shown++;
 	}
 	free(recs);
-	if (!shown && !c.json)
+	if (c.json)
+		jw_close(&out, ']');
+	else if (!shown)
 		printf("hookcmp has nothing attached%s%s\n", dev ? " to " : "",
 		       dev ? dev : "");
 	return 0;

@@ -19,9 +19,11 @@ int hc_check_caps(unsigned long long need, const char *who);
 int hc_cmd_netns(const char *netns);
 /*
  * Enters netns (when given) and finds dev there: 0, or an exit code after
- * saying which of the two is missing.
+ * saying which of the two is missing; a device in a named namespace
+ * instead says how to name it to cmd ("gen").
  */
-int hc_cmd_device(const char *netns, const char *dev, int *ifindex);
+int hc_cmd_device(const char *netns, const char *dev, const char *cmd,
+		  int *ifindex);
 
 int cmd_gen(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

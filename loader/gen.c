@@ -33,15 +33,23 @@ static int live_run(struct hc_gen *g, int prog_fd, __u32 repeat)
 	return bpf_prog_test_run_opts(prog_fd, &opts) ? -errno : 0;
 }
 
-/* The headers the program writes into every frame, with --refresh. */
+/* The headers the program writes into every frame (--refresh), or checks. */
 static void set_refresh(struct hc_gen *g)
 {
 	struct gen_bpf *s = g->skel;
 
-	if (!s || !g->refresh)
+	if (!s)
 		return;
-	s->bss->refresh_len = g->lo.l4_off;
+	s->bss->refresh_len = g->refresh ? g->lo.l4_off : 0;
+	s->bss->check_len = g->refresh ? 0 : g->lo.l4_off;
 	memcpy(s->bss->refresh_hdr, g->frame, g->lo.l4_off);
+}
+
+__u64 hc_gen_modified(const struct hc_gen *g)
+{
+	const struct gen_bpf *s = g->skel;
+
+	return s && s->bss ? s->bss->modified : 0;
 }
 
 static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,

@@ -44,6 +44,8 @@ int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec);
  */
 int hc_gen_send(struct hc_gen *g, __u64 count, __u64 *sent,
 		const volatile int *stop);
+/* Live, without refresh: sampled frames that came back edited by a receiver. */
+__u64 hc_gen_modified(const struct hc_gen *g);
 void hc_gen_close(struct hc_gen *g);
 
 #endif

@@ -22,12 +22,41 @@
 struct gen_cli {
 	const char *netns, *dst_mac, *src_mac, *src, *dst;
 	int proto, method;
-	bool ipv6, json, raw, refresh, help, force;
+	bool ipv6, json, pretty, raw, refresh, help, force, allow_drops;
 	__u32 vlan, size, flows, sport, dport, count, rate, threads;
 	double duration;
 };
 
 #define G(f) offsetof(struct gen_cli, f)
+
+/* More than 0.1% of what the kernel took from the loop did not leave. */
+static bool lost(__u64 offered, __u64 left)
+{
+	return offered > left && (offered - left) * 1000 > offered;
+}
+
+/* Why frames did not leave, from what the device counted. */
+static void gen_lost(char *why, size_t size, const char *dev, __u64 offered,
+		     __u64 left, __u64 dropped, bool live)
+{
+	int n = snprintf(why, size,
+			 "only %llu of %llu frames offered left %s (TX counter)",
+			 (unsigned long long)left,
+			 (unsigned long long)offered, dev);
+
+	if (live && left * 1000 < offered)
+		snprintf(why + n, size - n,
+			 ": its peer takes live frames only when it runs NAPI (a veth: an XDP program there, or GRO on)");
+	else if (dropped * 2 >= offered - left)
+		snprintf(why + n, size - n,
+			 ": a full ring, tx_dropped rose by %llu: the receiver did not keep up (--rate, or a faster receiver)",
+			 (unsigned long long)dropped);
+	else
+		snprintf(why + n, size - n,
+			 ": %llu went uncounted (tx_dropped rose by %llu)",
+			 (unsigned long long)(offered - left - dropped),
+			 (unsigned long long)dropped);
+}
 
 static const struct hc_opt gen_opts[] = {
 	{ "dst-mac", 0, HC_OPT_STR, G(dst_mac), "MAC",
@@ -68,11 +97,14 @@ static const struct hc_opt gen_opts[] = {
 	  "diagnostic: live frames with no per-frame work (the loop's ceiling)" },
 	{ "refresh", 0, HC_OPT_FLAG, G(refresh), NULL,
 	  "live: write the L2 and L3 headers into every frame, for a DUT that edits them (a router)" },
+	{ "allow-drops", 0, HC_OPT_FLAG, G(allow_drops), NULL,
+	  "frames that do not leave DEV are a warning, not exit 1 (for a receiver that counts them: bench --dev)" },
 	{ "netns", 'n', HC_OPT_STR, G(netns), "NAME",
 	  "run inside network namespace NAME" },
 	{ "force", 'f', HC_OPT_FLAG, G(force), NULL,
 	  "send even out of the device with the default route" },
 	{ "json", 'j', HC_OPT_FLAG, G(json), NULL, "one JSON summary object" },
+	HC_OPT_PRETTY(G(pretty)),
 	{ "help", 'h', HC_OPT_FLAG, G(help), NULL, "show this help" },
 	{}
 };
@@ -150,8 +182,10 @@ static void gen_usage(void)
 {
 	printf("Usage: hookcmp gen [OPTIONS] DEV\n\n"
 	       "Sends valid frames out of DEV as fast as the kernel lets it: live XDP\n"
-	       "frames (BPF_PROG_RUN) where the kernel has them, else AF_PACKET.\n\n");
-	hc_opts_help(stdout, gen_opts);
+	       "frames (BPF_PROG_RUN) where the kernel has them, else AF_PACKET.\n"
+	       "packets and pps count what left DEV by its TX counter; when more than\n"
+	       "0.1%% of the frames offered did not leave, gen says why and exits 1.\n\n");
+	hc_opts_help(stdout, gen_opts, NULL);
 }
 
 int cmd_gen(int argc, char **argv)
@@ -166,16 +200,20 @@ int cmd_gen(int argc, char **argv)
 	struct hc_link_info before, after;
 	struct hc_nl *nl = NULL;
 	struct hc_gen g;
-	__u64 tx = 0, tx_drop = 0;
+	__u64 tx = 0, tx_drop = 0, modified = 0;
 	bool uplink = false;
 	const char *pos[1];
 	const char *dev;
+	char why[256];
 	int npos, ifindex, ret, i;
 	int ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	double t0, dt;
 	__u64 sent = 0;
 
-	ret = hc_opts_parse(gen_opts, &c, argc, argv, pos, &npos, 1, &err);
+	ret = hc_opts_parse(gen_opts, &c, argc, argv, pos, &npos, 1, NULL,
+			    &err);
+	hc_json_pretty = c.pretty;
+	c.json |= c.pretty;
 	hc_json_mode = c.json;
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
@@ -237,7 +275,7 @@ int cmd_gen(int argc, char **argv)
 	ret = hc_check_privileges();
 	if (ret)
 		return ret;
-	ret = hc_cmd_device(c.netns, dev, &ifindex);
+	ret = hc_cmd_device(c.netns, dev, "gen", &ifindex);
 	if (ret)
 		return ret;
 	if (!c.src_mac && hc_dev_mac(dev, s->src_mac))
@@ -290,6 +328,7 @@ int cmd_gen(int argc, char **argv)
 			ret = w[i].err;
 	}
 	dt = hc_now() - t0;
+	modified = hc_gen_modified(&g);
 	hc_gen_close(&g);
 	/* A veth counts what its peer has taken off the ring: let it drain. */
 	usleep(100000);
@@ -299,6 +338,11 @@ int cmd_gen(int argc, char **argv)
 	}
 	hc_nl_close(nl);
 
+	/* One document: what did not leave is in it, not a second one. */
+	why[0] = '\0';
+	if (!ret && lost(sent, tx))
+		gen_lost(why, sizeof(why), dev, sent, tx, tx_drop,
+			 g.method == HC_GEN_LIVE);
 	if (c.json) {
 		struct hc_json j = { .f = stdout };
 
@@ -308,31 +352,38 @@ int cmd_gen(int argc, char **argv)
 		jw_str(&j, "method",
 		       g.method == HC_GEN_LIVE ? "live" : "packet");
 		jw_u64(&j, "raw", c.raw);
-		jw_u64(&j, "packets", sent);
-		jw_u64(&j, "tx_packets", tx);
+		jw_u64(&j, "packets", tx);
+		jw_u64(&j, "offered", sent);
 		jw_u64(&j, "tx_dropped", tx_drop);
 		jw_f64(&j, "duration_s", dt);
-		jw_u64(&j, "pps", dt > 0 ? (__u64)(sent / dt) : 0);
+		jw_u64(&j, "pps", dt > 0 ? (__u64)(tx / dt) : 0);
 		jw_u64(&j, "size", c.size);
 		jw_u64(&j, "flows", c.flows);
 		jw_u64(&j, "threads", c.threads);
+		if (g.method == HC_GEN_LIVE && !c.raw && !c.refresh)
+			jw_u64(&j, "modified", modified);
+		if (why[0])
+			jw_str(&j, c.allow_drops ? "warning" : "error", why);
 		jw_close(&j, '}');
 	} else {
-		printf("gen: %llu packets on %s in %.3f s: %.0f pps (%s%s, %u flow%s, %u B, %u thread%s)\n",
-		       (unsigned long long)sent, dev, dt,
-		       dt > 0 ? sent / dt : 0,
+		printf("gen: %llu packets left %s in %.3f s: %.0f pps, of %llu offered (%s%s, %u flow%s, %u B, %u thread%s)\n",
+		       (unsigned long long)tx, dev, dt, dt > 0 ? tx / dt : 0,
+		       (unsigned long long)sent,
 		       g.method == HC_GEN_LIVE ? "live" : "packet",
 		       c.raw ? " raw" : "", c.flows, c.flows > 1 ? "s" : "",
 		       c.size, c.threads, c.threads > 1 ? "s" : "");
 	}
-	if (tx < sent)
+	fflush(stdout);
+	if (modified)
 		fprintf(stderr,
-			"Warning: only %llu of %llu frames left %s by its TX counter (%llu dropped)%s\n",
-			(unsigned long long)tx, (unsigned long long)sent, dev,
-			(unsigned long long)tx_drop,
-			g.method == HC_GEN_LIVE ?
-				"; a veth takes live frames only when its peer runs NAPI (an XDP program, or GRO on)" :
-				"");
+			"Warning: %llu sampled frames came back edited by a receiver (a stack that untags --vlan, a router), and left again as it made them: --refresh writes the headers into every frame\n",
+			(unsigned long long)modified);
+	if (why[0] && !c.allow_drops) {
+		fprintf(stderr, "Error: gen on %s: %s\n", dev, why);
+		return HC_EXIT_FAIL;
+	}
+	if (why[0])
+		fprintf(stderr, "Warning: %s\n", why);
 	if (ret)
 		return hc_fail(HC_EXIT_FAIL, "gen on %s stopped: %s", dev,
 			       strerror(-ret));

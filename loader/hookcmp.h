@@ -115,6 +115,7 @@ struct hc_run {
 	const char *netns;
 	int ifindex;
 	const char *redirect_dev; /* conf.redirect's target, by name */
+	const char *const *rule_texts; /* conf's rules as given, for reports */
 	struct hc_conf conf;
 
 	/* what is loaded and attached now, undone in reverse */
@@ -148,7 +149,9 @@ struct hc_hook {
 	int (*attach)(struct hc_run *r);
 	/* Undoes what attach did, also when it stopped halfway; idempotent. */
 	int (*detach)(struct hc_run *r);
-	const char *(*attach_name)(const struct hc_run *r);
+	const char *(*attach_name)(const struct hc_run *r); /* its mode */
+	/* How it is attached: netlink, link, cls_bpf, tcx, socket. */
+	const char *(*attach_via)(const struct hc_run *r);
 	/* Optional: counters kept elsewhere than the per-CPU map. */
 	int (*read)(const struct hc_run *r, struct hc_snap *s);
 	/* Optional: what else the summary says, as text (j NULL) or JSON. */
@@ -179,6 +182,7 @@ int hc_xdp_detach(struct hc_run *r);
 int hc_xdp_put_back(struct hc_nl *nl, int ifindex, __u32 mode, int ours_fd,
 		    const char *pin, __u32 foreign_id, struct hc_err *err);
 const char *hc_xdp_mode_name(const struct hc_run *r);
+const char *hc_xdp_attach_via(const struct hc_run *r);
 
 /* Every program a hook can load, for prog-run and the differential test. */
 struct hc_variant {

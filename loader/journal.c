@@ -288,8 +288,12 @@ static int dir_get(bool create, struct hc_err *err)
 
 	if (!err)
 		err = &dummy;
-	if (dir_fd >= 0)
+	/* Removed with its last record (dir_put): look again. */
+	if (dir_fd >= 0 && !fstat(dir_fd, &st) && st.st_nlink)
 		return dir_fd;
+	if (dir_fd >= 0)
+		close(dir_fd);
+	dir_fd = -1;
 	if (create && mkdir(dir, 0700) && errno != EEXIST) {
 		e = errno;
 		hc_err_set(err, "cannot create the journal %s: %s%s", dir,
@@ -340,18 +344,26 @@ static int dir_get(bool create, struct hc_err *err)
 
 int hc_journal_lock(struct hc_err *err)
 {
+	struct stat st;
 	int fd;
 
 	if (lock_depth) {
 		lock_depth++;
 		return 0;
 	}
-	fd = dir_get(true, err);
-	if (fd < 0)
-		return fd;
-	while (flock(fd, LOCK_EX))
-		if (errno != EINTR)
-			return -errno;
+	for (;;) {
+		fd = dir_get(true, err);
+		if (fd < 0)
+			return fd;
+		while (flock(fd, LOCK_EX))
+			if (errno != EINTR)
+				return -errno;
+		/* The last record's writer may have removed it meanwhile. */
+		if (!fstat(fd, &st) && st.st_nlink)
+			break;
+		close(fd);
+		dir_fd = -1;
+	}
 	lock_depth = 1;
 	return 0;
 }
@@ -539,6 +551,32 @@ int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
 	return ret;
 }
 
+/*
+ * /run/hookcmp goes with its last record (a --journal DIR is the user's);
+ * under the lock, and only while the path is still this directory.
+ */
+static void dir_put(void)
+{
+	struct stat st, here;
+	struct dirent *de;
+	int fd = dup(dir_fd), n = 0;
+	DIR *d;
+
+	if (strcmp(hc_journal_dir(), HC_RUN_DIR) ||
+	    (d = fd >= 0 ? fdopendir(fd) : NULL) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	rewinddir(d);
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	if (!n && !fstat(dir_fd, &here) && !lstat(HC_RUN_DIR, &st) &&
+	    st.st_dev == here.st_dev && st.st_ino == here.st_ino)
+		rmdir(HC_RUN_DIR);
+}
+
 void hc_journal_del(struct hc_jrec *rec)
 {
 	if (!rec->name[0])
@@ -546,6 +584,9 @@ void hc_journal_del(struct hc_jrec *rec)
 	if (!hc_journal_lock(NULL)) {
 		unlinkat(dir_fd, rec->name, 0);
 		fsync(dir_fd);
+		/* Not inside a caller's lock: it would write on, unlocked. */
+		if (lock_depth == 1)
+			dir_put();
 		hc_journal_unlock();
 	}
 	rec->name[0] = '\0';

@@ -1,15 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "json.h"
 
+bool hc_json_pretty;
+
+/* -p: a member per line, indented by depth, as bpftool -p does. */
+static void newline(struct hc_json *j, int depth)
+{
+	fputc('\n', j->f);
+	while (depth-- > 0)
+		fputs("  ", j->f);
+}
+
 static void key(struct hc_json *j, const char *k)
 {
 	if (j->depth > 0) {
 		if (!j->first[j->depth])
 			fputc(',', j->f);
 		j->first[j->depth] = false;
+		if (hc_json_pretty)
+			newline(j, j->depth);
 	}
 	if (k)
-		fprintf(j->f, "\"%s\":", k);
+		fprintf(j->f, hc_json_pretty ? "\"%s\": " : "\"%s\":", k);
 }
 
 void jw_open(struct hc_json *j, const char *k, char bracket)
@@ -22,6 +34,8 @@ void jw_open(struct hc_json *j, const char *k, char bracket)
 
 void jw_close(struct hc_json *j, char bracket)
 {
+	if (hc_json_pretty && j->depth > 0 && !j->first[j->depth])
+		newline(j, j->depth - 1);
 	fputc(bracket, j->f);
 	if (j->depth > 0)
 		j->depth--;

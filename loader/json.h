@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* A small JSON writer: one object per line, commas handled for you. */
+/*
+ * A small JSON writer: one object per line, commas handled for you; with
+ * hc_json_pretty (-p), a member per line, indented.
+ */
 #ifndef HC_JSON_H
 #define HC_JSON_H
 
@@ -13,6 +16,8 @@ struct hc_json {
 	int depth;
 	bool first[HC_JSON_DEPTH];
 };
+
+extern bool hc_json_pretty;
 
 void jw_open(struct hc_json *j, const char *key, char bracket);
 void jw_close(struct hc_json *j, char bracket);

@@ -2,6 +2,7 @@
 /* hookcmp: the command table, the run command and its option table. */
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <math.h>
 #include <net/if.h>
 #include <poll.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <bpf/libbpf.h>
@@ -50,6 +52,7 @@ struct run_cli {
 	int redirect_mode;
 	bool redirect_peer;
 	const char *journal;
+	bool pretty;
 	bool help;
 	bool version;
 };
@@ -80,6 +83,35 @@ static int set_dmac(void *cfg, const char *arg, struct hc_err *err)
 
 enum { RD_MAP, RD_IFINDEX }; /* --redirect-mode */
 
+/*
+ * Where a run option applies: the hooks in the order of enum hc_hook_id,
+ * then modes of them. The option table, --help, completion and the check
+ * in parse_run all take it from here.
+ */
+enum {
+	SC_XDP = 1 << HC_HOOK_XDP,
+	SC_TC = 1 << HC_HOOK_TC,
+	SC_SOCKET = 1 << HC_HOOK_SOCKET,
+	SC_XSK = 1 << HC_HOOK_XSK,
+	SC_CLS_BPF = 1 << 4, /* tc with --tc-attach qdisc */
+	SC_UDP = 1 << 5, /* socket with --socket udp */
+	SC_NETLINK = 1 << 6, /* xdp or xsk with --xdp-attach netlink */
+	SC_LOGIC = 1 << 7, /* the full program: not --bare */
+};
+
+static const char *const run_scopes[] = {
+	"--hook xdp",
+	"--hook tc",
+	"--hook socket",
+	"--hook xsk",
+	"--hook tc --tc-attach qdisc",
+	"--hook socket --socket udp",
+	"--hook xdp or xsk with --xdp-attach netlink",
+	"a program that classifies (no --bare)",
+	NULL,
+};
+
+#define SOCKET_HINT_SECS 3.0 /* --hook socket: when to say nothing came */
 #define RUN(f) offsetof(struct run_cli, r.f)
 #define CLI(f) offsetof(struct run_cli, f)
 
@@ -88,41 +120,47 @@ static const struct hc_opt run_opts[] = {
 	  HC_CHOICES("xdp", "tc", "socket", "xsk") },
 	{ "xdp-mode", 0, HC_OPT_ENUM, RUN(xdp_mode), NULL,
 	  "XDP in the driver or in the generic path (default native)",
-	  HC_CHOICES("native", "generic") },
+	  HC_CHOICES("native", "generic"), .scope = SC_XDP | SC_XSK },
 	{ "xdp-attach", 0, HC_OPT_ENUM, RUN(xdp_attach), NULL,
 	  "XDP over netlink, or as a bpf_link that dies with hookcmp (default netlink)",
-	  HC_CHOICES("netlink", "link") },
+	  HC_CHOICES("netlink", "link"), .scope = SC_XDP | SC_XSK },
 	{ "qdisc", 0, HC_OPT_ENUM, RUN(qdisc), NULL,
 	  "qdisc for the tc hook's cls_bpf filter (default clsact)",
-	  HC_CHOICES("clsact", "ingress") },
+	  HC_CHOICES("clsact", "ingress"), .scope = SC_CLS_BPF },
 	{ "tc-attach", 0, HC_OPT_ENUM, RUN(tc_attach), NULL,
 	  "cls_bpf filter on --qdisc (default), or a tcx link (Linux 6.6+)",
-	  HC_CHOICES("qdisc", "tcx") },
+	  HC_CHOICES("qdisc", "tcx"), .scope = SC_TC },
 	{ "prio", 0, HC_OPT_U32, RUN(prio), "PRIO",
-	  "tc filter priority (default 1)", NULL, 1, 0xffff },
+	  "tc filter priority (default 1)", NULL, 1, 0xffff,
+	  .scope = SC_CLS_BPF },
 	{ "handle", 0, HC_OPT_U32, RUN(handle), "HANDLE",
 	  "tc filter handle, decimal or 0x hex (default 1)", NULL, 1,
-	  0xffffffff, .flags = HC_NUM_HEX },
+	  0xffffffff, .flags = HC_NUM_HEX, .scope = SC_CLS_BPF },
 	{ "socket", 0, HC_OPT_ENUM, RUN(sock), NULL,
 	  "socket for the socket hook (default udp)",
-	  HC_CHOICES("udp", "packet") },
+	  HC_CHOICES("udp", "packet"), .scope = SC_SOCKET },
 	{ "port", 0, HC_OPT_U32, RUN(port), "PORT",
-	  "UDP port the udp socket binds (default 9)", NULL, 1, 65535 },
+	  "UDP port the udp socket binds (default 9)", NULL, 1, 65535,
+	  .scope = SC_UDP },
 	{ "queue", 0, HC_OPT_U32, RUN(queue), "N",
-	  "xsk: the rx queue to bind (default 0)", NULL, 0, 0xfffffffe },
+	  "the rx queue to bind (default 0)", NULL, 0, 0xfffffffe,
+	  .scope = SC_XSK },
 	{ "all-queues", 0, HC_OPT_FLAG, RUN(all_queues), NULL,
-	  "xsk: a socket and a thread on every rx queue" },
+	  "a socket and a thread on every rx queue", .scope = SC_XSK },
 	{ "xsk-mode", 0, HC_OPT_ENUM, RUN(xsk_mode), NULL,
-	  "xsk: AF_XDP zero-copy, copy, or what the driver gives (default auto)",
-	  HC_CHOICES("auto", "copy", "zerocopy") },
+	  "AF_XDP zero-copy, copy, or what the driver gives (default auto)",
+	  HC_CHOICES("auto", "copy", "zerocopy"), .scope = SC_XSK },
 	{ "busy-poll", 0, HC_OPT_FLAG, RUN(busy_poll), NULL,
-	  "xsk: busy-poll the queue instead of sleeping in poll()" },
-	{ "parse", 'p', HC_OPT_ENUM, CLI(parse), NULL,
-	  "how deep to parse (default l4)", hc_parse_names },
+	  "busy-poll the queue instead of sleeping in poll()",
+	  .scope = SC_XSK },
+	{ "parse", 0, HC_OPT_ENUM, CLI(parse), NULL,
+	  "how deep to parse (default l4)", hc_parse_names, .scope = SC_LOGIC },
 	{ "rule", 'r', HC_OPT_FUNC, 0, "RULE",
-	  "add a rule; first match wins (repeat, up to 64)", .fn = add_rule },
+	  "add a rule; first match wins (repeat, up to 64)", .fn = add_rule,
+	  .scope = SC_LOGIC },
 	{ "action", 'a', HC_OPT_ENUM, CLI(action), NULL,
-	  "verdict when no rule matches (default drop)", hc_verdict_names },
+	  "verdict when no rule matches (default drop)", hc_verdict_names,
+	  .scope = SC_LOGIC },
 	{ "redirect", 0, HC_OPT_STR, RUN(redirect_dev), "DEV",
 	  "where 'redirect' sends: a device in DEV's namespace" },
 	{ "redirect-mode", 0, HC_OPT_ENUM, CLI(redirect_mode), NULL,
@@ -136,7 +174,7 @@ static const struct hc_opt run_opts[] = {
 	{ "bare", 0, HC_OPT_FLAG, RUN(bare), NULL,
 	  "attach the minimal program (drop everything, count nothing)" },
 	{ "interval", 'i', HC_OPT_SECS, RUN(interval), "SEC",
-	  "stats every SEC seconds; 0 prints the summary only (default 1)" },
+	  "stats every SEC seconds, 0.01 or more; 0 prints the summary only (default 1)" },
 	{ "duration", 'd', HC_OPT_SECS, RUN(duration), "SEC",
 	  "detach after SEC seconds (default: until SIGINT or SIGTERM)" },
 	{ "per-cpu", 0, HC_OPT_FLAG, RUN(per_cpu), NULL,
@@ -145,8 +183,10 @@ static const struct hc_opt run_opts[] = {
 	  "run inside network namespace NAME" },
 	{ "json", 'j', HC_OPT_FLAG, RUN(json), NULL,
 	  "one JSON object per line" },
+	HC_OPT_PRETTY(CLI(pretty)),
 	{ "replace", 0, HC_OPT_FLAG, RUN(replace), NULL,
-	  "xdp, xsk: take the XDP slot from the program there, and put it back after" },
+	  "take the XDP slot from the program there, and put it back after",
+	  .scope = SC_NETLINK },
 	{ "force", 'f', HC_OPT_FLAG, RUN(force), NULL,
 	  "attach to the device that holds the default route too" },
 	{ "journal", 0, HC_OPT_STR, CLI(journal), "DIR",
@@ -167,10 +207,49 @@ static int cmd_help(int argc, char **argv)
 	return 0;
 }
 
+static int show_version(bool json)
+{
+	struct hc_json j = { .f = stdout };
+
+	if (!json) {
+		printf("hookcmp %s (libbpf %s)\n", HC_VERSION,
+		       libbpf_version_string());
+		return 0;
+	}
+	jw_open(&j, NULL, '{');
+	jw_str(&j, "type", "version");
+	jw_str(&j, "version", HC_VERSION);
+	jw_str(&j, "libbpf", libbpf_version_string());
+	jw_close(&j, '}');
+	return 0;
+}
+
 static int cmd_version(int argc, char **argv)
 {
-	printf("hookcmp %s (libbpf %s)\n", HC_VERSION, libbpf_version_string());
-	return 0;
+	struct {
+		bool json, pretty, help;
+	} v = {};
+	const struct hc_opt opts[] = {
+		{ "json", 'j', HC_OPT_FLAG, offsetof(typeof(v), json), NULL,
+		  "as a JSON object" },
+		HC_OPT_PRETTY(offsetof(typeof(v), pretty)),
+		{ "help", 'h', HC_OPT_FLAG, offsetof(typeof(v), help), NULL,
+		  "show this help" },
+		{}
+	};
+	struct hc_err err = {};
+	int npos;
+
+	if (hc_opts_parse(opts, &v, argc, argv, NULL, &npos, 0, NULL, &err))
+		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
+	hc_json_pretty = v.pretty;
+	v.json |= v.pretty;
+	if (v.help) {
+		printf("Usage: hookcmp [-j] version\n\n");
+		hc_opts_help(stdout, opts, NULL);
+		return 0;
+	}
+	return show_version(v.json);
 }
 
 /* ---- errors ---- */
@@ -290,19 +369,27 @@ int hc_cmd_netns(const char *netns)
 	return 0;
 }
 
-int hc_cmd_device(const char *netns, const char *dev, int *ifindex)
+int hc_cmd_device(const char *netns, const char *dev, const char *cmd,
+		  int *ifindex)
 {
 	int ret = hc_cmd_netns(netns);
+	char where[256];
 
 	if (ret)
 		return ret;
 	*ifindex = if_nametoindex(dev);
-	if (!*ifindex)
-		return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", dev,
-			       netns ? "network namespace '" :
-				       "this network namespace",
-			       netns ? netns : "", netns ? "'" : "");
-	return 0;
+	if (*ifindex)
+		return 0;
+	if (hc_netns_with_dev(dev, where, sizeof(where)))
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"no device '%s' in %s%s%s, but in network namespace %s (hookcmp -n NAME %s %s)",
+			dev,
+			netns ? "network namespace '" : "this network namespace",
+			netns ? netns : "", netns ? "'" : "", where, cmd, dev);
+	return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", dev,
+		       netns ? "network namespace '" : "this network namespace",
+		       netns ? netns : "", netns ? "'" : "");
 }
 
 /* ---- the run command ---- */
@@ -399,9 +486,6 @@ static int check_redirect_opts(struct run_cli *c)
 			HC_EXIT_USAGE,
 			"--hook %s cannot redirect: it only keeps or drops what reaches it; use --hook xdp or tc",
 			hc_hook_of(r)->name);
-	if (r->bare)
-		return hc_fail(HC_EXIT_USAGE,
-			       "--bare drops everything: it cannot redirect");
 	if (!r->redirect_dev)
 		return hc_fail(
 			HC_EXIT_USAGE,
@@ -424,14 +508,48 @@ static int check_redirect_opts(struct run_cli *c)
 	return 0;
 }
 
+/* The options given that do not apply to the hook and modes asked for. */
+static int run_scope(const struct run_cli *c, unsigned long long given,
+		     struct hc_err *err)
+{
+	const struct hc_run *r = &c->r;
+	bool xdp = c->hook == HC_HOOK_XDP || c->hook == HC_HOOK_XSK;
+	unsigned int where = 1u << c->hook;
+	char here[96];
+
+	if (c->hook == HC_HOOK_TC && r->tc_attach == HC_TC_CLS_BPF)
+		where |= SC_CLS_BPF;
+	if (c->hook == HC_HOOK_SOCKET && r->sock == HC_SOCK_UDP)
+		where |= SC_UDP;
+	if (xdp && r->xdp_attach == HC_XDP_NETLINK)
+		where |= SC_NETLINK;
+	if (!r->bare)
+		where |= SC_LOGIC;
+	snprintf(here, sizeof(here), "--hook %s%s%s%s%s", hc_hook_of(r)->name,
+		 c->hook == HC_HOOK_TC && r->tc_attach == HC_TC_TCX ?
+			 " --tc-attach tcx" :
+			 "",
+		 c->hook == HC_HOOK_SOCKET && r->sock == HC_SOCK_PACKET ?
+			 " --socket packet" :
+			 "",
+		 xdp && r->xdp_attach == HC_XDP_LINK ? " --xdp-attach link" :
+						       "",
+		 r->bare ? " --bare" : "");
+	return hc_opts_scope(run_opts, given, where, run_scopes, here, err);
+}
+
 static int parse_run(struct run_cli *c, int argc, char **argv)
 {
+	unsigned long long given;
 	const char *pos[2];
 	struct hc_err err = {};
 	struct hc_conf *conf = &c->r.conf;
 	int npos, i, ret;
 
-	ret = hc_opts_parse(run_opts, c, argc, argv, pos, &npos, 1, &err);
+	ret = hc_opts_parse(run_opts, c, argc, argv, pos, &npos, 1, &given,
+			    &err);
+	hc_json_pretty = c->pretty;
+	c->r.json |= c->pretty;
 	hc_json_mode = c->r.json;
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
@@ -458,15 +576,14 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--hook xsk has no bare program; --parse none is its floor");
-	if (c->r.replace &&
-	    (c->hook == HC_HOOK_TC || c->hook == HC_HOOK_SOCKET))
+	if (run_scope(c, given, &err))
+		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
+	/* A line per 10 ms is as often as a terminal or a pipe can take. */
+	if (c->r.interval > 0 && c->r.interval < 0.01)
 		return hc_fail(
 			HC_EXIT_USAGE,
-			"--replace is for the XDP slot: --hook xdp or xsk");
-	if (c->r.replace && c->r.xdp_attach == HC_XDP_LINK)
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--replace goes with --xdp-attach netlink: a link cannot take a program's place and give it back");
+			"--interval %g: at least 0.01 s, or 0 for the summary only",
+			c->r.interval);
 
 	conf->parse = c->parse;
 	conf->def_verdict = c->action;
@@ -485,7 +602,52 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 				hc_parse_names[conf->parse]);
 	}
 	conf->nr_rules = c->nr_rules;
+	c->r.rule_texts = c->rules;
 	return check_redirect_opts(c);
+}
+
+/*
+ * --hook socket that has counted nothing: gen's defaults are not the
+ * socket's address, so say what it needs and the gen command to send it.
+ */
+static void socket_hint(const struct hc_run *r, const struct hc_snap *start)
+{
+	struct ifaddrs *ifa, *i;
+	struct hc_snap cur;
+	char ip[INET_ADDRSTRLEN] = "";
+	__u64 n = 0;
+	__u8 mac[6] = {};
+	int c;
+
+	if (hc_run_read(r, &cur))
+		return;
+	for (c = 0; c < cur.ncpu; c++)
+		n += cur.cpu[c] - start->cpu[c];
+	if (n)
+		return;
+	if (r->sock == HC_SOCK_PACKET) {
+		fprintf(stderr,
+			"Hint: nothing reached %s in %g s: an AF_PACKET socket sees every frame the device receives, so none came\n",
+			r->dev, SOCKET_HINT_SECS);
+		return;
+	}
+	hc_dev_mac(r->dev, mac);
+	if (!getifaddrs(&ifa)) {
+		for (i = ifa; i && !ip[0]; i = i->ifa_next)
+			if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
+			    !strcmp(i->ifa_name, r->dev))
+				inet_ntop(AF_INET,
+					  &((struct sockaddr_in *)i->ifa_addr)
+						   ->sin_addr,
+					  ip, sizeof(ip));
+		freeifaddrs(ifa);
+	}
+	fprintf(stderr,
+		"Hint: nothing reached the UDP socket on %s in %g s: it sees only frames to %02x:%02x:%02x:%02x:%02x:%02x, %s, UDP port %u: hookcmp gen PEER --dst-mac %02x:%02x:%02x:%02x:%02x:%02x --dst %s --dport %u (PEER: the device at the other end)\n",
+		r->dev, SOCKET_HINT_SECS, mac[0], mac[1], mac[2], mac[3],
+		mac[4], mac[5], ip[0] ? ip : "an address of its own (it has none)",
+		r->port, mac[0], mac[1], mac[2], mac[3], mac[4], mac[5],
+		ip[0] ? ip : "ADDR", r->port);
 }
 
 static int run_loop(struct hc_run *r, const struct hc_snap *start)
@@ -495,6 +657,7 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 	double end = r->duration > 0 ? start->t + r->duration : INFINITY;
 	struct pollfd pfd = { .fd = r->sock_fd, .events = POLLIN };
 	char name[IF_NAMESIZE];
+	bool hinted = false;
 
 	while (!hc_stop_sig) {
 		double now = hc_now(), wake = end;
@@ -502,6 +665,11 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 
 		if (now >= end)
 			break;
+		if (r->hook == HC_HOOK_SOCKET && !hinted &&
+		    now >= start->t + SOCKET_HINT_SECS) {
+			socket_hint(r, start);
+			hinted = true;
+		}
 		if (r->interval > 0 && now >= next) {
 			if (!hc_run_read(r, &cur)) {
 				hc_stats_interval(r, &prev, &cur,
@@ -550,6 +718,7 @@ static int cmd_run(int argc, char **argv)
 	const struct hc_hook *h;
 	struct hc_snap start, end;
 	bool busy = false;
+	char hook[32];
 	int ret, err;
 
 	ret = parse_run(&c, argc, argv);
@@ -558,14 +727,15 @@ static int cmd_run(int argc, char **argv)
 	if (c.help)
 		return cmd_help(argc, argv);
 	if (c.version)
-		return cmd_version(argc, argv);
+		return show_version(r->json);
 	ret = hc_check_privileges();
 	if (ret)
 		return ret;
 	if (!hc_jit_enabled())
 		fprintf(stderr,
 			"Warning: the BPF JIT is off (net.core.bpf_jit_enable=0): costs are the interpreter's\n");
-	ret = hc_cmd_device(r->netns, r->dev, &r->ifindex);
+	snprintf(hook, sizeof(hook), "--hook %s", hc_hook_of(r)->name);
+	ret = hc_cmd_device(r->netns, r->dev, hook, &r->ifindex);
 	if (ret)
 		return ret;
 	/* In the namespace: a port's privilege is its sysctl. */
@@ -700,6 +870,59 @@ static const struct cmd {
 	{}
 };
 
+/* Optimal string alignment distance: a swap of two letters is one edit. */
+static int distance(const char *a, const char *b)
+{
+	int la = strlen(a), lb = strlen(b), i, k, d[16][16];
+
+	if (la > 15 || lb > 15)
+		return 99;
+	for (i = 0; i <= la; i++)
+		for (k = 0; k <= lb; k++) {
+			if (!i || !k) {
+				d[i][k] = i + k;
+				continue;
+			}
+			d[i][k] =
+				fmin(fmin(d[i - 1][k] + 1, d[i][k - 1] + 1),
+				     d[i - 1][k - 1] + (a[i - 1] != b[k - 1]));
+			if (i > 1 && k > 1 && a[i - 1] == b[k - 2] &&
+			    a[i - 2] == b[k - 1])
+				d[i][k] = fmin(d[i][k], d[i - 2][k - 2] + 1);
+		}
+	return d[la][lb];
+}
+
+/*
+ * A first word that is no command, no option, no device here and within
+ * two edits of a command is a typo, unless --hook makes it run's DEV: the
+ * command it meant, with no fn, for the error. NULL: let run have it.
+ */
+static const struct cmd *near_command(int argc, char **argv, const char *word)
+{
+	static struct cmd typo;
+	const struct cmd *c, *best = NULL;
+	int i, d, min = 3;
+
+	if (word[0] == '-' || if_nametoindex(word))
+		return NULL;
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--hook") ||
+		    !strncmp(argv[i], "--hook=", 7))
+			return NULL;
+	for (c = cmds; c->name; c++) {
+		d = distance(word, c->name);
+		if (d < min) {
+			min = d;
+			best = c;
+		}
+	}
+	if (!best)
+		return NULL;
+	typo.name = best->name;
+	return &typo;
+}
+
 static void usage(FILE *f)
 {
 	const struct cmd *c;
@@ -713,7 +936,7 @@ static void usage(FILE *f)
 	for (c = cmds; c->name; c++)
 		fprintf(f, "  %-10s %s\n", c->name, c->help);
 	fprintf(f, "\nOptions of run:\n");
-	hc_opts_help(f, run_opts);
+	hc_opts_help(f, run_opts, run_scopes);
 	fprintf(f,
 		"\nRules: [ip|ip6] [udp|tcp|icmp|icmp6|proto N] [src PREFIX] [dst PREFIX]\n"
 		"       [sport P[-P]] [dport P[-P]] drop|pass|redirect\n"
@@ -734,6 +957,7 @@ static int global_opts(int argc, char **argv)
 		const char *a = argv[i];
 
 		if (!strcmp(a, "-j") || !strcmp(a, "--json") ||
+		    !strcmp(a, "-p") || !strcmp(a, "--pretty") ||
 		    !strncmp(a, "--netns=", 8) ||
 		    !strncmp(a, "--journal=", 10) ||
 		    (!strncmp(a, "-n", 2) && a[2]))
@@ -776,8 +1000,14 @@ int main(int argc, char **argv)
 		for (c = cmds; c->name; c++)
 			if (!strcmp(argv[1 + nglob], c->name))
 				break;
+	if ((!c || !c->name) && 1 + nglob < argc)
+		c = near_command(argc, argv, argv[1 + nglob]);
 	if (!c || !c->name)
 		return cmd_run(argc, argv);
+	if (!c->fn)
+		return hc_fail(HC_EXIT_USAGE,
+			       "unknown command '%s'; did you mean '%s'?",
+			       argv[1 + nglob], c->name);
 	/* argv[0] is the command, the global options follow it. */
 	args = calloc(argc, sizeof(*args));
 	if (!args)

@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <net/if.h>
 #include <sys/stat.h>
 #include "hookcmp.h"
 #include "netns.h"
@@ -274,4 +276,37 @@ int hc_netns_open(const struct hc_netns_id *id, const char *name, char *where,
 	if (ret > 0)
 		return f.fd;
 	return all ? -ENOENT : -ESRCH;
+}
+
+int hc_netns_with_dev(const char *dev, char *list, size_t size)
+{
+	int home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC), fd;
+	DIR *d = opendir("/run/netns");
+	struct dirent *de;
+	char path[300];
+	size_t len = 0;
+	int n = 0;
+
+	list[0] = '\0';
+	while (d && home >= 0 && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/run/netns/%s", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!setns(fd, CLONE_NEWNET) && if_nametoindex(dev) &&
+		    len < size) {
+			len += snprintf(list + len, size - len, "%s'%s'",
+					len ? ", " : "", de->d_name);
+			n++;
+		}
+		setns(home, CLONE_NEWNET);
+		close(fd);
+	}
+	if (d)
+		closedir(d);
+	if (home >= 0)
+		close(home);
+	return n;
 }

@@ -44,4 +44,10 @@ int hc_netns_each(const char *first, const struct hc_netns_id *target,
 int hc_netns_open(const struct hc_netns_id *id, const char *name, char *where,
 		  size_t size);
 
+/*
+ * The named namespaces (under /run/netns) that have a device called dev,
+ * as "'A', 'B'" into list; how many. For an error that says where to look.
+ */
+int hc_netns_with_dev(const char *dev, char *list, size_t size);
+
 #endif

@@ -57,9 +57,10 @@ static int set(const struct hc_opt *o, void *cfg, const char *arg,
 		return 0;
 	case HC_OPT_SECS:
 		if (hc_parse_secs(arg, o->max ? o->max : HC_MAX_SECS, &d)) {
-			hc_err_set(err,
-				   "--%s '%s': expected seconds from 0 to %lu",
-				   o->name, arg, o->max ? o->max : HC_MAX_SECS);
+			hc_err_set(
+				err,
+				"--%s '%s': expected seconds from 0 to %lu (digits and a fraction, as 0.5)",
+				o->name, arg, o->max ? o->max : HC_MAX_SECS);
 			return -EINVAL;
 		}
 		*(double *)p = d;
@@ -84,8 +85,10 @@ static int set(const struct hc_opt *o, void *cfg, const char *arg,
 }
 
 int hc_opts_parse(const struct hc_opt *opts, void *cfg, int argc, char **argv,
-		  const char **pos, int *npos, int maxpos, struct hc_err *err)
+		  const char **pos, int *npos, int maxpos,
+		  unsigned long long *given, struct hc_err *err)
 {
+	unsigned long long seen = 0;
 	struct option lo[HC_MAX_OPTS + 1] = {};
 	/* '-': options may follow DEV, as with ip and tc. */
 	char so[2 * HC_MAX_OPTS + 3] = "-:";
@@ -135,6 +138,13 @@ int hc_opts_parse(const struct hc_opt *opts, void *cfg, int argc, char **argv,
 				o = &opts[i];
 		if (!o)
 			return -EINVAL;
+		/* The last of two would win silently: say so instead. */
+		if ((seen >> (o - opts) & 1) && o->type != HC_OPT_FLAG &&
+		    o->type != HC_OPT_FUNC) {
+			hc_err_set(err, "--%s given twice", o->name);
+			return -EINVAL;
+		}
+		seen |= 1ULL << (o - opts);
 		ret = set(o, cfg, optarg, err);
 		if (ret)
 			return ret;
@@ -147,12 +157,47 @@ int hc_opts_parse(const struct hc_opt *opts, void *cfg, int argc, char **argv,
 		}
 		pos[(*npos)++] = argv[optind];
 	}
+	if (given)
+		*given = seen;
 	return 0;
 }
 
-void hc_opts_help(FILE *f, const struct hc_opt *opts)
+/* "xdp or xsk": the names of the scopes in mask. */
+static void scope_list(char *buf, size_t size, unsigned int mask,
+		       const char *const *names, const char *sep)
 {
-	char left[320], list[256];
+	size_t len = 0;
+	int i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; names[i] && len < size; i++)
+		if (mask & (1u << i))
+			len += snprintf(buf + len, size - len, "%s%s",
+					n++ ? sep : "", names[i]);
+}
+
+int hc_opts_scope(const struct hc_opt *opts, unsigned long long given,
+		  unsigned int where, const char *const *names,
+		  const char *here, struct hc_err *err)
+{
+	char list[256];
+	int i;
+
+	for (i = 0; opts[i].name; i++) {
+		if (!(given >> i & 1) || !opts[i].scope ||
+		    (opts[i].scope & where))
+			continue;
+		scope_list(list, sizeof(list), opts[i].scope, names, " or ");
+		hc_err_set(err, "--%s goes with %s, not %s", opts[i].name, list,
+			   here);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void hc_opts_help(FILE *f, const struct hc_opt *opts, const char *const *scopes)
+{
+	char left[320], list[256], help[600];
 	const struct hc_opt *o;
 
 	for (o = opts; o->name; o++) {
@@ -168,9 +213,16 @@ void hc_opts_help(FILE *f, const struct hc_opt *opts)
 			 o->short_name ? ", " : "  ", o->name,
 			 o->type == HC_OPT_FLAG ? "" : " ",
 			 o->type == HC_OPT_FLAG ? "" : meta);
+		/* "[xdp, xsk]": where it applies, as the check has it. */
+		if (o->scope && scopes) {
+			scope_list(list, sizeof(list), o->scope, scopes, ", ");
+			snprintf(help, sizeof(help), "%s [%s]", o->help, list);
+		} else {
+			snprintf(help, sizeof(help), "%s", o->help);
+		}
 		if (strlen(left) > 30)
-			fprintf(f, "  %s\n  %-30s %s\n", left, "", o->help);
+			fprintf(f, "  %s\n  %-30s %s\n", left, "", help);
 		else
-			fprintf(f, "  %-30s %s\n", left, o->help);
+			fprintf(f, "  %-30s %s\n", left, help);
 	}
 }

@@ -30,15 +30,39 @@ struct hc_opt {
 	unsigned long min, max;
 	int (*fn)(void *cfg, const char *arg, struct hc_err *err);
 	unsigned int flags; /* HC_NUM_HEX: 0x... too */
+	/* Where it applies, as bits of the command's scopes; 0: anywhere. */
+	unsigned int scope;
 };
 
 #define HC_MAX_SECS 10000000UL
 
+/* -p/--pretty, as bpftool's: JSON, a member per line (json.h). */
+#define HC_OPT_PRETTY(off)                                                     \
+	{                                                                      \
+		"pretty", 'p', HC_OPT_FLAG, off, NULL,                         \
+			"JSON, pretty-printed: a member per line (implies -j)" \
+	}
+
 #define HC_CHOICES(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
-/* Parses argv[1..]; up to maxpos positional arguments go to pos. */
+/*
+ * Parses argv[1..]; up to maxpos positional arguments go to pos. given
+ * (may be NULL): a bit for each option seen, by its index in opts. An
+ * option with a value given twice is an error, as the last would win.
+ */
 int hc_opts_parse(const struct hc_opt *opts, void *cfg, int argc, char **argv,
-		  const char **pos, int *npos, int maxpos, struct hc_err *err);
-void hc_opts_help(FILE *f, const struct hc_opt *opts);
+		  const char **pos, int *npos, int maxpos,
+		  unsigned long long *given, struct hc_err *err);
+/*
+ * -EINVAL, err naming where it belongs, for the first option given whose
+ * scope misses where (the scopes the command line is in); names: the
+ * scope bits' words, here: what the command line is ("--hook xdp").
+ */
+int hc_opts_scope(const struct hc_opt *opts, unsigned long long given,
+		  unsigned int where, const char *const *names,
+		  const char *here, struct hc_err *err);
+/* The help of each option, with its scopes' names (NULL: none) after it. */
+void hc_opts_help(FILE *f, const struct hc_opt *opts,
+		  const char *const *scopes);
 
 #endif

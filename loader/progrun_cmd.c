@@ -19,7 +19,7 @@
 struct progrun_cli {
 	__u32 repeat;
 	const char *netns;
-	bool json, help;
+	bool json, pretty, help;
 };
 
 static const struct hc_opt progrun_opts[] = {
@@ -27,6 +27,7 @@ static const struct hc_opt progrun_opts[] = {
 	  "runs per variant (default 10000000)", NULL, 1, 0xffffffff },
 	{ "netns", 'n', HC_OPT_STR, offsetof(struct progrun_cli, netns), "NAME",
 	  "run inside network namespace NAME" },
+	HC_OPT_PRETTY(offsetof(struct progrun_cli, pretty)),
 	{ "json", 'j', HC_OPT_FLAG, offsetof(struct progrun_cli, json), NULL,
 	  "one JSON object per variant" },
 	{ "help", 'h', HC_OPT_FLAG, offsetof(struct progrun_cli, help), NULL,
@@ -45,18 +46,23 @@ int cmd_progrun(int argc, char **argv)
 				    .src_mac = { 2, 0, 0, 0, 0, 1 } };
 	struct hc_pkt_layout lo;
 	struct hc_err err = {};
+	__u32 ns[HC_NR_VARIANTS][HC_PARSE_L4 + 2];
+	struct hc_json j = { .f = stdout };
 	__u8 frame[HC_PKT_MAX];
 	const char *pos[1];
 	unsigned int v;
 	int npos, ret, d;
 
-	ret = hc_opts_parse(progrun_opts, &c, argc, argv, pos, &npos, 0, &err);
+	ret = hc_opts_parse(progrun_opts, &c, argc, argv, pos, &npos, 0, NULL,
+			    &err);
+	hc_json_pretty = c.pretty;
+	c.json |= c.pretty;
 	hc_json_mode = c.json;
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
 	if (c.help) {
 		printf("Usage: hookcmp prog-run [OPTIONS]\n\n");
-		hc_opts_help(stdout, progrun_opts);
+		hc_opts_help(stdout, progrun_opts, NULL);
 		return 0;
 	}
 	ret = hc_check_privileges() ?: hc_cmd_netns(c.netns);
@@ -94,21 +100,27 @@ int cmd_progrun(int argc, char **argv)
 					strerror(-ret));
 				return HC_EXIT_FAIL;
 			}
-			if (c.json) {
-				struct hc_json j = { .f = stdout };
-
+			ns[v][d + 1] = opts.duration;
+			if (!c.json)
+				printf("%-14s %-6s %10u\n", hc_variants[v].name,
+				       depth, opts.duration);
+		}
+	}
+	/* One document, once every program ran: an error is one too. */
+	if (c.json) {
+		jw_open(&j, NULL, '[');
+		for (v = 0; v < HC_NR_VARIANTS; v++)
+			for (d = -1; d <= HC_PARSE_L4; d++) {
 				jw_open(&j, NULL, '{');
 				jw_str(&j, "type", "prog_run");
 				jw_str(&j, "program", hc_variants[v].name);
-				jw_str(&j, "parse", depth);
+				jw_str(&j, "parse",
+				       d < 0 ? "bare" : hc_parse_names[d]);
 				jw_u64(&j, "repeat", c.repeat);
-				jw_u64(&j, "ns_per_run", opts.duration);
+				jw_u64(&j, "ns_per_run", ns[v][d + 1]);
 				jw_close(&j, '}');
-			} else {
-				printf("%-14s %-6s %10u\n", hc_variants[v].name,
-				       depth, opts.duration);
 			}
-		}
+		jw_close(&j, ']');
 	}
 	return 0;
 }

@@ -131,6 +131,11 @@ void hc_sock_drain(struct hc_run *r)
 		;
 }
 
+static const char *sock_attach_via(const struct hc_run *r)
+{
+	return "socket"; /* SO_ATTACH_BPF */
+}
+
 static const char *sock_attach_name(const struct hc_run *r)
 {
 	return r->sock == HC_SOCK_UDP ? "udp" : "packet";
@@ -158,5 +163,6 @@ const struct hc_hook hc_hook_socket = {
 	.attach = sock_attach,
 	.detach = sock_detach,
 	.attach_name = sock_attach_name,
+	.attach_via = sock_attach_via,
 	.caps = sock_caps,
 };

@@ -7,6 +7,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "json.h"
+#include "rules.h"
 #include "stats.h"
 
 const char *const hc_class_names[HC_NR_CLASSES] = {
@@ -130,7 +131,7 @@ static void text_rate_line(const char *name, const struct delta *x, double dt)
 {
 	char a[32], b[32], c[32], e[32];
 
-	printf("%-13s %13s pkt/s %13s drop/s %13s pass/s %13s redirect/s\n",
+	printf("%-13s %13s pps %13s drop pps %13s pass pps %13s redirect pps\n",
 	       name, commas(a, sizeof(a), rate(x->pkts, dt)),
 	       commas(b, sizeof(b), rate(x->v[HC_DROP], dt)),
 	       commas(c, sizeof(c), rate(x->v[HC_PASS], dt)),
@@ -170,7 +171,7 @@ static void per_cpu(const struct hc_run *r, struct hc_json *j,
 			continue;
 		}
 		snprintf(name, sizeof(name), "cpu %d", cpu);
-		printf("%-13s %13s pkt/s\n", name,
+		printf("%-13s %13s pps\n", name,
 		       commas(n, sizeof(n), rate(pkts, dt)));
 	}
 	if (r->json)
@@ -265,8 +266,18 @@ void hc_stats_summary(const struct hc_run *r, const struct hc_snap *start,
 	jw_open(&j, NULL, '{');
 	jw_str(&j, "type", "summary");
 	jw_str(&j, "hook", h->name);
-	jw_str(&j, "attach", h->attach_name(r));
+	jw_str(&j, "mode", h->attach_name(r));
+	jw_str(&j, "attach", h->attach_via(r));
 	jw_str(&j, "dev", r->dev);
+	jw_str(&j, "netns", r->netns ? r->netns : "");
+	jw_u64(&j, "prog_id", r->prog_id);
+	jw_str(&j, "parse", hc_parse_names[r->conf.parse]);
+	jw_open(&j, "rules", '[');
+	for (cls = 0; cls < (int)r->conf.nr_rules && r->rule_texts; cls++)
+		jw_str(&j, NULL, r->rule_texts[cls]);
+	jw_close(&j, ']');
+	jw_str(&j, "action", hc_verdict_names[r->conf.def_verdict]);
+	jw_u64(&j, "bare", r->bare);
 	jw_f64(&j, "duration_s", dur);
 	if (h->report)
 		h->report(r, &j);

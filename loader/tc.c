@@ -155,6 +155,11 @@ static int tc_detach(struct hc_run *r)
 	return ret == -ENOENT ? err : ret;
 }
 
+static const char *tc_attach_via(const struct hc_run *r)
+{
+	return r->tc_attach == HC_TC_TCX ? "tcx" : "cls_bpf";
+}
+
 static const char *tc_attach_name(const struct hc_run *r)
 {
 	return r->tc_attach == HC_TC_TCX ? "tcx" : qdisc_kind(r);
@@ -166,5 +171,6 @@ const struct hc_hook hc_hook_tc = {
 	.attach = tc_attach,
 	.detach = tc_detach,
 	.attach_name = tc_attach_name,
+	.attach_via = tc_attach_via,
 	.redirects = true,
 };

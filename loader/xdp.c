@@ -306,6 +306,11 @@ int hc_xdp_detach(struct hc_run *r)
 	return err;
 }
 
+const char *hc_xdp_attach_via(const struct hc_run *r)
+{
+	return r->xdp_attach == HC_XDP_LINK ? "link" : "netlink";
+}
+
 const char *hc_xdp_mode_name(const struct hc_run *r)
 {
 	return r->xdp_mode == HC_XDP_NATIVE ? "native" : "generic";
@@ -324,5 +329,6 @@ const struct hc_hook hc_hook_xdp = {
 	.attach = hc_xdp_attach,
 	.detach = hc_xdp_detach,
 	.attach_name = hc_xdp_mode_name,
+	.attach_via = hc_xdp_attach_via,
 	.redirects = true,
 };

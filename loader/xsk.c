@@ -496,6 +496,7 @@ const struct hc_hook hc_hook_xsk = {
 	.attach = xsk_attach,
 	.detach = xsk_detach,
 	.attach_name = hc_xdp_mode_name,
+	.attach_via = hc_xdp_attach_via,
 	.read = xsk_read,
 	.report = xsk_report,
 };

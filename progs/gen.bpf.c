@@ -6,7 +6,8 @@
  * kernel recycles the frame with our edits, so the next value comes from
  * the frame itself, with no shared state between CPUs. A receiver's edits
  * come back too: a router rewrites the MACs and the TTL in place, so with
- * refresh the L2 and L3 headers are written again into every frame.
+ * refresh the L2 and L3 headers are written again into every frame;
+ * without, one frame in 64 is compared with them, to say so.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -20,7 +21,42 @@ const volatile __u16 base; /* first value of that field */
 #define HDR_MAX 64
 /* In .bss, not .rodata: a new frame size changes the IP length. */
 __u32 refresh_len; /* bytes of refresh_hdr to write, 0: none */
+__u32 check_len; /* else: bytes of it to compare, in sampled frames */
 __u8 refresh_hdr[HDR_MAX];
+__u64 modified; /* sampled frames a receiver had edited */
+
+/* A count per CPU, a cache line each: sending threads share nothing. */
+#define SEQ_CPUS 64
+struct {
+	__u32 n;
+	__u32 pad[15];
+} seq[SEQ_CPUS];
+
+/*
+ * Without refresh: is a frame still as sent? One frame in 64, so that
+ * the others' cache lines are not touched. Whole words; the headers a
+ * receiver edits (MACs, a VLAN tag, the TTL) are in them.
+ */
+static __always_inline void check(struct xdp_md *ctx)
+{
+	__u8 *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	__u32 i, len = check_len, cpu;
+
+	if (!len)
+		return;
+	cpu = bpf_get_smp_processor_id() & (SEQ_CPUS - 1);
+	if (++seq[cpu].n & 63)
+		return;
+	for (i = 0; i + 8 <= len && i < HDR_MAX; i += 8) {
+		if ((void *)(data + i + 8) > end)
+			return;
+		if (*(__u64 *)(data + i) != *(__u64 *)(refresh_hdr + i)) {
+			__sync_fetch_and_add(&modified, 1);
+			return;
+		}
+	}
+}
 
 static __always_inline int refresh(struct xdp_md *ctx)
 {
@@ -52,6 +88,7 @@ int hc_gen(struct xdp_md *ctx)
 
 	if (refresh(ctx))
 		return XDP_ABORTED;
+	check(ctx);
 	if (flows <= 1)
 		return XDP_TX;
 	if (off > 256 || coff > 256)

@@ -29,15 +29,31 @@ fi
 cpu=0
 case " $* " in *" split "*|*"--cpu-mode=split"*) cpu=1 ;; esac
 
+# perf samples the whole CPU inside the windows: whatever else ran there
+# (another process, the idle loop) is sampled too, and left out below. A
+# shell that execs bench says its pid first.
 perf record -q -D -1 --control "fifo:$out/ctl,$out/ack" -e "$event" -g -C "$cpu" \
 	-o "$out/perf.data" -- \
+	sh -c 'echo $$ >"$0"; exec "$@"' "$out/bench.pid" \
 	"$HC" bench --hooks "$row" --no-bare --perf-ctl "$out/ctl,$out/ack" \
 	--perf-row "$row" -o "$out/bench.json" "$@" \
 	>"$out/bench.txt" 2>&1 || { cat "$out/bench.txt" >&2; exit 1; }
-perf report -i "$out/perf.data" --no-children --stdio --sort symbol \
+# bench's own work: its threads, ksoftirqd of the CPU (softirqs it
+# defers), the NAPI kthreads of its devices (napi/hc...): the tasks whose
+# time bench's own clock counts.
+pid=$(cat "$out/bench.pid")
+perf script -i "$out/perf.data" -F pid,tid,comm 2>/dev/null |
+	awk -v pid="$pid" -v cpu="$cpu" '{ split($NF, t, "/"); comm = $1
+		for (i = 2; i < NF; i++) comm = comm " " $i
+		own = t[1] == pid || comm == "ksoftirqd/" cpu || comm ~ /^napi\/hc/
+		n[own]++; if (own) tids[t[2]] = 1 }
+		END { for (k in tids) list = list (list == "" ? "" : ",") k
+		      print n[1] + 0, n[0] + 0, list }' >"$out/own"
+read -r own others tids <"$out/own"
+[ "$own" -gt 0 ] || { echo "perf-profile: no sample of bench's own threads on CPU $cpu" >&2; exit 1; }
+perf report -i "$out/perf.data" --tid="$tids" --no-children --stdio --sort symbol \
 	>"$out/report.txt" 2>/dev/null
 grep -E '^ *[0-9.]+%' "$out/report.txt" | head -n "${TOP:-25}"
-samples=$(perf script -i "$out/perf.data" -F time 2>/dev/null | wc -l)
 windows=$(jq --arg r "$row" '[.rows[] | select(.name == $r) | .rounds[]] | length' "$out/bench.json")
 packets=$(jq --arg r "$row" '[.rows[] | select(.name == $r) | .rounds[].generated] | add' "$out/bench.json")
-echo "perf-profile: $samples $event samples on CPU $cpu, all inside $windows timed windows of $row ($packets packets); all in $out"
+echo "perf-profile: $((own + others)) $event samples on CPU $cpu inside $windows timed windows of $row ($packets packets): $own of bench's threads and kthreads, in the report; $others ($(awk -v o="$others" -v a="$((own + others))" 'BEGIN { printf "%.1f", 100 * o / a }')%) of other tasks, left out; all in $out"

@@ -1,13 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # One chart of a hookcmp bench run; scripts/plot.sh calls it as
-#   gnuplot -c plot.gp KIND DATA OUTFILE png|svg TITLE BASELINE
-# Every path and name arrives as an argument, so none is parsed as script.
+#   gnuplot -c plot.gp KIND DATA OUTFILE png|svg TITLE BASELINE INVALID CI
+# Every path and name arrives as an argument, so none is parsed as script:
+# the plots below name them only by variable.
+# DATA's columns: name mpps min max ns lo hi delta lo hi generator valid;
+# INVALID is the legend's text for the rows marked x (empty: none); CI is
+# 1 when the rows have intervals (enough rounds), else 0.
 kind = ARG1
 data = ARG2
+invalid = ARG7
+ci = ARG8 eq "1"
 if (ARG4 eq "png") {
-	set terminal pngcairo size 1000,560 font ",10" noenhanced
+	set terminal pngcairo size 1000,600 font ",10" noenhanced
 } else {
-	set terminal svg size 1000,560 font ",10" noenhanced
+	set terminal svg size 1000,600 font ",10" noenhanced
 }
 set output ARG3
 set title ARG5
@@ -17,29 +23,38 @@ set xtics rotate by -40 left
 set style fill solid 0.6 border -1
 set boxwidth 0.7
 set rmargin 10
-set bmargin 7
-set key off
+set key below left Left reverse maxcols 1
+what = ci ? "median, 95% CI" : "median; too few rounds for a 95% CI"
+# An INVALID row: a red x on the axis where its bar would be.
+mark(v) = v == 0 ? 0 : NaN
+marks = strlen(invalid) ? \
+	", '' using 0:(mark($12)) with points pt 2 ps 2 lw 2 lc rgb 'red' title invalid" : ""
+# Bars of column c (not the generator's), whiskers lo..hi.
+bars(c, lo, hi, color, whiskers) = \
+	sprintf("data using 0:($11 == 0 ? $%d : NaN):xtic(1) with boxes lc rgb '%s' notitle", c, color) . \
+	(whiskers ? sprintf(", '' using 0:($11 == 0 ? $%d : NaN):%d:%d with yerrorbars lc rgb 'black' pt 0 notitle", c, lo, hi) : "") . \
+	marks
 if (kind eq "mpps") {
 	set yrange [0:*]
 	set ylabel "Mpps (median, min-max)"
-	plot data using 0:2:xtic(1) with boxes lc rgb '#4878a8', \
-		'' using 0:2:3:4 with yerrorbars lc rgb 'black' pt 0
-}
-if (kind eq "cost") {
-	set yrange [0:*]
-	set ylabel "ns/pkt (median, 95% CI)"
-	plot data using 0:($11 == 0 ? $5 : NaN):xtic(1) with boxes lc rgb '#58a868', \
-		'' using 0:($11 == 0 ? $5 : NaN):6:7 with yerrorbars lc rgb 'black' pt 0
+	eval "plot " . bars(2, 3, 4, "#4878a8", 1)
 }
 if (kind eq "ns") {
-	set ylabel sprintf("ns/pkt over %s (median, 95%% CI)", ARG6)
-	plot data using 0:($11 == 0 ? $8 : NaN):xtic(1) with boxes lc rgb '#a85848', \
-		'' using 0:($11 == 0 ? $8 : NaN):9:10 with yerrorbars lc rgb 'black' pt 0
+	set yrange [0:*]
+	set ylabel sprintf("ns/pkt (%s)", what)
+	eval "plot " . bars(5, 6, 7, "#58a868", ci)
 }
+if (kind eq "delta") {
+	set ylabel sprintf("ns/pkt over %s, paired per round (%s)", ARG6, what)
+	eval "plot " . bars(8, 9, 10, "#a85848", ci)
+}
+# DATA here: blocks "HOOK", then "HOOK LEVEL ns lo hi valid x" lines;
+# a NaN level, undefined, leaves a gap in its hook's line.
 if (kind eq "steps") {
-	set key top left
+	unset datafile missing
 	set offsets 0.3, 0.3, 0, 0
-	set ylabel "ns/pkt (median, 95% CI)"
-	plot for [i=0:*] data index i using 0:3:4:5:xtic(2) \
-		with yerrorlines lw 2 title columnheader(1)
+	set ylabel sprintf("ns/pkt (%s)", what)
+	eval "plot for [i=0:*] data index i using 7:3:xtic(2) with linespoints lw 2 title columnheader(1)" . \
+		(ci ? ", for [i=0:*] data index i using 7:3:4:5 with yerrorbars lc rgb 'black' pt 0 notitle" : "") . \
+		(strlen(invalid) ? ", for [i=0:*] data index i using 7:(mark($6)) with points pt 2 ps 2 lw 2 lc rgb 'red' title (i == 0 ? invalid : '')" : "")
 }

@@ -187,6 +187,21 @@ mkdir -p "$res"
 echo "$accel" >"$res/accel"
 [ $# -gt 0 ] && printf '%q ' "$@" >"$res/cmd"
 echo "vm: $KVER under $accel, timeout ${TIMEOUT}s" >&2
+
+# timeout runs qemu in a process group of its own, which a signal to ours
+# (make's, a terminal's) does not reach: stop the guest ourselves when we
+# are stopped, and when our parent goes away (a killed make).
+parent=$PPID qpid='' tpid=''
+stop_guest() {
+	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null && wait "$qpid"
+	[ -n "$tpid" ] && kill "$tpid" 2>/dev/null
+	echo "vm: $1: the guest is stopped" >&2
+	exit "$2"
+}
+trap 'stop_guest SIGINT 130' INT
+trap 'stop_guest SIGTERM 143' TERM
+trap 'stop_guest SIGHUP 129' HUP
+
 timeout -k 10 "$TIMEOUT" "${qemu[@]}" -accel "$accel" -cpu "$cpu" \
 	-serial "file:$VM/console.log" -initrd "$VM/initramfs.gz" \
 	-append "console=ttyS0 panic=-1 quiet" \
@@ -194,9 +209,17 @@ timeout -k 10 "$TIMEOUT" "${qemu[@]}" -accel "$accel" -cpu "$cpu" \
 	-virtfs "local,path=$TREE,mount_tag=hctree,security_model=none,readonly=on,multidevs=remap" \
 	-virtfs "local,path=$res,mount_tag=hcres,security_model=none" &
 qpid=$!
-tail -n +1 -f --pid=$qpid "$res/log"
-wait $qpid
+tail -n +1 -f --pid=$qpid "$res/log" &
+tpid=$!
+# Short sleeps in the foreground: traps run between them.
+while kill -0 "$qpid" 2>/dev/null; do
+	[ "$(ps -o ppid= -p $$ | tr -d ' ')" = "$parent" ] || stop_guest "its parent went away" 1
+	sleep 0.5
+done
+wait "$qpid"
 qrc=$?
+wait "$tpid"
+qpid='' tpid=''
 [ -f "$res/rc" ] && exit "$(cat "$res/rc")"
 # The guest never finished: its console says why.
 if [ "$qrc" = 124 ]; then

@@ -62,3 +62,30 @@ t "a netns name is never cut short" 2 "network namespace '$long': No such file" 
 long=$(printf 'n%.0s' $(seq 256))
 t "a netns name over the kernel's limit" 2 "network namespace name of 256 characters: the limit is 255" -n "$long" --hook tc eth0
 t "a netns name that is a path" 2 "bad network namespace name '..'" -n .. --hook tc eth0
+
+# Options that do not apply are refused, naming where they belong (from the
+# table's scopes, which --help shows too); none is given twice.
+t "--bare with a rule" 2 "--rule goes with a program that classifies (no --bare), not --hook xdp --bare" --hook xdp --bare -r 'udp pass' eth0
+t "--qdisc with xdp" 2 "--qdisc goes with --hook tc --tc-attach qdisc, not --hook xdp" --hook xdp --qdisc ingress eth0
+t "--xdp-mode with tc" 2 "--xdp-mode goes with --hook xdp or --hook xsk, not --hook tc" --hook tc --xdp-mode generic eth0
+t "--prio with tcx" 2 "--prio goes with --hook tc --tc-attach qdisc, not --hook tc --tc-attach tcx" --hook tc --tc-attach tcx --prio 5 eth0
+t "--qdisc with tcx" 2 "--qdisc goes with --hook tc --tc-attach qdisc, not --hook tc --tc-attach tcx" --hook tc --tc-attach tcx --qdisc ingress eth0
+t "--busy-poll with xdp" 2 "--busy-poll goes with --hook xsk, not --hook xdp" --hook xdp --busy-poll eth0
+t "--queue with socket" 2 "--queue goes with --hook xsk, not --hook socket" --hook socket --queue 3 eth0
+t "--port with packet" 2 "--port goes with --hook socket --socket udp, not --hook socket --socket packet" --hook socket --socket packet --port 5 eth0
+t "--hook twice" 2 "--hook given twice" --hook xdp --hook tc eth0
+t "--max-rounds without --target-ci" 2 "--max-rounds goes with --target-ci, not a fixed number of --rounds" bench --max-rounds 3
+t "help shows where an option goes" 0 "[--hook xsk]" --help
+
+# A typo of a command is said to be one, with the command it meant.
+t "unknown command" 2 "unknown command 'staus'; did you mean 'status'?" staus
+t "unknown command, swapped letters" 2 "unknown command 'bnech'; did you mean 'bench'?" bnech --rounds 1
+t "a device, not a command" 2 "--hook xdp|tc|socket|xsk is required" eth0
+t "--interval has a floor" 2 "--interval 0.001: at least 0.01 s, or 0 for the summary only" --hook xdp -i 0.001 eth0
+
+# JSON as bpftool has it: -j for every command, -p pretty; --parse has no -p.
+t "-j version" 0 '{"type":"version","version":"' -j version
+t "-p version pretty-prints" 0 '  "type": "version",' -p version
+t "-p before the command" 0 '  "type": "version",' -p version
+t "-p is not --parse" 2 '  "error": "--hook xdp|tc|socket|xsk is required",' -p eth0
+t "--parse takes no -p" 0 "--parse none|l2|l3|l4" --help

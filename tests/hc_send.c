@@ -49,12 +49,12 @@ int main(int argc, char **argv)
 	__u8 buf[FX_MAX_LEN];
 	int npos, i, fd, sent = 0;
 
-	if (hc_opts_parse(send_opts, &c, argc, argv, pos, &npos, 64, &err) ||
+	if (hc_opts_parse(send_opts, &c, argc, argv, pos, &npos, 64, NULL, &err) ||
 	    npos < 2) {
 		fprintf(stderr,
 			"hc-send: %s\nusage: hc-send [OPTIONS] DEV NAME:COUNT...\n",
 			err.msg);
-		hc_opts_help(stderr, send_opts);
+		hc_opts_help(stderr, send_opts, NULL);
 		return 2;
 	}
 	if (c.netns) {

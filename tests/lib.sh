@@ -18,7 +18,7 @@ fail() { echo "FAIL $*"; }
 check() {
 	local name=$1
 	shift
-	if "$@"; then pass "$name"; else fail "$name"; fi
+	if "$@"; then pass "$name"; else fail "$name"; return 1; fi
 }
 
 not() { ! "$@"; }
@@ -41,7 +41,8 @@ wait_for() {
 # jq_true ARGS...: jq -e, quietly; for use with check.
 jq_true() { jq -e "$@" >/dev/null; }
 
-# check_eq NAME GOT WANT
+# check_eq NAME GOT WANT: true when they are equal, for a caller that
+# has more to show when they are not.
 check_eq() {
 	if [ "$2" = "$3" ]; then
 		pass "$1"
@@ -49,6 +50,7 @@ check_eq() {
 		fail "$1"
 		echo "  expected: $3"
 		echo "  got:      $2"
+		return 1
 	fi
 }
 

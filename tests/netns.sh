@@ -57,8 +57,8 @@ test_hook "xdp generic rules" xdp \
 	"udp4:9:9:0 tcp4:4:4:0 icmp4:3:3:0 udp6:8:6:2 tcp6:9:0:9 icmp6:1:1:0 arp:2:2:0 l2-other:2:2:0 malformed:5:5:0" \
 	--hook xdp --xdp-mode generic -r "udp dport 53 pass" -r "tcp sport 2000 dport 443 pass"
 test_hook "xdp native parse l2" xdp "ip4:20:20:0 ip6:19:19:0 arp:2:2:0 l2-other:2:2:0" \
-	--hook xdp -p l2
-test_hook "tcx parse none" tcx "all:43:43:0" --hook tc --tc-attach tcx -p none
+	--hook xdp --parse l2
+test_hook "tcx parse none" tcx "all:43:43:0" --hook tc --tc-attach tcx --parse none
 
 # tcx links came with Linux 6.6. Before, completion leaves them out and
 # asking for one exits 4 naming the version, in text and JSON, having
@@ -108,6 +108,19 @@ test_socket_udp() {
 			fail "$name $action: hookcmp did not attach"
 		fi
 	done
+	# Nothing addressed to the socket: after 3 s it says what it needs.
+	if hc_start -n "$D" --hook socket -j -i 0 "$DEV"; then
+		"$SEND" -n "$G" --dst-mac "$mac" --dst4 192.0.2.2 hcg udp4:3 2>/dev/null
+		# The hint comes at 3 s of the run's clock: past it, none came.
+		sleep 5
+		check "$name: counting something, no hint" not grep -q "Hint:" "$T/err"
+		hc_stop TERM
+	fi
+	if hc_start -n "$D" --hook socket --port 4242 -j -i 0 "$DEV"; then
+		check "$name: counting nothing: a hint with its MAC, address, port and a gen command" \
+			wait_for "^Hint: nothing reached the UDP socket on $DEV in 3 s: it sees only frames to $mac, 192.0.2.2, UDP port 4242: hookcmp gen PEER --dst-mac $mac --dst 192.0.2.2 --dport 4242 " "$T/err"
+		hc_stop TERM
+	fi
 	check_state_same "$name"
 	topo_down
 }
@@ -188,11 +201,11 @@ test_bad_input() {
 2;unexpected argument;--hook xdp $DEV other
 2;unknown option '--frobnicate';--hook xdp --frobnicate $DEV
 2;no device 'nosuchdev0' in network namespace '$D';-n $D --hook xdp nosuchdev0
-2;no device '$DEV' in this network namespace;--hook xdp $DEV
+2;no device '$DEV' in this network namespace, but in network namespace '$D' (hookcmp -n NAME --hook xdp $DEV);--hook xdp $DEV
 2;network namespace 'nosuchns': No such file;-n nosuchns --hook xdp $DEV
 2;rule 1 'udp dport 99999 drop': 'dport' needs a port;-n $D --hook tc -r 'udp dport 99999 drop' $DEV
 2;rule 2 'frob drop': unknown word 'frob';-n $D --hook tc -r 'udp pass' -r 'frob drop' $DEV
-2;needs --parse l4 or deeper (have l3);-n $D --hook tc -p l3 -r 'udp dport 53 pass' $DEV
+2;needs --parse l4 or deeper (have l3);-n $D --hook tc --parse l3 -r 'udp dport 53 pass' $DEV
 2;--port '0': expected a number from 1 to 65535;-n $D --hook socket --port 0 $DEV
 2;--interval 'x': expected seconds;-n $D --hook xdp -i x $DEV
 2;--xdp-mode 'hw': expected one of native|generic;-n $D --hook xdp --xdp-mode hw $DEV
@@ -267,7 +280,7 @@ test_from_zero() {
 		wait_for "attached to" "$T/err"
 		hc_stop INT
 		check_eq "$name ($args): the mix sent right after attach is counted" \
-			"$(summary | jq .total.packets)" 43
+			"$(summary | jq .total.packets)" 43 || sed 's/^/  /' "$T/err"
 	done
 	topo_down
 }
@@ -297,7 +310,7 @@ test_bytes() {
 		sleep 0.3
 		hc_stop INT
 		check_eq "$name ($args): total bytes of frames of known sizes" \
-			"$(summary | jq .total.bytes)" "$want"
+			"$(summary | jq .total.bytes)" "$want" || sed 's/^/  /' "$T/err"
 	done <<EOF2
 --hook xdp
 --hook xdp --xdp-mode generic
@@ -351,8 +364,8 @@ test_gen() {
 	# Not for us (other MAC): counted at XDP, dropped there.
 	if hc_start -n "$D" --hook xdp -j -i 0 "$DEV"; then
 		out=$("$HC" gen -n "$G" hcg -c 54321 --flows 64 -j 2>&1)
-		check_eq "$name live: sent and left the device" \
-			"$(jq -c '[.packets, .tx_packets, .method]' <<<"$out")" '[54321,54321,"live"]'
+		check_eq "$name live: offered and left the device" \
+			"$(jq -c '[.packets, .offered, .method]' <<<"$out")" '[54321,54321,"live"]'
 		"$HC" gen -n "$G" hcg -c 4321 --method packet --vlan 7 --proto tcp -j >/dev/null
 		"$HC" gen -n "$G" hcg -c 777 --ipv6 --proto icmp --size 1514 -j >/dev/null
 		sleep 0.2
@@ -374,7 +387,7 @@ test_gen() {
 	sleep 0.5
 	if hc_start -n "$D" --hook socket -j -i 0 "$DEV"; then
 		before=$(ip netns exec "$D" nstat -az IcmpInEchos IcmpInCsumErrors TcpInCsumErrors TcpOutRsts UdpInCsumErrors -j)
-		sent() { "$HC" gen -n "$G" hcg --dst-mac "$mac" -j "$@" 2>/dev/null | jq '.tx_packets // 0'; }
+		sent() { "$HC" gen -n "$G" hcg --dst-mac "$mac" --allow-drops -j "$@" 2>/dev/null | jq '.packets // 0'; }
 		udp4=$(($(sent -c 20000 --flows 64) + $(sent -c 5000 --flows 5 --method packet)))
 		udp6=$(sent -c 10000 --flows 7 --ipv6)
 		echos=$(sent -c 300 --flows 3 --proto icmp)
@@ -393,10 +406,68 @@ test_gen() {
 	kill -INT "$xdp"
 	wait "$xdp"
 
+	# A receiver's stack that untags VLAN frames edits the live frames in
+	# place, and they come back so: gen says so, and --refresh sends every
+	# frame as built (a tc receiver counts them all in the one class).
+	ip -n "$D" link add link "$DEV" name hcv5 type vlan id 5
+	ip -n "$D" link set hcv5 up
+	"$HC" -n "$D" --hook xdp -a pass -i 0 "$DEV" >/dev/null 2>&1 &
+	xdp=$!
+	sleep 0.5
+	out=$("$HC" gen -n "$G" hcg --vlan 5 --dst-mac "$mac" -c 20000 --allow-drops -j 2>"$T/gen.err")
+	check "$name --vlan: frames a receiver edited are found" jq_true '.modified > 0' <<<"$out"
+	check "$name --vlan: and said, with the fix" grep -q \
+		"^Warning: [1-9][0-9]* sampled frames came back edited by a receiver (a stack that untags --vlan, a router), and left again as it made them: --refresh writes" "$T/gen.err"
+	if hc_start -n "$D" --hook tc -j -i 0 "$DEV"; then
+		out=$("$HC" gen -n "$G" hcg --vlan 5 --dst-mac "$mac" -c 20000 --refresh --allow-drops -j 2>"$T/gen.err")
+		sleep 0.3
+		hc_stop INT
+		check_eq "$name --vlan --refresh: every frame as sent, in one class" \
+			"$(summary | jq -c '[.classes | length, .[0].packets]')" "[1,$(jq .packets <<<"$out")]"
+		check "$name --vlan --refresh: nothing to say" not grep -q "edited by a receiver" "$T/gen.err"
+	else
+		fail "$name --vlan: tc receiver did not attach"
+	fi
+	kill -INT "$xdp"
+	wait "$xdp"
+	ip -n "$D" link del hcv5
+
+	# What did not leave: no NAPI at the peer (no XDP, GRO off) takes no
+	# live frame; gen counts what left, says why, exits 1.
+	ip netns exec "$D" ethtool -K "$DEV" gro off
+	out=$("$HC" gen -n "$G" hcg -d 0.3 -j 2>"$T/gen.err")
+	check_eq "$name: no NAPI at the peer: exit 1" "$?" 1
+	check "$name: no NAPI at the peer: packets is what left, offered what was sent" jq_true \
+		'.packets * 1000 < .offered and (.pps - .packets / .duration_s | fabs) <= 1' <<<"$out"
+	check_eq "$name: no NAPI at the peer: one JSON document, saying why" \
+		"$(jq -sc '[length, (.[0].error | test("^only [0-9]+ of [0-9]+ frames offered left hcg"))]' <<<"$out")" '[1,true]'
+	check "$name: no NAPI at the peer: says so" grep -q \
+		"^Error: gen on hcg: only [0-9]* of [0-9]* frames offered left hcg (TX counter): its peer takes live frames only when it runs NAPI" "$T/gen.err"
+	"$HC" gen -n "$G" hcg -d 0.3 --allow-drops >/dev/null 2>"$T/gen.err"
+	check_eq "$name: --allow-drops: exit 0" "$?" 0
+	check "$name: --allow-drops: a warning" grep -q "^Warning: only [0-9]* of [0-9]* frames offered left hcg" "$T/gen.err"
+	# GRO on: NAPI, through the stack; two threads outrun it, and the ring
+	# says so with its drops.
+	ip netns exec "$D" ethtool -K "$DEV" gro on
+	out=$("$HC" gen -n "$G" hcg -d 0.5 -t 2 -j 2>"$T/gen.err")
+	rc=$?
+	if [ $rc = 0 ] && jq_true '.packets == .offered' <<<"$out"; then
+		echo "SKIP $name: a full ring: the receiver kept up with two threads this time"
+	else
+		check_eq "$name: a full ring: exit 1" "$rc" 1
+		check "$name: a full ring: says so, with the drops" grep -q \
+			"^Error: gen on hcg: only [0-9]* of [0-9]* frames offered left hcg (TX counter): a full ring, tx_dropped rose by [1-9]" "$T/gen.err"
+		check "$name: a full ring: left and dropped make what was offered" jq_true \
+			'(.packets + .tx_dropped - .offered | fabs) <= 0.001 * .offered' <<<"$out" ||
+			echo "  $out"
+	fi
+	ip netns exec "$D" ethtool -K "$DEV" gro off
+
 	expect_table "$name" gen <<EOF2
 2;--size '59': expected a number from 60 to 1514;-n $G hcg --size 59
 2;--count and --duration exclude each other;-n $G hcg -c 5 -d 1
 2;no device 'nosuch0';-n $G nosuch0 -c 1
+2;no device 'hcg' in this network namespace, but in network namespace '$G' (hookcmp -n NAME gen hcg);hcg -c 1
 2;--dst '1.2.3.4': not an IPv6 address;-n $G hcg --ipv6 --dst 1.2.3.4 -c 1
 2;--raw is one fixed live frame;-n $G hcg --raw --flows 2 -c 1
 2;--dst-mac '02:00:00:00:00:02x': not a MAC address;-n $G hcg --dst-mac 02:00:00:00:00:02x -c 1
@@ -572,29 +643,32 @@ test_cleanup_netns() {
 	kill -KILL $pid1 $pid2
 	wait $pid1 $pid2 2>/dev/null
 	out=$("$HC" -j status)
-	check "$name: status -j: one typed object per record" jq_true -s \
-		'length == 3 and all(.[]; .type == "record" and .state == "stale" and
-			.dev == "hcd" and (.pid | type) == "number" and (.kind | type) == "string")' <<<"$out"
+	check "$name: status -j: one document, a typed object per record" jq_true -s \
+		'length == 1 and (.[0] | length == 3 and all(.[]; .type == "record" and
+			.state == "stale" and .dev == "hcd" and (.pid | type) == "number" and
+			(.kind | type) == "string"))' <<<"$out"
 	check_eq "$name: status -j -n: only that namespace's" \
-		"$("$HC" status -j -n "$D2" | jq -sc 'map(.kind)')" '["xdp"]'
+		"$("$HC" status -j -n "$D2" | jq -c 'map(.kind)')" '["xdp"]'
 	out=$("$HC" cleanup "$DEV" 2>&1)
 	rc=$?
 	check_eq "$name: cleanup DEV in two namespaces: exit status" "$rc" 2
 	check "$name: cleanup DEV names both namespaces" \
 		grep -q "in 2 network namespaces ('$D', '$D2')\|in 2 network namespaces ('$D2', '$D')" <<<"$out"
-	check_eq "$name: refused, so nothing removed" "$("$HC" -j status | jq -s length)" 3
+	check_eq "$name: refused, so nothing removed" "$("$HC" -j status | jq length)" 3
 	out=$("$HC" -n "$D" cleanup "$DEV")
 	check_eq "$name: -n NS cleanup DEV: exit status" "$?" 0
 	check_eq "$name: $D's clsact and filter are gone" \
 		"$(tc -n "$D" -j qdisc show dev "$DEV" | jq -c 'map(.kind)')" '["noqueue"]'
-	check_eq "$name: $D2's record is left" "$("$HC" -j status | jq -sc 'map([.netns, .kind])')" \
+	check_eq "$name: $D2's record is left" "$("$HC" -j status | jq -c 'map([.netns, .kind])')" \
 		"[[\"$D2\",\"xdp\"]]"
 	check_eq "$name: $D2's program is still attached" \
 		"$(ip -n "$D2" -j link show dev "$DEV" | jq '.[0].xdp.mode')" 1
 	out=$("$HC" cleanup "$DEV" -j)
 	check_eq "$name: cleanup DEV -j: exit status" "$?" 0
 	check "$name: cleanup -j says what became of it" jq_true -s \
-		'length == 1 and .[0].state == "detached" and .[0].netns == "'"$D2"'"' <<<"$out"
+		'length == 1 and (.[0] | length == 1 and .[0].state == "detached" and
+			.[0].netns == "'"$D2"'")' <<<"$out"
+	check_eq "$name: status -j with nothing: an empty array" "$("$HC" -j status)" "[]"
 	check_state_same "$name"
 	ip netns del "$D2"
 	topo_down

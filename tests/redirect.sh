@@ -34,7 +34,7 @@ expect_table "redirect usage" "" <<EOF
 2;--redirect-mode is for --hook xdp;--hook tc -a redirect --redirect eth1 --redirect-mode map eth0
 2;--redirect-mode 'devmap': expected one of map|ifindex;--hook xdp -a redirect --redirect eth1 --redirect-mode devmap eth0
 2;--redirect-dmac '02:00:00:00:00': not a MAC address;--hook tc -a redirect --redirect eth1 --redirect-dmac 02:00:00:00:00 eth0
-2;--bare drops everything: it cannot redirect;--hook xdp --bare -a redirect --redirect eth1 eth0
+2;--action goes with a program that classifies (no --bare), not --hook xdp --bare;--hook xdp --bare -a redirect --redirect eth1 eth0
 2;--action 'forward': expected one of pass|drop|redirect;--hook xdp -a forward eth0
 2;--raw is one fixed live frame: no --method packet, no --flows, no --refresh;gen --raw --refresh eth0
 2;"error":"--hook socket cannot redirect;-j --hook socket -a redirect --redirect eth1 eth0
@@ -188,7 +188,7 @@ test_mixed() {
 	fi
 	"$HC" -n "$D" --hook xdp --xdp-mode generic -a redirect --redirect "$OUT" \
 		-i 0.2 -d 0.5 "$DEV" >"$T/out" 2>"$T/err"
-	check "$name: text intervals have redirect/s" grep -q "^receive total .* redirect/s$" "$T/out"
+	check "$name: text intervals have redirect pps" grep -q "^receive total .* redirect pps$" "$T/out"
 	check "$name: text summary has the redirect column" \
 		grep -qE "^class +packets +bytes +drop +pass +redirect$" "$T/out"
 	rd_state_same "$name"

@@ -114,8 +114,8 @@ test_replace() {
 		ip -n "$D" link set dev "$DEV" $flag off
 	done
 	expect_table "replace" "" <<EOF
-2;--replace is for the XDP slot;-n $D --hook tc --replace $DEV
-2;--replace goes with --xdp-attach netlink;-n $D --hook xdp --xdp-attach link --replace $DEV
+2;--replace goes with --hook xdp or xsk with --xdp-attach netlink, not --hook tc;-n $D --hook tc --replace $DEV
+2;--replace goes with --hook xdp or xsk with --xdp-attach netlink, not --hook xdp --xdp-attach link;-n $D --hook xdp --xdp-attach link --replace $DEV
 EOF
 	topo_down
 }
@@ -178,7 +178,7 @@ test_pidns() {
 	if wait_for "attached to" "$T/err"; then
 		id=$(xdp_id "$D" "$DEV")
 		check_eq "$name: it records its pid in there" \
-			"$("$HC" -j status | jq -s -c 'map(.pid)')" "[1]"
+			"$("$HC" -j status | jq -c 'map(.pid)')" "[1]"
 		out=$("$HC" cleanup --all 2>&1)
 		check "$name: the host's cleanup sees it alive" grep -q "still runs it" <<<"$out"
 		check_eq "$name: its program stays" "$(xdp_id "$D" "$DEV")" "$id"
@@ -430,9 +430,15 @@ test_journal() {
 	local name="journal" out rc setup say
 	topo_up || { fail "$name: topology"; return; }
 	snapshot >"$T/before"
-	"$HC" -n "$D" --hook xdp -d 0.1 -i 0 "$DEV" >/dev/null 2>&1
-	check_eq "$name: made 0700" "$(stat -c %a /run/hookcmp)" 700
+	if hc_start -n "$D" --hook xdp -i 0 "$DEV"; then
+		check_eq "$name: made 0700, root's" "$(stat -c '%a %U' /run/hookcmp)" "700 root"
+		hc_stop INT
+		check "$name: goes with its last record" test ! -e /run/hookcmp
+	else
+		fail "$name: did not attach"
+	fi
 
+	mkdir -m 0700 /run/hookcmp
 	mkfifo /run/hookcmp/fifo
 	ln -s /etc/passwd-hc-not-there "/run/hookcmp/00000000000000000099-xdp-1"
 	printf 'junk\n' >/run/hookcmp/junk

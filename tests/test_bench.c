@@ -148,6 +148,28 @@ static void test_constant(void)
 		 "no values: no estimate (NaN)");
 }
 
+/* 1 - 2^(1-n) >= level: 5 values reach 0.9375, 6 reach 0.96875. */
+static void test_few(void)
+{
+	double x[6] = { 3, 1, 4, 1, 5, 9 };
+	struct st_est e;
+
+	CHECK_EQ(st_min_n(0.95), 6, "a 95%% interval of a median needs 6 values");
+	CHECK_EQ(st_min_n(0.9), 5, "a 90%% one needs 5");
+	CHECK_EQ(st_min_n(0.99), 8, "a 99%% one needs 8");
+	CHECK_EQ(st_min_n(0.5), 2, "a 50%% one needs 2");
+	st_bootstrap(x, 5, 10000, 0.95, SEED, &e);
+	t_result(e.median == 3 && isnan(e.lo) && isnan(e.hi),
+		 "5 values: the median (%g), no 95%% interval [%g, %g]",
+		 e.median, e.lo, e.hi);
+	st_bootstrap(x, 6, 10000, 0.95, SEED, &e);
+	t_result(e.median == 3.5 && e.lo >= 1 && e.hi <= 9 && e.lo < e.hi,
+		 "6 values: an interval [%g, %g]", e.lo, e.hi);
+	st_bootstrap(x, 5, 10000, 0.9, SEED, &e);
+	t_result(!isnan(e.lo), "5 values: a 90%% interval [%g, %g]", e.lo,
+		 e.hi);
+}
+
 static bool is_permutation(const int *order, int n)
 {
 	bool seen[BENCH_PLAN_MAX] = {};
@@ -342,6 +364,39 @@ static void test_summary_split(void)
 }
 
 /*
+ * The machine changed speed between the rows' windows: the row's median
+ * is under the baseline's while, round by round, it costs 10 ns more.
+ */
+static void test_summary_disagrees(void)
+{
+	double base_ns[8] = { 300, 300, 300, 300, 300, 150, 150, 150 };
+	double row_ns[8] = { 310, 310, 160, 160, 160, 160, 160, 160 };
+	double base[8], row[8], same[8];
+	struct bench *b = calloc(1, sizeof(*b));
+	struct bench_row *r, *ok;
+	int k;
+
+	for (k = 0; k < 8; k++) {
+		base[k] = 1e3 / base_ns[k];
+		row[k] = 1e3 / row_ns[k];
+		same[k] = 1e3 / (base_ns[k] + 10);
+	}
+	b->cpu_mode = BENCH_SPLIT;
+	fake_row(b, "base", &hook_kind, 0, base, 8);
+	r = fake_row(b, "moved", &hook_kind, 0, row, 8);
+	ok = fake_row(b, "steady", &hook_kind, 0, same, 8);
+	bench_summarize(b);
+	t_result(r->sum.delta.median > 0 && r->sum.ns.median < 300 &&
+			 has_flag(b, r, "unpaired-disagrees"),
+		 "summary: a delta of %+.1f against medians %.1f and %.1f is flagged",
+		 r->sum.delta.median, r->sum.ns.median, b->rows[0].sum.ns.median);
+	t_result(!has_flag(b, ok, "unpaired-disagrees") &&
+			 !has_flag(b, &b->rows[0], "unpaired-disagrees"),
+		 "summary: rows whose delta and medians agree are not");
+	free_rows(b);
+}
+
+/*
  * What makes a round count: every frame accounted for (forward: at the
  * sink, before the DUT, at the DUT), a drop row passing nothing, and a
  * forward row getting every frame to the sink.
@@ -360,26 +415,38 @@ static void test_round_check(void)
 	} cases[] = {
 		{ &drop,
 		  { .round = 1,
-		    .generated = 10,
-		    .seen = 7,
-		    .dropped_before = 3 },
+		    .generated = 100,
+		    .seen = 95,
+		    .dropped_before = 5 },
 		  "" },
+		{ &drop,
+		  { .round = 1,
+		    .generated = 100,
+		    .seen = 94,
+		    .dropped_before = 6 },
+		  "round 1: the hook saw 94 of 100 frames (6 dropped before it), under 95%, too few for a cost" },
 		{ &drop,
 		  { .round = 2, .generated = 10, .seen = 7 },
 		  "round 2: generated 10 != seen 7 + dropped before 0" },
 		{ &drop,
 		  { .round = 1, .generated = 10, .seen = 10, .passed = 1 },
-		  "round 1: 1 packets passed a drop row's hook" },
+		  "round 1: 1 packet passed a drop row's hook" },
 		{ &gen, { .round = 1, .generated = 10 }, "" },
 		{ &gen,
 		  { .round = 1, .generated = 10, .seen = 1 },
 		  "round 1: generated 10 != seen 1 + dropped before 0" },
 		{ &f,
 		  { .round = 1,
+		    .generated = 100,
+		    .seen = 98,
+		    .dropped_before = 2 },
+		  "" },
+		{ &f,
+		  { .round = 2,
 		    .generated = 10,
 		    .seen = 9,
 		    .dropped_before = 1 },
-		  "" },
+		  "round 2: the hook saw 9 of 10 frames (1 dropped before it), under 95%, too few for a cost" },
 		{ &f,
 		  { .round = 3,
 		    .generated = 10,
@@ -502,6 +569,8 @@ static void test_round_device(void)
 int main(void)
 {
 	test_bootstrap_known();
+	test_few();
+	test_summary_disagrees();
 	test_level_shift();
 	test_outliers();
 	test_constant();

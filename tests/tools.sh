@@ -29,6 +29,20 @@ check_eq "completion: a command's options" "$(comp hookcmp bench --sc)" "--scena
 check_eq "completion: bench scenarios" "$(comp hookcmp bench --scenario '')" \
 	"hooks static-key parse rules size aa forward"
 check_eq "completion: files after bench -o" "$(comp hookcmp bench -o Makef)" "Makefile"
+# Global options first, as the docs write them.
+check_eq "completion: -n NS gen --d" "$(comp hookcmp -n nons gen --d)" \
+	"--dport --dst --dst-mac --duration"
+check_eq "completion: -j bench --sc" "$(comp hookcmp -j bench --sc)" "--scenario"
+check_eq "completion: -n NS bench --scenario" "$(comp hookcmp -n nons bench --scenario '')" \
+	"hooks static-key parse rules size aa forward"
+check_eq "completion: -p --journal D status" "$(comp hookcmp -p --journal /tmp status --j)" \
+	"--journal --json"
+check "completion: bench --hooks offers rows" grep -qw tcx-bare <<<"$(comp hookcmp bench --hooks '')"
+check_eq "completion: --hooks, the scenario's, after a comma" \
+	"$(comp hookcmp bench --scenario static-key --hooks nothing,ingress)" \
+	"nothing,ingress-other-dev nothing,ingress nothing,ingress+u32"
+check_eq "completion: only the hook's options" "$(comp hookcmp --hook tc --q)" "--qdisc"
+check_eq "completion: xsk's own" "$(comp hookcmp --hook xsk --q)" "--queue"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP plots, perf scripts and install: they run bench, which needs root"
@@ -42,14 +56,52 @@ if need gnuplot "bench --plot and plot.sh"; then
 	"$HC" bench --scenario parse --hooks xdp-native,tcx --rounds 2 --packets 20000 \
 		-o "$T/b.json" --csv "$T/b.csv" --plot "$P" >"$T/out" 2>&1
 	check_eq "bench --plot: exit status" "$?" 0
-	for f in mpps cost ns steps; do
+	for f in mpps ns delta steps; do
 		check "bench --plot: $f.png is a PNG" is_png "$P/$f.png"
 		check "bench --plot: $f.svg is SVG" grep -q "<svg" "$P/$f.svg"
 	done
-	check "bench --plot: the ns chart draws interval whiskers" grep -q "95% CI" "$P/ns.svg"
+	check "bench --plot: 2 rounds, no intervals, and the charts say so" \
+		grep -q "ns/pkt over HOOK-none, paired per round (median; too few rounds for a 95% CI)" "$P/delta.svg"
+	# Intervals where the rounds give them, an INVALID row a marked gap.
+	jq 'def ci: if .median then .ci = [.median - 1, .median + 1] else . end;
+		.rows |= map((.ns |= ci) | (.delta_ns |= ci)) |
+		.rows[1] |= (.status = "invalid" | .valid = false | .reason = "round 1: hc test reason")' \
+		"$T/b.json" >"$T/bi.json"
+	scripts/plot.sh "$T/bi.json" "$T/iplots" >/dev/null 2>"$T/plot.err"
+	check_eq "plot.sh with an INVALID row: exit status" "$?" 0
+	check_eq "plot.sh: gnuplot had nothing to warn of" "$(cat "$T/plot.err")" ""
+	for f in ns delta steps; do
+		check "plot.sh: the $f chart draws intervals" grep -q "(median, 95% CI)" "$T/iplots/$f.svg"
+		check "plot.sh: the $f chart names the INVALID row and why" \
+			grep -q "INVALID $(jq -r '.rows[1].name' "$T/b.json"): round 1: hc test reason" "$T/iplots/$f.svg"
+	done
 	scripts/plot.sh "$T/b.csv" "$T/csvplots" >/dev/null 2>&1
 	check_eq "plot.sh from CSV: exit status" "$?" 0
 	check "plot.sh from CSV: mpps.png is a PNG" is_png "$T/csvplots/mpps.png"
+fi
+
+# gen-vs-trafgen.sh: rates of what arrived, or no comparison at all.
+NO_RECEIVER=1 scripts/gen-vs-trafgen.sh 0.3 >"$T/gvt" 2>&1
+check_eq "gen-vs-trafgen.sh, nothing receiving: exit 1" "$?" 1
+check "gen-vs-trafgen.sh, nothing receiving: refused, saying why" \
+	grep -q "^gen-vs-trafgen: refused: gen --raw: Error: gen on hcg: only [0-9]* of [0-9]* frames offered left hcg" "$T/gvt"
+check "gen-vs-trafgen.sh, nothing receiving: no namespace left" \
+	not grep -q "^hcgen" <(ip netns list)
+if command -v trafgen >/dev/null; then
+	# A loaded machine's receiver may fall behind: then the comparison is
+	# refused, saying which side lost what.
+	scripts/gen-vs-trafgen.sh 0.3 >"$T/gvt" 2>&1
+	rc=$?
+	if [ $rc = 1 ] && grep -q "^gen-vs-trafgen: refused: " "$T/gvt"; then
+		echo "SKIP gen-vs-trafgen.sh against trafgen: the receiver lost frames this time: $(tail -n 1 "$T/gvt")"
+	else
+		check_eq "gen-vs-trafgen.sh: exit status" "$rc" 0
+		check "gen-vs-trafgen.sh: a rate per generator, of what arrived" \
+			test "$(grep -cE '^(gen --raw \(ceiling\)|gen --flows 1|gen --flows 64|trafgen \(netsniff-ng\)) +[1-9][0-9]* pps$' "$T/gvt")" = 4
+	fi
+	check "gen-vs-trafgen.sh: no namespace left" not grep -q "^hcgen" <(ip netns list)
+else
+	echo "SKIP gen-vs-trafgen.sh against trafgen: netsniff-ng is not installed (the script installs it)"
 fi
 
 if need perf "perf-profile.sh and perf-stat.sh"; then
@@ -60,8 +112,27 @@ if need perf "perf-profile.sh and perf-stat.sh"; then
 	check "perf-profile.sh: prints top symbols" grep -qE '^ *[0-9.]+% +\[[k.]\]' "$T/prof"
 	check "perf-profile.sh: keeps perf.data and a report" \
 		test -s "$(ls -d "$T"/res/perf-xdp-native-*)/perf.data" -a -s "$(ls -d "$T"/res/perf-xdp-native-*)/report.txt"
-	check "perf-profile.sh: says how many samples fell in the row's windows" \
-		grep -qE '^perf-profile: [1-9][0-9]* [a-z-]+ samples on CPU 0, all inside 2 timed windows of xdp-native \(40000 packets\)' "$T/prof"
+	check "perf-profile.sh: says how many samples fell in the row's windows, and whose" \
+		grep -qE "^perf-profile: [1-9][0-9]* [a-z-]+ samples on CPU 0 inside 2 timed windows of xdp-native \(40000 packets\): [1-9][0-9]* of bench's threads and kthreads, in the report; [0-9]+ \([0-9.]+%\) of other tasks, left out" "$T/prof"
+	# Another task busy on the CPU: sampled, counted as another's, and
+	# not in the report.
+	taskset -c 0 sh -c 'while :; do :; done' &
+	busy=$!
+	RESULTS=$T/res2 scripts/perf-profile.sh xdp-native --rounds 2 --packets 20000 >"$T/prof2" 2>&1
+	check_eq "perf-profile.sh beside a busy task: exit status" "$?" 0
+	kill $busy
+	wait $busy 2>/dev/null
+	check "perf-profile.sh beside a busy task: its samples are others'" \
+		grep -qE "; [1-9][0-9]* \([0-9.]+%\) of other tasks, left out" "$T/prof2"
+	d=$(ls -d "$T"/res2/perf-xdp-native-*)
+	# The tasks a report shows, as "tid" lines.
+	tids_in() { perf report -i "$d/perf.data" "$@" --stdio -g none --sort pid 2>/dev/null |
+		sed -n 's/^ *[0-9.]*% *[0-9.]*% *\([0-9]*\):.*/\1/p' | sort -u; }
+	check "perf-profile.sh beside a busy task: the CPU had other tasks" \
+		test -n "$(comm -23 <(tids_in) <(tr , '\n' <<<"$(cut -d' ' -f3 "$d/own")" | sort -u))"
+	check "perf-profile.sh beside a busy task: the report has bench's tasks only" \
+		test -z "$(comm -23 <(tids_in --tid="$(cut -d' ' -f3 "$d/own")") \
+			<(tr , '\n' <<<"$(cut -d' ' -f3 "$d/own")" | sort -u))"
 	if perf stat -e cycles true 2>&1 | grep -q "not supported"; then
 		check "perf-profile.sh: says it fell back to cpu-clock" \
 			grep -q "not supported here; sampling cpu-clock" "$T/prof"
@@ -70,8 +141,8 @@ if need perf "perf-profile.sh and perf-stat.sh"; then
 	check_eq "perf-stat.sh: exit status" "$?" 0
 	check "perf-stat.sh: a per-packet row per hook and the generator" \
 		test "$(grep -cE '^(xdp-native|tcx|gen-only) +[0-9.]+ ' "$T/stat")" = 3
-	check "perf-stat.sh: JSON counts the windows' packets only" jq_true \
-		'length == 3 and all(.[]; .task_ns_per_pkt > 0 and .packets == 40000)' \
+	check "perf-stat.sh: JSON counts the windows' packets only, by perf and by bench" jq_true \
+		'length == 3 and all(.[]; .task_ns_per_pkt > 0 and .bench_ns_per_pkt > 0 and .packets == 40000)' \
 		"$(ls "$T"/res/perf-stat-*/perf-stat.json)"
 fi
 

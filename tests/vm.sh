@@ -45,3 +45,40 @@ VM_TIMEOUT=45 expect_vmc "timeout" 1 "FAIL vm: no result within 45s" -- sleep 60
 check_eq "vm-check timeout: the count line last" "$(tail -n 1 "$T/out")" \
 	"0 passed, 1 failed, 0 skipped"
 check "vm-check timeout: no qemu left" not pgrep -f "qemu-system-x86_64.*hcroot"
+
+# Stopped from outside, the guest goes with it: SIGTERM, SIGINT (a signal
+# a background job ignores unless told otherwise: env resets it), and a
+# parent that is killed (make, under timeout).
+qemu_up() { pgrep -f "qemu-system-x86_64.*hcroot" >/dev/null; }
+for how in TERM INT parent; do
+	if [ $how = parent ]; then
+		bash -c '"$0" -- sleep 600 >"$1" 2>&1 & wait' "$VMC" "$T/out" &
+	else
+		env --default-signal=INT "$VMC" -- sleep 600 >"$T/out" 2>&1 &
+	fi
+	outer=$!
+	for i in $(seq "$WAIT_TICKS"); do
+		qemu_up && break
+		sleep 0.1
+	done
+	if ! qemu_up; then
+		fail "vm-check stopped by $how: the guest never started"
+		kill -KILL $outer
+		continue
+	fi
+	if [ $how = parent ]; then
+		kill -KILL $outer
+		wait $outer 2>/dev/null
+	else
+		kill -$how $outer
+		wait $outer
+		check_eq "vm-check stopped by SIG$how: exit status" "$?" "$([ $how = INT ] && echo 130 || echo 143)"
+	fi
+	for i in $(seq "$WAIT_TICKS"); do
+		qemu_up || break
+		sleep 0.1
+	done
+	check "vm-check stopped by $how: no qemu left" not qemu_up
+	check "vm-check stopped by $how: says so" wait_for "^vm: .*: the guest is stopped$" "$T/out"
+	pkill -f "qemu-system-x86_64.*hcroot"
+done

@@ -57,13 +57,13 @@ xsk_run() {
 }
 
 COPY='.hook == "xsk" and .xsk.mode == "copy" and .xsk.dropped_before == 0'
-xsk_run "xsk native" "" "$MIX_L4" "$COPY and .attach == \"native\""
-xsk_run "xsk generic" "" "$MIX_L4" "$COPY and .attach == \"generic\"" \
+xsk_run "xsk native" "" "$MIX_L4" "$COPY and .mode == \"native\" and .attach == \"netlink\""
+xsk_run "xsk generic" "" "$MIX_L4" "$COPY and .mode == \"generic\"" \
 	--xdp-mode generic
 xsk_run "xsk native rules" "" \
 	"udp4:9:9:0 tcp4:4:4:0 icmp4:3:3:0 udp6:8:6:2 tcp6:9:0:9 icmp6:1:1:0 arp:2:2:0 l2-other:2:2:0 malformed:5:5:0" \
 	"$COPY" -r "udp dport 53 pass" -r "tcp sport 2000 dport 443 pass"
-xsk_run "xsk parse none (rx_drop)" "" "all:43:43:0" "$COPY" -p none
+xsk_run "xsk parse none (rx_drop)" "" "all:43:43:0" "$COPY" --parse none
 xsk_run "xsk busy poll" "" "$MIX_L4" "$COPY and .xsk.busy_poll == 1" --busy-poll
 xsk_run "xsk xdp link" "" "$MIX_L4" "$COPY" --xdp-attach link
 
