@@ -266,23 +266,31 @@ test_duration
 # attach and the first look at the counters is in it too.
 test_from_zero() {
 	local name="summary from zero" args
-	topo_up || { fail "$name: topology"; return; }
 	for args in "--hook xdp" "--hook tc" "--hook socket --socket packet" "--hook xsk"; do
+		# A veth of its own per hook: right after native XDP left the
+		# last one, the tc case once counted none of the 43 frames (three
+		# times in some hundred runs, never reproduced alone): the veth's
+		# NAPI going away may take frames with it.
+		topo_up || { fail "$name: topology"; return; }
 		# shellcheck disable=SC2086
 		HOOKCMP_PAUSE_AT=run "$HC" -n "$D" $args -j -i 0 "$DEV" >"$T/out" 2>"$T/err" &
 		HCPID=$!
 		if ! wait_for "paused at step 'run'" "$T/err"; then
 			hc_stop INT
 			fail "$name ($args): never paused after attach"
+			topo_down
 			continue
 		fi
 		send_mix
 		wait_for "attached to" "$T/err"
 		hc_stop INT
 		check_eq "$name ($args): the mix sent right after attach is counted" \
-			"$(summary | jq .total.packets)" 43 || sed 's/^/  /' "$T/err"
+			"$(summary | jq .total.packets)" 43 || {
+			sed 's/^/  /' "$T/err"
+			ip -n "$D" -s link show "$DEV" | sed 's/^/  /'
+		}
+		topo_down
 	done
-	topo_down
 }
 test_from_zero
 
