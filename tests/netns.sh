@@ -423,9 +423,15 @@ test_gen() {
 	xdp=$!
 	sleep 0.5
 	out=$("$HC" gen -n "$G" hcg --vlan 5 --dst-mac "$mac" -c 20000 --allow-drops -j 2>"$T/gen.err")
-	check "$name --vlan: frames a receiver edited are found" jq_true '.modified > 0' <<<"$out"
-	check "$name --vlan: and said, with the fix" grep -q \
-		"^Warning: [1-9][0-9]* sampled frames came back edited by a receiver (a stack that untags --vlan, a router), and left again as it made them: --refresh writes" "$T/gen.err"
+	if kernel_has 6.4; then
+		check "$name --vlan: frames a receiver edited are found" jq_true '.modified > 0' <<<"$out"
+		check "$name --vlan: and said, with the fix" grep -q \
+			"^Warning: [1-9][0-9]* sampled frames came back edited by a receiver (a stack that untags --vlan, a router), and left again as it made them: --refresh writes" "$T/gen.err"
+	else
+		# Before 6.4 frames the stack handled leave gen's page pool: none
+		# comes back, edited or not (doc/kernels.md).
+		check "$name --vlan: none comes back edited before Linux 6.4" jq_true '.modified == 0' <<<"$out"
+	fi
 	if hc_start -n "$D" --hook tc -j -i 0 "$DEV"; then
 		out=$("$HC" gen -n "$G" hcg --vlan 5 --dst-mac "$mac" -c 20000 --refresh --allow-drops -j 2>"$T/gen.err")
 		sleep 0.3
