@@ -79,10 +79,16 @@ hookcmp: $(CMD_SRCS:%.c=build/%.o) build/libhookcmp.a
 build/test_%: build/tests/test_%.o build/libhookcmp.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# The bench's pure parts, tested on their own.
-build/test_bench: build/tests/test_bench.o build/bench/statistics.o build/bench/plan.o \
-	build/bench/summary.o
+# The bench's statistics, planner and scope checks, tested on their own.
+TEST_BENCH_OBJS := build/tests/test_bench.o build/bench/statistics.o build/bench/plan.o \
+	build/bench/summary.o build/bench/scope.o build/bench/run.o build/bench/topo.o \
+	build/bench/clock.o build/libhookcmp.a
+build/test_bench: $(TEST_BENCH_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# tests/mutate.sh builds test_bench as this Makefile does: it asks.
+print-%:
+	@echo '$($*)'
 
 build/hc-send: build/tests/hc_send.o build/libhookcmp.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

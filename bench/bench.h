@@ -11,6 +11,7 @@
 #ifndef HC_BENCH_H
 #define HC_BENCH_H
 
+#include <sched.h>
 #include <stdio.h>
 #include <net/if.h>
 #include <sys/types.h>
@@ -26,18 +27,27 @@
 #define BENCH_DUT_DEV "hcd"
 #define BENCH_OTHER_DEV "hcx" /* a second device in the DUT's namespace */
 #define BENCH_SPARE_DEV "hcz" /* holds the generator's program */
+#define BENCH_SPARE_PEER "hcw" /* inject: its floor's, the XDP_DROP loop */
 #define BENCH_OUT_DEV "hco" /* forward: the DUT's way to the sink */
 #define BENCH_SINK_DEV "hcs" /* its peer, in the sink's namespace */
 #define BENCH_FWD_NET "198.51.100.0" /* forward: routed out of hco */
 #define BENCH_FWD_DST "198.51.100.2" /* the frames' destination there */
 
-#define BENCH_RESAMPLES 10000 /* bootstrap resamples per interval */
 #define BENCH_LEVEL 0.95
 #define BENCH_OUTLIER_Z 3.5 /* modified z-score that flags a round */
 #define BENCH_DRIFT_MAX 1.10 /* gen-only's max/min time per packet */
 #define BENCH_SEEN_MIN 0.95 /* veth: the hook saw 95% of the frames or more */
 #define BENCH_TOLERANCE 0.001 /* --dev: counts that agree within 0.1% */
+#define BENCH_WINDOWS 20 /* veth: short windows per row and round */
+#define BENCH_WINDOW_SECS 0.005 /* what the warm-up sizes them to */
+#define BENCH_WINDOW_START 5000 /* packets per window in the warm-up */
+#define BENCH_VISITS 2 /* veth: turns per row and round */
+#define BENCH_CONTENDED 1.2 /* veth: a round this much over the row's fastest */
+#define BENCH_WINDOW_Q 0.0 /* a round's cost: this quantile of its windows */
 #define BENCH_MAX_CPUS HC_MAX_CPUS
+#define BENCH_CPU_GEN 0 /* veth: bench's thread, inline the DUT's NAPI too */
+#define BENCH_CPU_DUT 1 /* split: the DUT's NAPI kthreads */
+#define BENCH_STEAL_MAX 0.01 /* a window with more steal is excluded */
 
 struct bench;
 struct bench_row;
@@ -58,6 +68,7 @@ struct bench_count {
 struct bench_dev_count {
 	__u64 rx_packets, rx_dropped, rx_missed_errors, rx_fifo_errors,
 		rx_over_errors;
+	__u64 rx_otherhost; /* dropped by ip_rcv: not our MAC */
 };
 
 /*
@@ -79,13 +90,26 @@ struct bench_topo {
 		       struct bench_round *rd, bool perf, struct hc_err *err);
 	/* The report's lines on what was measured how. */
 	void (*describe)(const struct bench *b, FILE *f);
+	/*
+	 * Scope checks: before the run (r NULL), -errno refuses it; after a
+	 * row's setup, a row that fails is INVALID (scope.c).
+	 */
+	int (*scope)(struct bench *b, struct bench_row *r, struct hc_err *err);
 	/* Counts add up exactly (our own generator) or the row is INVALID;
 	 * else within BENCH_TOLERANCE, or the row is unverified. */
 	bool exact;
 	bool own_gen; /* gen-only rows measure the generator */
+	/*
+	 * Frames enter the DUT's receive path from bench's thread, no driver
+	 * on the way (BPF_PROG_RUN live frames, XDP_PASS, ingress_ifindex).
+	 */
+	bool inject;
+	/* gen-only's window: the generator's work alone, on or off again. */
+	int (*gen_alone)(struct bench *b, bool on, struct hc_err *err);
 };
 
-extern const struct bench_topo bench_topo_veth, bench_topo_dev;
+extern const struct bench_topo bench_topo_veth, bench_topo_inject,
+	bench_topo_dev;
 
 /*
  * A row kind: how its hook is put in place before a timed window, read,
@@ -101,6 +125,8 @@ struct bench_kind {
 	bool generator;
 	/* forward: the counters read() sums into dropped */
 	const char *dropped_at;
+	/* read() runs a command (ms): --dev reads it at a window's edges only */
+	bool forks;
 };
 
 extern const struct bench_kind bench_kind_bpf, bench_kind_stack,
@@ -135,6 +161,18 @@ extern const struct bench_scenario *const bench_scenarios[];
 struct bench_sample {
 	double t; /* seconds since the window opened */
 	__u64 seen, rx, dropped; /* since it opened */
+	double cpu_ns; /* --dev: non-idle time of the receive CPUs since then */
+};
+
+/*
+ * One short window of a row's turn: its packets and their CPU time (the
+ * wall clock's where there is no CPU clock).
+ */
+struct bench_window {
+	__u64 packets;
+	double secs, cpu_ns;
+	double own_ns; /* of which the row's own threads' */
+	bool excluded; /* work on an uncounted CPU, or steal (scope.c) */
 };
 
 /* One row in one measured round. */
@@ -149,12 +187,19 @@ struct bench_round {
 	double secs; /* the timed window by the wall clock, or its steady part */
 	double cpu_ns; /* the CPU time of its packets' work; NaN: no clock */
 	double own_ns; /* of which its own threads' (AF_XDP's consumer) */
+	/* split: the generator's CPU time on this row's path (bench's thread) */
+	double gen_cpu_ns;
 	double setup_ms, teardown_ms; /* around it, not in it */
 	double mpps; /* by the wall clock */
-	double pkt_ns; /* CPU (or wall) time per packet */
+	double pkt_ns; /* CPU (or wall) time per packet: its fastest windows' */
+	double pkt_ns_loaded; /* over all its windows: under the machine's load */
 	double ns; /* cost per packet (see bench_summarize); NaN: none */
+	double ns_loaded; /* the same from pkt_ns_loaded */
 	bool outlier;
+	bool contended; /* veth: no window the host left alone: no cost */
 	bool unverified; /* the device's counters do not close the sum */
+	char excluded[160]; /* why no estimate takes its first excluded window */
+	int nexcluded; /* its windows no estimate takes */
 	/* --dev: the device's deltas, and its ethtool statistics' */
 	struct bench_dev_count dev;
 	__u64 *ethtool;
@@ -164,6 +209,10 @@ struct bench_round {
 	struct bench_sample *samples;
 	int nsamples;
 	double steady_from, steady_to;
+	/* veth: the windows of the turn */
+	struct bench_window *win;
+	int nwin;
+	int visits; /* the row's turns in the round, windows of all in win */
 };
 
 /* What the report shows of a row; NaN where there is nothing to show. */
@@ -171,8 +220,14 @@ struct bench_sum {
 	int n; /* rounds with a cost */
 	double mpps_med, mpps_min, mpps_max;
 	struct st_est ns, delta, ratio;
+	double ns_loaded; /* median over rounds of the windows' mean cost */
+	double delta_median; /* of the paired deltas, beside their HL */
+	/* The effect this row's rounds detect with 80% power (st_mde). */
+	double mde_ns, mde_pct; /* pct: of the row's own cost */
 	bool significant;
 	int outliers;
+	int contended; /* rounds with no uncontended window */
+	int excluded; /* windows no estimate takes (bench_scope_window) */
 	double drift; /* max/min of the time per packet over the rounds */
 	bool gen_bound; /* split: the hook ran as fast as the generator */
 };
@@ -198,6 +253,7 @@ struct bench_row {
 	char base_name[40]; /* the row this one is compared with */
 	int base; /* its index, -1 for none */
 	int gen; /* index of the gen-only row at this size */
+	__u32 window_packets; /* veth: per window, set in the warm-up */
 
 	struct bench_round *rd;
 	int nrd, cap;
@@ -224,6 +280,9 @@ struct bench_dut {
 	char driver[32];
 	int queues; /* RX queues (ETHTOOL_GCHANNELS: rx + combined) */
 	char irq_cpus[256]; /* where its interrupts or NAPI kthreads run */
+	cpu_set_t rx_set; /* those CPUs, whose busy time is the rows' cost */
+	cpu_set_t pinned; /* where bench and what it runs went; empty: nowhere */
+	char rx_list[128], pinned_list[128]; /* the two as CPU lists */
 	char ip[16]; /* its IPv4 address, "" if none */
 	bool threaded, gro;
 	struct hc_ethtool_names stats;
@@ -238,7 +297,9 @@ enum bench_cpu_mode { BENCH_SPLIT, BENCH_INLINE };
 /* Task-clock counters (clock.c); self < 0: none, the wall clock serves. */
 struct bench_clock {
 	int self, softirqd;
+	int softirqd_dut; /* split: ksoftirqd on the DUT's CPU */
 	int napi[BENCH_MAX_NAPI];
+	pid_t napi_pid[BENCH_MAX_NAPI]; /* the kthreads napi[] counts */
 	int nnapi;
 	int own[BENCH_MAX_OWN]; /* the row's own threads */
 	int nown;
@@ -246,8 +307,11 @@ struct bench_clock {
 
 struct bench {
 	/* options */
-	int scenario, cpu_mode;
+	int scenario, cpu_mode, topology;
 	__u32 rounds, max_rounds, packets, seed;
+	__u32 windows, window_packets; /* veth: per row and round; 0: calibrate */
+	__u32 visits; /* veth: turns per row and round, the windows shared out */
+	__u32 visit_windows; /* the windows of the visit now measured */
 	double target_ci; /* percent; 0: a fixed number of rounds */
 	const char *hooks, *out_path, *csv_path, *plot_dir, *netns;
 	const char *perf_ctl, *perf_row;
@@ -283,6 +347,7 @@ struct bench {
 	bool threaded; /* split: NAPI kthreads to pin again when NAPI returns */
 	struct bench_clock clock;
 	struct hc_gen gen;
+	int gen_fd; /* the generator's own program, gen.prog_fd between rows */
 	struct hc_pkt_spec spec; /* the frame, but for size and destination */
 	__u32 frame_size; /* what the generator sends now */
 	bool frame_local;
@@ -295,6 +360,7 @@ struct bench {
 	bool ran; /* the rounds began: there is a report to give */
 	int nrounds; /* measured rounds */
 	bool target_reached;
+	struct st_stop stop; /* --target-ci's checks so far */
 	double resolution_ns, resolution_pct;
 };
 
@@ -323,7 +389,14 @@ int bench_row_find(const struct bench *b, const char *name);
 int bench_enter(int nsfd);
 /* NAPI on the DUT's veth (GRO on) or none (the generator alone). */
 int bench_topo_napi(struct bench *b, bool on);
+/* inject: the program the live loop runs (fd < 0: the generator's own). */
+void bench_live_prog(struct bench *b, int fd);
 int bench_dut_rx(struct bench *b, __u64 *rx);
+/* veth: a round's time, costs and rate from its windows. */
+void bench_round_costs(const struct bench *b, const struct bench_row *r,
+		       struct bench_round *rd);
+/* Split: the DUT's NAPI kthreads now, up to max; -errno. */
+int bench_dut_napi(struct bench *b, pid_t *pids, int max);
 /* The read op of kinds with no counters of their own: the DUT's RX. */
 int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c);
 /* forward: what reached the sink, and what the DUT's devices dropped. */
@@ -346,12 +419,65 @@ int bench_threads(const char *dir, const char *prefix, pid_t *pids, int max);
 int bench_clock_open(struct bench *b);
 /* Split: the DUT's NAPI kthreads, counted from now on. */
 int bench_clock_napi(struct bench *b, const pid_t *pids, int n);
-/* The DUT's NAPI kthreads, or bench's thread and ksoftirqd/0. */
+/* The DUT's NAPI kthreads and ksoftirqd/1, or bench's thread and ksoftirqd/0. */
 __u64 bench_clock_read(const struct bench *b, bool dut);
 /* A row's own threads (pids; n 0 forgets them), and their CPU time. */
 int bench_clock_own(struct bench *b, const pid_t *pids, int n);
 __u64 bench_clock_read_own(const struct bench *b);
 void bench_clock_close(struct bench *b);
+
+/* scope.c: per-CPU evidence of what a window's CPU time covers. */
+struct bench_cpu_snap {
+	__u64 net_rx; /* NET_RX softirqs (/proc/softirqs) */
+	__u64 busy; /* ticks of user, nice, system, irq, softirq (/proc/stat) */
+	__u64 irq; /* ticks of irq and softirq */
+	__u64 steal; /* ticks the hypervisor ran something else */
+	bool softirqs, stat; /* the files had this CPU */
+};
+
+struct bench_snap {
+	long hz; /* ticks per second (USER_HZ) */
+	struct bench_cpu_snap cpu[BENCH_MAX_CPUS];
+};
+
+/* Parsers of the files' text, into s (which they do not clear). */
+int bench_snap_parse_softirqs(struct bench_snap *s, const char *text);
+int bench_snap_parse_stat(struct bench_snap *s, const char *text);
+int bench_snap_read(struct bench_snap *s);
+/*
+ * A window of wall seconds between snapshots s0 and s1, counting the
+ * CPUs in counted: 1, with why, when it had NET_RX softirqs on a CPU not
+ * counted or steal above BENCH_STEAL_MAX of its time on one counted, and
+ * is to be excluded from the estimates; 0 when it stands.
+ */
+int bench_window_check(const struct bench_snap *s0, const struct bench_snap *s1,
+		       double wall, const cpu_set_t *counted, char *why,
+		       size_t size);
+/* 1, with why, unless 0 < cpu_ns <= wall_ns x ncpus (cpu_ns NaN: no clock). */
+int bench_cpu_check(double cpu_ns, double wall_ns, int ncpus, char *why,
+		    size_t size);
+/*
+ * RPS off on every RX queue of dev, threaded NAPI on or off as threaded
+ * says: 0; 1 with why, naming the device, the queue or CPU and the
+ * setting; -errno when sysfs cannot say.
+ */
+int bench_scope_dev(const char *dev, bool threaded, char *why, size_t size);
+/* The CPUs whose work row r's window counts. */
+void bench_scope_cpus(const struct bench *b, const struct bench_row *r,
+		      cpu_set_t *set);
+/*
+ * After window w of row r's round rd: s0 read before it, s1 read here.
+ * Marks w excluded (bench_window_check), the first reason in rd; the row
+ * is INVALID when its CPU time is not in (0, wall x counted CPUs].
+ */
+void bench_scope_window(struct bench *b, struct bench_row *r,
+			struct bench_round *rd, struct bench_window *w,
+			const struct bench_snap *s0, struct bench_snap *s1);
+/* After a visit's windows: the row is INVALID if they had no CPU time. */
+void bench_scope_visit(struct bench *b, struct bench_row *r,
+		       const struct bench_round *rd);
+/* The veth topology's scope op (struct bench_topo). */
+int bench_scope_veth(struct bench *b, struct bench_row *r, struct hc_err *err);
 
 /* env.c */
 void bench_env_read(struct bench_env *env);

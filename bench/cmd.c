@@ -30,6 +30,7 @@
 
 static const char *scen_names[16];
 static const char *const cpu_modes[] = { "split", "inline", NULL };
+static const char *const topologies[] = { "veth", "inject", NULL };
 
 static int parse_seed(void *cfg, const char *arg, struct hc_err *err)
 {
@@ -74,22 +75,34 @@ static const struct hc_opt bench_opts[] = {
 	{ "hooks", 0, HC_OPT_STR, B(hooks), "LIST",
 	  "only these hooks' or rows' rows, comma-separated; the baseline stays" },
 	{ "rounds", 0, HC_OPT_U32, B(rounds), "N",
-	  "rounds; each runs every row once, in a new random order (default 10)",
+	  "rounds; each runs every row once, in a new random order (default 30)",
 	  NULL, 1, MAX_ROUNDS },
 	{ "reps", 0, HC_OPT_U32, B(rounds), "N", "the same as --rounds", NULL,
 	  1, MAX_ROUNDS },
 	{ "seed", 0, HC_OPT_FUNC, 0, "S",
-	  "seed of the orders and the bootstrap (default: random, printed)",
+	  "seed of the rows' orders (default: random, printed)",
 	  .fn = parse_seed },
 	{ "target-ci", 0, HC_OPT_FUNC, 0, "PCT",
-	  "add rounds until every ratio interval is within +-PCT% of its median",
+	  "add rounds until every delta interval is within +-PCT% of its row's cost, three checks in a row",
 	  .fn = parse_pct },
 	{ "max-rounds", 0, HC_OPT_U32, B(max_rounds), "N",
 	  "give up after N rounds (default 100)", NULL, 1, MAX_ROUNDS,
 	  .scope = BENCH_SC_TARGET },
 	{ "packets", 0, HC_OPT_U32, B(packets), "N",
-	  "packets per row and round (default 1000000)", NULL, 1000,
+	  "packets per row and round, in --windows equal parts", NULL, 1000,
 	  0xffffffff },
+	{ "windows", 0, HC_OPT_U32, B(windows), "N",
+	  "short windows per row and round; a round's cost is its fastest window's (default 20)",
+	  NULL, 1, 10000 },
+	{ "visits", 0, HC_OPT_U32, B(visits), "N",
+	  "turns per row and round, the windows shared out, in ABBA order (default 2)",
+	  NULL, 1, 10000 },
+	{ "window-packets", 0, HC_OPT_U32, B(window_packets), "N",
+	  "packets per window (default: about 5 ms of them, sized in the warm-up)",
+	  NULL, 100, 0xffffffff },
+	{ "topology", 0, HC_OPT_ENUM, B(topology), NULL,
+	  "frames from a veth peer (default), or injected into the DUT's receive path from bench's thread",
+	  topologies },
 	{ "cpu-mode", 0, HC_OPT_ENUM, B(cpu_mode), NULL,
 	  "DUT NAPI in a kthread on CPU 1, generator on CPU 0; or both inline (default)",
 	  cpu_modes },
@@ -144,7 +157,7 @@ static void usage(void)
 	       "Runs every row of a scenario once per round, in a random order, on a\n"
 	       "veth pair between two namespaces it creates and removes (or on DEV,\n"
 	       "with traffic from elsewhere), and reports each row's cost per packet\n"
-	       "against the scenario's baseline with 95%% bootstrap intervals.\n\n");
+	       "against the scenario's baseline with 95%% intervals.\n\n");
 	hc_opts_help(stdout, bench_opts, bench_scopes);
 	printf("\nScenarios:\n");
 	for (i = 0; bench_scenarios[i]; i++)
@@ -513,7 +526,27 @@ static int dev_usage(struct bench *b)
 						NULL;
 
 	if (!b->dev) {
-		b->topo = &bench_topo_veth;
+		b->topo = b->topology > 0 ? &bench_topo_inject : &bench_topo_veth;
+		if (b->topology > 0 && b->cpu_mode == BENCH_SPLIT)
+			return hc_fail(
+				HC_EXIT_USAGE,
+				"--cpu-mode split and --topology inject: inject runs the whole receive path in bench's thread, inline");
+		if (b->packets && b->window_packets)
+			return hc_fail(
+				HC_EXIT_USAGE,
+				"--packets and --window-packets say the same twice: give one");
+		if (!b->windows)
+			b->windows = BENCH_WINDOWS;
+		if (!b->visits)
+			b->visits = b->windows < BENCH_VISITS ? 1 : BENCH_VISITS;
+		if (b->visits > b->windows)
+			return hc_fail(
+				HC_EXIT_USAGE,
+				"--visits %u is more than --windows %u: every visit needs a window",
+				b->visits, b->windows);
+		if (b->packets)
+			b->window_packets = (b->packets + b->windows - 1) /
+					    b->windows;
 		if (dev_only)
 			return hc_fail(
 				HC_EXIT_USAGE,
@@ -521,6 +554,10 @@ static int dev_usage(struct bench *b)
 				dev_only);
 		return 0;
 	}
+	if (b->topology >= 0)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--topology and --dev: a device of yours is the third topology, with traffic from elsewhere");
 	b->topo = &bench_topo_dev;
 	if (!b->gen_cmd == !b->external)
 		return hc_fail(
@@ -534,6 +571,15 @@ static int dev_usage(struct bench *b)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--cpu-mode is the veth bench's; with --dev the device's own interrupts and NAPI decide");
+	if (b->packets || b->windows || b->window_packets || b->visits)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--%s is the veth bench's: with --dev a window is --gen-cmd's run or --window",
+			b->packets	  ? "packets" :
+			b->windows	  ? "windows" :
+			b->window_packets ? "window-packets" :
+					    "visits");
+	b->visits = 1;
 	if (!b->window)
 		b->window = 1;
 	if (!b->settle)
@@ -552,13 +598,12 @@ static int bench_main(struct bench *b, int argc, char **argv)
 
 	for (i = 0; bench_scenarios[i] && i < 15; i++)
 		scen_names[i] = bench_scenarios[i]->name;
-	b->rounds = 10;
+	b->rounds = 30;
 	b->max_rounds = 100;
-	b->packets = 1000000;
 	b->fd_gen = b->fd_dut = b->fd_sink = b->fd_root = -1;
 	b->perf_fd = b->perf_ack = -1;
 	b->gen.sock_fd = -1;
-	b->clock.self = b->clock.softirqd = -1;
+	b->clock.self = b->clock.softirqd = b->clock.softirqd_dut = -1;
 	b->env.ncpu = libbpf_num_possible_cpus();
 	if (b->env.ncpu > BENCH_MAX_CPUS || b->env.ncpu < 1)
 		b->env.ncpu = BENCH_MAX_CPUS;
@@ -566,7 +611,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	 * inline by default: split (threaded NAPI on its own CPU) measured a
 	 * CV of 10-30% on the 2-CPU VM this was built on, inline 1-5%.
 	 */
-	b->cpu_mode = -1;
+	b->cpu_mode = b->topology = -1;
 	ret = hc_opts_parse(bench_opts, b, argc, argv, pos, &npos, 0, &b->given,
 			    &err);
 	hc_json_pretty = b->pretty;

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,48 @@ static const char *allowed(pid_t pid, char *buf, size_t size)
 	return buf;
 }
 
+/* "0-3,8", a CPU list of /proc or /sys, into set. */
+static void cpulist_add(const char *s, cpu_set_t *set)
+{
+	long a, z;
+	char *end;
+
+	for (;;) {
+		a = strtol(s, &end, 10);
+		if (end == s)
+			return;
+		z = a;
+		if (*end == '-')
+			z = strtol(end + 1, &end, 10);
+		for (; a <= z && a < CPU_SETSIZE; a++)
+			if (a >= 0)
+				CPU_SET(a, set);
+		if (*end != ',')
+			return;
+		s = end + 1;
+	}
+}
+
+static const char *cpulist(const cpu_set_t *set, char *buf, size_t size)
+{
+	size_t len = 0;
+	int a, z;
+
+	buf[0] = '\0';
+	for (a = 0; a < CPU_SETSIZE && len < size; a++) {
+		if (!CPU_ISSET(a, set))
+			continue;
+		for (z = a; z + 1 < CPU_SETSIZE && CPU_ISSET(z + 1, set); z++)
+			;
+		len += z > a ? snprintf(buf + len, size - len, "%s%d-%d",
+					len ? "," : "", a, z) :
+			       snprintf(buf + len, size - len, "%s%d",
+					len ? "," : "", a);
+		a = z;
+	}
+	return buf;
+}
+
 /*
  * Where the device's receive work runs: its MSI interrupts' CPUs, or
  * the kthreads of threaded NAPI.
@@ -136,16 +179,18 @@ static void irq_cpus(struct bench *b)
 	DIR *dir;
 
 	d->irq_cpus[0] = '\0';
+	CPU_ZERO(&d->rx_set);
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device/msi_irqs",
 		 b->dut_name);
 	dir = opendir(path);
-	while (dir && (de = readdir(dir)) && len < size) {
+	while (dir && (de = readdir(dir))) {
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path),
 			 "/proc/irq/%s/effective_affinity_list", de->d_name);
 		read_line(path, cpus, sizeof(cpus));
-		if (cpus[0])
+		cpulist_add(cpus, &d->rx_set);
+		if (cpus[0] && len < size)
 			len += snprintf(d->irq_cpus + len, size - len,
 					"%sirq %s: CPU %s", len ? ", " : "",
 					de->d_name, cpus);
@@ -158,13 +203,55 @@ static void irq_cpus(struct bench *b)
 	prefix[15] = '\0';
 	if (n < 0)
 		n = bench_threads("/proc", prefix, pids, 64);
-	for (i = 0; i < n && len < size; i++) {
+	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "/proc/%d/comm", pids[i]);
 		read_line(path, comm, sizeof(comm));
-		len += snprintf(d->irq_cpus + len, size - len, "%s%s: CPU %s",
-				len ? ", " : "", comm,
-				allowed(pids[i], cpus, sizeof(cpus)));
+		allowed(pids[i], cpus, sizeof(cpus));
+		cpulist_add(cpus, &d->rx_set);
+		if (len < size)
+			len += snprintf(d->irq_cpus + len, size - len,
+					"%s%s: CPU %s", len ? ", " : "", comm,
+					cpus);
 	}
+}
+
+/*
+ * bench's thread, and so everything it starts (--gen-cmd, iptables,
+ * nft), on the CPUs the receive work does not use: the receive CPUs'
+ * busy time is the rows' cost. Unknown receive CPUs: all of them.
+ */
+static void pin_away(struct bench *b)
+{
+	struct bench_dut *d = &b->dut;
+	char *rx = d->rx_list;
+	cpu_set_t spare;
+	int i;
+
+	CPU_ZERO(&d->pinned);
+	d->pinned_list[0] = '\0';
+	if (sched_getaffinity(0, sizeof(spare), &spare))
+		return;
+	if (!CPU_COUNT(&d->rx_set)) {
+		d->rx_set = spare;
+		fprintf(stderr,
+			"Warning: where %s's receive work runs is unknown: the rows' cost is the busy time of every CPU bench may run on (%s), bench's own with it\n",
+			b->dut_name, cpulist(&spare, rx, sizeof(d->rx_list)));
+		return;
+	}
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &d->rx_set))
+			CPU_CLR(i, &spare);
+	cpulist(&d->rx_set, rx, sizeof(d->rx_list));
+	if (!CPU_COUNT(&spare) || sched_setaffinity(0, sizeof(spare), &spare)) {
+		fprintf(stderr,
+			"Warning: no CPU to spare from the receive CPUs (%s): bench, --gen-cmd, iptables and nft run on them, and their time is in the rows' cost\n",
+			rx);
+		return;
+	}
+	d->pinned = spare;
+	fprintf(stderr,
+		"bench, --gen-cmd, iptables and nft pinned to CPU %s, away from the receive CPUs (%s)\n",
+		cpulist(&spare, d->pinned_list, sizeof(d->pinned_list)), rx);
 }
 
 /* RX queues: ETHTOOL_GCHANNELS, else /sys/class/net/DEV/queues/rx-*. */
@@ -480,8 +567,17 @@ static void dev_header(const struct bench *b)
 
 static int dev_up(struct bench *b, struct hc_err *err)
 {
+	int ret;
+
 	dev_header(b);
-	return other_up(b, err) ?: tune_each(b, err, tune_one);
+	ret = other_up(b, err) ?: tune_each(b, err, tune_one);
+	if (ret)
+		return ret;
+	/* --tune threaded=on makes new kthreads, wherever they run. */
+	if (ntuned)
+		irq_cpus(b);
+	pin_away(b);
+	return 0;
 }
 
 static void dev_down(struct bench *b)
@@ -520,20 +616,45 @@ struct snap {
 	double t;
 	struct bench_count c;
 	struct bench_dev_count d;
+	double busy; /* ns of non-idle time on the receive CPUs */
 };
 
+/* The receive CPUs' user, nice, system, irq and softirq time (/proc/stat). */
+static double busy_ns(const struct bench *b)
+{
+	static __thread struct bench_snap s;
+	double ticks = 0;
+	int i;
+
+	if (bench_snap_read(&s) || !(s.hz > 0))
+		return NAN;
+	for (i = 0; i < BENCH_MAX_CPUS; i++)
+		if (CPU_ISSET(i, &b->dut.rx_set) && s.cpu[i].stat)
+			ticks += s.cpu[i].busy;
+	return ticks * 1e9 / s.hz;
+}
+
+/*
+ * edge: the hook's counters too. A kind whose read runs a command
+ * (iptables, nft) keeps those of the last edge between the window's
+ * first and last samples: the command would run on the CPUs measured.
+ */
 static int snap(struct bench *b, struct bench_row *r, struct snap *s,
-		__u64 *cpu)
+		__u64 *cpu, bool edge)
 {
 	struct bench_dev_count d0;
 	double t0 = hc_now();
+	bool read = edge || !r->kind->forks;
 	int ret;
 
-	memset(&s->c, 0, sizeof(s->c));
-	s->c.cpu = cpu;
-	ret = bench_dut_count(b, &d0)		 ?:
-		      r->kind->read(b, r, &s->c) ?:
-						   bench_dut_count(b, &s->d);
+	if (read) {
+		memset(&s->c, 0, sizeof(s->c));
+		s->c.cpu = cpu;
+	}
+	ret = bench_dut_count(b, &d0)			      ?:
+		      (read ? r->kind->read(b, r, &s->c) : 0) ?:
+		      bench_dut_count(b, &s->d);
+	s->busy = busy_ns(b);
 	/*
 	 * A read that runs iptables takes milliseconds while traffic flows:
 	 * the device's counters are taken on both sides of it, and halved.
@@ -554,10 +675,17 @@ struct samples {
 	__u64 *cpu; /* env.ncpu per sample, when the kind counts per CPU */
 	int n, cap;
 	bool cpus;
+	bool rx; /* count by the device's rx_packets: the kind forks */
 };
 
+/* Packets at sample k: at the hook, or where it forks, at the device. */
+static __u64 count(const struct samples *w, int k)
+{
+	return w->rx ? w->s[k].rx : w->s[k].seen;
+}
+
 static int sample(struct bench *b, struct bench_row *r, struct samples *w,
-		  const struct snap *s0, struct snap *now)
+		  const struct snap *s0, struct snap *now, bool edge)
 {
 	int ncpu = b->env.ncpu, ret;
 
@@ -576,16 +704,18 @@ static int sample(struct bench *b, struct bench_row *r, struct samples *w,
 			return -ENOMEM;
 		w->cap = cap;
 	}
-	ret = snap(b, r, now, w->cpu + (size_t)w->n * ncpu);
+	ret = snap(b, r, now, w->cpu + (size_t)w->n * ncpu, edge);
 	if (ret)
 		return ret;
 	w->cpus = now->c.cpus;
+	w->rx = r->kind->forks;
 	w->s[w->n++] = (struct bench_sample){
 		.t = now->t - s0->t,
 		.seen = now->c.seen - s0->c.seen,
 		.rx = now->d.rx_packets - s0->d.rx_packets,
 		.dropped = bench_dropped(&now->d) + now->c.dropped -
 			   bench_dropped(&s0->d) - s0->c.dropped,
+		.cpu_ns = now->busy - s0->busy,
 	};
 	return 0;
 }
@@ -599,8 +729,8 @@ static int steady(const struct samples *w, int *from, int *to)
 	int k, first = -1, last = -1;
 
 	for (k = 1; k < w->n; k++) {
-		if (w->s[k].seen + w->s[k].dropped ==
-		    w->s[k - 1].seen + w->s[k - 1].dropped)
+		if (count(w, k) + w->s[k].dropped ==
+		    count(w, k - 1) + w->s[k - 1].dropped)
 			continue;
 		if (first < 0)
 			first = k;
@@ -718,10 +848,10 @@ static int drain(struct bench *b, struct bench_row *r, struct samples *w,
 
 	while (hc_now() < end) {
 		usleep(20000);
-		ret = sample(b, r, w, s0, now);
-		if (ret || w->s[w->n - 1].seen + w->s[w->n - 1].dropped == last)
+		ret = sample(b, r, w, s0, now, false);
+		if (ret || count(w, w->n - 1) + w->s[w->n - 1].dropped == last)
 			break;
-		last = w->s[w->n - 1].seen + w->s[w->n - 1].dropped;
+		last = count(w, w->n - 1) + w->s[w->n - 1].dropped;
 	}
 	return ret;
 }
@@ -767,6 +897,7 @@ static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	int from, to, i, ncpu = b->env.ncpu;
 	const __u64 *c0, *c1;
 	char name[32];
+	__u64 n;
 
 	/*
 	 * --external: the window's edges are our own samples inside traffic
@@ -774,7 +905,8 @@ static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	 */
 	if (!b->gen_cmd) {
 		from = 0;
-		to = w->n - 1;
+		/* Not the last edge's interval: its read forked. */
+		to = w->n - 1 - (r->kind->forks && w->n > 2);
 	} else if (steady(w, &from, &to)) {
 		/* Too short to leave out its edges: the whole of it, INVALID. */
 		if (rd->seen + rd->dropped_before)
@@ -790,12 +922,15 @@ static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	rd->steady_from = w->s[from].t;
 	rd->steady_to = w->s[to].t;
 	rd->secs = rd->steady_to - rd->steady_from;
-	rd->mpps = rd->secs > 0 ?
-			   (w->s[to].seen - w->s[from].seen) / rd->secs / 1e6 :
-			   0;
-	/* The work is on the DUT's CPUs, in softirqs: the wall clock's time. */
-	rd->cpu_ns = rd->own_ns = NAN;
-	rd->pkt_ns = rd->mpps > 0 ? 1e3 / rd->mpps : NAN;
+	n = count(w, to) - count(w, from);
+	rd->mpps = rd->secs > 0 ? n / rd->secs / 1e6 : 0;
+	/*
+	 * The work is in softirqs and kthreads on the receive CPUs: their
+	 * busy time, over k CPUs with RSS, not 1e9/pps (k times too small).
+	 */
+	rd->cpu_ns = w->s[to].cpu_ns - w->s[from].cpu_ns;
+	rd->own_ns = NAN;
+	rd->pkt_ns = n ? rd->cpu_ns / n : NAN;
 	if (!b->per_cpu || !w->cpus || !(rd->secs > 0))
 		return;
 	rd->cpu_mpps = calloc(ncpu, sizeof(double));
@@ -861,7 +996,8 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 	while (!hc_stop_sig && hc_now() < end)
 		usleep(10000);
 	/* The first sample is the window's zero: s0 is itself then. */
-	ret = hc_fault(&rerr, "bench-read") ?: sample(b, r, &w, &now, &now);
+	ret = hc_fault(&rerr, "bench-read") ?:
+					      sample(b, r, &w, &now, &now, true);
 	s0 = now;
 	if (!ret && n && hc_ethtool_stats(b->dut_name, e0, n))
 		n = 0; /* the driver's set changed: none this round */
@@ -881,7 +1017,7 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 	end = s0.t + b->window;
 	for (k = 1; !done && !hc_stop_sig && !ret; k++) {
 		done = traffic_wait(t, s0.t + k * SAMPLE_SECS, end);
-		ret = sample(b, r, &w, &s0, &now);
+		ret = sample(b, r, &w, &s0, &now, false);
 	}
 	if (t->running)
 		hc_proc_stop(&t->p);
@@ -899,6 +1035,12 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 			goto row_failed;
 		}
 		ret = drain(b, r, &w, &s0, &now);
+		if (ret)
+			goto row_failed;
+	}
+	/* The last edge: the counters of a kind that forks, at last. */
+	if (r->kind->forks) {
+		ret = sample(b, r, &w, &s0, &now, true);
 		if (ret)
 			goto row_failed;
 	}
@@ -945,10 +1087,15 @@ static void dev_describe(const struct bench *b, FILE *f)
 	fprintf(f, "delta and ratio against %s, paired per round\n",
 		b->scen->baseline);
 	fprintf(f,
-		"median [95%% interval]: percentile bootstrap over whole rounds; sig: the delta's interval excludes 0\n");
-	fprintf(f,
-		"ns/pkt: 1e9/pps seen at the hook over the steady %g s samples of each window\n",
-		SAMPLE_SECS);
+		"ns/pkt: non-idle time (user, nice, system, irq, softirq in /proc/stat) of the receive CPUs %s per packet seen at the hook, over the steady %g s samples of each window; iptables and nft rows read their counters at the windows' edges only, and count by the device's rx_packets in between\n",
+		b->dut.rx_list, SAMPLE_SECS);
+	if (b->dut.pinned_list[0])
+		fprintf(f,
+			"bench and what it runs pinned to CPU %s, away from them\n",
+			b->dut.pinned_list);
+	else
+		fprintf(f,
+			"bench and what it runs share those CPUs: their time is in every cost\n");
 	if (b->dut.rx_cpus && b->dut.rx_cpus < b->dut.queues &&
 	    b->dut.rx_cpus < b->env.cpus)
 		fprintf(f,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Rows of hookcmp's own hooks: the program, attached as `hookcmp run` does. */
+#include <errno.h>
 #include <string.h>
 #include "bench.h"
 #include "stats.h"
@@ -59,14 +60,34 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	const struct hc_hook *h = hc_hook_of(run);
 	int ret;
 
+	/*
+	 * inject: no driver runs native XDP. The live loop runs the program
+	 * itself, in the generator's place; attached (generic) to hcd's idle
+	 * peer only to stay in the XDP dispatcher (see gen_up()).
+	 */
+	bool loop = b->topo->inject && r->hook &&
+		    r->hook->hook == HC_HOOK_XDP &&
+		    r->hook->mode == HC_XDP_NATIVE;
+
+	if (b->topo->inject && run->bare) {
+		hc_err_set(
+			err,
+			"inject: a bare program counts nothing, and no driver counts what " BENCH_DUT_DEV
+			" received: nothing would say the frames reached the hook");
+		return -EOPNOTSUPP;
+	}
 	memset(&run->err, 0, sizeof(run->err));
 	run->nl = b->nl_dut;
-	run->dev = b->dut_name;
-	run->ifindex = b->if_dut;
+	run->dev = loop ? BENCH_GEN_DEV : b->dut_name;
+	run->ifindex = loop ? b->if_gen : b->if_dut;
+	if (loop)
+		run->xdp_mode = HC_XDP_GENERIC;
 	run->netns = b->netns;
 	run->no_journal = !b->journal;
 	ret = bench_enter(b->fd_dut) ?: h->load(run) ?: h->attach(run);
 	bench_enter(b->fd_gen);
+	if (!ret && loop)
+		bench_live_prog(b, run->prog_fd);
 	if (ret) {
 		*err = run->err;
 		hc_err_set(err, "%s (%s)%s%s", h->name, h->attach_name(run),
@@ -77,6 +98,7 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 
 static void teardown(struct bench *b, struct bench_row *r)
 {
+	bench_live_prog(b, -1);
 	bench_enter(b->fd_dut);
 	hc_hook_of(&r->run)->detach(&r->run);
 	hc_prog_unload(&r->run);

@@ -1,23 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "bench.h"
 
-/*
- * The generator alone: with no NAPI on the DUT's veth (GRO off, nothing
- * attached), the veth drops each frame at transmit, so the window holds
- * the generator's own work and nothing of the receive path.
- */
+/* The generator alone: the topology says how (gen_alone). */
 static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
-	int ret = bench_topo_napi(b, false);
-
-	if (ret)
-		hc_err_set(err, "turning GRO off on " BENCH_DUT_DEV);
-	return ret;
+	return b->topo->gen_alone(b, true, err);
 }
 
 static void teardown(struct bench *b, struct bench_row *r)
 {
-	bench_topo_napi(b, true);
+	b->topo->gen_alone(b, false, NULL);
 }
 
 const struct bench_kind bench_kind_gen = {

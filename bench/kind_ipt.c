@@ -74,4 +74,5 @@ const struct bench_kind bench_kind_ipt = {
 	.setup = setup,
 	.teardown = teardown,
 	.read = read_counts,
+	.forks = true,
 };

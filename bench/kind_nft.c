@@ -75,4 +75,5 @@ const struct bench_kind bench_kind_nft = {
 	.setup = setup,
 	.teardown = teardown,
 	.read = read_counts,
+	.forks = true,
 };

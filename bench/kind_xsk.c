@@ -31,13 +31,16 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	ret = bench_kind_bpf.setup(b, r, err);
 	if (ret)
 		return ret;
+	/* inject: no driver runs its program; the live loop does (queue 0). */
+	if (b->topo->inject)
+		bench_live_prog(b, r->run.prog_fd);
 	/*
 	 * It was born on bench's CPU 0; with one CPU it stays there. As the
 	 * other rows' softirq work, no task holds it off (methodology.md).
 	 */
 	n = bench_threads("/proc/self/task", "hookcmp-xsk", tid, BENCH_MAX_OWN);
 	CPU_ZERO(&cpu1);
-	CPU_SET(1, &cpu1);
+	CPU_SET(BENCH_CPU_DUT, &cpu1);
 	for (i = 0; i < n; i++) {
 		if (b->env.cpus > 1)
 			sched_setaffinity(tid[i], sizeof(cpu1), &cpu1);

@@ -277,6 +277,25 @@ static void device_json(struct rp *p, const struct bench *b,
 		jw_u64(&p->j, "seen", s->seen);
 		jw_u64(&p->j, "rx_packets", s->rx);
 		jw_u64(&p->j, "dropped", s->dropped);
+		json_num(p, "cpu_ns", s->cpu_ns);
+		jw_close(&p->j, '}');
+	}
+	jw_close(&p->j, ']');
+}
+
+/* "windows":[{"packets":N,"secs":S,"cpu_ns":T}] */
+static void windows_json(struct rp *p, const struct bench_round *rd)
+{
+	int i;
+
+	jw_open(&p->j, "windows", '[');
+	for (i = 0; i < rd->nwin; i++) {
+		jw_open(&p->j, NULL, '{');
+		jw_u64(&p->j, "packets", rd->win[i].packets);
+		json_num(p, "secs", rd->win[i].secs);
+		json_num(p, "cpu_ns", rd->win[i].cpu_ns);
+		jw_raw(&p->j, "excluded",
+		       rd->win[i].excluded ? "true" : "false");
 		jw_close(&p->j, '}');
 	}
 	jw_close(&p->j, ']');
@@ -304,10 +323,25 @@ static void rounds_json(struct rp *p, const struct bench *b,
 		json_num(p, "mpps", rd->mpps);
 		json_num(p, "ns", rd->ns);
 		jw_raw(&p->j, "outlier", rd->outlier ? "true" : "false");
+		jw_raw(&p->j, "contended", rd->contended ? "true" : "false");
+		if (rd->excluded[0])
+			jw_str(&p->j, "excluded", rd->excluded);
+		else
+			jw_raw(&p->j, "excluded", "null");
+		if (rd->win)
+			jw_u64(&p->j, "excluded_windows", rd->nexcluded);
 		json_num(p, "secs", rd->secs);
 		json_num(p, "cpu_ns", rd->cpu_ns);
 		json_num(p, "own_ns", rd->own_ns);
+		if (b->cpu_mode == BENCH_SPLIT && !b->dev)
+			json_num(p, "gen_cpu_ns", rd->gen_cpu_ns);
 		json_num(p, "pkt_ns", rd->pkt_ns);
+		json_num(p, "pkt_ns_loaded", rd->pkt_ns_loaded);
+		json_num(p, "ns_loaded", rd->ns_loaded);
+		if (rd->win) {
+			jw_u64(&p->j, "visits", rd->visits);
+			windows_json(p, rd);
+		}
 		json_num(p, "setup_ms", rd->setup_ms);
 		json_num(p, "teardown_ms", rd->teardown_ms);
 		jw_raw(&p->j, "unverified", rd->unverified ? "true" : "false");
@@ -376,6 +410,7 @@ static void row_columns(struct rp *p, const struct bench *b,
 	       r->unverified[0] ? r->unverified :
 				  NULL);
 	rp_list(p, RP_DATA, "flags", flags, nf);
+	rp_num(p, RP_JSON, "excluded_windows", NULL, 0, 0, s->excluded);
 	rp_open(p, RP_DATA, "mpps");
 	rp_num(p, RP_ALL, "median", "Mpps", 7, 3, s->mpps_med);
 	rp_num(p, RP_DATA, "min", NULL, 0, 3, s->mpps_min);
@@ -389,10 +424,19 @@ static void row_columns(struct rp *p, const struct bench *b,
 	snprintf(ratio, sizeof(ratio), "ratio vs %s", b->scen->baseline);
 	rp_est(p, RP_ALL, "ns", "ns/pkt", 23, 1, false, &s->ns);
 	rp_est(p, RP_ALL, "delta_ns", delta, 24, 1, true, &s->delta);
+	rp_num(p, RP_DATA, "delta_median", NULL, 0, 4, s->delta_median);
+	rp_num(p, RP_ALL, "mde_ns", "mde ns", 6, 1, s->mde_ns);
+	rp_num(p, RP_DATA, "mde_pct", NULL, 0, 3, s->mde_pct);
 	rp_est(p, RP_ALL, "ratio", ratio, 22, 3, false, &s->ratio);
 	/* No interval (too few rounds, or no baseline): nothing to say. */
 	rp_bool(p, RP_ALL, "significant", "sig", 3,
 		isnan(s->delta.lo) ? -1 : s->significant);
+	/* veth: the mean of the windows too, the cost under this load */
+	if (!b->dev) {
+		rp_num(p, RP_ALL, "ns_loaded", "loaded", 7, 1, s->ns_loaded);
+		rp_num(p, RP_DATA, "window_packets", NULL, 0, 0,
+		       r->window_packets);
+	}
 	if (b->per_cpu)
 		rp_str(p, RP_TEXT, NULL, "Mpps per CPU", -20,
 		       cpu_text(b, r, cpus, sizeof(cpus)));
@@ -410,6 +454,10 @@ static void row_columns(struct rp *p, const struct bench *b,
 			len += snprintf(valid + len, sizeof(valid) - len,
 					"%d outlier round%s", s->outliers,
 					s->outliers > 1 ? "s" : "");
+		else if (!strcmp(flags[i], "contended"))
+			len += snprintf(valid + len, sizeof(valid) - len,
+					"%d contended round%s", s->contended,
+					s->contended > 1 ? "s" : "");
 		else
 			len += snprintf(valid + len, sizeof(valid) - len, "%s",
 					flags[i]);
@@ -512,12 +560,39 @@ static void device_text(const struct bench *b, FILE *f)
 	}
 }
 
+/* The windows no estimate takes, per row, and the first reason. */
+static void excluded_text(const struct bench *b, FILE *f)
+{
+	const char *why = NULL;
+	int i, k, n = 0, all = 0;
+
+	for (i = 0; i < b->nrows; i++) {
+		n += b->rows[i].sum.excluded;
+		for (k = 0; k < b->rows[i].nrd; k++)
+			all += b->rows[i].rd[k].nwin;
+	}
+	if (!n)
+		return;
+	fprintf(f, "excluded windows: %d of %d, in no estimate:", n, all);
+	for (i = 0; i < b->nrows; i++) {
+		const struct bench_row *r = &b->rows[i];
+
+		if (r->sum.excluded)
+			fprintf(f, " %s %d", r->name, r->sum.excluded);
+		for (k = 0; !why && k < r->nrd; k++)
+			if (r->rd[k].excluded[0])
+				why = r->rd[k].excluded;
+	}
+	fprintf(f, "; first: %s\n", why);
+}
+
 void bench_report_text(const struct bench *b, FILE *f)
 {
 	struct rp p = { .mode = RP_TEXT, .f = f, .header = true };
 	const struct bench_row *gen = NULL;
 	double setup = attach_ms(b);
-	int i, outliers = 0, counted = 0, nfew = 0, disagree = 0;
+	int i, outliers = 0, counted = 0, nfew = 0, disagree = 0, slow = 0,
+	       total = 0;
 
 	p.measure = true;
 	line(&p, b, &b->rows[0]);
@@ -533,6 +608,8 @@ void bench_report_text(const struct bench *b, FILE *f)
 		line(&p, b, &b->rows[i]);
 		outliers += b->rows[i].sum.outliers;
 		counted += b->rows[i].sum.n;
+		slow += b->rows[i].sum.contended;
+		total += b->rows[i].nrd;
 		nfew += !b->rows[i].reason[0] && few(&b->rows[i].sum.ns);
 		disagree += bench_disagrees(b, &b->rows[i]);
 		if (b->rows[i].kind->generator &&
@@ -543,10 +620,13 @@ void bench_report_text(const struct bench *b, FILE *f)
 		device_text(b, f);
 	fputc('\n', f);
 	b->topo->describe(b, f);
+	fprintf(f,
+		"delta, ratio: Hodges-Lehmann estimate [exact Wilcoxon signed-rank %g%% interval] of the per-round pairs; ns/pkt: median [distribution-free interval]; sig: the delta's interval excludes 0\n",
+		BENCH_LEVEL * 100);
 	if (!isnan(b->resolution_ns))
 		fprintf(f,
-			"resolution: differences under %.1f ns (%.2f%%) are not distinguishable here\n",
-			b->resolution_ns, b->resolution_pct);
+			"resolution: effects of %.1f ns (%.2f%%) or more are detected with 80%% power at %g%% (the median over rows of mde ns)\n",
+			b->resolution_ns, b->resolution_pct, BENCH_LEVEL * 100);
 	if (b->target_ci)
 		fprintf(f, "target-ci %g%%: %s after %d round%s\n", b->target_ci,
 			b->target_reached ? "reached" : "gave up", b->nrounds,
@@ -565,12 +645,17 @@ void bench_report_text(const struct bench *b, FILE *f)
 			nfew, nfew > 1 ? "s" : "", st_min_n(BENCH_LEVEL),
 			BENCH_LEVEL * 100, st_min_n(BENCH_LEVEL),
 			st_min_n(BENCH_LEVEL));
+	if (slow)
+		fprintf(f,
+			"%d of %d row-rounds contended (their fastest window over %gx the row's fastest round's: the host's slow state throughout); left out of costs, deltas and ratios\n",
+			slow, total, BENCH_CONTENDED);
 	if (outliers)
 		fprintf(f,
-			"%d of %d row-rounds %s (modified z > %.1f); %s kept in every number\n",
+			"%d of %d row-rounds %s (modified z > %.1f, of the paired delta; of the cost for baselines and generators); %s kept in every number\n",
 			outliers, counted,
 			outliers > 1 ? "are outliers" : "is an outlier",
 			BENCH_OUTLIER_Z, outliers > 1 ? "they are" : "it is");
+	excluded_text(b, f);
 	if (gen && gen->sum.drift > BENCH_DRIFT_MAX)
 		fprintf(f,
 			"Warning: the generator's own time per packet drifted by %.0f%% over the run (%s)\n",
@@ -596,6 +681,8 @@ static void dut_json(struct rp *p, const struct bench *b)
 	jw_u64(j, "rx_queues", b->dut.queues);
 	jw_str(j, "rx_cpus_where", b->dut.irq_cpus);
 	jw_u64(j, "rx_cpus_seen", b->dut.rx_cpus);
+	jw_str(j, "rx_cpus_counted", b->dut.rx_list);
+	jw_str(j, "pinned_cpus", b->dut.pinned_list);
 	jw_raw(j, "gro", b->dut.gro ? "true" : "false");
 	jw_raw(j, "threaded_napi", b->dut.threaded ? "true" : "false");
 	jw_str(j, "dst_mac", mac);
@@ -640,7 +727,13 @@ void bench_report_json(const struct bench *b, FILE *f)
 	jw_str(j, "kernel", b->env.kernel);
 	jw_str(j, "hypervisor", b->env.hypervisor);
 	jw_raw(j, "emulated", b->env.emulated ? "true" : "false");
-	jw_u64(j, "packets_per_round", b->packets);
+	/* inject: every packet's work in bench's thread, by construction */
+	jw_raw(j, "work_in_bench_thread", b->topo->inject ? "true" : "false");
+	if (!b->dev) {
+		jw_u64(j, "windows", b->windows);
+		jw_u64(j, "window_packets", b->window_packets);
+		json_num(&p, "window_quantile", BENCH_WINDOW_Q);
+	}
 	jw_u64(j, "warmup_rounds", 1);
 	jw_u64(j, "min_rounds", b->rounds);
 	jw_u64(j, "max_rounds", b->target_ci ? b->max_rounds : b->rounds);
@@ -649,7 +742,7 @@ void bench_report_json(const struct bench *b, FILE *f)
 	       !b->target_ci	 ? "null" :
 	       b->target_reached ? "true" :
 				   "false");
-	jw_u64(j, "resamples", BENCH_RESAMPLES);
+	jw_str(j, "interval", "hodges-lehmann-wilcoxon");
 	json_num(&p, "level", BENCH_LEVEL);
 	json_num(&p, "attach_ms_median", attach_ms(b));
 	jw_close(j, '}');

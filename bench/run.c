@@ -77,9 +77,11 @@ void bench_round_free(struct bench_round *rd)
 	free(rd->ethtool);
 	free(rd->cpu_mpps);
 	free(rd->samples);
+	free(rd->win);
 	rd->ethtool = NULL;
 	rd->cpu_mpps = NULL;
 	rd->samples = NULL;
+	rd->win = NULL;
 }
 
 static int record(struct bench_row *r, struct bench_round *rd)
@@ -125,9 +127,72 @@ static void account(struct bench *b, struct bench_row *r,
 		snprintf(r->unverified, sizeof(r->unverified), "%s", why);
 }
 
-/* One row in one round; fails only for what ends the whole bench. */
-static int window(struct bench *b, struct bench_row *r, int round, int pos,
-		  struct hc_err *err)
+/*
+ * The warm-up sizes the row's windows to BENCH_WINDOW_SECS each, by the
+ * wall clock: short enough to fit between the host's slow spells, long
+ * enough that reading the clocks costs nothing next to them.
+ */
+static void size_windows(struct bench *b, struct bench_row *r,
+			 const struct bench_round *rd)
+{
+	double n = rd->secs > 0 ? BENCH_WINDOW_SECS * rd->generated / rd->secs :
+				  0;
+
+	if (b->window_packets || !(n > 0))
+		return;
+	r->window_packets = n < 1000 ? 1000 : n > 1e7 ? 1e7 : n;
+}
+
+/*
+ * A visit's windows and counts into its row's round so far; the costs
+ * are the windows' of all its visits.
+ */
+static int merge(struct bench *b, const struct bench_row *r,
+		 struct bench_round *acc, struct bench_round *v)
+{
+	double secs = acc->secs;
+	int k = acc->visits, i;
+	void *p;
+
+	if (!k) {
+		*acc = *v;
+		acc->visits = 1;
+		return 0;
+	}
+	p = realloc(acc->win, (acc->nwin + v->nwin + 1) * sizeof(*acc->win));
+	if (!p) {
+		bench_round_free(v);
+		return -ENOMEM;
+	}
+	acc->win = p;
+	memcpy(acc->win + acc->nwin, v->win, v->nwin * sizeof(*v->win));
+	acc->nwin += v->nwin;
+	acc->generated += v->generated;
+	acc->seen += v->seen;
+	acc->dropped_before += v->dropped_before;
+	acc->dropped_dut += v->dropped_dut;
+	acc->passed += v->passed;
+	acc->gen_cpu_ns += v->gen_cpu_ns;
+	acc->nexcluded += v->nexcluded;
+	if (!acc->excluded[0])
+		memcpy(acc->excluded, v->excluded, sizeof(acc->excluded));
+	acc->whole &= v->whole;
+	acc->setup_ms = (acc->setup_ms * k + v->setup_ms) / (k + 1);
+	acc->teardown_ms = (acc->teardown_ms * k + v->teardown_ms) / (k + 1);
+	acc->visits++;
+	bench_round_costs(b, r, acc);
+	/* Per-CPU rates over the visits' time together. */
+	for (i = 0; acc->cpu_mpps && v->cpu_mpps && i < b->env.ncpu; i++)
+		acc->cpu_mpps[i] = (acc->cpu_mpps[i] * secs +
+				    v->cpu_mpps[i] * v->secs) /
+				   acc->secs;
+	bench_round_free(v);
+	return 0;
+}
+
+/* One row's visit in a round; fails only for what ends the whole bench. */
+static int visit(struct bench *b, struct bench_row *r, int round, int pos,
+		 struct bench_round *acc, struct hc_err *err)
 {
 	struct bench_round rd = { .round = round, .order = pos, .ns = NAN };
 	bool perf = round > 0 && r == &b->rows[b->perf_idx];
@@ -135,26 +200,79 @@ static int window(struct bench *b, struct bench_row *r, int round, int pos,
 	double t;
 	int ret = 0, rret;
 
+	if (!r->window_packets)
+		r->window_packets = b->window_packets ?: BENCH_WINDOW_START;
 	t = hc_now();
 	rret = hc_fault(&rerr, "bench-row") ?: r->kind->setup(b, r, &rerr);
 	rd.setup_ms = (hc_now() - t) * 1e3;
-	if (!rret)
+	/* What the setup (or anyone) changed that the window would not count. */
+	if (!rret && b->topo->scope)
+		b->topo->scope(b, r, &rerr);
+	if (!rret && !r->dead)
 		ret = b->topo->measure(b, r, &rd, perf, err);
 	t = hc_now();
 	r->kind->teardown(b, r);
 	rd.teardown_ms = (hc_now() - t) * 1e3;
 	if (rret)
 		bench_row_fail(r, "setup", rret, &rerr);
-	/* The warm-up is not measured; an interrupted window is not whole. */
-	if (ret || r->dead || !round || !rd.whole) {
+	if (!ret && !round)
+		size_windows(b, r, &rd);
+	if (ret || r->dead) {
 		bench_round_free(&rd);
 		return ret;
 	}
-	account(b, r, &rd);
-	return record(r, &rd);
+	return merge(b, r, acc, &rd);
 }
 
-/* The widest ratio interval, as a percent of its median, and its row. */
+/*
+ * The row's round after its visits. The warm-up is not measured; an
+ * interrupted window is not whole.
+ */
+static int finish(struct bench *b, struct bench_row *r,
+		  struct bench_round *rd)
+{
+	int ret = 0;
+
+	if (rd->visits == (int)b->visits && !r->dead && rd->round &&
+	    rd->whole) {
+		account(b, r, rd);
+		ret = record(r, rd);
+	} else {
+		bench_round_free(rd);
+	}
+	memset(rd, 0, sizeof(*rd));
+	return ret;
+}
+
+/*
+ * Visit v of a round: the rows in the planner's order, then in reverse,
+ * and so on (ABBA), so that each row's windows fall early and late.
+ */
+static int visits(struct bench *b, const int *order, int round,
+		  struct bench_round *acc, struct hc_err *err)
+{
+	int v, i, ret = 0;
+
+	for (v = 0; v < (int)b->visits && !hc_stop_sig; v++) {
+		b->visit_windows = b->windows / b->visits +
+				   (v < (int)(b->windows % b->visits));
+		for (i = 0; i < b->nrows && !hc_stop_sig; i++) {
+			int k = v % 2 ? order[b->nrows - 1 - i] : order[i];
+
+			if (b->rows[k].dead)
+				continue;
+			ret = visit(b, &b->rows[k], round, i, &acc[k], err);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The widest delta interval's half-width, as a percent of its row's own
+ * cost (a ratio's would be of a small denominator), and its row.
+ */
 static double widest(const struct bench *b, const char **name)
 {
 	double w = 0;
@@ -163,9 +281,9 @@ static double widest(const struct bench *b, const char **name)
 	*name = "-";
 	for (i = 0; i < b->nrows; i++) {
 		const struct bench_row *r = &b->rows[i];
-		double h = st_halfwidth_pct(&r->sum.ratio);
+		double h = st_halfwidth_pct(&r->sum.delta, r->sum.ns.median);
 
-		if (r->reason[0] || isnan(r->sum.ratio.median))
+		if (r->reason[0] || r->base == i || isnan(r->sum.delta.median))
 			continue;
 		/* Too few rounds for an interval: none is narrow enough. */
 		if (isnan(h)) {
@@ -180,7 +298,10 @@ static double widest(const struct bench *b, const char **name)
 	return w;
 }
 
-/* Whether the rounds so far are enough. */
+/*
+ * Whether the rounds so far are enough: with --target-ci, the target met
+ * on ST_STOP_CHECKS checks in a row, not once (statistics.h).
+ */
 static bool done(struct bench *b, int round, double secs)
 {
 	const char *row;
@@ -197,33 +318,35 @@ static bool done(struct bench *b, int round, double secs)
 	}
 	bench_summarize(b);
 	w = widest(b, &row);
+	b->target_reached = st_stop_check(&b->stop, w, b->target_ci);
 	fprintf(stderr,
-		"round %d: %.1f s, widest ratio interval +-%.2f%% (%s)\n",
-		round, secs, w, row);
-	b->target_reached = w <= b->target_ci;
+		"round %d: %.1f s, widest delta interval +-%.2f%% of its row's cost (%s), target met %d/%d\n",
+		round, secs, w, row, b->stop.met, ST_STOP_CHECKS);
 	return b->target_reached || round >= (int)b->max_rounds;
 }
 
 int bench_run(struct bench *b, struct hc_err *err)
 {
+	struct bench_round acc[BENCH_MAX_ROWS + 1] = {};
 	int order[BENCH_MAX_ROWS];
 	struct bench_plan plan;
-	int round, i, ret;
+	int round, i, ret, fret;
 	double t;
 
+	ret = b->topo->scope ? b->topo->scope(b, NULL, err) : 0;
+	if (ret)
+		return ret;
 	bench_plan_init(&plan, b->nrows, b->seed);
 	for (round = 0; !hc_stop_sig; round++) {
 		t = hc_now();
 		bench_plan_next(&plan, order);
-		for (i = 0; i < b->nrows && !hc_stop_sig; i++) {
-			struct bench_row *r = &b->rows[order[i]];
-
-			if (r->dead)
-				continue;
-			ret = window(b, r, round, i, err);
-			if (ret)
-				return ret;
+		ret = visits(b, order, round, acc, err);
+		for (i = 0; i < b->nrows; i++) {
+			fret = finish(b, &b->rows[i], &acc[i]);
+			ret = ret ?: fret;
 		}
+		if (ret)
+			return ret;
 		if (hc_stop_sig)
 			break;
 		if (!round) {

@@ -125,9 +125,9 @@ void st_range(const double *x, int n, double *min, double *max)
 	}
 }
 
-double st_halfwidth_pct(const struct st_est *e)
+double st_halfwidth_pct(const struct st_est *e, double of)
 {
-	return (e->hi - e->lo) / 2 / fabs(e->median) * 100;
+	return (e->hi - e->lo) / 2 / fabs(of) * 100;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -135,17 +135,6 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-/* The p-quantile of sorted v[0..n), interpolated between neighbours. */
-static double quantile(const double *v, int n, double p)
-{
-	double h = (n - 1) * p;
-	int i = (int)floor(h);
-
-	if (i >= n - 1)
-		return v[n - 1];
-	return v[i] + (h - i) * (v[i + 1] - v[i]);
 }
 
 int st_min_n(double level)
@@ -157,33 +146,148 @@ int st_min_n(double level)
 	return n;
 }
 
-int st_bootstrap(const double *x, int n, int resamples, double level,
-		 __u64 seed, struct st_est *e)
+/*
+ * The null distribution of a sum of n terms, the k-th 0 or w(k) with
+ * probability 1/2 each (w(k) = 1: the sign test's binomial; w(k) = k:
+ * the signed-rank statistic), up to its middle, where the lower tail
+ * ends. Returns the tail's length, the most d with P(sum <= d - 1) <=
+ * (1 - level) / 2, or -ENOMEM.
+ */
+static int tail_index(int n, bool ranks, double level)
 {
-	double *meds, *s;
-	__u64 rng = seed;
-	int b, i;
+	int top = (ranks ? n * (n + 1) / 2 : n) / 2, k, t, d;
+	double *p = calloc(top + 1, sizeof(*p)), cum = 0;
 
-	e->median = st_median(x, n);
-	e->lo = e->hi = n < st_min_n(level) ? NAN : e->median;
-	if (n < st_min_n(level) || resamples <= 0)
-		return 0;
-	meds = malloc(resamples * sizeof(*meds));
-	s = malloc(n * sizeof(*s));
-	if (!meds || !s) {
-		free(meds);
-		free(s);
+	if (!p)
 		return -ENOMEM;
+	p[0] = 1;
+	/* Halving at each step keeps the probabilities in range. */
+	for (k = 1; k <= n; k++) {
+		int w = ranks ? k : 1;
+
+		for (t = top; t >= 0; t--)
+			p[t] = (p[t] + (t >= w ? p[t - w] : 0)) / 2;
 	}
-	for (b = 0; b < resamples; b++) {
-		for (i = 0; i < n; i++)
-			s[i] = x[st_rand_below(&rng, n)];
-		meds[b] = median_inplace(s, n);
+	for (d = 0; d <= top && cum + p[d] <= (1 - level) / 2; d++)
+		cum += p[d];
+	free(p);
+	return d;
+}
+
+/* A sorted copy of x[0..n), or NULL. */
+static double *sorted(const double *x, int n)
+{
+	double *s = malloc((n > 0 ? n : 1) * sizeof(*s));
+
+	if (!s)
+		return NULL;
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
+}
+
+int st_median_ci(const double *x, int n, double level, struct st_est *e)
+{
+	int d = n < st_min_n(level) ? 0 : tail_index(n, false, level);
+	double *s;
+
+	*e = (struct st_est){ NAN, NAN, NAN };
+	if (d < 0)
+		return d;
+	if (n <= 0)
+		return 0;
+	s = sorted(x, n);
+	if (!s)
+		return -ENOMEM;
+	e->median = (s[(n - 1) / 2] + s[n / 2]) / 2;
+	if (d) {
+		e->lo = s[d - 1];
+		e->hi = s[n - d];
 	}
-	qsort(meds, resamples, sizeof(*meds), cmp_double);
-	e->lo = quantile(meds, resamples, (1 - level) / 2);
-	e->hi = quantile(meds, resamples, 1 - (1 - level) / 2);
-	free(meds);
 	free(s);
 	return 0;
+}
+
+/* The n (n + 1) / 2 Walsh averages of x, sorted, or NULL. */
+static double *walsh(const double *x, int n)
+{
+	double *w = malloc(((size_t)n * (n + 1) / 2 + 1) * sizeof(*w));
+	size_t k = 0;
+	int i, j;
+
+	if (!w)
+		return NULL;
+	for (i = 0; i < n; i++)
+		for (j = i; j < n; j++)
+			w[k++] = (x[i] + x[j]) / 2;
+	qsort(w, k, sizeof(*w), cmp_double);
+	return w;
+}
+
+int st_hl(const double *x, int n, double level, struct st_est *e)
+{
+	int d = n < st_min_n(level) ? 0 : tail_index(n, true, level);
+	int m = n * (n + 1) / 2;
+	double *w;
+
+	*e = (struct st_est){ NAN, NAN, NAN };
+	if (d < 0)
+		return d;
+	if (n <= 0)
+		return 0;
+	w = walsh(x, n);
+	if (!w)
+		return -ENOMEM;
+	e->median = (w[(m - 1) / 2] + w[m / 2]) / 2;
+	if (d) {
+		e->lo = w[d - 1];
+		e->hi = w[m - d];
+	}
+	free(w);
+	return 0;
+}
+
+int st_hl_log(const double *x, int n, double level, struct st_est *e)
+{
+	double *y = malloc((n > 0 ? n : 1) * sizeof(*y));
+	int i, ret;
+
+	*e = (struct st_est){ NAN, NAN, NAN };
+	if (!y)
+		return -ENOMEM;
+	for (i = 0; i < n && x[i] > 0; i++)
+		y[i] = log(x[i]);
+	ret = i < n ? 0 : st_hl(y, n, level, e);
+	free(y);
+	e->median = exp(e->median);
+	e->lo = exp(e->lo);
+	e->hi = exp(e->hi);
+	return ret;
+}
+
+double st_mde(const struct st_est *e)
+{
+	return (e->hi - e->lo) / 2 / 1.959964 * (1.959964 + 0.841621);
+}
+
+bool st_stop_check(struct st_stop *s, double h, double target)
+{
+	s->met = h <= target ? s->met + 1 : 0;
+	return s->met >= ST_STOP_CHECKS;
+}
+
+double st_quantile(const double *x, int n, double p)
+{
+	double *v = n > 0 ? malloc(n * sizeof(*v)) : NULL, q, h;
+	int i;
+
+	if (!v)
+		return NAN;
+	memcpy(v, x, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	h = (n - 1) * p;
+	i = (int)floor(h);
+	q = i >= n - 1 ? v[n - 1] : v[i] + (h - i) * (v[i + 1] - v[i]);
+	free(v);
+	return q;
 }

@@ -9,7 +9,10 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
-/* A median with the bounds of its confidence interval. */
+/*
+ * An estimate with the bounds of its confidence interval: the median of
+ * the values, or their Hodges-Lehmann estimate (st_hl).
+ */
 struct st_est {
 	double median, lo, hi;
 };
@@ -31,24 +34,62 @@ double st_mad(const double *x, int n);
 int st_outliers(const double *x, int n, double z, bool *flag);
 void st_range(const double *x, int n, double *min, double *max);
 
-/* The interval's half-width as a percent of its median. */
-double st_halfwidth_pct(const struct st_est *e);
+/* The interval's half-width as a percent of the value of. */
+double st_halfwidth_pct(const struct st_est *e, double of);
 
 /*
- * The fewest values any interval of their median can cover it at level
- * with: the widest, min to max, misses it with probability 2^(1-n) (all
- * n on one side), so 6 at 0.95.
+ * The fewest values any interval of st_median_ci or st_hl can cover at
+ * level with: the widest, min to max (of the values, or of their Walsh
+ * averages), misses with probability 2^(1-n) (all n on one side, or all
+ * signs alike), so 6 at 0.95.
  */
 int st_min_n(double level);
 
 /*
- * The median of x and its percentile-bootstrap interval at level (0.95):
- * resamples the n entries with replacement, so when each entry is one
- * round's paired difference or ratio, rounds stay whole. The median is
- * NaN for n == 0, the bounds for n < st_min_n(level).
+ * The median of x and its distribution-free interval at level: the
+ * order statistics x(d) and x(n+1-d) whose coverage, binomial, is at
+ * least level for any continuous distribution, skewed or not. The
+ * median is NaN for n == 0, the bounds for n < st_min_n(level).
  * Returns 0 or -ENOMEM.
  */
-int st_bootstrap(const double *x, int n, int resamples, double level,
-		 __u64 seed, struct st_est *e);
+int st_median_ci(const double *x, int n, double level, struct st_est *e);
+
+/*
+ * The Hodges-Lehmann estimate of x's centre (the median of its Walsh
+ * averages (x[i] + x[j]) / 2, i <= j) and the exact Wilcoxon signed-rank
+ * interval at level: two of those averages, picked by the signed-rank
+ * statistic's null distribution. Coverage is exact when x comes from a
+ * distribution symmetric about its centre, as paired differences of
+ * interleaved rounds do. NaN as st_median_ci's. Returns 0 or -ENOMEM.
+ */
+int st_hl(const double *x, int n, double level, struct st_est *e);
+/*
+ * st_hl of log(x), mapped back with exp: for paired ratios, whose logs
+ * are symmetric where the ratios are not. NaN if any x <= 0.
+ */
+int st_hl_log(const double *x, int n, double level, struct st_est *e);
+
+/*
+ * The smallest effect a 95% interval e detects with 80% power: 2.8
+ * standard errors (z 0.975 + z 0.8), the standard error taken as its
+ * half-width over 1.96.
+ */
+double st_mde(const struct st_est *e);
+
+/*
+ * --target-ci: stop once the target is met on ST_STOP_CHECKS checks in
+ * a row. Stopping at the first check that meets it (optional stopping)
+ * covers less than it says; the simulation in tests/test_bench.c chose
+ * this rule over a two-stage one.
+ */
+#define ST_STOP_CHECKS 3
+struct st_stop {
+	int met; /* checks in a row that met the target */
+};
+/* One check of half-width h (NaN: none) against target; true: stop. */
+bool st_stop_check(struct st_stop *s, double h, double target);
+
+/* The p-quantile of n values, interpolated; x is left as it is. */
+double st_quantile(const double *x, int n, double p);
 
 #endif

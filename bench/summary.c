@@ -5,7 +5,8 @@
  * CPU); split, the DUT's time per packet it saw. The time is CPU time
  * (clock.c), or the wall clock where there are no counters. Deltas and ratios
  * to the baseline are paired per round, so a level shift of the machine
- * moves both sides of each pair, and the bootstrap resamples whole rounds.
+ * moves both sides of each pair: the intervals of deltas and ratios are
+ * of those per-round pairs (Hodges-Lehmann and Wilcoxon, statistics.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 
 #define GEN_BOUND 0.98 /* split: the row ran at 98% of the generator */
 
-enum { MPPS, PKT_NS, NS };
+enum { MPPS, PKT_NS, PKT_NS_LOADED, NS };
 
 /* A row's value per round number, NaN where it has none. */
 static double *by_round(const struct bench_row *r, int nrounds, int what)
@@ -28,10 +29,34 @@ static double *by_round(const struct bench_row *r, int nrounds, int what)
 		v[i] = NAN;
 	for (i = 0; i < r->nrd; i++)
 		if (r->rd[i].round <= nrounds + 1)
-			v[r->rd[i].round] = what == MPPS   ? r->rd[i].mpps :
-					    what == PKT_NS ? r->rd[i].pkt_ns :
-							     r->rd[i].ns;
+			v[r->rd[i].round] =
+				what == MPPS	      ? r->rd[i].mpps :
+				what == PKT_NS	      ? (r->rd[i].contended ?
+								 NAN :
+								 r->rd[i].pkt_ns) :
+				what == PKT_NS_LOADED ? r->rd[i].pkt_ns_loaded :
+							r->rd[i].ns;
 	return v;
+}
+
+/*
+ * veth: a round none of whose windows the host left alone measured no
+ * uncontended cost. The slow state is ~1.4x the fast one, rounds in the
+ * fast state agree within a few percent: over BENCH_CONTENDED times the
+ * row's fastest round is the slow state's.
+ */
+static void mark_contended(struct bench_row *r)
+{
+	double min = INFINITY;
+	int i;
+
+	for (i = 0; i < r->nrd; i++)
+		if (r->rd[i].win && r->rd[i].pkt_ns < min)
+			min = r->rd[i].pkt_ns;
+	for (i = 0; i < r->nrd; i++) {
+		r->rd[i].contended = r->rd[i].win &&
+				     r->rd[i].pkt_ns > BENCH_CONTENDED * min;
+	}
 }
 
 static void row_costs(struct bench *b, struct bench_row *r, int last)
@@ -39,18 +64,32 @@ static void row_costs(struct bench *b, struct bench_row *r, int last)
 	/* No gen-only row (--dev): the generator is not on this CPU. */
 	bool inline_gen = r->gen >= 0 && !r->kind->generator &&
 			  b->cpu_mode == BENCH_INLINE;
-	double *gen =
-		inline_gen ? by_round(&b->rows[r->gen], last, PKT_NS) : NULL;
+	double *gen = inline_gen ? by_round(&b->rows[r->gen], last, PKT_NS) :
+				   NULL,
+	       *gen_loaded = inline_gen ? by_round(&b->rows[r->gen], last,
+						   PKT_NS_LOADED) :
+					  NULL;
 	int i;
 
 	for (i = 0; i < r->nrd; i++) {
 		struct bench_round *rd = &r->rd[i];
 
-		rd->ns = rd->pkt_ns;
-		if (inline_gen)
+		rd->ns = rd->contended ? NAN : rd->pkt_ns;
+		rd->ns_loaded = rd->pkt_ns_loaded;
+		if (inline_gen) {
 			rd->ns -= gen ? gen[rd->round] : NAN;
+			rd->ns_loaded -= gen_loaded ? gen_loaded[rd->round] :
+						      NAN;
+		}
 	}
 	free(gen);
+	free(gen_loaded);
+}
+
+/* Round i of r has a cost and, given base, so has the baseline then. */
+static bool has_pair(const struct bench_row *r, int i, const double *base)
+{
+	return !isnan(r->rd[i].ns) && (!base || !isnan(base[r->rd[i].round]));
 }
 
 /* delta or ratio for each round both rows ran, into x; how many. */
@@ -60,20 +99,33 @@ static int paired(const struct bench_row *r, const double *base, double *x,
 	int i, n = 0;
 
 	for (i = 0; i < r->nrd; i++) {
-		double a = r->rd[i].ns, z = base[r->rd[i].round];
+		double a = r->rd[i].ns;
 
-		if (isnan(a) || isnan(z))
-			continue;
-		x[n++] = ratio ? a / z : a - z;
+		if (has_pair(r, i, base))
+			x[n++] = ratio ? a / base[r->rd[i].round] :
+					 a - base[r->rd[i].round];
 	}
 	return n;
+}
+
+/*
+ * Flags the rounds whose value in x (one for each round has_pair takes,
+ * in order) is an outlier; how many.
+ */
+static int flag_rounds(struct bench_row *r, const double *base, const double *x,
+		       int n, bool *flag)
+{
+	int i, k = 0, count = st_outliers(x, n, BENCH_OUTLIER_Z, flag);
+
+	for (i = 0; i < r->nrd; i++)
+		r->rd[i].outlier = has_pair(r, i, base) && flag[k++];
+	return count;
 }
 
 static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 			  int last)
 {
 	struct bench_sum *s = &r->sum;
-	__u64 seed = b->seed * 0x100000001b3ULL + idx;
 	double *x = malloc((r->nrd + 1) * sizeof(*x)), *base, lo, hi;
 	bool *flag = malloc((r->nrd + 1) * sizeof(*flag));
 	int i, n = 0;
@@ -81,6 +133,9 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 	memset(s, 0, sizeof(*s));
 	s->ns = s->delta = s->ratio = (struct st_est){ NAN, NAN, NAN };
 	s->mpps_med = s->mpps_min = s->mpps_max = s->drift = NAN;
+	s->ns_loaded = s->delta_median = s->mde_ns = s->mde_pct = NAN;
+	for (i = 0; i < r->nrd; i++)
+		s->contended += r->rd[i].contended;
 	if (!x || !flag)
 		goto out;
 
@@ -94,14 +149,19 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 	s->drift = hi / lo;
 
 	n = 0;
-	for (i = 0; i < r->nrd; i++)
+	for (i = 0; i < r->nrd; i++) {
+		s->excluded += r->rd[i].nexcluded;
 		if (!isnan(r->rd[i].ns))
 			x[n++] = r->rd[i].ns;
+	}
 	s->n = n;
-	st_bootstrap(x, n, BENCH_RESAMPLES, BENCH_LEVEL, seed, &s->ns);
-	s->outliers = st_outliers(x, n, BENCH_OUTLIER_Z, flag);
+	/* Unpaired costs carry the machine's positive noise: not symmetric. */
+	st_median_ci(x, n, BENCH_LEVEL, &s->ns);
+	s->outliers = flag_rounds(r, NULL, x, n, flag);
 	for (i = 0, n = 0; i < r->nrd; i++)
-		r->rd[i].outlier = !isnan(r->rd[i].ns) && flag[n++];
+		if (!isnan(r->rd[i].ns_loaded))
+			x[n++] = r->rd[i].ns_loaded;
+	s->ns_loaded = st_median(x, n);
 
 	if (r->gen < 0) {
 		/*
@@ -130,10 +190,17 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 	if (!base)
 		goto out;
 	n = paired(r, base, x, false);
-	st_bootstrap(x, n, BENCH_RESAMPLES, BENCH_LEVEL, seed ^ 1, &s->delta);
-	n = paired(r, base, x, true);
-	st_bootstrap(x, n, BENCH_RESAMPLES, BENCH_LEVEL, seed ^ 2, &s->ratio);
+	st_hl(x, n, BENCH_LEVEL, &s->delta);
+	s->delta_median = st_median(x, n);
 	s->significant = s->delta.lo > 0 || s->delta.hi < 0;
+	if (r->base != idx) {
+		/* Paired: a round the whole machine ran slow is no outlier. */
+		s->outliers = flag_rounds(r, base, x, n, flag);
+		s->mde_ns = st_mde(&s->delta);
+		s->mde_pct = s->mde_ns / fabs(s->ns.median) * 100;
+	}
+	n = paired(r, base, x, true);
+	st_hl_log(x, n, BENCH_LEVEL, &s->ratio);
 	free(base);
 out:
 	free(x);
@@ -150,21 +217,22 @@ void bench_summarize(struct bench *b)
 		    b->rows[i].rd[b->rows[i].nrd - 1].round > last)
 			last = b->rows[i].rd[b->rows[i].nrd - 1].round;
 	for (i = 0; i < b->nrows; i++)
+		mark_contended(&b->rows[i]);
+	for (i = 0; i < b->nrows; i++)
 		row_costs(b, &b->rows[i], last);
 	for (i = 0; i < b->nrows; i++)
 		row_estimates(b, &b->rows[i], i, last);
 
-	/* Resolution: the median half-width of the rows' intervals. */
+	/* Resolution: the median over rows of their 80%-power effects. */
 	dh = malloc(b->nrows * sizeof(*dh));
 	rh = malloc(b->nrows * sizeof(*rh));
 	for (i = 0; dh && rh && i < b->nrows; i++) {
 		const struct bench_row *r = &b->rows[i];
-		const struct bench_sum *s = &r->sum;
 
-		if (r->reason[0] || r->base == i || isnan(s->delta.lo))
+		if (r->reason[0] || isnan(r->sum.mde_ns))
 			continue;
-		dh[k] = (s->delta.hi - s->delta.lo) / 2;
-		rh[k++] = st_halfwidth_pct(&s->ratio);
+		dh[k] = r->sum.mde_ns;
+		rh[k++] = r->sum.mde_pct;
 	}
 	b->resolution_ns = dh && rh ? st_median(dh, k) : NAN;
 	b->resolution_pct = dh && rh ? st_median(rh, k) : NAN;
@@ -294,6 +362,7 @@ int bench_flags(const struct bench *b, const struct bench_row *r,
 	FLAG(r->unverified[0], "unverified");
 	FLAG(r->kind->generator, "generator");
 	FLAG(r->sum.outliers, "outliers");
+	FLAG(r->sum.contended, "contended");
 	FLAG(r->sum.gen_bound, "generator-bound");
 	FLAG(r->kind->generator && r->sum.drift > BENCH_DRIFT_MAX, "drift");
 	FLAG(b->env.emulated, "emulated");

@@ -9,6 +9,11 @@
  *
  * The sink is there for scenarios whose rows forward (sink_up()).
  *
+ * inject (bench_topo_inject): one namespace, the generator's in the DUT's;
+ * hcg stays idle, and the live frames return XDP_PASS with hcd as their
+ * ingress device: the kernel hands them to hcd's netif_receive_skb in
+ * bench's thread, no driver on the way.
+ *
  * The namespaces have no names and are held only by our fds: they go
  * with the process however it ends, and everything in them with them.
  * The thread lives in the generator's namespace between steps, because
@@ -47,6 +52,14 @@ static int new_ns(int root)
 	e = errno;
 	bench_enter(root);
 	return fd < 0 ? -e : fd;
+}
+
+/* Another fd of namespace fd (or its -errno). */
+static int same_ns(int fd)
+{
+	int dup = fd < 0 ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+	return dup < 0 && fd >= 0 ? -errno : dup;
 }
 
 /* ret, with what failed in err's words unless the kernel's came already. */
@@ -157,12 +170,14 @@ static int topo_up(struct bench *b, struct hc_err *err)
 	int ret;
 
 	ret = hc_fault(err, "bench-netns");
+	/* inject: one namespace; hcg is hcd's idle peer. */
 	if (!ret) {
-		b->fd_gen = new_ns(b->fd_root);
 		b->fd_dut = new_ns(b->fd_root);
+		b->fd_gen = b->topo->inject ? same_ns(b->fd_dut) :
+					      new_ns(b->fd_root);
 		ret = b->fd_gen < 0 ? b->fd_gen : b->fd_dut < 0 ? b->fd_dut : 0;
 	}
-	if (step(ret, err, "creating two network namespaces"))
+	if (step(ret, err, "creating the network namespaces"))
 		return ret;
 	/* Netlink sockets stay in the namespace they were opened in. */
 	ret = bench_enter(b->fd_dut);
@@ -257,16 +272,10 @@ int bench_threads(const char *dir, const char *prefix, pid_t *pids, int max)
 	return n;
 }
 
-/*
- * split: the DUT's NAPI kthreads (new ones each time NAPI comes back) on
- * CPU 1, and their CPU time counted.
- */
-static int pin_napi(struct bench *b)
+int bench_dut_napi(struct bench *b, pid_t *pids, int max)
 {
-	pid_t pids[BENCH_MAX_NAPI];
 	struct hc_err err = {};
-	cpu_set_t set;
-	int i, n;
+	int n;
 
 	/*
 	 * The kernel says which kthreads are the DUT's. Before Linux 6.9,
@@ -274,13 +283,27 @@ static int pin_napi(struct bench *b)
 	 * would match too.
 	 */
 	n = bench_enter(b->fd_dut) ?:
-		    hc_nl_napi_threads(b->if_dut, pids, BENCH_MAX_NAPI, &err);
+		    hc_nl_napi_threads(b->if_dut, pids, max, &err);
 	bench_enter(b->fd_gen);
 	if (n < 0)
 		n = bench_threads("/proc", "napi/" BENCH_DUT_DEV "-", pids,
-				  BENCH_MAX_NAPI);
+				  max);
+	return n;
+}
+
+/*
+ * split: the DUT's NAPI kthreads (new ones each time NAPI comes back) on
+ * CPU 1, and their CPU time counted.
+ */
+static int pin_napi(struct bench *b)
+{
+	pid_t pids[BENCH_MAX_NAPI];
+	cpu_set_t set;
+	int i, n;
+
+	n = bench_dut_napi(b, pids, BENCH_MAX_NAPI);
 	CPU_ZERO(&set);
-	CPU_SET(1, &set);
+	CPU_SET(BENCH_CPU_DUT, &set);
 	for (i = 0; i < n; i++)
 		sched_setaffinity(pids[i], sizeof(set), &set);
 	return n ? bench_clock_napi(b, pids, n) : -ESRCH;
@@ -292,7 +315,7 @@ static int topo_cpu(struct bench *b, struct hc_err *err)
 	int ret;
 
 	CPU_ZERO(&set);
-	CPU_SET(0, &set);
+	CPU_SET(BENCH_CPU_GEN, &set);
 	ret = hc_fault(err, "bench-cpu");
 	if (!ret && sched_setaffinity(0, sizeof(set), &set))
 		ret = -errno;
@@ -331,6 +354,7 @@ int bench_dut_count(struct bench *b, struct bench_dev_count *d)
 	int ret = hc_nl_link_get(b->nl_dut, b->if_dut, &li, NULL);
 
 	d->rx_packets = li.stats.rx_packets;
+	d->rx_otherhost = li.stats.rx_otherhost_dropped;
 	d->rx_dropped = li.stats.rx_dropped;
 	d->rx_missed_errors = li.stats.rx_missed_errors;
 	d->rx_fifo_errors = li.stats.rx_fifo_errors;
@@ -349,7 +373,8 @@ int bench_dut_rx(struct bench *b, __u64 *rx)
 	struct bench_dev_count d;
 	int ret = bench_dut_count(b, &d);
 
-	*rx = d.rx_packets;
+	/* Injected, no driver counts them; ip_rcv counts what is not ours. */
+	*rx = b->topo->inject ? d.rx_otherhost : d.rx_packets;
 	return ret;
 }
 
@@ -357,25 +382,6 @@ int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c)
 {
 	c->passed = 0;
 	return bench_dut_rx(b, &c->seen);
-}
-
-int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
-{
-	struct hc_link_info in, out;
-	struct hc_snap s;
-	int i, ret;
-
-	ret = hc_stats_read(b->sink.stats_fd, &s)		      ?:
-		      hc_nl_link_get(b->nl_dut, b->if_dut, &in, NULL) ?:
-		      hc_nl_link_get(b->nl_dut, b->if_out, &out, NULL);
-	if (ret)
-		return ret;
-	c->seen = 0;
-	for (i = 0; i < HC_NR_STATS; i++)
-		c->seen += s.c[i].packets;
-	c->passed = 0;
-	c->dropped_dut = in.stats.rx_dropped + out.stats.tx_dropped;
-	return 0;
 }
 
 /* The generator's frames the veth could not hand to the DUT. */
@@ -386,6 +392,34 @@ static int gen_tx_dropped(struct bench *b, __u64 *dropped)
 
 	*dropped = li.stats.tx_dropped;
 	return ret;
+}
+
+/*
+ * A veth counts a frame its peer's full ring refused at both ends: in the
+ * sender's tx_dropped and the receiver's rx_dropped. The generator's
+ * tx_dropped is already "dropped before", so the DUT's share of its
+ * rx_dropped is what is left (the differences of a round cancel any
+ * offset; unsigned arithmetic wraps back).
+ */
+int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
+{
+	struct hc_link_info in, out;
+	struct hc_snap s;
+	__u64 before;
+	int i, ret;
+
+	ret = hc_stats_read(b->sink.stats_fd, &s)		      ?:
+		      hc_nl_link_get(b->nl_dut, b->if_dut, &in, NULL) ?:
+		      hc_nl_link_get(b->nl_dut, b->if_out, &out, NULL) ?:
+		      gen_tx_dropped(b, &before);
+	if (ret)
+		return ret;
+	c->seen = 0;
+	for (i = 0; i < HC_NR_STATS; i++)
+		c->seen += s.c[i].packets;
+	c->passed = 0;
+	c->dropped_dut = in.stats.rx_dropped - before + out.stats.tx_dropped;
+	return 0;
 }
 
 /*
@@ -412,10 +446,17 @@ static int gen_up(struct bench *b, struct hc_err *err)
 		cfg.refresh = true;
 	}
 	cfg.spec = *s;
-	ret = hc_fault(err, "bench-gen")			 ?:
-		      hc_gen_open(&b->gen, b->if_gen, &cfg, err) ?:
+	cfg.inject = b->topo->inject;
+	ret = hc_fault(err, "bench-gen") ?:
+		      hc_gen_open(&b->gen, cfg.inject ? b->if_dut : b->if_gen,
+				  &cfg, err) ?:
 		      hc_nl_xdp_set(b->nl_gen, b->if_spare, b->gen.prog_fd, -1,
 				    XDP_FLAGS_SKB_MODE, err);
+	/* inject: the floor's loop, held on the spare's other end. */
+	if (!ret && cfg.inject)
+		ret = hc_nl_xdp_set(b->nl_gen, if_nametoindex(BENCH_SPARE_PEER),
+				    b->gen.drop_fd, -1, XDP_FLAGS_SKB_MODE, err);
+	b->gen_fd = b->gen.prog_fd;
 	b->frame_size = 0;
 	b->env.live = !ret;
 	return ret;
@@ -513,32 +554,84 @@ static int drain(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	return ret;
 }
 
-/*
- * The timed window: the generator's call and nothing else, with perf
- * enabled around it when this is --perf-row's window.
- */
-static int timed(struct bench *b, bool perf, bool dut, struct bench_round *rd,
-		 struct hc_err *err)
-{
-	__u64 sent = 0, c0;
-	double t0;
-	int ret;
+/* The clocks and, split, the hook's count at a window's edge. */
+struct edge {
+	double t0, t; /* before and after the clocks' reads */
+	double cpu, own;
+	double gen; /* split: bench's own thread, the generator's side */
+	__u64 seen;
+};
 
+static int edge(struct bench *b, struct bench_row *r, bool dut, struct edge *e)
+{
+	struct bench_count c = {};
+	int ret = dut ? r->kind->read(b, r, &c) : 0;
+
+	e->t0 = hc_now();
+	e->cpu = bench_clock_read(b, dut);
+	e->gen = dut ? bench_clock_read(b, false) : 0;
+	e->own = bench_clock_read_own(b);
+	e->t = hc_now();
+	e->seen = c.seen;
+	return ret;
+}
+
+static void window_add(struct bench_window *w, const struct edge *a,
+		       const struct edge *z)
+{
+	/* What ran between a clock's read and the wall clock's is in both. */
+	w->secs += z->t - a->t0;
+	w->cpu_ns += z->cpu - a->cpu + z->own - a->own;
+	w->own_ns += z->own - a->own;
+	w->packets += z->seen - a->seen;
+}
+
+/*
+ * The row's turn: short windows back to back, each the generator's call
+ * and nothing else, each with its own time, so that the estimate can
+ * take those the host did not slow (doc/methodology.md). perf is enabled
+ * around them when this is --perf-row's turn. Split, the windows are the
+ * DUT's NAPI time between edges, and its count: the last one takes what
+ * the drain adds.
+ */
+static int timed(struct bench *b, struct bench_row *r, bool perf, bool dut,
+		 struct bench_round *rd, struct edge *e, struct hc_err *err)
+{
+	/* ~40 KB each: what ran on which CPU, around every window */
+	static __thread struct bench_snap snap[2];
+	int n = b->visit_windows, ret, k = 0;
+	struct edge z;
+	__u64 sent;
+
+	rd->win = calloc(n, sizeof(*rd->win));
+	if (!rd->win)
+		return -ENOMEM;
 	ret = perf ? hc_fault(err, "bench-perf") ?: bench_perf(b, "enable\n") :
 		     0;
 	if (ret)
 		goto perf_failed;
-	c0 = bench_clock_read(b, dut);
-	t0 = hc_now();
-	ret = hc_fault(err, "bench-send") ?:
-		      hc_gen_send(&b->gen, b->packets, &sent, &hc_stop_sig);
-	rd->secs = hc_now() - t0;
-	rd->generated = sent;
-	/*
-	 * Inline, the work is done when the call returns; split, the DUT's
-	 * NAPI may still be at it: read again after the drain.
-	 */
-	rd->cpu_ns = dut ? c0 : bench_clock_read(b, dut) - c0;
+	bench_snap_read(&snap[k]);
+	ret = edge(b, r, dut, e);
+	for (rd->nwin = 0; !ret && rd->nwin < n && !hc_stop_sig; rd->nwin++) {
+		struct bench_window *w = &rd->win[rd->nwin];
+
+		ret = hc_fault(err, "bench-send") ?:
+			      hc_gen_send(&b->gen, r->window_packets, &sent,
+					  &hc_stop_sig);
+		rd->generated += sent;
+		if (ret)
+			break;
+		ret = edge(b, r, dut, &z);
+		window_add(w, e, &z);
+		rd->gen_cpu_ns += z.gen - e->gen;
+		if (!dut)
+			w->packets = sent;
+		/* Between windows, outside them: the next starts after it. */
+		bench_scope_window(b, r, rd, w, &snap[k], &snap[!k]);
+		k = !k;
+		if (!ret)
+			ret = edge(b, r, dut, e);
+	}
 	if (ret) {
 		if (!err->msg[0])
 			hc_err_set(err, "the generator");
@@ -551,6 +644,37 @@ perf_failed:
 	if (!err->msg[0])
 		hc_err_set(err, "perf's control channel");
 	return ret;
+}
+
+/* The fastest window's cost, and the mean over all that stand. */
+void bench_round_costs(const struct bench *b, const struct bench_row *r,
+		       struct bench_round *rd)
+{
+	bool dut = b->cpu_mode == BENCH_SPLIT && !r->kind->generator;
+	double *x = calloc(rd->nwin + 1, sizeof(*x)), cpu = 0, own = 0;
+	__u64 pkts = 0;
+	int i, n = 0;
+
+	rd->secs = 0;
+	for (i = 0; i < rd->nwin; i++) {
+		const struct bench_window *w = &rd->win[i];
+		double t = b->env.cpu_clock ? w->cpu_ns : w->secs * 1e9;
+
+		rd->secs += w->secs;
+		if (!w->packets || w->excluded)
+			continue;
+		cpu += t;
+		own += w->own_ns;
+		pkts += w->packets;
+		if (x)
+			x[n++] = t / w->packets;
+	}
+	rd->mpps = (dut ? rd->seen : rd->generated) / rd->secs / 1e6;
+	rd->cpu_ns = b->env.cpu_clock ? cpu : NAN;
+	rd->own_ns = b->env.cpu_clock ? own : NAN;
+	rd->pkt_ns = x ? st_quantile(x, n, BENCH_WINDOW_Q) : NAN;
+	rd->pkt_ns_loaded = pkts ? cpu / pkts : NAN;
+	free(x);
 }
 
 /* Per CPU: what the hook counted over the window, as a rate. */
@@ -576,7 +700,8 @@ static int veth_measure(struct bench *b, struct bench_row *r,
 	/* Split, the rows' work runs in the DUT's NAPI kthreads. */
 	bool dut = b->cpu_mode == BENCH_SPLIT && !r->kind->generator;
 	struct hc_err rerr = {};
-	__u64 d0 = 0, pkts, own0;
+	struct edge e, z;
+	__u64 d0 = 0;
 	int ret;
 
 	ret = frame_for(b, r);
@@ -589,29 +714,61 @@ static int veth_measure(struct bench *b, struct bench_row *r,
 		bench_row_fail(r, "reading its counters", ret, &rerr);
 		return 0;
 	}
-	own0 = bench_clock_read_own(b);
-	ret = timed(b, perf, dut, rd, err);
+	ret = timed(b, r, perf, dut, rd, &e, err);
 	if (ret)
 		return ret;
 	ret = drain(b, r, rd, &c0, &c1, d0);
-	if (dut)
-		rd->cpu_ns = bench_clock_read(b, dut) - rd->cpu_ns;
-	/* The row's own threads work until the drain, in either mode. */
-	rd->own_ns = bench_clock_read_own(b) - own0;
-	rd->cpu_ns += rd->own_ns;
+	if (!ret)
+		ret = edge(b, r, dut, &z);
 	if (ret) {
 		bench_row_fail(r, "reading its counters", ret, &rerr);
 		return 0;
 	}
+	/*
+	 * Split, the DUT's NAPI, and in either mode the row's own threads,
+	 * work until the drain; inline, bench's thread did its part in the
+	 * generator's call.
+	 */
+	if (!dut) {
+		z.cpu = e.cpu;
+		z.t = e.t0;
+	}
+	if (rd->nwin)
+		window_add(&rd->win[rd->nwin - 1], &e, &z);
+	bench_scope_visit(b, r, rd);
 	rd->generated_known = true;
-	rd->whole = rd->generated == b->packets;
-	pkts = dut ? rd->seen : rd->generated;
-	rd->mpps = pkts / rd->secs / 1e6;
-	if (!b->env.cpu_clock)
-		rd->cpu_ns = rd->own_ns = NAN;
-	rd->pkt_ns = (b->env.cpu_clock ? rd->cpu_ns : rd->secs * 1e9) / pkts;
+	rd->whole = rd->generated == (__u64)b->visit_windows * r->window_packets;
+	bench_round_costs(b, r, rd);
 	if (b->per_cpu)
 		rd->cpu_mpps = cpu_rates(b, &c0, &c1, rd->secs);
+	return 0;
+}
+
+/*
+ * The generator alone: with no NAPI on the DUT's veth (GRO off, nothing
+ * attached), the veth drops each frame at transmit, so the window holds
+ * the generator's own work and nothing of the receive path.
+ */
+static int veth_gen_alone(struct bench *b, bool on, struct hc_err *err)
+{
+	int ret = bench_topo_napi(b, !on);
+
+	if (ret && err)
+		hc_err_set(err, "turning GRO %s on " BENCH_DUT_DEV,
+			   on ? "off" : "on");
+	return ret;
+}
+
+void bench_live_prog(struct bench *b, int fd)
+{
+	if (b->topo->inject)
+		b->gen.prog_fd = fd >= 0 ? fd : b->gen_fd;
+}
+
+/* inject: the same loop returning XDP_DROP, the floor of every row. */
+static int inject_gen_alone(struct bench *b, bool on, struct hc_err *err)
+{
+	bench_live_prog(b, on ? b->gen.drop_fd : -1);
 	return 0;
 }
 
@@ -619,14 +776,17 @@ static const char *const cpu_mode_names[] = { "split", "inline" };
 
 static void veth_describe(const struct bench *b, FILE *f)
 {
-	fprintf(f, "%s mode, %d round%s of %u packets, seed %u; ",
+	if (b->topo->inject)
+		fprintf(f,
+			"frames injected into " BENCH_DUT_DEV
+			"'s receive path from bench's thread (live frames, XDP_PASS), no driver: the xdp-native and xsk rows' programs run by the live loop; ");
+	fprintf(f, "%s mode, %d round%s of %u windows per row, seed %u; ",
 		cpu_mode_names[b->cpu_mode], b->nrounds,
-		b->nrounds == 1 ? "" : "s", b->packets, b->seed);
+		b->nrounds == 1 ? "" : "s", b->windows, b->seed);
 	fprintf(f, "delta and ratio against %s, paired per round\n",
 		b->scen->baseline);
 	fprintf(f,
-		"median [95%% interval]: percentile bootstrap over whole rounds; sig: the delta's interval excludes 0\n");
-	fprintf(f, "ns/pkt: %s time per packet%s; Mpps: by the wall clock\n",
+		"ns/pkt: a round's fastest window's %s time per packet%s; loaded: the mean over windows; Mpps: by the wall clock\n",
 		b->env.cpu_clock ? "CPU" : "wall-clock",
 		b->cpu_mode == BENCH_INLINE ?
 			" of the row less gen-only's in the same round" :
@@ -639,6 +799,22 @@ const struct bench_topo bench_topo_veth = {
 	.down = veth_down_all,
 	.measure = veth_measure,
 	.describe = veth_describe,
+	.scope = bench_scope_veth,
 	.exact = true,
 	.own_gen = true,
+	.gen_alone = veth_gen_alone,
+};
+
+/* The veth topology's, with one namespace and the frames injected. */
+const struct bench_topo bench_topo_inject = {
+	.name = "inject",
+	.up = veth_up,
+	.down = veth_down_all,
+	.measure = veth_measure,
+	.describe = veth_describe,
+	.scope = bench_scope_veth,
+	.exact = true,
+	.own_gen = true,
+	.inject = true,
+	.gen_alone = inject_gen_alone,
 };

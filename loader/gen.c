@@ -24,7 +24,8 @@
 static int live_run(struct hc_gen *g, int prog_fd, __u32 repeat)
 {
 	struct xdp_md ctx = { .data_end = g->lo.len,
-			      .ingress_ifindex = g->ifindex };
+			      .ingress_ifindex = g->ifindex,
+			      .rx_queue_index = g->queue };
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = g->frame,
 		    .data_size_in = g->lo.len, .ctx_in = &ctx,
 		    .ctx_size_in = sizeof(ctx), .repeat = repeat,
@@ -65,6 +66,7 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 	s->rodata->vary_off = g->lo.l4_off + (cfg->spec.proto == 1 ? 4 : 0);
 	s->rodata->csum_off = g->lo.csum_off;
 	s->rodata->base = g->base;
+	s->rodata->verdict = cfg->inject ? XDP_PASS : XDP_TX;
 	g->refresh = cfg->refresh;
 	set_refresh(g);
 	bpf_program__set_autoload(
@@ -74,8 +76,14 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 		return ret;
 	g->prog_fd = bpf_program__fd(cfg->raw ? s->progs.hc_gen_raw :
 						s->progs.hc_gen);
-	ret = live_run(g, bpf_program__fd(s->progs.hc_gen_probe), 1);
-	if (ret)
+	g->drop_fd = bpf_program__fd(s->progs.hc_gen_probe);
+	ret = hc_fault(err, "gen-live") ?: live_run(g, g->drop_fd, 1);
+	if (ret && g->queue)
+		hc_err_set(
+			err,
+			"live XDP frames on RX queue %u refused: the device has no such queue, or the kernel no live frames (Linux 5.18+)",
+			g->queue);
+	else if (ret)
 		hc_err_set(
 			err,
 			"live XDP frames (BPF_F_TEST_XDP_LIVE_FRAMES, Linux 5.18+) not usable here");
@@ -108,8 +116,9 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 
 	memset(g, 0, sizeof(*g));
 	g->ifindex = ifindex;
-	g->prog_fd = g->sock_fd = -1;
+	g->prog_fd = g->drop_fd = g->sock_fd = -1;
 	g->flows = cfg->flows ? cfg->flows : 1;
+	g->queue = cfg->queue;
 	g->base = cfg->spec.proto == 1 ? 0x4843 : cfg->spec.sport;
 	ret = hc_pkt_build(&cfg->spec, g->frame, &g->lo);
 	if (ret) {
@@ -124,9 +133,11 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 			return 0;
 		}
 		hc_gen_close(g);
-		g->prog_fd = g->sock_fd = -1;
-		if (cfg->method == HC_GEN_LIVE || cfg->raw)
-			return ret == -EINVAL ? -EOPNOTSUPP : ret;
+		g->prog_fd = g->drop_fd = g->sock_fd = -1;
+		/* Into a receive path only live frames go. */
+		if (cfg->method == HC_GEN_LIVE || cfg->raw || cfg->inject)
+			return ret == -EINVAL && !cfg->queue ? -EOPNOTSUPP :
+							       ret;
 	}
 	g->method = HC_GEN_PACKET;
 	return packet_open(g, err);

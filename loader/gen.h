@@ -14,6 +14,8 @@ struct hc_gen_cfg {
 	enum hc_gen_method method;
 	bool raw; /* live only: no per-frame work at all */
 	bool refresh; /* live: write L2 and L3 headers into every frame */
+	bool inject; /* live: into the device's receive path, not out of it */
+	__u32 queue; /* inject: the RX queue they arrive on */
 };
 
 struct hc_gen {
@@ -22,11 +24,13 @@ struct hc_gen {
 	struct hc_pkt_layout lo;
 	__u8 frame[HC_PKT_MAX];
 	void *skel;
-	int prog_fd;
+	int prog_fd; /* what hc_gen_send() runs */
+	int drop_fd; /* live: the same loop returning XDP_DROP, its floor */
 	int sock_fd;
 	__u32 flows;
 	__u16 base;
 	bool refresh;
+	__u32 queue; /* inject: the RX queue the frames arrive on */
 };
 
 /* Opens the generator on ifindex in the current network namespace. */

@@ -5,6 +5,7 @@
 #include <net/if.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -22,8 +23,8 @@
 struct gen_cli {
 	const char *netns, *dst_mac, *src_mac, *src, *dst;
 	int proto, method;
-	bool ipv6, json, pretty, raw, refresh, help, force, allow_drops;
-	__u32 vlan, size, flows, sport, dport, count, rate, threads;
+	bool ipv6, json, pretty, raw, refresh, help, force, allow_drops, inject;
+	__u32 vlan, size, flows, sport, dport, count, rate, threads, queue;
 	double duration;
 };
 
@@ -97,6 +98,11 @@ static const struct hc_opt gen_opts[] = {
 	  "diagnostic: live frames with no per-frame work (the loop's ceiling)" },
 	{ "refresh", 0, HC_OPT_FLAG, G(refresh), NULL,
 	  "live: write the L2 and L3 headers into every frame, for a DUT that edits them (a router)" },
+	{ "inject", 0, HC_OPT_FLAG, G(inject), NULL,
+	  "into DEV's receive path, as if DEV had received them (XDP_PASS: as pktgen's netif_receive mode)" },
+	{ "queue", 0, HC_OPT_U32, G(queue), "N",
+	  "--inject: the RX queue they arrive on (default 0)", NULL, 0,
+	  0xfffffffe },
 	{ "allow-drops", 0, HC_OPT_FLAG, G(allow_drops), NULL,
 	  "frames that do not leave DEV are a warning, not exit 1 (for a receiver that counts them: bench --dev)" },
 	{ "netns", 'n', HC_OPT_STR, G(netns), "NAME",
@@ -184,15 +190,20 @@ static void gen_usage(void)
 	       "Sends valid frames out of DEV as fast as the kernel lets it: live XDP\n"
 	       "frames (BPF_PROG_RUN) where the kernel has them, else AF_PACKET.\n"
 	       "packets and pps count what left DEV by its TX counter; when more than\n"
-	       "0.1%% of the frames offered did not leave, gen says why and exits 1.\n\n");
+	       "0.1%% of the frames offered did not leave, gen says why and exits 1.\n"
+	       "With --inject the frames enter DEV's receive path instead, in gen's own\n"
+	       "thread, as pktgen's netif_receive mode does: no driver, no TX.\n\n");
 	hc_opts_help(stdout, gen_opts, NULL);
 }
 
 int cmd_gen(int argc, char **argv)
 {
-	struct gen_cli c = {
-		.flows = 1, .sport = 1024, .dport = 9, .threads = 1, .proto = 0
-	};
+	struct gen_cli c = { .flows = 1,
+			     .sport = 1024,
+			     .dport = 9,
+			     .threads = 1,
+			     .proto = 0,
+			     .queue = UINT32_MAX };
 	struct hc_gen_cfg cfg = {};
 	struct hc_pkt_spec *s = &cfg.spec;
 	struct worker w[256] = {};
@@ -231,6 +242,12 @@ int cmd_gen(int argc, char **argv)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--raw is one fixed live frame: no --method packet, no --flows, no --refresh");
+	if (c.inject && (c.method == HC_GEN_PACKET || c.allow_drops))
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--inject is live frames into DEV's receive path: no --method packet, and none can fail to leave (--allow-drops)");
+	if (c.queue != UINT32_MAX && !c.inject)
+		return hc_fail(HC_EXIT_USAGE, "--queue goes with --inject");
 	dev = pos[0];
 
 	s->ipv6 = c.ipv6;
@@ -271,6 +288,8 @@ int cmd_gen(int argc, char **argv)
 	cfg.method = c.method;
 	cfg.raw = c.raw;
 	cfg.refresh = c.refresh;
+	cfg.inject = c.inject;
+	cfg.queue = c.queue == UINT32_MAX ? 0 : c.queue;
 
 	ret = hc_check_privileges();
 	if (ret)
@@ -293,7 +312,9 @@ int cmd_gen(int argc, char **argv)
 		hc_nl_close(nl);
 		return hc_fail(
 			HC_EXIT_USAGE,
-			"%s holds this namespace's default route: gen would flood a real network; --force sends anyway",
+			c.inject ?
+				"%s holds this namespace's default route: gen --inject would feed its receive path, this host's stack; --force injects anyway" :
+				"%s holds this namespace's default route: gen would flood a real network; --force sends anyway",
 			dev);
 	}
 
@@ -302,8 +323,11 @@ int cmd_gen(int argc, char **argv)
 	if (ret) {
 		hc_gen_close(&g);
 		hc_nl_close(nl);
-		return hc_fail(hc_exit_code(ret), "gen on %s: %s: %s", dev,
-			       err.msg, strerror(-ret));
+		/* The kernel checks the queue against the device's: usage. */
+		return hc_fail(cfg.queue && ret == -EINVAL ? HC_EXIT_USAGE :
+							     hc_exit_code(ret),
+			       "gen on %s: %s: %s", dev, err.msg,
+			       strerror(-ret));
 	}
 	if (c.method == HC_GEN_AUTO && g.method == HC_GEN_PACKET)
 		fprintf(stderr, "hookcmp gen: %s; using AF_PACKET\n", err.msg);
@@ -337,6 +361,9 @@ int cmd_gen(int argc, char **argv)
 		tx_drop = after.stats.tx_dropped - before.stats.tx_dropped;
 	}
 	hc_nl_close(nl);
+	/* Injected, each frame the loop ran entered the receive path. */
+	if (c.inject)
+		tx = sent;
 
 	/* One document: what did not leave is in it, not a second one. */
 	why[0] = '\0';
@@ -350,11 +377,16 @@ int cmd_gen(int argc, char **argv)
 		jw_str(&j, "type", "gen");
 		jw_str(&j, "dev", dev);
 		jw_str(&j, "method",
-		       g.method == HC_GEN_LIVE ? "live" : "packet");
+		       c.inject		       ? "inject" :
+		       g.method == HC_GEN_LIVE ? "live" :
+						 "packet");
 		jw_u64(&j, "raw", c.raw);
 		jw_u64(&j, "packets", tx);
 		jw_u64(&j, "offered", sent);
-		jw_u64(&j, "tx_dropped", tx_drop);
+		if (c.inject)
+			jw_u64(&j, "queue", cfg.queue);
+		else
+			jw_u64(&j, "tx_dropped", tx_drop);
 		jw_f64(&j, "duration_s", dt);
 		jw_u64(&j, "pps", dt > 0 ? (__u64)(tx / dt) : 0);
 		jw_u64(&j, "size", c.size);
@@ -365,6 +397,12 @@ int cmd_gen(int argc, char **argv)
 		if (why[0])
 			jw_str(&j, c.allow_drops ? "warning" : "error", why);
 		jw_close(&j, '}');
+	} else if (c.inject) {
+		printf("gen: %llu packets entered the receive path of %s (RX queue %u) in %.3f s: %.0f pps (inject%s, %u flow%s, %u B, %u thread%s)\n",
+		       (unsigned long long)tx, dev, cfg.queue, dt,
+		       dt > 0 ? tx / dt : 0, c.raw ? " raw" : "", c.flows,
+		       c.flows > 1 ? "s" : "", c.size, c.threads,
+		       c.threads > 1 ? "s" : "");
 	} else {
 		printf("gen: %llu packets left %s in %.3f s: %.0f pps, of %llu offered (%s%s, %u flow%s, %u B, %u thread%s)\n",
 		       (unsigned long long)tx, dev, dt, dt > 0 ? tx / dt : 0,

@@ -7,7 +7,10 @@
  * the frame itself, with no shared state between CPUs. A receiver's edits
  * come back too: a router rewrites the MACs and the TTL in place, so with
  * refresh the L2 and L3 headers are written again into every frame;
- * without, one frame in 64 is compared with them, to say so.
+ * without, one frame in 64 is compared with them, to say so. --inject
+ * returns XDP_PASS instead: the kernel builds an skb of each frame and
+ * hands it to the receive path of the device given as ingress_ifindex
+ * (test_run.c, xdp_recv_frames), in the calling thread.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -17,6 +20,7 @@ const volatile __u32 flows = 1;
 const volatile __u32 vary_off; /* offset of the 16-bit field to vary */
 const volatile __u32 csum_off; /* offset of the L4 checksum, 0 if none */
 const volatile __u16 base; /* first value of that field */
+const volatile __u32 verdict = XDP_TX; /* XDP_PASS: --inject */
 
 #define HDR_MAX 64
 /* In .bss, not .rodata: a new frame size changes the IP length. */
@@ -90,7 +94,7 @@ int hc_gen(struct xdp_md *ctx)
 		return XDP_ABORTED;
 	check(ctx);
 	if (flows <= 1)
-		return XDP_TX;
+		return verdict;
 	if (off > 256 || coff > 256)
 		return XDP_ABORTED;
 	field = data + off;
@@ -111,14 +115,14 @@ int hc_gen(struct xdp_md *ctx)
 		new = ~sum;
 		*csum = new ?: 0xffff;
 	}
-	return XDP_TX;
+	return verdict;
 }
 
 /* --raw: one fixed frame, no per-frame work: the loop's ceiling. */
 SEC("xdp")
 int hc_gen_raw(struct xdp_md *ctx)
 {
-	return XDP_TX;
+	return verdict;
 }
 
 /* Asks the kernel whether it runs live frames, without sending one. */

@@ -54,6 +54,7 @@ read -r own others tids <"$out/own"
 perf report -i "$out/perf.data" --tid="$tids" --no-children --stdio --sort symbol \
 	>"$out/report.txt" 2>/dev/null
 grep -E '^ *[0-9.]+%' "$out/report.txt" | head -n "${TOP:-25}"
-windows=$(jq --arg r "$row" '[.rows[] | select(.name == $r) | .rounds[]] | length' "$out/bench.json")
+rounds=$(jq --arg r "$row" '[.rows[] | select(.name == $r) | .rounds[]] | length' "$out/bench.json")
+windows=$(jq --arg r "$row" '[.rows[] | select(.name == $r) | .rounds[].windows[]] | length' "$out/bench.json")
 packets=$(jq --arg r "$row" '[.rows[] | select(.name == $r) | .rounds[].generated] | add' "$out/bench.json")
-echo "perf-profile: $((own + others)) $event samples on CPU $cpu inside $windows timed windows of $row ($packets packets): $own of bench's threads and kthreads, in the report; $others ($(awk -v o="$others" -v a="$((own + others))" 'BEGIN { printf "%.1f", 100 * o / a }')%) of other tasks, left out; all in $out"
+echo "perf-profile: $((own + others)) $event samples on CPU $cpu inside $windows timed windows ($rounds rounds) of $row ($packets packets): $own of bench's threads and kthreads, in the report; $others ($(awk -v o="$others" -v a="$((own + others))" 'BEGIN { printf "%.1f", 100 * o / a }')%) of other tasks, left out; all in $out"

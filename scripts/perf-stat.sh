@@ -44,8 +44,9 @@ for row in $rows gen-only; do
 		>"$out/$row.txt" 2>&1 || { cat "$out/$row.txt" >&2; exit 1; }
 	# The frames of the row's measured windows: all perf counted.
 	n=$(jq --arg r "$row" '[.rows[] | select(.name == $r) | .rounds[].generated] | add' "$out/$row.json")
-	own=$(jq --arg r "$row" '[.rows[] | select(.name == $r) | .rounds[]] |
-		([.[].cpu_ns] | add) / ([.[].generated] | add) * 100 | round / 100' "$out/$row.json")
+	# bench's clock over the windows that stand (scope checks).
+	own=$(jq --arg r "$row" '[.rows[] | select(.name == $r) | .rounds[].windows[] | select(.excluded | not)] |
+		([.[].cpu_ns] | add) / ([.[].packets] | add) * 100 | round / 100' "$out/$row.json")
 	line=$(awk -F, -v n="$n" '
 		$3 == "task-clock" { t = $1 * 1e6 / n }	# msec -> ns
 		$3 == "cycles" && $1 ~ /^[0-9.]+$/ { c = $1 / n }

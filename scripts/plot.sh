@@ -82,20 +82,27 @@ why=$(cut -c 1-90 "$data.why" | sed 's/^/INVALID /')
 ci=$(awk '$6 != "NaN" { ci = 1 } END { print ci + 0 }' "$data")
 title="hookcmp bench: $scenario ($mode CPU mode)"
 
-plot() {	# plot KIND DATA
+# A chart whose column no row has a value in (a row the host held slow in
+# every round has no cost) says so instead; N places on its axis.
+plot() {	# plot KIND DATA COLUMN
+	empty=$(awk -v c="$3" 'NF == 12 && $11 == 0 && $c != "NaN" || NF == 7 && $c != "NaN" { v = 1 }
+		NF > 1 { n++ } END { if (!v) print n }' "$2")
 	for t in png svg; do
-		gnuplot -c "$gp" "$1" "$2" "$out/$1.$t" "$t" "$title" "$baseline" "$why" "$ci"
+		gnuplot -c "$gp" "$1" "$2" "$out/$1.$t" "$t" "$title" "$baseline" "$why" "$ci" \
+			"${empty:+$empty no $1 to draw: no row has one
+(a row the host held slow in every round has no cost,
+nor a delta over such a baseline: see the run's table)}"
 	done
 }
-plot mpps "$data"
-plot ns "$data"
-plot delta "$data"
+plot mpps "$data" 2
+plot ns "$data" 5
+plot delta "$data" 8
 
 # parse and rules: rows are HOOK-LEVEL; one line per hook over its levels.
 if [ "$scenario" = parse ] || [ "$scenario" = rules ]; then
 	awk '$11 == 0 { n = split($1, p, "-"); lvl = p[n]; hook = substr($1, 1, length($1) - length(lvl) - 1)
 	       if (hook != last) { if (last != "") printf "\n\n"; print hook; last = hook; x = 0 }
 	       print hook, lvl, $5, $6, $7, $12, x++ }' "$data" >"$data.steps"
-	plot steps "$data.steps"
+	plot steps "$data.steps" 3
 fi
 ls -- "$out"/*.png

@@ -23,7 +23,7 @@ GUEST_TREE=/tmp/hookcmp
 # bench-dev-short: under TCG, 6.1's threaded NAPI on the two-queue veth
 # locked up a CPU in one of two runs (doc/kernels.md).
 SUITES="cli prog-run netns redirect xsk bench"
-TIMEOUT=${VM_TIMEOUT:-1800}
+TIMEOUT=${VM_TIMEOUT:-3000}
 
 usage() {
 	echo "Usage: $0 [--kernel DEB-PACKAGE|PATH] [--fetch] [-- COMMAND...]" >&$(($1 ? 2 : 1))

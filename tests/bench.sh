@@ -50,28 +50,40 @@ ACCOUNTED='all(.rows[]; . as $row | all(.rounds[]; .generated > 0 and
 	(if ($row.flags | index("generator")) then .seen == 0
 	 else .generated == .seen + .dropped_before + .dropped_dut end)))'
 
+# What rows say where this machine lacks a tool or tcx, as one regex.
+MISSING=
+for tool in iptables nft; do
+	command -v $tool >/dev/null || MISSING="$MISSING|cannot run $tool"
+done
+[ $TCX = false ] && MISSING="$MISSING|tcx links need Linux 6.6"
+MISSING=${MISSING#|}
+# The INVALID rows not explained by MISSING ($m), by a reason in $ok, on
+# an emulated CPU by a receiver that fell behind its sender even inline
+# (the DUT's stack, or the sink's NAPI deferred to ksoftirqd), or by an
+# AF_XDP consumer held off past its ring (the host took CPU 1's vCPU for
+# milliseconds, as CI's machine once did: 4672 of 20000 frames; ACCOUNTED
+# checks that they were counted).
+UNEXPECTED='.env.emulated as $emu | [.rows[] | select(.valid | not) |
+	select($m == "" or (.reason | test($m) | not)) |
+	select(.reason as $r | $ok | index($r) | not) |
+	select((.name | startswith("xsk-")) and (.reason | test("the hook saw [0-9]+ of [0-9]+ frames")) | not) |
+	select(($emu and (.reason | test("the hook saw [0-9]+ of [0-9]+ frames|: [0-9]+ dropped at the DUT [(]"))) | not) |
+	{name, reason}]'
+
 test_scenarios() {
-	local s rows invalid tool missing=
+	local s rows invalid tool
 	for tool in iptables nft; do
-		command -v $tool >/dev/null && continue
-		echo "SKIP bench hooks: the $tool row (not installed)"
-		missing="$missing|cannot run $tool"
+		command -v $tool >/dev/null ||
+			echo "SKIP bench hooks: the $tool row (not installed)"
 	done
-	if [ $TCX = false ]; then
+	[ $TCX = false ] &&
 		echo "SKIP bench: the tcx rows (tcx needs Linux 6.6, this kernel is $(uname -r))"
-		missing="$missing|tcx links need Linux 6.6"
-	fi
 	for s in hooks static-key parse rules size aa forward; do
 		# shellcheck disable=SC2086
 		"$HC" bench --scenario "$s" $SHORT -o "$T/b.json" >"$T/out" 2>"$T/err"
 		check_eq "bench $s: exit status" "$?" 0
 		rows=$(jq '.rows | length' "$T/b.json")
-		# An emulated CPU's stack can fall behind its generator even
-		# inline: such a row is INVALID for what its hook did not see.
-		invalid=$(jq -c --arg m "${missing#|}" '.env.emulated as $emu | [.rows[] | select(.valid | not) |
-			select($m == "" or (.reason | test($m) | not)) |
-			select(($emu and (.reason | test("the hook saw [0-9]+ of [0-9]+ frames"))) | not) |
-			{name, reason}]' "$T/b.json")
+		invalid=$(jq -c --arg m "$MISSING" --argjson ok '[]' "$UNEXPECTED" "$T/b.json")
 		check "bench $s: rows ran ($rows)" [ "${rows:-0}" -ge 3 ]
 		check_eq "bench $s: every row valid" "$invalid" "[]"
 		check "bench $s: every row ran every round" jq_true \
@@ -85,8 +97,12 @@ test_scenarios() {
 		check "bench $s: no resolution from 2 rounds" not grep -q "^resolution" "$T/out"
 		check "bench $s: intervals and sig n/a, and why" \
 			grep -qE '^intervals and sig: n/a for [0-9]+ rows? with fewer than 6 rounds: a 95% interval of a median needs 6 ' "$T/out"
+		# A measured estimate prints "[n/a]" after it, sig "n/a"; a row the
+		# host left without a cost (slow in every round, or its baseline)
+		# "-", so "[n/a] n/a" need not appear.
 		check "bench $s: the table prints n/a" jq_true --rawfile t "$T/out" \
-			'($t | test("\\[n/a\\] +n/a ")) and all(.rows[]; .ns.ci == [null, null] and .significant == null)' "$T/b.json"
+			'($t | test("[0-9] \\[n/a\\] ")) and ($t | test(" n/a +[0-9-]")) and
+			 all(.rows[]; .ns.ci == [null, null] and .significant == null)' "$T/b.json"
 		check "bench $s: every column fits its cells" aligned "$T/out"
 	done
 	check_eq "bench hooks: row names" \
@@ -140,7 +156,6 @@ EOF
 	done
 	root_state_same "bench: nothing left behind by the scenarios"
 }
-test_scenarios
 
 # The JSON document is a contract: every key there, of its type.
 test_contract() {
@@ -155,46 +170,80 @@ test_contract() {
 	check "$name: top level" jq_true '
 		.type == "bench" and .scenario == "static-key" and .cpu_mode == "inline" and
 		.rounds == 6 and .seed == 42 and .baseline == "nothing" and
-		(.resolution_ns | type) == "number" and (.env | type) == "object" and
+		# null only when no row has the 6 pairs an interval needs
+		((.resolution_ns | type) == "number" or
+		 ((.resolution_ns == null) and all(.rows[]; .mde_ns == null))) and (.env | type) == "object" and
 		(.rows | type) == "array"' "$T/c.json"
 	check "$name: env" jq_true '.env |
 		(.cpus | type) == "number" and (.bpf_jit | type) == "boolean" and
 		(.live_frames | type) == "boolean" and (.tcx | type) == "boolean" and
 		(.emulated | type) == "boolean" and (.hypervisor | type) == "string" and
-		(.kernel | type) == "string" and (.packets_per_round | type) == "number" and
+		(.kernel | type) == "string" and .windows == 20 and .window_packets == 1000 and
 		.clock == "task-clock"' "$T/c.json"
 	check "$name: every row's keys and types" jq_true '
 		def num: type == "number";
 		def est(n): (.median | n) and (.ci | type) == "array" and (.ci | length) == 2 and
 			all(.ci[]; n) and .ci[0] <= .median and .median <= .ci[1];
 		def est_null: .median == null and .ci == [null, null];
-		all(.rows[];
+		# A contended round has no cost: under 6 rounds with one, n/a; a
+		# row the host held in its slow state throughout has none at all.
+		def est_k(k): if k >= 6 then est(num) elif k == 0 then est_null
+			else (.median | num) and .ci == [null, null] end;
+		def costed: [.rounds[] | select(.ns != null) | .round];
+		(.rows[0] | costed) as $base |
+		all(.rows[]; costed as $k | [$k[] | select(. as $r | any($base[]; . == $r))] as $p |
 			(.name | type) == "string" and (.valid | type) == "boolean" and
 			(.reason == null) and (.flags | type) == "array" and all(.flags[]; type == "string") and
 			(.mpps | (.median | num) and (.min | num) and (.max | num) and .min <= .median and .median <= .max) and
-			(.ns | est(num)) and
-			(if (.flags | index("generator")) then (.delta_ns | est_null) and (.ratio | est_null) and .significant == null
-			 else (.delta_ns | est(num)) and (.ratio | est(num)) and (.significant | type) == "boolean" end) and
+			(.ns | est_k($k | length)) and (.excluded_windows | num) and
+			(if (.flags | index("generator")) then (.delta_ns | est_null) and (.ratio | est_null) and .significant == null and
+				.delta_median == null and .mde_ns == null
+			 else (.delta_ns | est_k($p | length)) and (.ratio | est_k($p | length)) and
+				(.significant | type) == (if ($p | length) >= 6 then "boolean" else "null" end) and
+				(.delta_median | if ($p | length) > 0 then num else . == null end) end) and
+			(if (.flags | index("generator")) or (.flags | index("baseline")) or ($p | length) < 6
+			 then .mde_ns == null and .mde_pct == null
+			 else (.mde_ns | num) and .mde_ns >= 0 and (.mde_pct | num) end) and
 			(.rounds | type) == "array" and
 			all(.rounds[]; (.round | num) and (.order | num) and (.generated | num) and
 				(.seen | num) and (.dropped_before | num) and (.dropped_dut | num) and (.mpps | num) and
-				(.ns | num) and (.outlier | type) == "boolean" and
+				(.ns == null or (.ns | num)) and (.contended | type) == "boolean" and
+				(if .excluded == null then .excluded_windows == 0
+				 else (.excluded | type) == "string" and .excluded_windows > 0 end) and
+				(.outlier | type) == "boolean" and
 				(.cpu_ns | num) and .cpu_ns > 0 and (.own_ns | num) and (.pkt_ns | num)))' "$T/c.json"
+	# The fastest window that stands is the round's: never over the mean.
+	# Under TCG the guest's task clock can miss a 1 ms window altogether.
+	check "$name: every round has its --windows from its 2 visits, which add up to what it sent" jq_true '
+		def abs: if . < 0 then -. else . end;
+		.env.emulated as $emu |
+		all(.rows[]; .window_packets == 1000 and (.ns_loaded | type) == "number" and
+			all(.rounds[]; .visits == 2 and (.windows | length) == 20 and
+				([.windows[].packets] | add) == .generated and
+				all(.windows[]; .packets == 1000 and .secs > 0 and (.cpu_ns > 0 or ($emu and .cpu_ns == 0))) and
+				([.windows[] | select(.excluded) ] | length) == .excluded_windows and
+				if .excluded_windows == 20 then .pkt_ns == null else
+				(.pkt_ns - ([.windows[] | select(.excluded | not) | .cpu_ns / .packets] | min) | abs) <= 1e-4 * .pkt_ns and
+				.pkt_ns <= .pkt_ns_loaded * (1 + 1e-5) end))' "$T/c.json"
 	check_eq "$name: rows" "$(jq -c '[.rows[].name]' "$T/c.json")" \
 		'["nothing","ingress","'$TC'-pass","gen-only"]'
 	check "$name: the baseline is flagged and compared with itself" jq_true '
-		.rows[0] | (.flags | index("baseline")) and .delta_ns == {"median":0,"ci":[0,0]} and
-		.ratio == {"median":1,"ci":[1,1]} and (.significant | not)' "$T/c.json"
+		.rows[0] | ([.rounds[] | select(.ns != null)] | length) as $k |
+		(.flags | index("baseline")) and
+		if $k == 0 then .delta_ns.median == null and .ratio.median == null
+		else .delta_ns.median == 0 and .ratio.median == 1 end and
+		if $k >= 6 then .delta_ns.ci == [0,0] and .ratio.ci == [1,1] and (.significant | not)
+		else .delta_ns.ci == [null,null] and .significant == null end' "$T/c.json"
 	check "$name: each round's order is a shuffle of the rows" jq_true '
 		[.rows[].rounds[] | {round, order}] | group_by(.round) |
 		all(.[]; ([.[].order] | sort) == [0, 1, 2, 3])' "$T/c.json"
 	check_eq "$name: CSV header" "$(head -n 1 "$T/c.csv")" \
-		"name,valid,status,reason,flags,mpps_median,mpps_min,mpps_max,ns_median,ns_ci_lo,ns_ci_hi,delta_ns_median,delta_ns_ci_lo,delta_ns_ci_hi,ratio_median,ratio_ci_lo,ratio_ci_hi,significant"
+		"name,valid,status,reason,flags,mpps_median,mpps_min,mpps_max,ns_median,ns_ci_lo,ns_ci_hi,delta_ns_median,delta_ns_ci_lo,delta_ns_ci_hi,delta_median,mde_ns,mde_pct,ratio_median,ratio_ci_lo,ratio_ci_hi,significant,ns_loaded,window_packets"
 	check_eq "$name: CSV lines per row" "$(tail -n +2 "$T/c.csv" | cut -d, -f1 | tr '\n' ' ')" \
 		'"nothing" "ingress" "'$TC'-pass" "gen-only" '
 	# The same numbers, to the JSON's 6 significant digits.
 	check "$name: CSV and JSON agree" awk -F'[, ]' '
-		NR == FNR { if (FNR > 1) { ns[FNR - 1] = $9; ratio[FNR - 1] = $15 }; next }
+		NR == FNR { if (FNR > 1) { ns[FNR - 1] = $9; ratio[FNR - 1] = $18 }; next }
 		function off(a, b) { return (a - b > 0 ? a - b : b - a) > 1e-5 * (a > 0 ? a : -a) + 1e-9 }
 		off($1, ns[FNR]) || ($2 != "null" && off($2, ratio[FNR])) { bad = 1 }
 		END { exit bad || FNR != 4 }' "$T/c.csv" \
@@ -210,7 +259,7 @@ test_contract() {
 	check "$name: without --seed, a seed is printed and recorded" \
 		grep -q "seed $(jq .seed "$T/c3.json")\$" "$T/c3.err"
 	check "$name: 2 rounds: medians, no intervals, no sig" jq_true '
-		.resolution_ns == null and all(.rows[]; (.ns.median | type) == "number" and
+		.resolution_ns == null and all(.rows[]; ((.ns.median | type) == "number" or all(.rounds[]; .ns == null)) and
 		.ns.ci == [null, null] and .significant == null and
 		if (.flags | index("generator")) then true else .delta_ns.ci == [null, null] end)' "$T/c3.json"
 
@@ -224,7 +273,6 @@ test_contract() {
 	check "$name: a KVM guest is not emulated" jq_true \
 		'(.env.emulated | not) and all(.rows[]; .flags | index("emulated") | not)' "$T/c3.json"
 }
-test_contract
 
 # forward: every frame of every round at the far end, whichever way it
 # went; no NAPI at the sink makes the XDP rows INVALID, saying why.
@@ -238,19 +286,38 @@ test_forward() {
 	# Before 6.6 the sink counts with a cls_bpf filter; only the tcx row
 	# cannot run.
 	[ $TCX = false ] && invalid='["tcx-redirect: setup: tc (tcx): tcx links need Linux 6.6 or newer: Operation not supported"]'
+	# On an emulated CPU a row whose DUT fell behind is INVALID for that.
 	check_eq "$name: INVALID rows" \
-		"$(jq -c '[.rows[] | select(.valid | not) | "\(.name): \(.reason)"]' "$T/fw.json")" "$invalid"
+		"$(jq -c '.env.emulated as $emu | [.rows[] | select(.valid | not) |
+			select(($emu and (.reason | test("the hook saw [0-9]+ of [0-9]+ frames"))) | not) |
+			"\(.name): \(.reason)"]' "$T/fw.json")" "$invalid"
+	# An emulated CPU's DUT can fall behind its generator even inline: what
+	# its veth's ring refused is dropped before it, and counted so.
 	check "$name: every frame counted at the sink, none dropped on the way" jq_true \
-		'all(.rows[] | select((.flags | index("generator") | not) and .valid) | .rounds[];
-			.seen == .generated and .dropped_before == 0 and .dropped_dut == 0)' "$T/fw.json"
+		'.env.emulated as $emu | all(.rows[] | select((.flags | index("generator") | not) and .valid) | .rounds[];
+			.seen + .dropped_before == .generated and ($emu or .dropped_before == 0) and .dropped_dut == 0)' "$T/fw.json"
 	check_eq "$name: against stack-forward" "$(jq -r .baseline "$T/fw.json")" stack-forward
+	# Split, the generator can outrun the DUT and fill its veth's ring: the
+	# veth counts each such frame at both ends (the generator's tx_dropped,
+	# the DUT's rx_dropped), and a round adds up only if it counts once.
+	"$HC" bench --scenario forward --hooks stack-forward --cpu-mode split \
+		--rounds 2 --packets 200000 -o "$T/fs.json" >/dev/null 2>&1
+	if jq_true 'any(.rows[].rounds[]; .dropped_before > 0)' "$T/fs.json"; then
+		check "$name, a full ring: every round accounted for" jq_true "$ACCOUNTED" "$T/fs.json"
+		check "$name, a full ring: the drops before the DUT are not the DUT's" jq_true \
+			'all(.rows[].rounds[]; .dropped_dut == 0)' "$T/fs.json"
+	else
+		echo "SKIP $name, a full ring: the generator never outran the DUT here"
+	fi
 	# shellcheck disable=SC2086
 	out=$(HOOKCMP_FAIL_AT=bench-sink-gro "$HC" bench --scenario forward $SHORT -o "$T/fw.json" 2>&1)
 	check_eq "$name without NAPI at the sink: exit status" "$?" 0
 	check "$name without NAPI at the sink: says so" grep -q \
 		"Warning: no NAPI on hcs (GRO on: fault injected at step 'bench-sink-gro'): the XDP rows will be INVALID" <<<"$out"
 	check_eq "$name without NAPI at the sink: the XDP rows INVALID, with the cause" \
-		"$(jq -c '[.rows[] | select(.valid | not) | .name] - ["tcx-redirect"]' "$T/fw.json")" '["xdp-redirect-map","xdp-redirect"]'
+		"$(jq -c '.env.emulated as $emu | [.rows[] | select(.valid | not) |
+			select(($emu and (.reason | test("the hook saw [0-9]+ of [0-9]+ frames"))) | not) |
+			.name] - ["tcx-redirect"]' "$T/fw.json")" '["xdp-redirect-map","xdp-redirect"]'
 	# run's check reads the target's XDP features (Linux 6.3); before,
 	# the kernel drops the frames at hco, and the accounting says so.
 	if kernel_has 6.3; then
@@ -263,7 +330,109 @@ test_forward() {
 		"$T/fw.json"
 	root_state_same "$name: nothing left behind"
 }
-test_forward
+
+# --topology inject: the frames enter hcd's receive path from bench's own
+# thread. Every scenario runs; the rows that cannot say the frames reached
+# their hook are INVALID at setup, saying why.
+test_inject() {
+	local name="bench inject" s invalid sig pid i rc
+	local bare='setup: inject: a bare program counts nothing, and no driver counts what hcd received: nothing would say the frames reached the hook: Operation not supported'
+	local ok
+	ok=$(jq -nc --arg bare "$bare" '[$bare]')
+	# Under TCG (make check-vm) the whole set would take the guest past
+	# its time limit: the topology's own paths there, the rest here.
+	local scens="hooks static-key parse rules size aa forward" tcg=false
+	if [ "${HOOKCMP_VM_ACCEL:-}" = tcg ]; then
+		tcg=true scens="hooks static-key"
+		echo "SKIP $name: parse, rules, size, aa, forward, the signals and NET_RX on CPU 1 under TCG (the guest's time limit; they run on the host)"
+	fi
+	for s in $scens; do
+		# shellcheck disable=SC2086
+		"$HC" bench --topology inject --scenario "$s" $SHORT -o "$T/inj-$s.json" >"$T/out" 2>"$T/err"
+		check_eq "$name $s: exit status" "$?" 0
+		check "$name $s: the topology and where the work ran, recorded" jq_true \
+			'.topology == "inject" and .cpu_mode == "inline" and .env.work_in_bench_thread' "$T/inj-$s.json"
+		invalid=$(jq -c --arg m "$MISSING" --argjson ok "$ok" "$UNEXPECTED" "$T/inj-$s.json")
+		check_eq "$name $s: every row valid but those that cannot be" "$invalid" "[]"
+		check "$name $s: every round accounted for" jq_true "$ACCOUNTED" "$T/inj-$s.json"
+		check "$name $s: the table says how the frames came" \
+			grep -q "^frames injected into hcd's receive path from bench's thread (live frames, XDP_PASS), no driver: the xdp-native and xsk rows' programs run by the live loop; " "$T/out"
+	done
+	check_eq "$name hooks: the bare rows INVALID" \
+		"$(jq -c '[.rows[] | select(.reason == $bare) | .name]' --arg bare "$bare" "$T/inj-hooks.json")" \
+		'["xdp-native-bare","xdp-generic-bare","tc-clsact-bare","tcx-bare","socket-udp-bare"]'
+	# native XDP is the logic run by the live loop, and so is the AF_XDP
+	# rows' program, redirecting to the socket on queue 0: every frame,
+	# but what the socket's ring refused while the host held its consumer
+	# off (counted, and the row INVALID, as UNEXPECTED says).
+	check "$name hooks: xdp-native and AF_XDP, run by the loop, saw every frame" jq_true \
+		'[.rows[] | select(.name | test("^(xdp-native|xsk-l4|xsk-none)$")) |
+		  . as $row | select((.valid or .name != "xdp-native") and all(.rounds[]; .dropped_dut == 0 and
+			if $row.valid then .seen == .generated else .seen + .dropped_before == .generated end))] |
+		 length == 3' \
+		"$T/inj-hooks.json"
+	# No driver counts them: the stack's drop of what is not ours does.
+	check "$name static-key: the ladder's rows, each frame seen where ip_rcv drops it" jq_true \
+		'([.rows[].name] - ["ingress-other-dev", "ingress", "clsact", "ingress+u32"] | length) == (.rows | length) - 4 and
+		 all(.rows[] | select(.flags | index("generator") | not) | .rounds[]; .seen == .generated)' \
+		"$T/inj-static-key.json"
+	# forward: the stack, tc and the logic run by the loop take every frame
+	# from hcd to the sink.
+	$tcg || check "$name forward: every frame at the sink, none dropped" jq_true \
+		'.env.emulated as $emu | all(.rows[] | select((.flags | index("generator") | not) and .valid) | .rounds[];
+			.seen + .dropped_before + .dropped_dut == .generated and
+			($emu or (.dropped_before == 0 and .dropped_dut == 0)))' \
+		"$T/inj-forward.json"
+	check "$name static-key: the floor sends into nothing" jq_true \
+		'.rows[] | select(.name == "gen-only") | .valid and all(.rounds[]; .seen == 0 and .generated > 0)' \
+		"$T/inj-static-key.json"
+	root_state_same "$name: nothing left behind"
+	expect_table "$name usage" bench <<EOF
+2;--cpu-mode split and --topology inject: inject runs the whole receive path in bench's thread, inline;--topology inject --cpu-mode split
+2;--topology and --dev: a device of yours is the third topology;--topology inject --dev lo --external
+2;--topology 'nope';--topology nope
+EOF
+	$tcg && return
+
+	# NET_RX on CPU 1 during the windows (a veth of the suite's own, its
+	# generator pinned there) is receive work not in bench's thread: the
+	# windows it falls in are excluded, saying so.
+	if [ "$(nproc)" -ge 2 ] && topo_up && ip netns exec "$D" ethtool -K "$DEV" gro on >/dev/null; then
+		taskset -c 1 "$HC" -n "$G" gen -d 600 --allow-drops hcg >/dev/null 2>&1 &
+		pid=$!
+		for i in $(seq "$WAIT_TICKS"); do
+			[ "$(ip -n "$D" -j -s link show "$DEV" | jq '.[0].stats64.rx.packets')" -gt 1000 ] && break
+			sleep 0.1
+		done
+		"$HC" bench --topology inject --scenario static-key --hooks nothing $SHORT -o "$T/inj-rx.json" >/dev/null 2>&1
+		kill "$pid"
+		wait "$pid" 2>/dev/null
+		check "$name, NET_RX on CPU 1: windows excluded, saying why" jq_true \
+			'([.rows[].excluded_windows] | add) > 0 and
+			 any(.rows[].rounds[]; .excluded // "" | test("NET_RX softirqs on CPU 1, which is not counted"))' \
+			"$T/inj-rx.json"
+	else
+		echo "SKIP $name, NET_RX on CPU 1: needs 2 CPUs and a veth pair"
+	fi
+	topo_down
+	root_state_same "$name, NET_RX on CPU 1: nothing left behind"
+
+	# Signals and kill -9 once the rounds run: nothing left behind.
+	for sig in INT TERM KILL; do
+		: >"$T/err"
+		"$HC" bench --topology inject --rounds 50 --packets 2000000 -o "$T/s.json" >/dev/null 2>"$T/err" &
+		pid=$!
+		for i in $(seq "$WAIT_TICKS"); do
+			grep -q "^round 1/" "$T/err" && break
+			sleep 0.1
+		done
+		kill -"$sig" "$pid"
+		wait "$pid"
+		rc=$?
+		check_eq "$name SIG$sig: exit status" "$rc" $((128 + $(kill -l "$sig")))
+		root_state_same "$name SIG$sig: nothing left behind"
+	done
+}
 
 # --target-ci: more rounds until the widest interval is narrow enough, or
 # it says it gave up; either way the rounds stay within the bounds.
@@ -279,7 +448,6 @@ test_target() {
 	check "bench --target-ci: recorded" jq_true \
 		'.env.target_ci_pct == 0.0001 and (.env.target_reached | type) == "boolean"' "$T/t.json"
 }
-test_target
 
 # perf's control channel: enable and disable around each timed window of
 # the chosen row, acknowledged, never in the warm-up.
@@ -299,8 +467,9 @@ test_perf_ctl() {
 	"$HC" bench --scenario aa $SHORT --perf-ctl "$T/ctl,$T/ack" --perf-row nothing-b \
 		-o "$T/p.json" >/dev/null 2>&1
 	check_eq "$name: exit status" "$?" 0
-	check_eq "$name: enable/disable around each measured window" \
-		"$(tr '\n' ' ' <"$T/cmds")" "enable disable enable disable "
+	# Two rounds of two visits each, never in the warm-up.
+	check_eq "$name: enable/disable around each measured visit's windows" \
+		"$(tr '\n' ' ' <"$T/cmds")" "enable disable enable disable enable disable enable disable "
 
 	# Without an ACK FIFO bench does not wait for one.
 	: >"$T/cmds"
@@ -310,12 +479,11 @@ test_perf_ctl() {
 	check_eq "$name CTL alone: exit status" "$?" 0
 	sleep 0.2
 	check_eq "$name CTL alone: the same commands" \
-		"$(tr '\n' ' ' <"$T/cmds")" "enable disable enable disable "
+		"$(tr '\n' ' ' <"$T/cmds")" "enable disable enable disable enable disable enable disable "
 	kill "$reader" 2>/dev/null
 	wait "$reader" 2>/dev/null
 	rm -f "$T/ctl" "$T/ack"
 }
-test_perf_ctl
 
 # Every exit of the table, each before or after rows ran, and the machine
 # as it was afterwards. Usage errors come before anything is touched.
@@ -337,6 +505,9 @@ test_exits() {
 2;--max-rounds 3 is less than --rounds 5;--rounds 5 --max-rounds 3 --target-ci 1
 2;unknown option '--json-file';--json-file x
 2;unexpected argument 'eth0';eth0
+2;--packets and --window-packets say the same twice: give one;--packets 20000 --window-packets 1000
+2;--visits 5 is more than --windows 4: every visit needs a window;--windows 4 --visits 5
+2;--windows is the veth bench's: with --dev a window is --gen-cmd's run or --window;--dev hcd --external --windows 5
 EOF
 	check "bench usage: no output file left" not test -e "$T/nodir"
 	for args in "bench -j -n foo" "-j -n foo bench"; do
@@ -407,8 +578,12 @@ EOF
 	# shellcheck disable=SC2086
 	out=$(HOOKCMP_FAIL_AT=bench-clock "$HC" bench --scenario aa $SHORT -j 2>"$T/w.err")
 	check_eq "bench without task-clock counters: exit status" "$?" 0
+	# An emulated CPU's receiver may fall behind (UNEXPECTED); a round
+	# whose every window was excluded has no time at all.
 	check "bench without task-clock counters: the wall clock, said and recorded" jq_true \
-		'.env.clock == "wall" and all(.rows[]; .valid and all(.rounds[]; .cpu_ns == null and .pkt_ns > 0))' \
+		'.env.clock == "wall" and .env.emulated as $emu | all(.rows[];
+			(.valid or ($emu and (.reason | test("the hook saw [0-9]+ of [0-9]+ frames")))) and
+			all(.rounds[]; .cpu_ns == null and (.pkt_ns > 0 or (.pkt_ns == null and .excluded_windows == 20))))' \
 		<<<"$out"
 	check "bench without task-clock counters: a warning" grep -q "no task-clock counters" "$T/w.err"
 
@@ -441,4 +616,111 @@ EOF
 	wait "$pid" 2>/dev/null
 	root_state_same "bench kill -9: nothing left behind"
 }
-test_exits
+
+# in_dut PID CMD: sh -c CMD in bench PID's DUT namespace with a sysfs of
+# it. bench's namespaces have no names: the DUT's is the fd that has hcd.
+in_dut() {
+	local pid=$1 fd
+	for fd in /proc/"$pid"/fd/*; do
+		[[ $(readlink "$fd") == net:* ]] || continue
+		nsenter --net="$fd" ip link show hcd >/dev/null 2>&1 || continue
+		nsenter --net="$fd" unshare --mount --propagation private \
+			sh -c "mount -t sysfs sysfs /sys && $2"
+		return
+	done
+	return 1
+}
+
+# scope_run NAME STEP CMD ARGS...: bench ARGS held at each STEP it
+# reaches, with CMD run in its DUT's namespace at every hold (a hold lasts
+# 5 s), the JSON into $T/scope.json and its stderr into $T/scope.err.
+scope_run() {
+	local name=$1 step=$2 cmd=$3 pid i n=0 ran=0
+	shift 3
+	: >"$T/scope.err"
+	rm -f "$T/scope.json"
+	HOOKCMP_PAUSE_AT=$step "$HC" bench "$@" -o "$T/scope.json" >/dev/null 2>"$T/scope.err" &
+	pid=$!
+	for i in $(seq $((WAIT_TICKS * 4))); do
+		kill -0 "$pid" 2>/dev/null || break
+		n=$(grep -c "paused at step '$step'" "$T/scope.err")
+		if [ "$n" -gt "$ran" ]; then
+			in_dut "$pid" "$cmd" || fail "$name: no DUT namespace to change"
+			ran=$n
+		fi
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid"
+	SCOPE_RC=$?
+	check "$name: changed the DUT at each of bench's holds ($ran)" [ "$ran" -ge 1 ]
+}
+
+# The scope checks: RPS or threaded NAPI turned on from outside, the NAPI
+# kthreads of a split run made anew, each make the rows INVALID with a
+# reason that names the device, the setting and the CPU.
+test_scope() {
+	local name="bench scope" rps="echo 1 >/sys/class/net/hcd/queues/rx-0/rps_cpus"
+	local q='after setup: RPS on for hcd rx-0 [(]rps_cpus 0*1[)]: its receive work goes to those CPUs, which are not counted'
+	scope_run "$name: RPS inline" bench-row "$rps" --scenario static-key --hooks nothing --rounds 1 --packets 20000
+	check_eq "$name: RPS inline: exit 1, every row INVALID" "$SCOPE_RC" 1
+	check "$name: RPS inline: every row INVALID for RPS on hcd rx-0" jq_true --arg q "$q" \
+		'(.rows | length) == 2 and all(.rows[]; (.valid | not) and (.reason | test("^" + $q + "$")))' "$T/scope.json"
+
+	# inject: RPS would move the receive path to CPU 1's backlog.
+	scope_run "$name: RPS inject" bench-row "$rps" --topology inject --scenario static-key --hooks nothing --rounds 1 --packets 20000
+	check "$name: RPS inject: every row but the floor INVALID for RPS on hcd rx-0" jq_true --arg q "$q" \
+		'all(.rows[] | select(.name != "gen-only"); (.valid | not) and (.reason | test("^" + $q + "$")))' "$T/scope.json"
+
+	scope_run "$name: RPS split" bench-row "$rps" --scenario static-key --hooks nothing --rounds 1 --packets 20000 --cpu-mode split
+	check "$name: RPS split: every row INVALID for RPS on hcd rx-0" jq_true --arg q "$q" \
+		'all(.rows[]; (.valid | not) and (.reason | test("^" + $q + "$")))' "$T/scope.json"
+
+	scope_run "$name: threaded inline" bench-row "echo 1 >/sys/class/net/hcd/threaded" \
+		--scenario static-key --hooks nothing --rounds 1 --packets 20000
+	check "$name: threaded NAPI on inline: every row INVALID, saying so" jq_true \
+		'all(.rows[]; (.valid | not) and .reason == "after setup: threaded NAPI on for hcd (threaded 1): its receive work left CPU 0, the one counted, for a kthread")' \
+		"$T/scope.json"
+
+	# threaded off and on: newer kernels stop the kthreads and start new
+	# ones; older ones (6.1) keep them, and there is nothing to detect.
+	rm -f "$T/napi.before" "$T/napi.after"
+	scope_run "$name: new NAPI kthreads" bench-row \
+		"pgrep '^napi/hcd-' >>$T/napi.before; echo 0 >/sys/class/net/hcd/threaded && echo 1 >/sys/class/net/hcd/threaded; pgrep '^napi/hcd-' >>$T/napi.after" \
+		--scenario static-key --hooks nothing --rounds 1 --packets 20000 --cpu-mode split
+	if cmp -s "$T/napi.before" "$T/napi.after"; then
+		echo "SKIP $name: new NAPI kthreads: threaded off and on keeps the same kthreads on $(uname -r): nothing to detect"
+	elif jq_true '.env.emulated and (.rows[] | select(.name == "nothing") |
+			.reason // "" | test("the hook saw [0-9]+ of [0-9]+ frames"))' "$T/scope.json"; then
+		echo "SKIP $name: new NAPI kthreads: on this emulated CPU the row was INVALID first for the frames its hook did not see"
+	else
+		check "$name: new NAPI kthreads: the hook's row INVALID, naming the pids" jq_true \
+			'.rows[] | select(.name == "nothing") | (.valid | not) and (.reason |
+			 test("^after setup: the NAPI kthreads counted on CPU 1 [(]pids [0-9 ]+[)] are not hcd.s current ones [(][0-9 ]+[)]: NAPI or threaded NAPI was switched off and on$"))' \
+			"$T/scope.json" || jq -r '.rows[] | "  \(.name): \(.reason)"' "$T/scope.json"
+	fi
+	check "$name: new NAPI kthreads: gen-only, which counts no kthread, stands" jq_true \
+		'.rows[] | select(.name == "gen-only") | .valid' "$T/scope.json"
+
+	# Before any row: bench refuses a topology it did not get as it made it.
+	scope_run "$name: RPS before the run" bench-cpu "$rps" --scenario aa --rounds 1 --packets 20000
+	check_eq "$name: RPS before the run: exit 1" "$SCOPE_RC" 1
+	check "$name: RPS before the run: refused, saying why" grep -q \
+		"^Error: bench: measuring: before any row: RPS on for hcd rx-0 (rps_cpus 0*1): its receive work goes to those CPUs, which are not counted: Invalid argument$" \
+		"$T/scope.err"
+	check "$name: RPS before the run: no report" not test -e "$T/scope.json"
+
+	# Every window says whether it stands; no excluded one has a cost.
+	"$HC" bench --scenario aa --rounds 2 --packets 20000 -o "$T/scope.json" >"$T/scope.out" 2>&1
+	check "$name: windows: each excluded or not, and the count per row" jq_true \
+		'all(.rows[]; (.excluded_windows | type) == "number" and
+		 .excluded_windows == ([.rounds[] | select(.excluded != null)] | length) and
+		 all(.rounds[]; .excluded == null or ((.excluded | type) == "string" and .ns == null)))' \
+		"$T/scope.json"
+	root_state_same "$name: nothing left behind"
+}
+
+# tests/bench.sh [TEST...]: these, or all of them.
+for t in ${*:-test_scenarios test_contract test_forward test_inject test_target test_perf_ctl test_exits test_scope}; do
+	"$t"
+done

@@ -139,6 +139,21 @@ test_gen_cmd() {
 			 ([.samples[].t] | . == sort) and .steady[0] > 0 and
 			 .steady[1] < .samples[-1].t and .secs > 0 and
 			 (.secs - (.steady[1] - .steady[0]) | fabs) < 1e-4)' "$json"
+		# Two NAPI kthreads, one on each CPU: nothing to spare for bench.
+		check "$name: the cost is the receive CPUs' busy time per packet" jq_true \
+			'.device.rx_cpus_counted == "0-1" and .device.pinned_cpus == "" and
+			 all(.rows[].rounds[]; . as $r | ($r.samples | map(.t)) as $t |
+				$r.samples[$t | indices($r.steady[0])[0]] as $f |
+				$r.samples[$t | indices($r.steady[1])[0]] as $l |
+				.cpu_ns > 0 and ((.cpu_ns - ($l.cpu_ns - $f.cpu_ns)) | fabs) <= 1e-3 * .cpu_ns and
+				.pkt_ns > 0)' "$json"
+		check "$name: no CPU to spare, said" \
+			grep -qF "Warning: no CPU to spare from the receive CPUs (0-1)" "$T/err"
+		if [ "$s" = hooks ] && [ -z "$missing" ]; then
+			check "$name: iptables and nft counters read at the windows' edges only" jq_true \
+				'[.rows[] | select(.name == "iptables-raw" or .name == "nft-ingress") | .rounds[] |
+				 (.samples[1:-1] | all(.seen == 0)) and .samples[-1].seen > 0] | length == 4 and all' "$json"
+		fi
 		check "$name: device recorded" jq_true --arg mac "$MAC" \
 			'.topology == "dev" and .cpu_mode == null and .device.driver == "veth" and
 			 .device.rx_queues == 2 and .device.dst_mac == $mac and
@@ -387,7 +402,25 @@ static-key ingress+u32
 EOF
 }
 
+# Both NAPI kthreads on CPU 0: bench, and what it runs, go to CPU 1.
+test_pin() {
+	local name="bench --dev pinned away" json=$T/pin.json p
+	for p in $(pgrep "^napi/$DEV-"); do
+		taskset -pc 0 "$p" >/dev/null
+	done
+	: >"$T/aff"
+	"$HC" -n "$D" bench --dev "$DEV" --hooks xdp-native --rounds 1 \
+		--gen-cmd "grep Cpus_allowed_list /proc/self/status >>$T/aff; $GEN" \
+		-o "$json" >"$T/out" 2>"$T/err"
+	check_eq "$name: exit status" "$?" 0
+	check "$name: said" grep -qF "bench, --gen-cmd, iptables and nft pinned to CPU 1, away from the receive CPUs (0)" "$T/err"
+	check "$name: recorded" jq_true '.device.rx_cpus_counted == "0" and .device.pinned_cpus == "1"' "$json"
+	check_eq "$name: --gen-cmd ran on CPU 1, every window" "$(sort -u "$T/aff" | tr -d '[:space:]')" "Cpus_allowed_list:1"
+	check "$name: the kthreads put back one per CPU" pin_napi
+	check_dut_same "$name"
+}
+
 # tests/bench_dev.sh [TEST...]: these, or all of them.
-for t in ${*:-test_gen_cmd test_external test_bad_input test_tune test_run_per_cpu test_signals}; do
+for t in ${*:-test_gen_cmd test_external test_bad_input test_tune test_run_per_cpu test_signals test_pin}; do
 	"$t"
 done

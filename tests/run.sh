@@ -40,6 +40,8 @@ run() {
 
 run unit build/test_unit
 run bench-unit build/test_bench
+# Mutations of the statistics that build/test_bench must catch.
+run mutate tests/mutate.sh
 # A sanitizer report fails the run it happens in.
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 

@@ -128,6 +128,8 @@ test_shared_qdisc() {
 	snapshot >"$T/before"
 	for first in a b; do
 		name="two tc runs, $first stops first"
+		: >"$T/a" # not the last round's "attached to"
+		: >"$T/b"
 		"$HC" -n "$D" --hook tc --prio 1 -i 0 "$DEV" >/dev/null 2>"$T/a" &
 		pa=$!
 		wait_for "attached to" "$T/a"
@@ -483,6 +485,7 @@ EOF
 # one is reached through a process in it.
 test_anonymous() {
 	local name="anonymous netns gone" out pid hc
+	: >"$T/err"
 	unshare --net sh -c "ip link add a0 type veth peer name a1 && ip link set a0 up &&
 		exec $HC --hook xdp --xdp-mode generic -i 0 a0" >/dev/null 2>"$T/err" &
 	pid=$!
@@ -655,6 +658,7 @@ EOF
 # the end.
 test_outputs() {
 	local name="bench outputs" pid
+	: >"$T/bench.err"
 	HOOKCMP_PAUSE_AT=bench-row "$HC" bench --scenario aa --rounds 1 --packets 2000 \
 		-o "$T/b.json" --csv "$T/b.csv" >/dev/null 2>"$T/bench.err" &
 	pid=$!

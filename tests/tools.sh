@@ -75,6 +75,17 @@ if need gnuplot "bench --plot and plot.sh"; then
 		check "plot.sh: the $f chart names the INVALID row and why" \
 			grep -q "INVALID $(jq -r '.rows[1].name' "$T/b.json"): round 1: hc test reason" "$T/iplots/$f.svg"
 	done
+	# A baseline the host held slow in every round: no cost, so no row has
+	# a delta; the delta chart says so, the others draw (gnuplot alone
+	# refuses a chart with no point).
+	jq '.rows[0].ns.median = null | .rows[].delta_ns.median = null' "$T/b.json" >"$T/bn.json"
+	scripts/plot.sh "$T/bn.json" "$T/nplots" >/dev/null 2>"$T/plot.err"
+	check_eq "plot.sh, no row with a delta: exit status" "$?" 0
+	check_eq "plot.sh, no row with a delta: gnuplot had nothing to warn of" "$(cat "$T/plot.err")" ""
+	check "plot.sh, no row with a delta: the delta chart says why it is empty" \
+		grep -q "no delta to draw: no row has one" "$T/nplots/delta.svg"
+	check "plot.sh, no row with a delta: the ns chart draws" \
+		not grep -q "to draw: no row has one" "$T/nplots/ns.svg"
 	scripts/plot.sh "$T/b.csv" "$T/csvplots" >/dev/null 2>&1
 	check_eq "plot.sh from CSV: exit status" "$?" 0
 	check "plot.sh from CSV: mpps.png is a PNG" is_png "$T/csvplots/mpps.png"
@@ -113,7 +124,7 @@ if need perf "perf-profile.sh and perf-stat.sh"; then
 	check "perf-profile.sh: keeps perf.data and a report" \
 		test -s "$(ls -d "$T"/res/perf-xdp-native-*)/perf.data" -a -s "$(ls -d "$T"/res/perf-xdp-native-*)/report.txt"
 	check "perf-profile.sh: says how many samples fell in the row's windows, and whose" \
-		grep -qE "^perf-profile: [1-9][0-9]* [a-z-]+ samples on CPU 0 inside 2 timed windows of xdp-native \(40000 packets\): [1-9][0-9]* of bench's threads and kthreads, in the report; [0-9]+ \([0-9.]+%\) of other tasks, left out" "$T/prof"
+		grep -qE "^perf-profile: [1-9][0-9]* [a-z-]+ samples on CPU 0 inside 40 timed windows \(2 rounds\) of xdp-native \(40000 packets\): [1-9][0-9]* of bench's threads and kthreads, in the report; [0-9]+ \([0-9.]+%\) of other tasks, left out" "$T/prof"
 	# Another task busy on the CPU: sampled, counted as another's, and
 	# not in the report. Windows long enough for the scheduler to run it
 	# in them; whether it ran there is its business, so only then are

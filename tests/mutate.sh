@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Mutation check of the bench's statistics: each mutation is one sed edit
+# of a copy of bench/statistics.c or bench/summary.c; build/test_bench,
+# rebuilt against the copy, must fail. The unmutated copy must pass.
+# Needs the objects `make build/test_bench` leaves in build/.
+cd "$(dirname "$0")/.." || exit 1
+
+# The Makefile's objects and flags for test_bench and for bench/ objects.
+mk() { make -s --no-print-directory "print-$1"; }
+OBJS=$(mk TEST_BENCH_OBJS)
+for o in $OBJS; do
+	if [ ! -f "$o" ]; then
+		echo "FAIL mutate: $o is missing (make build/test_bench first)"
+		exit 1
+	fi
+done
+
+CC=$(mk CC)
+FLAGS="$(mk CPPFLAGS) $(mk CFLAGS)"
+LDFLAGS=$(mk LDFLAGS)
+LDLIBS=$(mk LDLIBS)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+failed=0
+
+# build FILE: test_bench with bench/FILE.c replaced by $T/FILE.c.
+build() {
+	local objs=${OBJS/build\/bench\/$1.o/$T\/$1.o}
+
+	# shellcheck disable=SC2086
+	$CC $FLAGS -c "$T/$1.c" -o "$T/$1.o" 2>"$T/cc.err" &&
+		$CC $LDFLAGS -o "$T/test_bench" $objs $LDLIBS 2>>"$T/cc.err"
+}
+
+# mutate FILE WHAT SED: the mutation of bench/FILE.c must fail test_bench.
+mutate() {
+	local file=$1 what=$2
+
+	sed -e "$3" "bench/$file.c" >"$T/$file.c"
+	if cmp -s "bench/$file.c" "$T/$file.c"; then
+		echo "FAIL mutation did not apply: $what"
+		failed=1
+	elif ! build "$file"; then
+		echo "FAIL mutation does not compile: $what"
+		sed 's/^/  /' "$T/cc.err" | head -5
+		failed=1
+	elif timeout 300 "$T/test_bench" >/dev/null 2>&1; then
+		echo "FAIL mutation survived: $what"
+		failed=1
+	else
+		echo "PASS mutation killed: $what"
+	fi
+}
+
+# The control: the same build of the tree's own sources passes.
+cp bench/statistics.c "$T/statistics.c"
+if build statistics && "$T/test_bench" >"$T/out" 2>&1; then
+	echo "PASS mutate control: the unmutated copy passes"
+else
+	echo "FAIL mutate control: the unmutated copy fails"
+	grep -m5 '^FAIL' "$T/out" "$T/cc.err" | sed 's/^/  /'
+	exit 1
+fi
+
+S=statistics
+mutate $S "a 90% interval for a 95% one" 's|(1 - level) / 2;|(1 - level);|'
+mutate $S "a 99% interval for a 95% one" 's|(1 - level) / 2;|(1 - level) / 10;|'
+mutate $S "the Wilcoxon critical index off by one" 's|e->lo = w\[d - 1\]|e->lo = w[d]|'
+mutate $S "the signed-rank null distribution of n - 1 ranks" 's|for (k = 1; k <= n; k++)|for (k = 1; k < n; k++)|'
+mutate $S "the sign test's null distribution for the signed-rank one" 's|tail_index(n, true, level)|tail_index(n, false, level)|'
+mutate $S "st_min_n one round short (5 at 95%)" 's|1 - ldexp(1, 1 - n) < level|1 - ldexp(1, -n) < level|'
+mutate $S "the median's order statistic off by one" 's|e->lo = s\[d - 1\]|e->lo = s[d]|'
+mutate $S "Walsh averages without (x[i] + x[i]) / 2" 's|for (j = i; j < n; j++)|for (j = i + 1; j < n; j++)|'
+mutate $S "Hodges-Lehmann as the median of the values" 's|e->median = (w\[(m - 1) / 2\] + w\[m / 2\]) / 2;|e->median = st_median(x, n);|'
+mutate $S "the median of an even count of Walsh averages without the lower middle" 's|e->median = (w\[(m - 1) / 2\] + w\[m / 2\]) / 2;|e->median = w[m / 2];|'
+mutate $S "the modified z-score without its 0.6745" 's|0.6745 \* dev / mad > z|dev / mad > z|'
+mutate $S "the outlier threshold's edge (>= z)" 's|0.6745 \* dev / mad > z|0.6745 * dev / mad >= z|'
+mutate $S "the mde with 1.96 standard errors, not 2.8" 's|/ 1.959964 \* (1.959964 + 0.841621)|/ 1.959964 * 1.959964|'
+mutate $S "the mde 4x too wide" 's|(e->hi - e->lo) / 2 / 1.959964|(e->hi - e->lo) * 2 / 1.959964|'
+mutate $S "--target-ci stopping at the first narrow interval" 's|return s->met >= ST_STOP_CHECKS;|return s->met >= 1;|'
+mutate $S "--target-ci's edge (a half-width equal to the target misses it)" 's|s->met = h <= target|s->met = h < target|'
+mutate $S "a window quantile that ignores its p (the median of the windows)" 's|h = (n - 1) \* p;|h = (n - 1) * 0.5;|'
+S=summary
+mutate $S "rows' intervals at 90%" 's|BENCH_LEVEL|0.90|g'
+mutate $S "rows' intervals at 99%" 's|BENCH_LEVEL|0.99|g'
+mutate $S "significant only for positive deltas" 's#s->significant = s->delta.lo > 0 || s->delta.hi < 0;#s->significant = s->delta.lo > 0;#'
+mutate $S "pairing by array index instead of round number" 's|base\[r->rd\[i\].round\]|base[i + 1]|g'
+mutate $S "the plain ratio for the log-ratio" 's|st_hl_log(x, n, BENCH_LEVEL, &s->ratio)|st_hl(x, n, BENCH_LEVEL, \&s->ratio)|'
+mutate $S "outliers on raw costs, not paired deltas" '/s->outliers = flag_rounds(r, base, x, n, flag);/d'
+mutate $S "the mde as the delta's half-width" 's|s->mde_ns = st_mde(&s->delta);|s->mde_ns = (s->delta.hi - s->delta.lo) / 2;|'
+mutate $S "the drift threshold's edge (>= 1.10)" 's|r->sum.drift > BENCH_DRIFT_MAX|r->sum.drift >= BENCH_DRIFT_MAX|'
+mutate $S "contended at the threshold itself (>=)" 's|r->rd\[i\].pkt_ns > BENCH_CONTENDED \* min|r->rd[i].pkt_ns >= BENCH_CONTENDED * min|'
+mutate $S "contended rounds kept in the costs" 's|rd->ns = rd->contended ? NAN : rd->pkt_ns;|rd->ns = rd->pkt_ns;|'
+exit $failed
