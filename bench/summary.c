@@ -92,18 +92,23 @@ static bool has_pair(const struct bench_row *r, int i, const double *base)
 	return !isnan(r->rd[i].ns) && (!base || !isnan(base[r->rd[i].round]));
 }
 
-/* delta or ratio for each round both rows ran, into x; how many. */
+/*
+ * delta or ratio for each round both rows ran, into x; how many. A
+ * baseline round of 0 ns or less has no ratio over it (NAN, which leaves
+ * the row none): not infinity.
+ */
 static int paired(const struct bench_row *r, const double *base, double *x,
 		  bool ratio)
 {
 	int i, n = 0;
 
 	for (i = 0; i < r->nrd; i++) {
-		double a = r->rd[i].ns;
+		double a = r->rd[i].ns, b;
 
-		if (has_pair(r, i, base))
-			x[n++] = ratio ? a / base[r->rd[i].round] :
-					 a - base[r->rd[i].round];
+		if (!has_pair(r, i, base))
+			continue;
+		b = base[r->rd[i].round];
+		x[n++] = !ratio ? a - b : b > 0 ? a / b : NAN;
 	}
 	return n;
 }

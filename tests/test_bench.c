@@ -873,6 +873,38 @@ static void test_summary_inline(void)
 }
 
 /*
+ * A baseline that costs no more than gen-only (an emulated CPU's wall
+ * clock can make it so) has no ratio over it: not infinity, in the table
+ * as in the JSON. The delta stays.
+ */
+static void test_summary_zero_base(void)
+{
+	double gen[6], base[6], row[6];
+	struct bench *b = calloc(1, sizeof(*b));
+	struct bench_row *r;
+	int k;
+
+	for (k = 0; k < 6; k++) {
+		gen[k] = 20;
+		base[k] = k == 2 ? 20 : 10;
+		row[k] = 4;
+	}
+	b->cpu_mode = BENCH_INLINE;
+	b->seed = 7;
+	fake_row(b, "gen-only", &gen_kind, -1, gen, 6);
+	fake_row(b, "nothing", &hook_kind, 1, base, 6);
+	r = fake_row(b, "row", &hook_kind, 1, row, 6);
+	bench_summarize(b);
+	t_result(isnan(r->sum.ratio.median) && isnan(r->sum.ratio.lo) &&
+			 isnan(r->sum.ratio.hi),
+		 "summary: no ratio over a baseline round of 0 ns (%g [%g, %g])",
+		 r->sum.ratio.median, r->sum.ratio.lo, r->sum.ratio.hi);
+	t_result(!isnan(r->sum.delta.median) && r->sum.delta.lo > 0,
+		 "summary: the delta over it stays (%g)", r->sum.delta.median);
+	free_rows(b);
+}
+
+/*
  * veth rounds with windows: one over BENCH_CONTENDED times its row's
  * fastest round is contended and has no cost, nor do the rounds of the
  * rows that take gen-only's contended round off; exactly at the
@@ -1387,6 +1419,7 @@ int main(int argc, char **argv)
 	test_window_estimator();
 	test_planner();
 	test_summary_inline();
+	test_summary_zero_base();
 	test_summary_split();
 	test_summary_contended();
 	test_summary_pairing();
