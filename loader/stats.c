@@ -11,20 +11,9 @@
 #include "stats.h"
 
 const char *const hc_class_names[HC_NR_CLASSES] = {
-	[HC_CLS_ALL] = "all",
-	[HC_CLS_IP4] = "ip4",
-	[HC_CLS_IP6] = "ip6",
-	[HC_CLS_UDP4] = "udp4",
-	[HC_CLS_TCP4] = "tcp4",
-	[HC_CLS_ICMP4] = "icmp4",
-	[HC_CLS_IP4_OTHER] = "ip4-other",
-	[HC_CLS_UDP6] = "udp6",
-	[HC_CLS_TCP6] = "tcp6",
-	[HC_CLS_ICMP6] = "icmp6",
-	[HC_CLS_IP6_OTHER] = "ip6-other",
-	[HC_CLS_ARP] = "arp",
-	[HC_CLS_L2_OTHER] = "l2-other",
-	[HC_CLS_MALFORMED] = "malformed",
+#define HC_CLASS_NAME(id, name) [HC_CLS_##id] = name,
+	HC_CLASSES(HC_CLASS_NAME)
+#undef HC_CLASS_NAME
 };
 
 double hc_now(void)

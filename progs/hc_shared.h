@@ -16,22 +16,31 @@ enum hc_parse {
 	HC_PARSE_L4,
 };
 
-/* Order is the output order; names live in hc_class_names[]. */
+/*
+ * The classes, one line each: the enum value (the stats map's index, so
+ * the BPF programs and userspace agree by construction) and the name
+ * every output uses. Output order is this order.
+ */
+#define HC_CLASSES(X)                   \
+	X(ALL, "all")                   \
+	X(IP4, "ip4")                   \
+	X(IP6, "ip6")                   \
+	X(UDP4, "udp4")                 \
+	X(TCP4, "tcp4")                 \
+	X(ICMP4, "icmp4")               \
+	X(IP4_OTHER, "ip4-other")       \
+	X(UDP6, "udp6")                 \
+	X(TCP6, "tcp6")                 \
+	X(ICMP6, "icmp6")               \
+	X(IP6_OTHER, "ip6-other")       \
+	X(ARP, "arp")                   \
+	X(L2_OTHER, "l2-other")         \
+	X(MALFORMED, "malformed")
+
 enum hc_class {
-	HC_CLS_ALL,
-	HC_CLS_IP4,
-	HC_CLS_IP6,
-	HC_CLS_UDP4,
-	HC_CLS_TCP4,
-	HC_CLS_ICMP4,
-	HC_CLS_IP4_OTHER,
-	HC_CLS_UDP6,
-	HC_CLS_TCP6,
-	HC_CLS_ICMP6,
-	HC_CLS_IP6_OTHER,
-	HC_CLS_ARP,
-	HC_CLS_L2_OTHER,
-	HC_CLS_MALFORMED,
+#define HC_CLASS_ENUM(id, name) HC_CLS_##id,
+	HC_CLASSES(HC_CLASS_ENUM)
+#undef HC_CLASS_ENUM
 	HC_NR_CLASSES,
 };
 
