@@ -424,20 +424,7 @@ EOF
 	root_state_same "$name, NET_RX on CPU 1: nothing left behind"
 
 	# Signals and kill -9 once the rounds run: nothing left behind.
-	for sig in INT TERM KILL; do
-		: >"$T/err"
-		"$HC" bench --topology inject --rounds 50 --packets 2000000 -o "$T/s.json" >/dev/null 2>"$T/err" &
-		pid=$!
-		for i in $(seq "$WAIT_TICKS"); do
-			grep -q "^round 1/" "$T/err" && break
-			sleep 0.1
-		done
-		kill -"$sig" "$pid"
-		wait "$pid"
-		rc=$?
-		check_eq "$name SIG$sig: exit status" "$rc" $((128 + $(kill -l "$sig")))
-		root_state_same "$name SIG$sig: nothing left behind"
-	done
+	signal_runs "$name" --topology inject
 }
 
 # --target-ci: more rounds until the widest interval is narrow enough, or
@@ -603,24 +590,30 @@ EOF
 	check_eq "bench --plot without gnuplot: exit 1 before any row" "$?:$(test -e "$T/np"; echo $?)" "1:1"
 	check "bench --plot without gnuplot: says so" grep -q "needs gnuplot" <<<"$out"
 
-	# Signals: the report of the rounds so far, and 128+N.
-	for sig in INT TERM; do
-		"$HC" bench --rounds 50 --packets 2000000 -o "$T/s.json" >"$T/out" 2>"$T/err" &
-		local pid=$!
-		sleep 3
+	# Signals once the rounds run: 128+N; its namespaces have no names, so
+	# even kill -9 leaves nothing.
+	signal_runs bench
+}
+
+# signal_runs NAME [BENCH-ARGS]: bench killed by SIGINT, SIGTERM and
+# SIGKILL once its first round has begun: 128+N and nothing left behind.
+signal_runs() {
+	local name=$1 sig pid rc i
+	shift
+	for sig in INT TERM KILL; do
+		: >"$T/err"
+		"$HC" bench "$@" --rounds 50 --packets 2000000 -o "$T/s.json" >/dev/null 2>"$T/err" &
+		pid=$!
+		for i in $(seq "$WAIT_TICKS"); do
+			grep -q "^round 1/" "$T/err" && break
+			sleep 0.1
+		done
 		kill -"$sig" "$pid"
-		wait "$pid"
+		wait "$pid" 2>/dev/null
 		rc=$?
-		check_eq "bench SIG$sig: exit status" "$rc" "$([ $sig = INT ] && echo 130 || echo 143)"
-		root_state_same "bench SIG$sig: nothing left behind"
+		check_eq "$name SIG$sig: exit status" "$rc" $((128 + $(kill -l "$sig")))
+		root_state_same "$name SIG$sig: nothing left behind"
 	done
-	# Its namespaces have no names: even kill -9 leaves nothing.
-	"$HC" bench --rounds 50 --packets 2000000 >/dev/null 2>&1 &
-	pid=$!
-	sleep 3
-	kill -KILL "$pid"
-	wait "$pid" 2>/dev/null
-	root_state_same "bench kill -9: nothing left behind"
 }
 
 # in_dut PID CMD: sh -c CMD in bench PID's DUT namespace with a sysfs of
