@@ -449,16 +449,14 @@ static int fatal(const char *what, int ret, const struct hc_err *err)
 /* HC_BPF_TCX_INGRESS on a device that does not exist: ENODEV if tcx is there. */
 static bool probe_tcx(void)
 {
-	struct hc_run r = { .hook = HC_HOOK_TC,
-			    .tc_attach = HC_TC_TCX,
-			    .bare = true,
-			    .prog_fd = -1,
-			    .stats_fd = -1,
-			    .link_fd = -1,
-			    .sock_fd = -1 };
+	struct hc_run r;
 	bool ok = false;
 	int fd;
 
+	hc_run_init(&r);
+	r.hook = HC_HOOK_TC;
+	r.tc_attach = HC_TC_TCX;
+	r.bare = true;
 	if (!hc_hook_tc.load(&r)) {
 		fd = bpf_link_create(r.prog_fd, 0x7fffffff, HC_BPF_TCX_INGRESS,
 				     NULL);

@@ -38,6 +38,7 @@ struct bench_row *bench_row_hook(struct bench *b, const struct bench_hook *h,
 	r = bench_row_add(b, name, &bench_kind_bpf);
 	r->hook = h;
 	run = &r->run;
+	hc_run_init(run);
 	run->hook = h->hook;
 	run->xdp_mode = h->mode;
 	run->qdisc = h->mode;
@@ -45,10 +46,6 @@ struct bench_row *bench_row_hook(struct bench *b, const struct bench_hook *h,
 	run->tc_attach = h->tcx ? HC_TC_TCX : HC_TC_CLS_BPF;
 	run->conf.parse = HC_PARSE_L4;
 	run->conf.def_verdict = HC_DROP;
-	run->port = 9;
-	run->prio = 1;
-	run->handle = 1;
-	run->prog_fd = run->stats_fd = run->link_fd = run->sock_fd = -1;
 	/* The UDP socket sees only what is addressed to it. */
 	r->local = h->hook == HC_HOOK_SOCKET && h->mode == HC_SOCK_UDP;
 	return r;

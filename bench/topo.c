@@ -89,6 +89,7 @@ static int sink_counter(struct bench *b)
 	struct hc_run *r = &b->sink;
 	int ret;
 
+	hc_run_init(r);
 	r->hook = HC_HOOK_TC;
 	r->tc_attach = HC_TC_TCX;
 	r->conf.parse = HC_PARSE_L4;
@@ -97,8 +98,6 @@ static int sink_counter(struct bench *b)
 	r->ifindex = b->if_sink;
 	r->nl = b->nl_sink;
 	r->no_journal = true;
-	r->prog_fd = r->stats_fd = r->link_fd = r->sock_fd = -1;
-	r->prio = r->handle = 1;
 	ret = hc_hook_tc.load(r) ?: hc_hook_tc.attach(r);
 	if (ret == -EOPNOTSUPP && r->tc_attach == HC_TC_TCX) {
 		r->tc_attach = HC_TC_CLS_BPF;

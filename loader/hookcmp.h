@@ -216,6 +216,8 @@ const char *hc_redirect_via(const struct hc_run *r);
  */
 int hc_redirect_check(struct hc_run *r, char *warn, size_t size);
 
+/* A run with nothing loaded (every fd -1) and run's defaults. */
+void hc_run_init(struct hc_run *r);
 const struct hc_hook *hc_hook_of(const struct hc_run *r);
 void hc_report(const struct hc_run *r, const char *level, const char *what,
 	       int err);

@@ -699,16 +699,6 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 static int cmd_run(int argc, char **argv)
 {
 	struct run_cli c = {
-		.r = { .port = 9,
-		       .queue = HC_XSK_NO_QUEUE,
-		       .prio = 1,
-		       .handle = 1,
-		       .interval = 1,
-		       .prog_fd = -1,
-		       .stats_fd = -1,
-		       .link_fd = -1,
-		       .sock_fd = -1,
-		       .foreign_fd = -1 },
 		.parse = HC_PARSE_L4,
 		.action = HC_DROP,
 		.hook = -1,
@@ -721,6 +711,7 @@ static int cmd_run(int argc, char **argv)
 	char hook[32];
 	int ret, err;
 
+	hc_run_init(r);
 	ret = parse_run(&c, argc, argv);
 	if (ret)
 		return ret;

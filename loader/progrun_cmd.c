@@ -79,16 +79,17 @@ int cmd_progrun(int argc, char **argv)
 	for (v = 0; v < HC_NR_VARIANTS; v++) {
 		/* d == -1 is the bare program */
 		for (d = -1; d <= HC_PARSE_L4; d++) {
-			struct hc_run r = { .hook = hc_variants[v].hook,
-					    .sock = hc_variants[v].sock,
-					    .bare = d < 0,
-					    .conf.parse = d < 0 ? 0 : d,
-					    .conf.def_verdict = HC_DROP,
-					    .prog_fd = -1,
-					    .stats_fd = -1 };
+			struct hc_run r;
 			LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame,
 				    .data_size_in = lo.len, .repeat = c.repeat);
 			const char *depth = d < 0 ? "bare" : hc_parse_names[d];
+
+			hc_run_init(&r);
+			r.hook = hc_variants[v].hook;
+			r.sock = hc_variants[v].sock;
+			r.bare = d < 0;
+			r.conf.parse = d < 0 ? 0 : d;
+			r.conf.def_verdict = HC_DROP;
 
 			ret = hc_hook_of(&r)->load(&r);
 			if (!ret && bpf_prog_test_run_opts(r.prog_fd, &opts))

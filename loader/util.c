@@ -60,6 +60,20 @@ int hc_exit_code(int err)
 	}
 }
 
+void hc_run_init(struct hc_run *r)
+{
+	*r = (struct hc_run){ .port = 9,
+			      .queue = HC_XSK_NO_QUEUE,
+			      .prio = 1,
+			      .handle = 1,
+			      .interval = 1,
+			      .prog_fd = -1,
+			      .stats_fd = -1,
+			      .link_fd = -1,
+			      .sock_fd = -1,
+			      .foreign_fd = -1 };
+}
+
 const struct hc_hook *hc_hook_of(const struct hc_run *r)
 {
 	static const struct hc_hook *const hooks[] = {

@@ -162,12 +162,21 @@ static int run_one(struct hc_run *r, const __u8 *buf, int len, int *retval,
 	return moved;
 }
 
+/* A run of variant v with nothing loaded yet. */
+static struct hc_run run_of(const struct hc_variant *v)
+{
+	struct hc_run r;
+
+	hc_run_init(&r);
+	r.hook = v->hook;
+	r.sock = v->sock;
+	return r;
+}
+
 static void test_variant(const struct hc_variant *v, const struct ruleset *rs,
 			 enum hc_parse depth, const struct redirect_mode *mode)
 {
-	struct hc_run r = {
-		.hook = v->hook, .sock = v->sock, .prog_fd = -1, .stats_fd = -1
-	};
+	struct hc_run r = run_of(v);
 	__u8 buf[FX_MAX_LEN], out[FX_MAX_LEN];
 	unsigned int i, bad = 0, ran = 0;
 	char name[128];
@@ -265,15 +274,12 @@ static void test_ruleset(const struct hc_variant *v, const struct ruleset *rs,
 
 static void test_bare(const struct hc_variant *v)
 {
-	struct hc_run r = { .hook = v->hook,
-			    .sock = v->sock,
-			    .bare = true,
-			    .prog_fd = -1,
-			    .stats_fd = -1 };
+	struct hc_run r = run_of(v);
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
 	__u8 buf[FX_MAX_LEN];
 	int err;
 
+	r.bare = true;
 	opts.data_in = buf;
 	opts.data_size_in = fx_build(&fx_table[0], &fx_default_addrs, buf);
 	opts.repeat = 1;
@@ -293,10 +299,11 @@ static void bad_destroy(void *s)
 
 static void test_verifier_log(void)
 {
-	struct hc_run r = { .prog_fd = -1, .stats_fd = -1 };
+	struct hc_run r;
 	struct bad_bpf *s = bad_bpf__open_opts(hc_prog_open_opts());
 	int err = -ENOENT;
 
+	hc_run_init(&r);
 	if (s) {
 		r.skel = s;
 		r.skel_destroy = bad_destroy;
@@ -333,9 +340,7 @@ static void test_mutations(const struct hc_variant *v, __u32 frames,
 					     "src 192.0.2.0/24 udp drop",
 					     "proto 47 pass",
 					     "sport 1000 pass" };
-	struct hc_run r = {
-		.hook = v->hook, .sock = v->sock, .prog_fd = -1, .stats_fd = -1
-	};
+	struct hc_run r = run_of(v);
 	__u8 buf[FX_MAX_LEN], out[FX_MAX_LEN];
 	__u32 seed = 0x9e3779b9, i, k, bad = 0, ran = 0;
 	struct hc_err err = {};
@@ -460,15 +465,7 @@ static int xsk_wait(const struct hc_run *r, __u64 want, struct hc_snap *s)
  */
 static void test_xsk(void)
 {
-	struct hc_run r = { .hook = HC_HOOK_XSK,
-			    .dev = "lo",
-			    .xdp_mode = HC_XDP_GENERIC,
-			    .queue = HC_XSK_NO_QUEUE,
-			    .no_journal = true,
-			    .prog_fd = -1,
-			    .stats_fd = -1,
-			    .link_fd = -1,
-			    .sock_fd = -1 };
+	struct hc_run r;
 	struct xdp_md ctx = {};
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &ctx,
 		    .ctx_size_in = sizeof(ctx), .repeat = 1);
@@ -477,6 +474,11 @@ static void test_xsk(void)
 	struct hc_snap prev, cur;
 	int err;
 
+	hc_run_init(&r);
+	r.hook = HC_HOOK_XSK;
+	r.dev = "lo";
+	r.xdp_mode = HC_XDP_GENERIC;
+	r.no_journal = true;
 	if (unshare(CLONE_NEWNET)) {
 		t_result(false, "prog-run xsk: a private network namespace: %s",
 			 strerror(errno));
