@@ -141,6 +141,7 @@ struct bench_hook {
 	int mode; /* xdp_mode, qdisc or sock */
 	bool tcx;
 	bool bare; /* the hooks scenario adds a -bare row */
+	bool local; /* it sees only frames addressed to the DUT */
 };
 
 extern const struct bench_hook bench_hooks[];

@@ -12,7 +12,8 @@ const struct bench_hook bench_hooks[] = {
 	/* Its bare program is tc-clsact's; only the qdisc differs. */
 	{ "tc-ingress", HC_HOOK_TC, HC_QDISC_INGRESS },
 	{ "tcx", HC_HOOK_TC, 0, .tcx = true, .bare = true },
-	{ "socket-udp", HC_HOOK_SOCKET, HC_SOCK_UDP, .bare = true },
+	{ "socket-udp", HC_HOOK_SOCKET, HC_SOCK_UDP, .bare = true,
+	  .local = true },
 	{ "socket-packet", HC_HOOK_SOCKET, HC_SOCK_PACKET },
 	{}
 };
@@ -46,8 +47,7 @@ struct bench_row *bench_row_hook(struct bench *b, const struct bench_hook *h,
 	run->tc_attach = h->tcx ? HC_TC_TCX : HC_TC_CLS_BPF;
 	run->conf.parse = HC_PARSE_L4;
 	run->conf.def_verdict = HC_DROP;
-	/* The UDP socket sees only what is addressed to it. */
-	r->local = h->hook == HC_HOOK_SOCKET && h->mode == HC_SOCK_UDP;
+	r->local = h->local;
 	return r;
 }
 

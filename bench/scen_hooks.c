@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hooks: the l4 drop logic at every BPF hook and behind AF_XDP, iptables
- * and nftables drops, the plain stack, and each hook's floor: its bare
- * program (drop, count nothing), and AF_XDP not reading the frame
- * (rx_drop), against native XDP.
+ * hooks: the l4 drop logic at every BPF hook, netfilter's included, and
+ * behind AF_XDP, iptables and nftables drops, the plain stack, and each
+ * hook's floor: its bare program (drop, count nothing), and AF_XDP not
+ * reading the frame (rx_drop), against native XDP.
  */
 #include "bench.h"
+
+/* The BPF peer of iptables-raw: the same hook at the same priority. */
+static const struct bench_hook netfilter_raw = { "netfilter-raw",
+						 HC_HOOK_NETFILTER,
+						 .local = true };
 
 static void build(struct bench *b)
 {
@@ -15,6 +20,7 @@ static void build(struct bench *b)
 	for (h = bench_hooks; h->name; h++)
 		bench_row_hook(b, h, "");
 	bench_row_xsk(b, "-l4", HC_PARSE_L4);
+	bench_row_hook(b, &netfilter_raw, "");
 	bench_row_add(b, "iptables-raw", &bench_kind_ipt)->local = true;
 	bench_row_add(b, "nft-ingress", &bench_kind_nft);
 	bench_row_add(b, "stack", &bench_kind_stack);

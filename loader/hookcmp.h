@@ -33,7 +33,14 @@ void hc_err_hint(struct hc_err *err, const char *fmt, ...)
 /* BPF_TCX_INGRESS, Linux 6.6 uapi; Debian 12's headers predate it. */
 #define HC_BPF_TCX_INGRESS 46
 
-enum hc_hook_id { HC_HOOK_XDP, HC_HOOK_TC, HC_HOOK_SOCKET, HC_HOOK_XSK };
+enum hc_hook_id {
+	HC_HOOK_XDP,
+	HC_HOOK_TC,
+	HC_HOOK_SOCKET,
+	HC_HOOK_XSK,
+	HC_HOOK_NETFILTER,
+	HC_NR_HOOKS
+};
 enum hc_xdp_mode { HC_XDP_NATIVE, HC_XDP_GENERIC };
 enum hc_xdp_attach { HC_XDP_NETLINK, HC_XDP_LINK };
 enum hc_qdisc { HC_QDISC_CLSACT, HC_QDISC_INGRESS };
@@ -103,6 +110,7 @@ struct hc_run {
 	bool busy_poll;
 	__u32 prio;
 	__u32 handle;
+	__s32 nf_prio; /* netfilter: the hooks' priority */
 	double interval;
 	double duration;
 	bool json;
@@ -130,6 +138,7 @@ struct hc_run {
 	int shared_with; /* the hookcmp whose qdisc we joined */
 	bool filter_added;
 	int link_fd;
+	int link6_fd; /* netfilter: IPv6's link; link_fd is IPv4's */
 	int sock_fd;
 	__u32 foreign_id; /* --replace: the program it took the slot from */
 	int foreign_fd;
@@ -142,7 +151,7 @@ struct hc_run {
 struct hc_snap;
 struct hc_json;
 
-/* One per hook: loader/xdp.c, loader/tc.c, loader/sock.c, loader/xsk.c. */
+/* One per hook: loader/xdp.c, tc.c, sock.c, xsk.c and nf.c. */
 struct hc_hook {
 	const char *name;
 	int (*load)(struct hc_run *r);
@@ -165,7 +174,7 @@ struct hc_hook {
 };
 
 extern const struct hc_hook hc_hook_xdp, hc_hook_tc, hc_hook_socket,
-	hc_hook_xsk;
+	hc_hook_xsk, hc_hook_netfilter;
 
 /* loader/xdp.c: XDP attach and detach, for the xdp and xsk hooks */
 int hc_xdp_attach(struct hc_run *r);

@@ -81,6 +81,23 @@ static int set_dmac(void *cfg, const char *arg, struct hc_err *err)
 	return 0;
 }
 
+/* --nf-prio: a signed priority, the kernel refusing INT_MIN and INT_MAX. */
+static int set_nf_prio(void *cfg, const char *arg, struct hc_err *err)
+{
+	bool neg = arg[0] == '-';
+	__u64 v;
+
+	if (hc_parse_uint(arg + neg, 0, 0, neg ? 2147483647 : 2147483646,
+			  &v)) {
+		hc_err_set(err,
+			   "--nf-prio '%s': expected a number from -2147483647 to 2147483646",
+			   arg);
+		return -EINVAL;
+	}
+	((struct run_cli *)cfg)->r.nf_prio = neg ? -(__s64)v : (__s64)v;
+	return 0;
+}
+
 enum { RD_MAP, RD_IFINDEX }; /* --redirect-mode */
 
 /*
@@ -93,10 +110,11 @@ enum {
 	SC_TC = 1 << HC_HOOK_TC,
 	SC_SOCKET = 1 << HC_HOOK_SOCKET,
 	SC_XSK = 1 << HC_HOOK_XSK,
-	SC_CLS_BPF = 1 << 4, /* tc with --tc-attach qdisc */
-	SC_UDP = 1 << 5, /* socket with --socket udp */
-	SC_NETLINK = 1 << 6, /* xdp or xsk with --xdp-attach netlink */
-	SC_LOGIC = 1 << 7, /* the full program: not --bare */
+	SC_NETFILTER = 1 << HC_HOOK_NETFILTER,
+	SC_CLS_BPF = 1 << HC_NR_HOOKS, /* tc with --tc-attach qdisc */
+	SC_UDP = 1 << (HC_NR_HOOKS + 1), /* socket with --socket udp */
+	SC_NETLINK = 1 << (HC_NR_HOOKS + 2), /* xdp or xsk, netlink */
+	SC_LOGIC = 1 << (HC_NR_HOOKS + 3), /* the full program: not --bare */
 };
 
 static const char *const run_scopes[] = {
@@ -104,6 +122,7 @@ static const char *const run_scopes[] = {
 	"--hook tc",
 	"--hook socket",
 	"--hook xsk",
+	"--hook netfilter",
 	"--hook tc --tc-attach qdisc",
 	"--hook socket --socket udp",
 	"--hook xdp or xsk with --xdp-attach netlink",
@@ -117,7 +136,7 @@ static const char *const run_scopes[] = {
 
 static const struct hc_opt run_opts[] = {
 	{ "hook", 0, HC_OPT_ENUM, CLI(hook), NULL, "receive hook to attach to",
-	  HC_CHOICES("xdp", "tc", "socket", "xsk") },
+	  HC_CHOICES("xdp", "tc", "socket", "xsk", "netfilter") },
 	{ "xdp-mode", 0, HC_OPT_ENUM, RUN(xdp_mode), NULL,
 	  "XDP in the driver or in the generic path (default native)",
 	  HC_CHOICES("native", "generic"), .scope = SC_XDP | SC_XSK },
@@ -136,6 +155,9 @@ static const struct hc_opt run_opts[] = {
 	{ "handle", 0, HC_OPT_U32, RUN(handle), "HANDLE",
 	  "tc filter handle, decimal or 0x hex (default 1)", NULL, 1,
 	  0xffffffff, .flags = HC_NUM_HEX, .scope = SC_CLS_BPF },
+	{ "nf-prio", 0, HC_OPT_FUNC, 0, "PRIO",
+	  "netfilter hook priority, at PRE_ROUTING (default -300, iptables' raw)",
+	  .fn = set_nf_prio, .scope = SC_NETFILTER },
 	{ "socket", 0, HC_OPT_ENUM, RUN(sock), NULL,
 	  "socket for the socket hook (default udp)",
 	  HC_CHOICES("udp", "packet"), .scope = SC_SOCKET },
@@ -559,7 +581,7 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 		hc_journal_set_dir(c->journal);
 	if (c->hook < 0)
 		return hc_fail(HC_EXIT_USAGE,
-			       "--hook xdp|tc|socket|xsk is required");
+			       "--hook xdp|tc|socket|xsk|netfilter is required");
 	c->r.hook = c->hook;
 	if (npos != 1)
 		return hc_fail(HC_EXIT_USAGE,
@@ -919,7 +941,7 @@ static void usage(FILE *f)
 	const struct cmd *c;
 
 	fprintf(f,
-		"Usage: hookcmp [-n NETNS] [-j] [run] --hook xdp|tc|socket|xsk [OPTIONS] DEV\n"
+		"Usage: hookcmp [-n NETNS] [-j] [run] --hook xdp|tc|socket|xsk|netfilter [OPTIONS] DEV\n"
 		"       hookcmp [-n NETNS] [-j] COMMAND [OPTIONS]\n\n"
 		"Runs one drop-and-classify program at a receive hook of DEV and\n"
 		"prints what it saw per class, then a summary on exit.\n\n"

@@ -67,9 +67,11 @@ void hc_run_init(struct hc_run *r)
 			      .prio = 1,
 			      .handle = 1,
 			      .interval = 1,
+			      .nf_prio = -300, /* iptables' raw table */
 			      .prog_fd = -1,
 			      .stats_fd = -1,
 			      .link_fd = -1,
+			      .link6_fd = -1,
 			      .sock_fd = -1,
 			      .foreign_fd = -1 };
 }
@@ -81,6 +83,7 @@ const struct hc_hook *hc_hook_of(const struct hc_run *r)
 		[HC_HOOK_TC] = &hc_hook_tc,
 		[HC_HOOK_SOCKET] = &hc_hook_socket,
 		[HC_HOOK_XSK] = &hc_hook_xsk,
+		[HC_HOOK_NETFILTER] = &hc_hook_netfilter,
 	};
 
 	return hooks[r->hook];

@@ -62,6 +62,7 @@ for tool in iptables nft; do
 	command -v $tool >/dev/null || MISSING="$MISSING|cannot run $tool"
 done
 [ $TCX = false ] && MISSING="$MISSING|tcx links need Linux 6.6"
+kernel_has 6.4 || MISSING="$MISSING|BPF netfilter links need Linux 6.4"
 MISSING=${MISSING#|}
 # The INVALID rows not explained by MISSING ($m), by a reason in $ok, on
 # an emulated CPU by a receiver that fell behind its sender even inline
@@ -113,7 +114,7 @@ test_scenarios() {
 	done
 	check_eq "bench hooks: row names" \
 		"$("$HC" bench --rounds 1 --packets 2000 -j 2>/dev/null | jq -c '[.rows[].name]')" \
-		'["xdp-native","xdp-generic","tc-clsact","tc-ingress","tcx","socket-udp","socket-packet","xsk-l4","iptables-raw","nft-ingress","stack","xdp-native-bare","xdp-generic-bare","tc-clsact-bare","tcx-bare","socket-udp-bare","xsk-none","gen-only"]'
+		'["xdp-native","xdp-generic","tc-clsact","tc-ingress","tcx","socket-udp","socket-packet","xsk-l4","netfilter-raw","iptables-raw","nft-ingress","stack","xdp-native-bare","xdp-generic-bare","tc-clsact-bare","tcx-bare","socket-udp-bare","xsk-none","gen-only"]'
 	# --hooks takes every name the table shows: rows, hooks, families, the
 	# baseline; the rows a row is compared with come along.
 	while IFS=';' read -r args want; do

@@ -171,13 +171,19 @@ kernel_has() {
 	[ "$(printf '%s\n' "$1" "${r%%-*}" | sort -V | head -n 1)" = "$1" ]
 }
 
-# tcx_missing NAME ARGS...: true, with a SKIP line for NAME, when ARGS ask
-# for a tcx link and the kernel predates them (Linux 6.6).
-tcx_missing() {
+# kernel_lacks NAME ARGS...: true, with a SKIP line for NAME, when ARGS ask
+# for what the kernel predates: a tcx link (Linux 6.6), BPF at netfilter
+# (6.4).
+kernel_lacks() {
 	local name=$1
 	shift
-	[[ " $* " == *" --tc-attach tcx "* ]] && ! kernel_has 6.6 || return 1
-	echo "SKIP $name: tcx needs Linux 6.6, this kernel is $(uname -r)"
+	if [[ " $* " == *" --tc-attach tcx "* ]] && ! kernel_has 6.6; then
+		echo "SKIP $name: tcx needs Linux 6.6, this kernel is $(uname -r)"
+	elif [[ " $* " == *" --hook netfilter "* ]] && ! kernel_has 6.4; then
+		echo "SKIP $name: BPF netfilter links need Linux 6.4, this kernel is $(uname -r)"
+	else
+		return 1
+	fi
 }
 
 # comp WORDS...: what bash completion offers for the last word.
@@ -264,7 +270,7 @@ fault_table() {
 	local name=$1 step args out rc
 	while read -r step args; do
 		# The tcx step fails before it asks the kernel: any kernel.
-		[ "$step" != tcx ] && tcx_missing "$name at $step ($args)" $args && continue
+		[ "$step" != tcx ] && kernel_lacks "$name at $step ($args)" $args && continue
 		# shellcheck disable=SC2086
 		out=$(HOOKCMP_FAIL_AT=$step "$HC" -n "$D" $args -d 5 "$DEV" 2>&1)
 		rc=$?
@@ -285,7 +291,7 @@ fault_table() {
 signal_table() {
 	local name=$1 step sig args rc want
 	while read -r step sig args; do
-		tcx_missing "$name $sig at $step ($args)" $args && continue
+		kernel_lacks "$name $sig at $step ($args)" $args && continue
 		: >"$T/err"
 		# shellcheck disable=SC2086
 		HOOKCMP_PAUSE_AT=$step "$HC" -n "$D" $args -i 0 "$DEV" >"$T/out" 2>"$T/err" &

@@ -126,7 +126,7 @@ dropped() {
 test_forward() {
 	local name=$1 napi=$2
 	shift 2
-	tcx_missing "$name" "$@" && return
+	kernel_lacks "$name" "$@" && return
 	rd_up || { fail "$name: topology"; return; }
 	rd_snapshot >"$T/before"
 	# shellcheck disable=SC2086
@@ -206,7 +206,7 @@ test_dmac() {
 	mac=$(ip -n "$S" -j link show dev "$SINK" | jq -r '.[0].address')
 	rd_snapshot >"$T/before"
 	while IFS=';' read -r want args; do
-		tcx_missing "$name: $args" $args && continue
+		kernel_lacks "$name: $args" $args && continue
 		sink_start sink --hook socket
 		sink_start napi --hook xdp -a pass
 		# shellcheck disable=SC2086

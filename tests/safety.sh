@@ -635,6 +635,13 @@ EOF
 			"$HC" --hook tc --tc-attach tcx -d 0.2 -i 0 "$DEV" 2>&1)
 		check_eq "least privilege: tcx needs no journal: exit" "$?" 0
 	fi
+	if kernel_has 6.4; then
+		out=$(ip netns exec "$D" setpriv --reuid=65534 --regid=65534 --clear-groups \
+			--inh-caps=+bpf,+net_admin,+perfmon --ambient-caps=+bpf,+net_admin,+perfmon \
+			"$HC" --hook netfilter -d 0.2 -i 0 "$DEV" 2>&1)
+		check_eq "least privilege: netfilter needs no more, nor a journal: exit" "$?" 0
+		check_state_same "least privilege: netfilter"
+	fi
 	out=$(ip netns exec "$D" setpriv --reuid=65534 --regid=65534 --clear-groups \
 		--inh-caps=+bpf,+net_admin,+perfmon --ambient-caps=+bpf,+net_admin,+perfmon \
 		"$HC" --hook xdp -d 0.2 -i 0 "$DEV" 2>&1)

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF at netfilter: the logic as a BPF_PROG_TYPE_NETFILTER program on two
+ * netfilter links, NF_INET_PRE_ROUTING for IPv4 and for IPv6, at --nf-prio
+ * (default -300, iptables' raw table). A link lives as long as its fd, so
+ * nothing can outlive hookcmp: there is nothing to journal.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+#include <linux/netfilter.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "hookcmp.h"
+#include "json.h"
+#include "nf.skel.h"
+
+/* Linux 6.4 uapi; Debian 12's headers and libbpf predate them. */
+#define HC_BPF_PROG_TYPE_NETFILTER 32
+#define HC_BPF_NETFILTER 45
+
+/* bpf_link_info up to its netfilter member (Linux 6.4 uapi). */
+struct nf_link_info {
+	__u32 type, id, prog_id, pad;
+	__u32 pf, hooknum;
+	__s32 priority;
+	__u32 flags;
+};
+
+/* r->skel: the skeleton, and what the kernel said of each link. */
+struct nf_state {
+	struct nf_bpf *skel;
+	struct nf_link_info link[2];
+};
+
+static void state_destroy(void *p)
+{
+	struct nf_state *st = p;
+
+	nf_bpf__destroy(st->skel);
+	free(st);
+}
+
+/*
+ * Does the kernel know the program type? A two-instruction program says:
+ * EINVAL before 6.4. HOOKCMP_FAIL_AT=netfilter-probe:22 plays that kernel.
+ */
+static bool nf_supported(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 1 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = HC_BPF_NETFILTER);
+	int fd, err = hc_fault(NULL, "netfilter-probe");
+
+	if (!err) {
+		fd = bpf_prog_load(HC_BPF_PROG_TYPE_NETFILTER, NULL, "GPL",
+				   insns, 2, &opts);
+		err = fd < 0 ? -errno : 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	return err != -EINVAL;
+}
+
+static int nf_load(struct hc_run *r)
+{
+	struct nf_state *st;
+	struct nf_bpf *s;
+
+	if (!nf_supported()) {
+		hc_err_set(&r->err,
+			   "BPF netfilter links need Linux 6.4 or newer");
+		hc_err_hint(&r->err,
+			    "--hook tc or socket works on any kernel");
+		return -EOPNOTSUPP;
+	}
+	st = calloc(1, sizeof(*st));
+	s = st ? nf_bpf__open_opts(hc_prog_open_opts()) : NULL;
+	if (!s) {
+		free(st);
+		return -errno;
+	}
+	st->skel = s;
+	r->skel = st;
+	r->skel_destroy = state_destroy;
+	bpf_program__set_type(s->progs.hc_nf, HC_BPF_PROG_TYPE_NETFILTER);
+	bpf_program__set_type(s->progs.hc_nf_bare, HC_BPF_PROG_TYPE_NETFILTER);
+	bpf_program__set_expected_attach_type(s->progs.hc_nf, HC_BPF_NETFILTER);
+	bpf_program__set_expected_attach_type(s->progs.hc_nf_bare,
+					      HC_BPF_NETFILTER);
+	s->rodata->hc_conf = r->conf;
+	s->rodata->hc_nf_ifindex = r->ifindex;
+	return hc_prog_load(r, s->skeleton, r->bare ? "hc_nf_bare" : "hc_nf");
+}
+
+/*
+ * BPF_LINK_CREATE's attributes up to the netfilter ones, which libbpf 1.1
+ * cannot pass; the kernel takes a shorter bpf_attr as zero beyond it.
+ */
+struct nf_link_attr {
+	__u32 prog_fd, target_fd, attach_type, flags;
+	__u32 pf, hooknum;
+	__s32 priority;
+	__u32 nf_flags;
+};
+
+static int nf_link(int prog_fd, __u32 pf, __s32 prio)
+{
+	struct nf_link_attr attr = { .prog_fd = prog_fd,
+				     .attach_type = HC_BPF_NETFILTER,
+				     .pf = pf,
+				     .hooknum = NF_INET_PRE_ROUTING,
+				     .priority = prio };
+	int fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* What the kernel says the link runs at, for the summary. */
+static void link_info(int fd, struct nf_link_info *info)
+{
+	__u32 len = sizeof(*info);
+
+	if (bpf_obj_get_info_by_fd(fd, info, &len))
+		memset(info, 0, sizeof(*info));
+}
+
+static int nf_attach(struct hc_run *r)
+{
+	struct nf_state *st = r->skel;
+	int fd, err = hc_fault(&r->err, "netfilter");
+
+	if (err)
+		return err;
+	fd = nf_link(r->prog_fd, NFPROTO_IPV4, r->nf_prio);
+	if (fd >= 0) {
+		r->link_fd = fd;
+		link_info(fd, &st->link[0]);
+		fd = nf_link(r->prog_fd, NFPROTO_IPV6, r->nf_prio);
+	}
+	if (fd < 0)
+		return fd;
+	r->link6_fd = fd;
+	link_info(fd, &st->link[1]);
+	return 0;
+}
+
+static int nf_detach(struct hc_run *r)
+{
+	if (r->link_fd >= 0)
+		close(r->link_fd);
+	if (r->link6_fd >= 0)
+		close(r->link6_fd);
+	r->link_fd = r->link6_fd = -1;
+	return 0;
+}
+
+static const char *nf_attach_via(const struct hc_run *r)
+{
+	return "link";
+}
+
+static const char *nf_attach_name(const struct hc_run *r)
+{
+	return "prerouting";
+}
+
+/*
+ * What the kernel said of each link when it was made: the family, hook
+ * and priority it runs at, so the summary shows the path, not the options.
+ */
+static void nf_report(const struct hc_run *r, struct hc_json *j)
+{
+	const struct nf_state *st = r->skel;
+	unsigned int i;
+	char prio[16];
+
+	if (j)
+		jw_open(j, "netfilter", '[');
+	for (i = 0; st && i < 2; i++) {
+		const struct nf_link_info *l = &st->link[i];
+		const char *pf = l->pf == NFPROTO_IPV4 ? "ipv4" :
+				 l->pf == NFPROTO_IPV6 ? "ipv6" : "?";
+
+		if (!l->id)
+			continue;
+		if (!j) {
+			printf("netfilter link %u: %s, hook %u%s, priority %d\n",
+			       l->id, pf, l->hooknum,
+			       l->hooknum == NF_INET_PRE_ROUTING ?
+				       " (prerouting)" :
+				       "",
+			       l->priority);
+			continue;
+		}
+		jw_open(j, NULL, '{');
+		jw_u64(j, "link_id", l->id);
+		jw_str(j, "pf", pf);
+		jw_u64(j, "hooknum", l->hooknum);
+		snprintf(prio, sizeof(prio), "%d", l->priority);
+		jw_raw(j, "priority", prio);
+		jw_close(j, '}');
+	}
+	if (j)
+		jw_close(j, ']');
+}
+
+const struct hc_hook hc_hook_netfilter = {
+	.name = "netfilter",
+	.load = nf_load,
+	.attach = nf_attach,
+	.detach = nf_detach,
+	.attach_name = nf_attach_name,
+	.attach_via = nf_attach_via,
+	.report = nf_report,
+};
