@@ -22,7 +22,7 @@ check_eq "man page documents every option of every command" "$missing" ""
 
 # Completion, from the help the option tables generate.
 check_eq "completion: commands" "$(comp hookcmp be)" "bench"
-check_eq "completion: an option's choices" "$(comp hookcmp --hook '')" "xdp tc socket xsk"
+check_eq "completion: an option's choices" "$(comp hookcmp --xdp-mode '')" "native generic"
 check_eq "completion: verdicts" "$(comp hookcmp --action '')" "pass drop redirect"
 check_eq "completion: redirect modes" "$(comp hookcmp --redirect-mode '')" "map ifindex"
 check_eq "completion: a command's options" "$(comp hookcmp bench --sc)" "--scenario"
