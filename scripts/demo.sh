@@ -40,7 +40,8 @@ done) &
 SENDER=$!
 
 for hook in "xdp" "xdp --xdp-mode generic" "tc" "tc --qdisc ingress" \
-	"tc --tc-attach tcx" "socket --socket packet" "socket --socket udp"; do
+	"tc --tc-attach tcx" "socket --socket packet" "socket --socket udp" \
+	"netfilter"; do
 	echo "== hookcmp --hook $hook hcd"
 	# shellcheck disable=SC2086
 	./hookcmp -n "$D" --hook $hook -r 'tcp dport 80 pass' -d 2.5 hcd ||
