@@ -138,7 +138,6 @@ struct hc_run {
 	int shared_with; /* the hookcmp whose qdisc we joined */
 	bool filter_added;
 	int link_fd;
-	int link6_fd; /* netfilter: IPv6's link; link_fd is IPv4's */
 	int sock_fd;
 	__u32 foreign_id; /* --replace: the program it took the slot from */
 	int foreign_fd;

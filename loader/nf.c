@@ -31,10 +31,13 @@ struct nf_link_info {
 	__u32 flags;
 };
 
-/* r->skel: the skeleton, and what the kernel said of each link. */
+/* r->skel: the skeleton and the two links, IPv4's and IPv6's. */
 struct nf_state {
 	struct nf_bpf *skel;
-	struct nf_link_info link[2];
+	struct {
+		int fd;
+		struct nf_link_info info; /* what the kernel said of it */
+	} link[2];
 };
 
 static void state_destroy(void *p)
@@ -71,6 +74,7 @@ static bool nf_supported(void)
 
 static int nf_load(struct hc_run *r)
 {
+	struct bpf_program *p;
 	struct nf_state *st;
 	struct nf_bpf *s;
 
@@ -88,13 +92,13 @@ static int nf_load(struct hc_run *r)
 		return -errno;
 	}
 	st->skel = s;
+	st->link[0].fd = st->link[1].fd = -1;
 	r->skel = st;
 	r->skel_destroy = state_destroy;
-	bpf_program__set_type(s->progs.hc_nf, HC_BPF_PROG_TYPE_NETFILTER);
-	bpf_program__set_type(s->progs.hc_nf_bare, HC_BPF_PROG_TYPE_NETFILTER);
-	bpf_program__set_expected_attach_type(s->progs.hc_nf, HC_BPF_NETFILTER);
-	bpf_program__set_expected_attach_type(s->progs.hc_nf_bare,
-					      HC_BPF_NETFILTER);
+	bpf_object__for_each_program(p, s->obj) {
+		bpf_program__set_type(p, HC_BPF_PROG_TYPE_NETFILTER);
+		bpf_program__set_expected_attach_type(p, HC_BPF_NETFILTER);
+	}
 	s->rodata->hc_conf = r->conf;
 	s->rodata->hc_nf_ifindex = r->ifindex;
 	return hc_prog_load(r, s->skeleton, r->bare ? "hc_nf_bare" : "hc_nf");
@@ -123,42 +127,36 @@ static int nf_link(int prog_fd, __u32 pf, __s32 prio)
 	return fd < 0 ? -errno : fd;
 }
 
-/* What the kernel says the link runs at, for the summary. */
-static void link_info(int fd, struct nf_link_info *info)
-{
-	__u32 len = sizeof(*info);
-
-	if (bpf_obj_get_info_by_fd(fd, info, &len))
-		memset(info, 0, sizeof(*info));
-}
-
 static int nf_attach(struct hc_run *r)
 {
+	static const __u32 pf[2] = { NFPROTO_IPV4, NFPROTO_IPV6 };
 	struct nf_state *st = r->skel;
-	int fd, err = hc_fault(&r->err, "netfilter");
+	int i, err = hc_fault(&r->err, "netfilter");
 
-	if (err)
-		return err;
-	fd = nf_link(r->prog_fd, NFPROTO_IPV4, r->nf_prio);
-	if (fd >= 0) {
-		r->link_fd = fd;
-		link_info(fd, &st->link[0]);
-		fd = nf_link(r->prog_fd, NFPROTO_IPV6, r->nf_prio);
+	for (i = 0; !err && i < 2; i++) {
+		__u32 len = sizeof(st->link[i].info);
+		int fd = nf_link(r->prog_fd, pf[i], r->nf_prio);
+
+		if (fd < 0)
+			return fd;
+		st->link[i].fd = fd;
+		/* What the kernel says it runs at, for the summary. */
+		if (bpf_obj_get_info_by_fd(fd, &st->link[i].info, &len))
+			memset(&st->link[i].info, 0, sizeof(st->link[i].info));
 	}
-	if (fd < 0)
-		return fd;
-	r->link6_fd = fd;
-	link_info(fd, &st->link[1]);
-	return 0;
+	return err;
 }
 
 static int nf_detach(struct hc_run *r)
 {
-	if (r->link_fd >= 0)
-		close(r->link_fd);
-	if (r->link6_fd >= 0)
-		close(r->link6_fd);
-	r->link_fd = r->link6_fd = -1;
+	struct nf_state *st = r->skel;
+	int i;
+
+	for (i = 0; st && i < 2; i++) {
+		if (st->link[i].fd >= 0)
+			close(st->link[i].fd);
+		st->link[i].fd = -1;
+	}
 	return 0;
 }
 
@@ -185,7 +183,7 @@ static void nf_report(const struct hc_run *r, struct hc_json *j)
 	if (j)
 		jw_open(j, "netfilter", '[');
 	for (i = 0; st && i < 2; i++) {
-		const struct nf_link_info *l = &st->link[i];
+		const struct nf_link_info *l = &st->link[i].info;
 		const char *pf = l->pf == NFPROTO_IPV4 ? "ipv4" :
 				 l->pf == NFPROTO_IPV6 ? "ipv6" : "?";
 

@@ -71,7 +71,6 @@ void hc_run_init(struct hc_run *r)
 			      .prog_fd = -1,
 			      .stats_fd = -1,
 			      .link_fd = -1,
-			      .link6_fd = -1,
 			      .sock_fd = -1,
 			      .foreign_fd = -1 };
 }

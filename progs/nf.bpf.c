@@ -16,12 +16,14 @@
 
 #define NF_DROP 0
 #define NF_ACCEPT 1
+#define NFPROTO_IPV6 10
 
 struct net_device {
 	int ifindex;
 } __attribute__((preserve_access_index));
 
 struct nf_hook_state {
+	__u8 pf;
 	struct net_device *in;
 } __attribute__((preserve_access_index));
 
@@ -54,44 +56,37 @@ static __always_inline int hc_load(struct hc_pkt *p, __u32 off, void *dst,
 
 #include "hc_logic.h"
 
-/* Not ours (another device) or not readable: on to the stack, uncounted. */
-static __always_inline int hc_nf_skb(struct bpf_nf_ctx *ctx,
-				     struct bpf_dynptr *ptr, __u8 *version)
+/* Came in on our device: the hook is the whole namespace's. */
+static __always_inline int hc_nf_ours(const struct bpf_nf_ctx *ctx)
 {
 	const struct net_device *in = ctx->state->in;
 
-	if (!in || in->ifindex != hc_nf_ifindex)
-		return -1;
-	if (bpf_dynptr_from_skb(ctx->skb, 0, ptr) ||
-	    bpf_dynptr_read(version, 1, ptr, 0, 0))
-		return -1;
-	*version >>= 4;
-	return 0;
+	return in && in->ifindex == hc_nf_ifindex;
 }
 
+/* Another device's, or not readable: on to the stack, uncounted. */
 SEC("netfilter")
 int hc_nf(struct bpf_nf_ctx *ctx)
 {
 	struct bpf_dynptr ptr;
 	struct hc_pkt p = { .ptr = &ptr, .at_l3 = 1 };
-	__u8 version;
 	__u32 cls, v;
 
-	if (hc_nf_skb(ctx, &ptr, &version))
+	if (!hc_nf_ours(ctx) || bpf_dynptr_from_skb(ctx->skb, 0, &ptr))
 		return NF_ACCEPT;
-	p.l3_proto = version == 6 ? HC_ETH_P_IPV6 : HC_ETH_P_IP;
+	/* The hook's family is the packet's: IPv4's link or IPv6's. */
+	p.l3_proto = ctx->state->pf == NFPROTO_IPV6 ? HC_ETH_P_IPV6 :
+						      HC_ETH_P_IP;
 	v = hc_process(&p, &hc_conf, &cls);
 	hc_count(cls, v, HC_ETH_HLEN + ctx->skb->len);
 	return v == HC_DROP ? NF_DROP : NF_ACCEPT;
 }
 
-/* Drops what came in on its device, and only that: the hook is the namespace's. */
+/* Drops what came in on its device, and only that. */
 SEC("netfilter")
 int hc_nf_bare(struct bpf_nf_ctx *ctx)
 {
-	const struct net_device *in = ctx->state->in;
-
-	return in && in->ifindex == hc_nf_ifindex ? NF_DROP : NF_ACCEPT;
+	return hc_nf_ours(ctx) ? NF_DROP : NF_ACCEPT;
 }
 
 char LICENSE[] SEC("license") = "GPL";
