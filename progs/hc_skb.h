@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Packet access for the hooks that cannot read packet memory directly
- * (socket filters, cgroup skb programs): bytes come through
- * bpf_skb_load_bytes_relative(), from the MAC header or, for an skb that
- * starts past the IP header, from the network header with the ethertype
- * taken from the skb.
+ * (socket filters; cgroup skb programs, when that hook lands): bytes come
+ * through bpf_skb_load_bytes_relative(), from the MAC header or, for an
+ * skb that starts past the IP header, from the network header with the
+ * ethertype taken from the skb.
  */
 #ifndef HC_SKB_H
 #define HC_SKB_H
