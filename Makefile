@@ -29,7 +29,7 @@ $(STAMP):
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Iprogs -I/usr/include/$(MULTIARCH)
 
 BPF_HDRS := $(wildcard progs/*.h)
-HOOKS := xdp tc sock gen xsk nf
+HOOKS := xdp tc sock gen xsk nf cg
 SKELS := $(HOOKS:%=build/%.skel.h)
 
 CMD_SRCS := $(wildcard loader/*_cmd.c) loader/main.c $(wildcard bench/*.c)

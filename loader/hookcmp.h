@@ -39,6 +39,7 @@ enum hc_hook_id {
 	HC_HOOK_SOCKET,
 	HC_HOOK_XSK,
 	HC_HOOK_NETFILTER,
+	HC_HOOK_CGROUP,
 	HC_NR_HOOKS
 };
 enum hc_xdp_mode { HC_XDP_NATIVE, HC_XDP_GENERIC };
@@ -57,6 +58,7 @@ enum hc_jkind {
 	HC_J_XDP,
 	HC_J_FILTER, /* mode "u32": bench's u32 filter, else cls_bpf */
 	HC_J_QDISC,
+	HC_J_CGROUP, /* a cgroup v2 directory, cgroup_ino proving it */
 	HC_J_IPT, /* an iptables rule; mode: its comment */
 	HC_J_NFT, /* an nftables table; mode: its name */
 	HC_J_GRO, /* bench --tune: the old value in val[0] */
@@ -65,7 +67,7 @@ enum hc_jkind {
 	HC_J_LINK, /* a veth pair bench created */
 	HC_NR_JKINDS
 };
-#define HC_NR_RUN_JKINDS (HC_J_QDISC + 1) /* what hookcmp run records */
+#define HC_NR_RUN_JKINDS (HC_J_CGROUP + 1) /* what hookcmp run records */
 
 /*
  * One journal record (loader/journal.h): a change, and what proves that
@@ -93,6 +95,8 @@ struct hc_jrec {
 	__u32 foreign_id; /* --replace: the XDP program it took over */
 	char pin[128]; /* ... pinned there meanwhile */
 	__u32 val[4]; /* what --tune found, to put back */
+	char cgroup[256]; /* below the cgroup2 root (loader/cg.c) */
+	__u64 cgroup_ino;
 };
 
 struct hc_run {
@@ -150,7 +154,7 @@ struct hc_run {
 struct hc_snap;
 struct hc_json;
 
-/* One per hook: loader/xdp.c, tc.c, sock.c, xsk.c and nf.c. */
+/* One per hook: loader/xdp.c, tc.c, sock.c, xsk.c, nf.c and cg.c. */
 struct hc_hook {
 	const char *name;
 	int (*load)(struct hc_run *r);
@@ -173,7 +177,7 @@ struct hc_hook {
 };
 
 extern const struct hc_hook hc_hook_xdp, hc_hook_tc, hc_hook_socket,
-	hc_hook_xsk, hc_hook_netfilter;
+	hc_hook_xsk, hc_hook_netfilter, hc_hook_cgroup;
 
 /* loader/xdp.c: XDP attach and detach, for the xdp and xsk hooks */
 int hc_xdp_attach(struct hc_run *r);
@@ -210,7 +214,17 @@ int hc_prog_load(struct hc_run *r, struct bpf_object_skeleton *s,
 		 const char *prog);
 void hc_prog_unload(struct hc_run *r);
 
+/* loader/sock.c: the UDP socket, for the socket and cgroup hooks */
+int hc_udp_open(struct hc_run *r, int filter_fd);
+void hc_sock_close(struct hc_run *r);
 void hc_sock_drain(struct hc_run *r);
+__u64 hc_sock_caps(const struct hc_run *r);
+/*
+ * loader/cg.c: the cgroup2 hierarchy's root as this process reaches it
+ * (a mount it can see, else one of its own): an fd, and the process's
+ * cgroup below it in home; or negative errno.
+ */
+int hc_cgroup_root(char *home, size_t size);
 
 /* loader/redirect.c */
 bool hc_conf_redirects(const struct hc_conf *c);

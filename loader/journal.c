@@ -23,10 +23,10 @@
 
 const char *const hc_jkind_names[HC_NR_JKINDS] = {
 	[HC_J_XDP] = "xdp",	      [HC_J_FILTER] = "filter",
-	[HC_J_QDISC] = "qdisc",	      [HC_J_IPT] = "iptables",
-	[HC_J_NFT] = "nft",	      [HC_J_GRO] = "gro",
-	[HC_J_THREADED] = "threaded", [HC_J_CHANNELS] = "channels",
-	[HC_J_LINK] = "link",
+	[HC_J_QDISC] = "qdisc",	      [HC_J_CGROUP] = "cgroup",
+	[HC_J_IPT] = "iptables",      [HC_J_NFT] = "nft",
+	[HC_J_GRO] = "gro",	      [HC_J_THREADED] = "threaded",
+	[HC_J_CHANNELS] = "channels", [HC_J_LINK] = "link",
 };
 
 /* ---- the file format ---- */
@@ -51,6 +51,7 @@ static const struct field {
 	F(prog_id, F_U32),    F(parent, F_U32),	    F(prio, F_U32),
 	F(handle, F_U32),     F(chain, F_U32),	    F(protocol, F_U32),
 	F(foreign_id, F_U32), F(pin, F_STR),	    F(val, F_VAL),
+	F(cgroup, F_STR),     F(cgroup_ino, F_U64),
 #undef F
 };
 #define NR_FIELDS (sizeof(fields) / sizeof(fields[0]))

@@ -111,6 +111,7 @@ enum {
 	SC_SOCKET = 1 << HC_HOOK_SOCKET,
 	SC_XSK = 1 << HC_HOOK_XSK,
 	SC_NETFILTER = 1 << HC_HOOK_NETFILTER,
+	SC_CGROUP = 1 << HC_HOOK_CGROUP,
 	SC_CLS_BPF = 1 << HC_NR_HOOKS, /* tc with --tc-attach qdisc */
 	SC_UDP = 1 << (HC_NR_HOOKS + 1), /* socket with --socket udp */
 	SC_NETLINK = 1 << (HC_NR_HOOKS + 2), /* xdp or xsk, netlink */
@@ -123,6 +124,7 @@ static const char *const run_scopes[] = {
 	"--hook socket",
 	"--hook xsk",
 	"--hook netfilter",
+	"--hook cgroup",
 	"--hook tc --tc-attach qdisc",
 	"--hook socket --socket udp",
 	"--hook xdp or xsk with --xdp-attach netlink",
@@ -136,7 +138,7 @@ static const char *const run_scopes[] = {
 
 static const struct hc_opt run_opts[] = {
 	{ "hook", 0, HC_OPT_ENUM, CLI(hook), NULL, "receive hook to attach to",
-	  HC_CHOICES("xdp", "tc", "socket", "xsk", "netfilter") },
+	  HC_CHOICES("xdp", "tc", "socket", "xsk", "netfilter", "cgroup") },
 	{ "xdp-mode", 0, HC_OPT_ENUM, RUN(xdp_mode), NULL,
 	  "XDP in the driver or in the generic path (default native)",
 	  HC_CHOICES("native", "generic"), .scope = SC_XDP | SC_XSK },
@@ -163,7 +165,7 @@ static const struct hc_opt run_opts[] = {
 	  HC_CHOICES("udp", "packet"), .scope = SC_SOCKET },
 	{ "port", 0, HC_OPT_U32, RUN(port), "PORT",
 	  "UDP port the udp socket binds (default 9)", NULL, 1, 65535,
-	  .scope = SC_UDP },
+	  .scope = SC_UDP | SC_CGROUP },
 	{ "queue", 0, HC_OPT_U32, RUN(queue), "N",
 	  "the rx queue to bind (default 0)", NULL, 0, 0xfffffffe,
 	  .scope = SC_XSK },
@@ -581,7 +583,7 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 		hc_journal_set_dir(c->journal);
 	if (c->hook < 0)
 		return hc_fail(HC_EXIT_USAGE,
-			       "--hook xdp|tc|socket|xsk|netfilter is required");
+			       "--hook xdp|tc|socket|xsk|netfilter|cgroup is required");
 	c->r.hook = c->hook;
 	if (npos != 1)
 		return hc_fail(HC_EXIT_USAGE,
@@ -687,7 +689,7 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 
 		if (now >= end)
 			break;
-		if (r->hook == HC_HOOK_SOCKET && !hinted &&
+		if (r->sock_fd >= 0 && !hinted &&
 		    now >= start->t + SOCKET_HINT_SECS) {
 			socket_hint(r, start);
 			hinted = true;
@@ -941,7 +943,7 @@ static void usage(FILE *f)
 	const struct cmd *c;
 
 	fprintf(f,
-		"Usage: hookcmp [-n NETNS] [-j] [run] --hook xdp|tc|socket|xsk|netfilter [OPTIONS] DEV\n"
+		"Usage: hookcmp [-n NETNS] [-j] [run] --hook xdp|tc|socket|xsk|netfilter|cgroup [OPTIONS] DEV\n"
 		"       hookcmp [-n NETNS] [-j] COMMAND [OPTIONS]\n\n"
 		"Runs one drop-and-classify program at a receive hook of DEV and\n"
 		"prints what it saw per class, then a summary on exit.\n\n"

@@ -37,7 +37,20 @@ static int sock_load(struct hc_run *r)
 	return hc_prog_load(r, s->skeleton, r->bare ? "hc_sock_bare" : prog);
 }
 
-static int udp_open(struct hc_run *r)
+/* r's socket, with room to queue what comes while the loop sleeps. */
+static int sock_new(struct hc_run *r, int domain, int type)
+{
+	int rcvbuf = 4 << 20;
+
+	r->sock_fd = socket(domain, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (r->sock_fd < 0)
+		return -errno;
+	setsockopt(r->sock_fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+		   sizeof(rcvbuf));
+	return r->sock_fd;
+}
+
+int hc_udp_open(struct hc_run *r, int filter_fd)
 {
 	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
 				   .sin6_port = htons(r->port) };
@@ -48,24 +61,22 @@ static int udp_open(struct hc_run *r)
 	int fd, zero = 0;
 
 	/* One dual-stack socket sees IPv4 and IPv6 alike. */
-	fd = socket(AF_INET6, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0 && errno == EAFNOSUPPORT) {
-		fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			    0);
+	fd = sock_new(r, AF_INET6, SOCK_DGRAM);
+	if (fd == -EAFNOSUPPORT) {
+		fd = sock_new(r, AF_INET, SOCK_DGRAM);
 		addr = (struct sockaddr *)&a4;
 		alen = sizeof(a4);
 	}
 	if (fd < 0)
-		return -errno;
-	r->sock_fd = fd;
+		return fd;
 	if (addr->sa_family == AF_INET6 &&
 	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)))
 		return -errno;
 	if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, r->dev, strlen(r->dev)))
 		return -errno;
 	/* The filter goes on before bind so that no datagram escapes it. */
-	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_BPF, &r->prog_fd,
-		       sizeof(r->prog_fd)))
+	if (filter_fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_ATTACH_BPF,
+					 &filter_fd, sizeof(filter_fd)))
 		return -errno;
 	if (bind(fd, addr, alen) < 0) {
 		if (errno == EADDRINUSE)
@@ -84,10 +95,9 @@ static int packet_open(struct hc_run *r)
 	int fd;
 
 	/* Protocol 0 receives nothing until bind, which comes last. */
-	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	fd = sock_new(r, AF_PACKET, SOCK_RAW);
 	if (fd < 0)
-		return -errno;
-	r->sock_fd = fd;
+		return fd;
 	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_BPF, &r->prog_fd,
 		       sizeof(r->prog_fd)))
 		return -errno;
@@ -102,22 +112,21 @@ static int packet_open(struct hc_run *r)
 
 static int sock_attach(struct hc_run *r)
 {
-	int rcvbuf = 4 << 20;
-	int err;
-
-	err = hc_fault(&r->err, "socket") ?:
-		      (r->sock == HC_SOCK_UDP ? udp_open(r) : packet_open(r));
-	if (!err)
-		setsockopt(r->sock_fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
-			   sizeof(rcvbuf));
-	return err;
+	return hc_fault(&r->err, "socket") ?:
+		       (r->sock == HC_SOCK_UDP ? hc_udp_open(r, r->prog_fd) :
+						 packet_open(r));
 }
 
-static int sock_detach(struct hc_run *r)
+void hc_sock_close(struct hc_run *r)
 {
 	if (r->sock_fd >= 0)
 		close(r->sock_fd);
 	r->sock_fd = -1;
+}
+
+static int sock_detach(struct hc_run *r)
+{
+	hc_sock_close(r);
 	return 0;
 }
 
@@ -142,7 +151,7 @@ static const char *sock_attach_name(const struct hc_run *r)
 }
 
 /* A packet socket is raw; a UDP port below the namespace's sysctl is privileged. */
-static __u64 sock_caps(const struct hc_run *r)
+__u64 hc_sock_caps(const struct hc_run *r)
 {
 	FILE *f;
 	int start = 1024;
@@ -164,5 +173,5 @@ const struct hc_hook hc_hook_socket = {
 	.detach = sock_detach,
 	.attach_name = sock_attach_name,
 	.attach_via = sock_attach_via,
-	.caps = sock_caps,
+	.caps = hc_sock_caps,
 };

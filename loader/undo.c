@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <linux/if_link.h>
 #include <bpf/bpf.h>
 #include "ethtool.h"
@@ -502,12 +503,42 @@ static void undo_rule(struct ctx *c)
 	say(c, "deleted", false, "deleted");
 }
 
+/* The cgroup --hook cgroup made, while its inode says it is that one. */
+static void undo_cgroup(struct ctx *c)
+{
+	const struct hc_jrec *j = c->rec;
+	char home[200];
+	struct stat sb;
+	int root = hc_cgroup_root(home, sizeof(home)), ret = 0;
+
+	if (root < 0) {
+		failed(c, root);
+		return;
+	}
+	if (fstatat(root, j->cgroup, &sb, AT_SYMLINK_NOFOLLOW))
+		ret = -errno;
+	if (ret == -ENOENT)
+		say(c, "gone", false, "already gone");
+	else if (ret)
+		failed(c, ret);
+	else if (!j->done || sb.st_ino != j->cgroup_ino)
+		say(c, "left alone", false,
+		    "not proven ours: left alone; /%s has inode %llu, hookcmp %s (remove it with rmdir if it is yours)",
+		    j->cgroup, (unsigned long long)sb.st_ino,
+		    j->done ? "made another" : "died before it knew its own");
+	else if (unlinkat(root, j->cgroup, AT_REMOVEDIR))
+		failed(c, -errno);
+	else
+		say(c, "deleted", false, "deleted");
+	close(root);
+}
+
 static void (*const undo_ops[HC_NR_JKINDS])(struct ctx *c) = {
 	[HC_J_XDP] = undo_xdp,	     [HC_J_FILTER] = undo_filter,
-	[HC_J_QDISC] = undo_qdisc,   [HC_J_IPT] = undo_rule,
-	[HC_J_NFT] = undo_rule,	     [HC_J_GRO] = undo_tune,
-	[HC_J_THREADED] = undo_tune, [HC_J_CHANNELS] = undo_tune,
-	[HC_J_LINK] = undo_link,
+	[HC_J_QDISC] = undo_qdisc,   [HC_J_CGROUP] = undo_cgroup,
+	[HC_J_IPT] = undo_rule,	     [HC_J_NFT] = undo_rule,
+	[HC_J_GRO] = undo_tune,	     [HC_J_THREADED] = undo_tune,
+	[HC_J_CHANNELS] = undo_tune, [HC_J_LINK] = undo_link,
 };
 
 void hc_undo(struct hc_undo_pass *pass, const struct hc_jrec *rec,
@@ -570,6 +601,8 @@ void hc_undo_describe(const struct hc_jrec *j, char *buf, size_t size)
 	else if (j->kind == HC_J_FILTER)
 		snprintf(buf + n, size - n, " prio %u handle %#x program %u",
 			 j->prio, j->handle, j->prog_id);
+	else if (j->kind == HC_J_CGROUP)
+		snprintf(buf + n, size - n, " /%s", j->cgroup);
 	else if (j->kind == HC_J_CHANNELS)
 		snprintf(buf + n, size - n, " (was rx %u tx %u combined %u)",
 			 j->val[0], j->val[1], j->val[2]);

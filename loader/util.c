@@ -83,6 +83,7 @@ const struct hc_hook *hc_hook_of(const struct hc_run *r)
 		[HC_HOOK_SOCKET] = &hc_hook_socket,
 		[HC_HOOK_XSK] = &hc_hook_xsk,
 		[HC_HOOK_NETFILTER] = &hc_hook_netfilter,
+		[HC_HOOK_CGROUP] = &hc_hook_cgroup,
 	};
 
 	return hooks[r->hook];

@@ -135,8 +135,13 @@ snapshot() {
 		(range(6; length; 2) as $i | {(.[$i]): .[$i + 1]})'
 	ip netns list
 	ls /run/hookcmp 2>/dev/null
+	hc_cgroups
 	ip netns exec "$D" awk '$1 == "XDP" { print "AF_XDP sockets", $3 }' /proc/net/protocols
 }
+
+# hookcmp's cgroups (--hook cgroup), wherever they are in the hierarchy
+# (tests/sandbox.sh mounts it at /sys/fs/cgroup).
+hc_cgroups() { find /sys/fs/cgroup -mindepth 1 -type d -name 'hookcmp.*' 2>/dev/null | sort; }
 
 # set_sysctl KEY VALUE: the old value comes back when the test exits,
 # however it exits. A key that only the initial network namespace has

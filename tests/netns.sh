@@ -126,6 +126,110 @@ test_socket_udp() {
 }
 test_socket_udp
 
+# cg_observed PID ID: program ID runs at inet ingress of the cgroup that
+# hookcmp PID made, and that cgroup holds no process.
+cg_observed() {
+	local cg
+	cg=$(hc_cgroups | grep "/hookcmp\.$1\$") || return 1
+	bpftool -j cgroup show "$cg" | jq -e --argjson id "$2" \
+		'any(.[]; .id == $id and .attach_type == "cgroup_inet_ingress")' >/dev/null &&
+		[ -z "$(cat "$cg/cgroup.procs")" ]
+}
+
+# BPF at cgroup ingress: a cgroup_skb/ingress program on a cgroup hookcmp
+# makes below its own, holding only its UDP socket: it counts what that
+# socket is sent, as the socket filter does. hookcmp itself goes back to
+# its own cgroup; the cgroup goes with hookcmp (after kill -9, with
+# cleanup). With no cgroup2 mount in sight it mounts one of its own that
+# nothing else sees.
+test_cgroup() {
+	local name="cgroup" mac id home
+	topo_up || { fail "$name: topology"; return; }
+	ip -n "$D" addr add 192.0.2.2/24 dev "$DEV"
+	ip -n "$D" addr add 2001:db8::2/64 dev "$DEV" nodad
+	mac=$(ip -n "$D" -j link show dev "$DEV" | jq -r '.[0].address')
+	home=$(grep '^0::' /proc/self/cgroup)
+	snapshot >"$T/before"
+	check_eq "$name: completion offers it" "$(comp hookcmp --hook '' | grep -ow cgroup)" cgroup
+	expect_table "$name" "-n $D" <<EOF
+2;--hook cgroup cannot redirect;--hook cgroup -a redirect --redirect lo $DEV
+2;--port '0': expected a number from 1 to 65535;--hook cgroup --port 0 $DEV
+2;--socket goes with --hook socket, not --hook cgroup;--hook cgroup --socket packet $DEV
+EOF
+	for action in drop pass; do
+		if hc_start -n "$D" --hook cgroup -a "$action" -j -i 0 "$DEV"; then
+			id=$(prog_id)
+			check "$name $action: kernel shows the program on hookcmp's cgroup, which holds no process" \
+				cg_observed "$HCPID" "$id"
+			check "$name $action: kernel shows the socket" observed udp
+			check_eq "$name $action: hookcmp is back in its own cgroup" \
+				"$(grep '^0::' "/proc/$HCPID/cgroup")" "$home"
+			"$SEND" -n "$G" --dst-mac "$mac" --dst4 192.0.2.2 \
+				--dst6 2001:db8::2 hcg udp4:5 udp6:4 tcp4:3 2>/dev/null
+			sleep 0.3
+			hc_stop TERM
+			check_eq "$name $action: exit status after SIGTERM" "$HCRC" 143
+			if [ "$action" = drop ]; then
+				check_eq "$name $action: per-class counts" "$(class_counts)" \
+					"udp4:5:5:0 udp6:4:4:0"
+			else
+				check_eq "$name $action: per-class counts" "$(class_counts)" \
+					"udp4:5:0:5 udp6:4:0:4"
+			fi
+			check_eq "$name $action: summary says where" \
+				"$(summary | jq -c '[.hook, .mode, .attach, .prog_id]')" "[\"cgroup\",\"ingress\",\"link\",$id]"
+		else
+			fail "$name $action: hookcmp did not attach"
+		fi
+	done
+	check_eq "$name: no cgroup left" "$(hc_cgroups)" ""
+	# kill -9: the cgroup stays, journalled; cleanup proves it by inode.
+	if hc_start -n "$D" --hook cgroup -i 0 "$DEV"; then
+		kill -KILL "$HCPID"
+		wait "$HCPID"
+		HCPID=
+		check "$name: status after kill -9 names the cgroup" \
+			grep -q "^cgroup /.*hookcmp\.[0-9]* on $DEV in netns '$D': STALE" <(
+				"$HC" status 2>&1)
+		check "$name: cleanup removes it" \
+			grep -q "^cgroup /.*hookcmp\.[0-9]* on $DEV in netns '$D': deleted" <(
+				"$HC" -n "$D" cleanup "$DEV" 2>&1)
+		check_eq "$name: none left after cleanup" "$(hc_cgroups)" ""
+	fi
+	# A record whose cgroup is not the one it made: left alone.
+	if hc_start -n "$D" --hook cgroup -i 0 "$DEV"; then
+		local cg
+		cg=$(hc_cgroups | grep "/hookcmp\.$HCPID\$")
+		kill -KILL "$HCPID"
+		wait "$HCPID"
+		HCPID=
+		rmdir "$cg" && mkdir "$cg"
+		check "$name: cleanup leaves a cgroup of that name it did not make" \
+			grep -q "^cgroup /.*: not proven ours: left alone" <("$HC" -n "$D" cleanup "$DEV" 2>&1)
+		check "$name: ... and it is still there" test -d "$cg"
+		rmdir "$cg"
+	fi
+	# No cgroup2 mount in hookcmp's sight: one of its own, seen by nobody.
+	: >"$T/err"
+	unshare --mount --propagation private sh -c 'umount /sys/fs/cgroup && exec "$@"' sh \
+		"$HC" -n "$D" --hook cgroup -j -i 0 -d 3 "$DEV" >"$T/out" 2>"$T/err" &
+	HCPID=$!
+	if wait_for "attached to" "$T/err"; then
+		check "$name: without a cgroup2 mount: its cgroup all the same" \
+			cg_observed "$HCPID" "$(prog_id)"
+		"$SEND" -n "$G" --dst-mac "$mac" --dst4 192.0.2.2 hcg udp4:3 tcp4:2 2>/dev/null
+		wait "$HCPID"
+		HCPID=
+		check_eq "$name: without a cgroup2 mount: counts" "$(class_counts)" "udp4:3:3:0"
+	else
+		fail "$name: without a cgroup2 mount: did not attach"
+		sed 's/^/  /' "$T/err"
+	fi
+	check_state_same "$name"
+	topo_down
+}
+test_cgroup
+
 # ip_rcv's and ipv6_rcv's count in $D of what they passed on to
 # PRE_ROUTING: received, less bad or cut headers.
 ip_passed() {
@@ -166,7 +270,7 @@ EOF
 		topo_down
 		return
 	fi
-	check_eq "$name: completion offers it" "$(comp hookcmp --hook '')" "xdp tc socket xsk netfilter"
+	check_eq "$name: completion offers it" "$(comp hookcmp --hook '')" "xdp tc socket xsk netfilter cgroup"
 	out=$(HOOKCMP_FAIL_AT=netfilter-probe:22 "$HC" -n "$D" --hook netfilter "$DEV" 2>&1)
 	check_eq "$name, a kernel without it: exit status" "$?" 4
 	check "$name, a kernel without it: says which it needs" grep -qF \
@@ -305,8 +409,8 @@ test_bad_input() {
 	topo_up || { fail "$name: topology"; return; }
 	snapshot >"$T/before"
 	expect_table "$name" "" <<EOF
-2;--hook 'bpf': expected one of xdp|tc|socket|xsk|netfilter;--hook bpf $DEV
-2;--hook xdp|tc|socket|xsk|netfilter is required;$DEV
+2;--hook 'bpf': expected one of xdp|tc|socket|xsk|netfilter|cgroup;--hook bpf $DEV
+2;--hook xdp|tc|socket|xsk|netfilter|cgroup is required;$DEV
 2;name one device;--hook xdp
 2;unexpected argument;--hook xdp $DEV other
 2;unknown option '--frobnicate';--hook xdp --frobnicate $DEV
@@ -420,9 +524,9 @@ test_bytes() {
 		gen -s 64 --dst 192.0.2.2 && gen -s 1000 --dst 192.0.2.2 &&
 			gen -6 -s 200 --dst 2001:db8::2 && gen -s 1514 --dst 192.0.2.2
 		want=$((10 * (64 + 1000 + 200 + 1514)))
-		# A UDP socket or PRE_ROUTING never sees a tagged frame on an
+		# A UDP socket (or its cgroup) or PRE_ROUTING never sees a tagged frame on an
 		# untagged device.
-		if [ "$args" != "--hook socket" ] && [ "$args" != "--hook netfilter" ]; then
+		if [[ ! "$args" =~ ^--hook\ (socket|netfilter|cgroup)$ ]]; then
 			gen -s 128 --vlan 7 --dst 192.0.2.2
 			want=$((want + 10 * 128))
 		fi
@@ -441,6 +545,7 @@ test_bytes() {
 --hook xsk
 --hook xsk --xdp-mode generic
 --hook netfilter
+--hook cgroup
 EOF2
 	topo_down
 }
@@ -527,6 +632,8 @@ socket --hook socket --socket packet
 run --hook socket --socket packet
 netfilter --hook netfilter
 run --hook netfilter
+cgroup --hook cgroup
+run --hook cgroup
 EOF2
 	topo_down
 }
@@ -875,6 +982,7 @@ filter INT --hook tc
 filter TERM --hook tc --qdisc ingress
 tcx INT --hook tc --tc-attach tcx
 socket TERM --hook socket
+cgroup INT --hook cgroup
 run HUP --hook xdp --xdp-mode generic
 detach INT --hook tc
 detach TERM --hook xdp

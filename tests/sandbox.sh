@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sourced first by tests/run.sh and by every privileged suite: as root, the
 # script re-executes itself in private network and mount namespaces with a
-# private /run (the journal, named namespaces) and /sys, as xdp-tools' test
+# private /run (the journal, named namespaces) and /sys (with cgroup2 at
+# /sys/fs/cgroup), as xdp-tools' test
 # runner does, so no test can see or change the host's interfaces, journal
 # or mounts. BPF objects are global: tests/lib.sh snapshots only hookcmp's.
 # The caller has changed to the top of the tree.
@@ -20,8 +21,9 @@ fi
 if [ "${HOOKCMP_SANDBOX:-}" = "$$" ]; then
 	# unshare exec'd us in place: set up once, here.
 	if ! mount -t tmpfs -o mode=0755 hookcmp-run /run ||
-		! mount -t sysfs sysfs /sys || ! ip link set lo up; then
-		echo "FAIL sandbox: cannot set up the private /run, /sys or lo"
+		! mount -t sysfs sysfs /sys ||
+		! mount -t cgroup2 cgroup2 /sys/fs/cgroup || ! ip link set lo up; then
+		echo "FAIL sandbox: cannot set up the private /run, /sys, /sys/fs/cgroup or lo"
 		exit 1
 	fi
 	HOOKCMP_SANDBOX=ready

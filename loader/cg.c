@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF at cgroup ingress: a cgroup_skb/ingress program on a cgroup v2
+ * hookcmp makes below its own, holding only its UDP socket (the socket
+ * hook's, without a filter). A socket belongs to the cgroup of the task
+ * that made it, so hookcmp steps into the new cgroup to make the socket
+ * and back out. The link is attached before the socket exists, so no
+ * datagram escapes the program. The cgroup is journalled: the link and
+ * the socket die with hookcmp, the directory does not.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <linux/magic.h>
+#include <linux/mount.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "hookcmp.h"
+#include "journal.h"
+#include "cg.skel.h"
+
+struct cg_state {
+	struct cg_bpf *skel;
+	int root_fd; /* the cgroup2 hierarchy */
+	char home[200]; /* the cgroup hookcmp came from, under root_fd */
+	int dir_fd; /* the cgroup it made */
+	int link_fd;
+	bool made; /* the directory is ours to remove */
+};
+
+static void state_destroy(void *p)
+{
+	struct cg_state *st = p;
+
+	cg_bpf__destroy(st->skel);
+	free(st);
+}
+
+/* "0::/a/b" of /proc/self/cgroup: the cgroup2 path, "" for the root. */
+static int own_cgroup(char *path, size_t size)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	/* No such line: cgroup2 was never mounted, and we are its root. */
+	snprintf(path, size, "%s", "");
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::/", 4))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		ret = snprintf(path, size, "%s", line + 4) < (int)size ?
+			      0 :
+			      -ENAMETOOLONG;
+		break;
+	}
+	fclose(f);
+	return ret == -ENOENT ? 0 : ret;
+}
+
+/* mountinfo's octal escapes (\040 for a space) undone in place. */
+static void unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++, o++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] &&
+		    s[3]) {
+			*o = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
+				    (s[3] - '0'));
+			s += 3;
+		} else {
+			*o = *s;
+		}
+	}
+	*o = '\0';
+}
+
+static bool is_cgroup2(int fd)
+{
+	struct statfs fs;
+
+	return !fstatfs(fd, &fs) && fs.f_type == CGROUP2_SUPER_MAGIC;
+}
+
+/*
+ * A mount of cgroup2 this process can reach whose root is at or above the
+ * cgroup full ("/a/b"): its fd, and full's path below it in rel. A mount
+ * point hidden by another mount (a private /sys) is not cgroup2 when
+ * opened, and is skipped.
+ */
+static int mounted_root(const char *full, char *rel, size_t size)
+{
+	char line[4096], root[1024], point[1024], type[64];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	int fd = -ENOENT;
+	size_t n = 0;
+
+	if (!f)
+		return -errno;
+	while (fd < 0 && fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - ");
+
+		if (!sep || sscanf(sep, " - %63s", type) != 1 ||
+		    strcmp(type, "cgroup2") ||
+		    sscanf(line, "%*s %*s %*s %1023s %1023s", root, point) != 2)
+			continue;
+		unescape(root);
+		unescape(point);
+		n = strcmp(root, "/") ? strlen(root) : 0;
+		if (strncmp(full, root, n) || (full[n] && full[n] != '/'))
+			continue;
+		fd = open(point, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0 && !is_cgroup2(fd)) {
+			close(fd);
+			fd = -1;
+		}
+		if (fd < 0)
+			fd = -ENOENT;
+	}
+	fclose(f);
+	if (fd >= 0 && snprintf(rel, size, "%s", full + n + (full[n] == '/')) >=
+			       (int)size) {
+		close(fd);
+		fd = -ENAMETOOLONG;
+	}
+	return fd;
+}
+
+/* A cgroup2 mount of our own that no path reaches and that goes with the fd. */
+static int private_root(void)
+{
+	int fs, fd;
+
+	fs = syscall(__NR_fsopen, "cgroup2", FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return -errno;
+	fd = syscall(__NR_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) ?
+		     -errno :
+		     syscall(__NR_fsmount, fs, FSMOUNT_CLOEXEC, 0);
+	if (fd < 0 && fd != -errno)
+		fd = -errno;
+	close(fs);
+	return fd;
+}
+
+int hc_cgroup_root(char *home, size_t size)
+{
+	char full[256] = "/";
+	int fd, ret;
+
+	ret = own_cgroup(full + 1, sizeof(full) - 1);
+	if (ret)
+		return ret;
+	fd = mounted_root(full, home, size);
+	if (fd == -ENOENT) {
+		fd = private_root();
+		if (fd >= 0 &&
+		    snprintf(home, size, "%s", full + 1) >= (int)size) {
+			close(fd);
+			fd = -ENAMETOOLONG;
+		}
+	}
+	return fd;
+}
+
+/* Moves this process (all its threads) into the cgroup at dir_fd. */
+static int enter(int dir_fd)
+{
+	int fd = openat(dir_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "0", 1) != 1)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int cg_load(struct hc_run *r)
+{
+	struct cg_state *st = calloc(1, sizeof(*st));
+	struct cg_bpf *s = st ? cg_bpf__open_opts(hc_prog_open_opts()) : NULL;
+
+	if (!s) {
+		free(st);
+		return -errno;
+	}
+	st->skel = s;
+	st->root_fd = st->dir_fd = st->link_fd = -1;
+	r->skel = st;
+	r->skel_destroy = state_destroy;
+	s->rodata->hc_conf = r->conf;
+	return hc_prog_load(r, s->skeleton, r->bare ? "hc_cg_bare" : "hc_cg");
+}
+
+/* The journal's record of the cgroup: its path and, once made, its inode. */
+static int journal(struct hc_run *r, const char *path, __u64 ino)
+{
+	struct hc_jrec *rec;
+
+	if (r->no_journal)
+		return 0;
+	rec = hc_journal_rec(r, HC_J_CGROUP);
+	snprintf(rec->cgroup, sizeof(rec->cgroup), "%s", path);
+	rec->cgroup_ino = ino;
+	rec->done = ino != 0;
+	return hc_journal_add(rec, r->netns, &r->err);
+}
+
+static int make_cgroup(struct hc_run *r, struct cg_state *st)
+{
+	char path[sizeof(((struct hc_jrec *)0)->cgroup)];
+	struct stat sb;
+	int ret;
+
+	st->root_fd = hc_cgroup_root(st->home, sizeof(st->home));
+	if (st->root_fd < 0) {
+		hc_err_set(
+			&r->err,
+			"no cgroup v2 to put the socket in: none is mounted here and mounting one failed");
+		return st->root_fd;
+	}
+	snprintf(path, sizeof(path), "%s%shookcmp.%d", st->home,
+		 st->home[0] ? "/" : "", getpid());
+	ret = journal(r, path, 0);
+	if (ret)
+		return ret;
+	if (mkdirat(st->root_fd, path, 0755)) {
+		hc_err_set(&r->err, "cannot make the cgroup %s", path);
+		return -errno;
+	}
+	st->made = true;
+	st->dir_fd =
+		openat(st->root_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (st->dir_fd < 0 || fstat(st->dir_fd, &sb))
+		return -errno;
+	return journal(r, path, sb.st_ino);
+}
+
+static int cg_attach(struct hc_run *r)
+{
+	struct cg_state *st = r->skel;
+	int home_fd, ret;
+
+	ret = hc_fault(&r->err, "cgroup") ?: make_cgroup(r, st);
+	if (ret)
+		return ret;
+	st->link_fd = bpf_link_create(r->prog_fd, st->dir_fd,
+				      BPF_CGROUP_INET_INGRESS, NULL);
+	if (st->link_fd < 0)
+		return -errno;
+	home_fd = st->home[0] ? openat(st->root_fd, st->home,
+				       O_RDONLY | O_DIRECTORY | O_CLOEXEC) :
+				dup(st->root_fd);
+	if (home_fd < 0)
+		return -errno;
+	ret = enter(st->dir_fd);
+	if (!ret) {
+		ret = hc_udp_open(r, -1);
+		if (enter(home_fd) && !ret) {
+			hc_err_set(&r->err, "cannot move back to cgroup /%s",
+				   st->home);
+			ret = -errno;
+		}
+	}
+	close(home_fd);
+	return ret;
+}
+
+static int cg_detach(struct hc_run *r)
+{
+	struct cg_state *st = r->skel;
+	char path[sizeof(((struct hc_jrec *)0)->cgroup)];
+
+	hc_sock_close(r);
+	if (!st)
+		return 0;
+	if (st->link_fd >= 0)
+		close(st->link_fd);
+	st->link_fd = -1;
+	if (st->dir_fd >= 0)
+		close(st->dir_fd);
+	st->dir_fd = -1;
+	snprintf(path, sizeof(path), "%s%shookcmp.%d", st->home,
+		 st->home[0] ? "/" : "", getpid());
+	/* What we made and nobody else can be in: empty once we left it. */
+	if (st->made && !unlinkat(st->root_fd, path, AT_REMOVEDIR))
+		st->made = false;
+	if (!st->made)
+		hc_journal_end(r, HC_J_CGROUP);
+	if (st->root_fd >= 0)
+		close(st->root_fd);
+	st->root_fd = -1;
+	return 0;
+}
+
+static const char *cg_attach_via(const struct hc_run *r)
+{
+	return "link";
+}
+
+static const char *cg_attach_name(const struct hc_run *r)
+{
+	return "ingress";
+}
+
+const struct hc_hook hc_hook_cgroup = {
+	.name = "cgroup",
+	.load = cg_load,
+	.attach = cg_attach,
+	.detach = cg_detach,
+	.attach_name = cg_attach_name,
+	.attach_via = cg_attach_via,
+	.caps = hc_sock_caps,
+};
