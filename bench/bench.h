@@ -184,6 +184,8 @@ struct bench_round {
 	__u64 dropped_dut; /* forward: dropped on the way through the DUT */
 	__u64 passed; /* let through by the hook */
 	bool generated_known; /* --external: nothing says what was sent */
+	__u64 offered; /* --gen-cmd: what gen says it offered, if it says */
+	char cause[256]; /* --dev: the likely cause if the sum fails, and the fix */
 	bool whole; /* the window ran to its end: not cut by a signal */
 	double secs; /* the timed window by the wall clock, or its steady part */
 	double cpu_ns; /* the CPU time of its packets' work; NaN: no clock */
@@ -259,9 +261,10 @@ struct bench_row {
 	struct bench_round *rd;
 	int nrd, cap;
 	bool other; /* needs a second device in the DUT's namespace */
-	char reason[200]; /* why the row is INVALID */
-	char unverified[200]; /* why its counts are not verified */
+	char reason[512]; /* why the row is INVALID */
+	char unverified[512]; /* why its counts are not verified */
 	bool dead; /* setup failed: it runs no more */
+	bool warned; /* --dev: what it could not receive, said */
 	struct bench_sum sum;
 };
 
@@ -498,6 +501,9 @@ void bench_round_free(struct bench_round *rd);
 /* summary.c: what makes a round count, and from rounds to estimates. */
 bool bench_round_accounted(const struct bench_row *r,
 			   const struct bench_round *rd);
+/* "round N", or "warm-up round" for round 0. */
+const char *bench_round_name(const struct bench_round *rd, char *buf,
+			     size_t size);
 /*
  * Why a round of r does not count ("" when it does): frames unaccounted
  * for, a drop row that passed some, a forward row that did not forward all.
@@ -509,9 +515,11 @@ void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
  * when nothing says what was sent, = seen + dropped before, within
  * BENCH_TOLERANCE): 0; they do not: 1, unverified, why says with which
  * numbers; no packets at all or a drop row that passed some: -1, INVALID.
+ * Frames sent of which dev's counters saw none are lost, said so; the
+ * round's cause, if it has one, follows what failed.
  */
 int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
-		       char *why, size_t size);
+		       const char *dev, char *why, size_t size);
 /* summary.c: per-round costs, estimates and flags of every row. */
 void bench_summarize(struct bench *b);
 /*

@@ -879,17 +879,6 @@ static void deltas(struct bench *b, struct bench_round *rd,
 		rd->ethtool[i] = e1[i] - e0[i];
 }
 
-/* Round 0 is the warm-up, which is not among the JSON's rounds. */
-static const char *round_name(const struct bench_round *rd, char *buf,
-			      size_t size)
-{
-	if (rd->round)
-		snprintf(buf, size, "round %d", rd->round);
-	else
-		snprintf(buf, size, "warm-up round");
-	return buf;
-}
-
 /* The rate over the steady samples, per CPU too. */
 static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 		  struct samples *w)
@@ -913,8 +902,9 @@ static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 			bench_row_invalid(
 				r,
 				"%s: traffic for %.2f s, under three %g s samples: too short for a steady rate (make --gen-cmd send for longer, e.g. hookcmp gen --duration 1)",
-				round_name(rd, name, sizeof(name)),
-				w->s[to + 1].t - w->s[from > 0 ? from - 1 : 0].t,
+				bench_round_name(rd, name, sizeof(name)),
+				w->s[to + 1].t -
+					w->s[from > 0 ? from - 1 : 0].t,
 				SAMPLE_SECS);
 		from = 0;
 		to = w->n - 1;
@@ -969,7 +959,73 @@ static int traffic_result(struct traffic *t, struct bench_round *rd,
 			"--gen-cmd printed no count (a hookcmp gen -j summary's \"packets\", or a line \"packets N\")");
 		ret = -EPROTO;
 	}
+	if (!ret)
+		json_count(t->out, "\"offered\"", &rd->offered);
 	return ret;
+}
+
+/*
+ * A veth with GRO off and no native XDP program runs no NAPI (generic
+ * XDP is no help), and takes XDP
+ * frames (hookcmp gen's live method, its default) only into its NAPI:
+ * the sender drops them where no counter of the DUT sees it.
+ */
+static bool veth_without_napi(struct bench *b)
+{
+	struct hc_link_info li;
+	struct hc_err e = {};
+	bool gro = true;
+
+	return !strcmp(b->dut.driver, "veth") &&
+	       !hc_ethtool_gro(b->dut_name, &gro) && !gro &&
+	       !hc_nl_link_get(b->nl_dut, b->if_dut, &li, &e) && !li.drv_id;
+}
+
+#define VETH_NAPI_FIX \
+	"a veth runs NAPI only with GRO on or a native XDP program: --tune gro=on"
+
+/*
+ * Before the row's first window: a row that cannot receive this way is
+ * said once, not found out after every round.
+ */
+static void dev_precheck(struct bench *b, struct bench_row *r)
+{
+	if (r->warned)
+		return;
+	r->warned = true;
+	if (veth_without_napi(b))
+		fprintf(stderr,
+			"Warning: %s: %s is a veth with GRO off and no native XDP program here, so it takes no XDP frames (hookcmp gen's live method, its default): this row will see nothing from such a generator; %s\n",
+			r->name, b->dut_name, VETH_NAPI_FIX);
+}
+
+/*
+ * The likely cause of frames sent that the DUT did not see, and its
+ * fix, for the round's reason should its sum fail; the row is attached.
+ */
+static void dev_cause(struct bench *b, struct bench_round *rd, const char *out)
+{
+	__u64 threads = 0;
+	char *c = rd->cause;
+	size_t size = sizeof(rd->cause);
+
+	if (veth_without_napi(b))
+		snprintf(c, size, "%s", VETH_NAPI_FIX);
+	else if (rd->offered > rd->generated + rd->generated / 1000)
+		snprintf(
+			c, size,
+			"the generator says only %llu of the %llu frames it offered left its device",
+			(unsigned long long)rd->generated,
+			(unsigned long long)rd->offered);
+	else if (!json_count(out, "\"threads\"", &threads) &&
+		 b->dut.queues > 0 && threads > (__u64)b->dut.queues)
+		snprintf(
+			c, size,
+			"%s has %d RX channel%s, fewer than the generator's %llu threads (its TX queues): ethtool -L %s combined %llu, or --threads %d",
+			b->dut_name, b->dut.queues,
+			b->dut.queues > 1 ? "s" : "",
+			(unsigned long long)threads, b->dut_name,
+			(unsigned long long)threads, b->dut.queues);
 }
 
 static int dev_measure(struct bench *b, struct bench_row *r,
@@ -983,14 +1039,15 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 	struct samples w = {};
 	struct hc_err rerr = {};
 	struct snap s0, now;
-	char round[32];
+	char round[32], why[sizeof(r->reason)];
 	double end;
 
 	if (!t || !e0 || !e1) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	round_name(rd, round, sizeof(round));
+	bench_round_name(rd, round, sizeof(round));
+	dev_precheck(b, r);
 	/* --external: the hook's own start is not part of the window. */
 	end = hc_now() + (b->external ? b->settle : 0);
 	while (!hc_stop_sig && hc_now() < end)
@@ -1048,7 +1105,15 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 		n = 0;
 	rd->generated_known = t->cmd;
 	rd->whole = !hc_stop_sig;
+	dev_cause(b, rd, t->cmd ? t->out : "");
 	deltas(b, rd, &s0, &now, n ? e0 : NULL, n ? e1 : NULL);
+	/*
+	 * The accounting before the window's length: frames lost on the way
+	 * are what to fix first. The warm-up's too, when it is that bad.
+	 */
+	if (rd->generated_known &&
+	    bench_round_device(r, rd, b->dut_name, why, sizeof(why)) < 0)
+		bench_row_invalid(r, "%s", why);
 	rates(b, r, rd, &w);
 	count_cpus(b, &w);
 	rd->samples = w.s;

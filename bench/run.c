@@ -109,13 +109,13 @@ static int record(struct bench_row *r, struct bench_round *rd)
 static void account(struct bench *b, struct bench_row *r,
 		    struct bench_round *rd)
 {
-	char why[200];
+	char why[sizeof(r->reason)];
 	int ret = -1;
 
 	if (b->topo->exact)
 		bench_round_check(r, rd, why, sizeof(why));
 	else
-		ret = bench_round_device(r, rd, why, sizeof(why));
+		ret = bench_round_device(r, rd, b->dut_name, why, sizeof(why));
 	if (!why[0])
 		return;
 	if (ret < 0) {

@@ -213,17 +213,6 @@ int bench_cpu_check(double cpu_ns, double wall_ns, int ncpus, char *why,
 	return 1;
 }
 
-/* "round N", or the warm-up's, into a buffer of ROUND_NAME bytes. */
-#define ROUND_NAME 32
-static const char *round_name(const struct bench_round *rd, char *buf)
-{
-	if (rd->round)
-		snprintf(buf, ROUND_NAME, "round %d", rd->round);
-	else
-		snprintf(buf, ROUND_NAME, "warm-up round");
-	return buf;
-}
-
 /*
  * What the window's CPU time covers: a window with work on a
  * CPU not counted, or steal on one counted, is excluded; a CPU time
@@ -233,7 +222,7 @@ void bench_scope_window(struct bench *b, struct bench_row *r,
 			struct bench_round *rd, struct bench_window *w,
 			const struct bench_snap *s0, struct bench_snap *s1)
 {
-	char why[160], name[ROUND_NAME];
+	char why[160], name[32];
 	cpu_set_t set;
 
 	bench_scope_cpus(b, r, &set);
@@ -254,14 +243,15 @@ void bench_scope_window(struct bench *b, struct bench_row *r,
 	    !bench_cpu_check(w->cpu_ns, w->secs * 1e9, CPU_COUNT(&set), why,
 			     sizeof(why)))
 		return;
-	bench_row_invalid(r, "%s: %s", round_name(rd, name), why);
+	bench_row_invalid(r, "%s: %s", bench_round_name(rd, name, sizeof(name)),
+			  why);
 }
 
 void bench_scope_visit(struct bench *b, struct bench_row *r,
 			const struct bench_round *rd)
 {
 	double cpu = 0, wall = 0;
-	char name[ROUND_NAME];
+	char name[32];
 	int i;
 
 	for (i = 0; i < rd->nwin; i++) {
@@ -273,7 +263,7 @@ void bench_scope_visit(struct bench *b, struct bench_row *r,
 	bench_row_invalid(
 		r,
 		"%s: no CPU time in %d windows (%.0f us): the counted threads did not run",
-		round_name(rd, name), rd->nwin, wall * 1e6);
+		bench_round_name(rd, name, sizeof(name)), rd->nwin, wall * 1e6);
 }
 
 /* ---- the DUT's device, in bench's own sysfs (hc_sysfs_here) ---- */

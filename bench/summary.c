@@ -258,49 +258,61 @@ bool bench_round_accounted(const struct bench_row *r,
 	return rd->generated == rd->seen + rd->dropped_before + rd->dropped_dut;
 }
 
+const char *bench_round_name(const struct bench_round *rd, char *buf,
+			     size_t size)
+{
+	if (rd->round)
+		snprintf(buf, size, "round %d", rd->round);
+	else
+		snprintf(buf, size, "warm-up round");
+	return buf;
+}
+
 void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
 		       char *why, size_t size)
 {
 	unsigned long long n = 0;
+	char rn[32];
 
+	bench_round_name(rd, rn, sizeof(rn));
 	why[0] = '\0';
 	if (!bench_round_accounted(r, rd) && r->forward)
 		snprintf(
 			why, size,
-			"round %d: generated %llu != %llu at the sink + %llu dropped before the DUT + %llu at it",
-			rd->round, (unsigned long long)rd->generated,
+			"%s: generated %llu != %llu at the sink + %llu dropped before the DUT + %llu at it",
+			rn, (unsigned long long)rd->generated,
 			(unsigned long long)rd->seen,
 			(unsigned long long)rd->dropped_before,
 			(unsigned long long)rd->dropped_dut);
 	else if (!bench_round_accounted(r, rd))
 		snprintf(
 			why, size,
-			"round %d: generated %llu != seen %llu + dropped before %llu",
-			rd->round, (unsigned long long)rd->generated,
+			"%s: generated %llu != seen %llu + dropped before %llu",
+			rn, (unsigned long long)rd->generated,
 			(unsigned long long)rd->seen,
 			(unsigned long long)rd->dropped_before);
 	else if (!r->kind->generator &&
 		 rd->dropped_before > (1 - BENCH_SEEN_MIN) * rd->generated)
 		snprintf(
 			why, size,
-			"round %d: the hook saw %llu of %llu frames (%llu dropped before it), under %g%%, too few for a cost",
-			rd->round,
-			(unsigned long long)(rd->generated - rd->dropped_before),
+			"%s: the hook saw %llu of %llu frames (%llu dropped before it), under %g%%, too few for a cost",
+			rn,
+			(unsigned long long)(rd->generated -
+					     rd->dropped_before),
 			(unsigned long long)rd->generated,
 			(unsigned long long)rd->dropped_before,
 			BENCH_SEEN_MIN * 100);
 	else if (r->forward && (n = rd->dropped_dut))
-		snprintf(why, size, "round %d: %llu dropped at the DUT (%s)",
-			 rd->round, n, r->kind->dropped_at);
+		snprintf(why, size, "%s: %llu dropped at the DUT (%s)", rn, n,
+			 r->kind->dropped_at);
 	else if (r->forward && (n = rd->passed))
-		snprintf(
-			why, size,
-			"round %d: %llu passed to the DUT's stack, not forwarded",
-			rd->round, n);
+		snprintf(why, size,
+			 "%s: %llu passed to the DUT's stack, not forwarded",
+			 rn, n);
 	else if (r->drop && (n = rd->passed))
 		snprintf(why, size,
-			 "round %d: %llu packet%s passed a drop row's hook",
-			 rd->round, n, n == 1 ? "" : "s");
+			 "%s: %llu packet%s passed a drop row's hook", rn, n,
+			 n == 1 ? "" : "s");
 }
 
 static bool close_to(__u64 want, __u64 got)
@@ -310,25 +322,57 @@ static bool close_to(__u64 want, __u64 got)
 	return d <= BENCH_TOLERANCE * (double)want;
 }
 
-int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
-		       char *why, size_t size)
+/* 50839662 as "50,839,662". */
+static const char *commas(__u64 v, char *buf, size_t size)
+{
+	char digits[24];
+	int n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
+	size_t o = 0;
+	int i;
+
+	for (i = 0; i < n && o + 2 < size; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static int device_sum(const struct bench_row *r, const struct bench_round *rd,
+		      const char *dev, char *why, size_t size)
 {
 	const char *what = rd->generated_known ? "generated" : "rx_packets";
 	__u64 want = rd->generated_known ? rd->generated : rd->dev.rx_packets;
 	__u64 got = rd->seen + rd->dropped_before;
-	char rx[40] = "";
+	char rx[40] = "", rn[32], a[32], o[96] = "";
 
-	why[0] = '\0';
+	bench_round_name(rd, rn, sizeof(rn));
 	if (r->drop && rd->passed) {
 		snprintf(why, size,
-			 "round %d: %llu packet%s passed a drop row's hook",
-			 rd->round, (unsigned long long)rd->passed,
+			 "%s: %llu packet%s passed a drop row's hook", rn,
+			 (unsigned long long)rd->passed,
 			 rd->passed == 1 ? "" : "s");
 		return -1;
 	}
+	if (!got && rd->generated_known && (want || rd->offered)) {
+		if (rd->offered > want)
+			snprintf(o, sizeof(o),
+				 "%s offered by the generator, %s",
+				 commas(rd->offered, a, sizeof(a)),
+				 want ? "of them " :
+					"none of them left its device");
+		if (rd->offered <= want || want)
+			snprintf(o + strlen(o), sizeof(o) - strlen(o),
+				 "%s generated", commas(want, a, sizeof(a)));
+		snprintf(
+			why, size,
+			"%s: %s, 0 seen at the hook, 0 dropped before it: the frames were lost where no counter on %s sees them",
+			rn, o, dev);
+		return -1;
+	}
 	if (!got) {
-		snprintf(why, size, "round %d: no packets in the window",
-			 rd->round);
+		snprintf(why, size, "%s: no packets in the window", rn);
 		return -1;
 	}
 	if (close_to(want, got))
@@ -336,12 +380,25 @@ int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
 	if (rd->generated_known)
 		snprintf(rx, sizeof(rx), " (rx_packets %llu)",
 			 (unsigned long long)rd->dev.rx_packets);
-	snprintf(why, size,
-		 "round %d: %s %llu != seen %llu + dropped before %llu%s",
-		 rd->round, what, (unsigned long long)want,
+	snprintf(why, size, "%s: %s %llu != seen %llu + dropped before %llu%s",
+		 rn, what, (unsigned long long)want,
 		 (unsigned long long)rd->seen,
 		 (unsigned long long)rd->dropped_before, rx);
 	return 1;
+}
+
+int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
+		       const char *dev, char *why, size_t size)
+{
+	int ret;
+	size_t n;
+
+	why[0] = '\0';
+	ret = device_sum(r, rd, dev, why, size);
+	n = strlen(why);
+	if (ret && rd->cause[0] && n < size)
+		snprintf(why + n, size - n, "; %s", rd->cause);
+	return ret;
 }
 
 bool bench_disagrees(const struct bench *b, const struct bench_row *r)

@@ -420,7 +420,46 @@ test_pin() {
 	check_dut_same "$name"
 }
 
+# A veth with GRO off and no native XDP program runs no NAPI and takes
+# no live frames: a tc row sees nothing. Said before the first window,
+# and the row is INVALID for the frames lost, with the cause and the fix
+# (not for its window's length); with that fix it is valid.
+test_no_napi() {
+	local name="bench --dev, GRO off" json=$T/nonapi.json reason
+	ip netns exec "$D" ethtool -K "$DEV" gro off
+	dut_state >"$T/dut.nonapi"
+	"$HC" -n "$D" bench --dev "$DEV" --hooks "$TC" --rounds 2 --gen-cmd "$GEN" \
+		-o "$json" >"$T/out" 2>"$T/err"
+	check_eq "$name: exit status (the baseline row is valid)" "$?" 0
+	check "$name: said before the first window" awk -v row="$TC" '
+		index($0, "Warning: " row ": " dev " is a veth with GRO off and no native XDP program here") { w = NR }
+		/^round 1\// { r = NR } END { exit !(w && r && w < r) }' dev="$DEV" "$T/err"
+	check_eq "$name: said once for the row" "$(grep -c "^Warning: $TC: " "$T/err")" 1
+	check_eq "$name: xdp-native, which runs NAPI, is not warned of" \
+		"$(grep -c "^Warning: xdp-native: " "$T/err")" 0
+	reason=$(jq -r --arg r "$TC" '.rows[] | select(.name == $r) | .reason' "$json")
+	check "$name: $TC INVALID for the frames lost, in the warm-up, with the cause and the fix" \
+		grep -qE "^warm-up round: [0-9,]+ offered by the generator, none of them left its device, 0 seen at the hook, 0 dropped before it: the frames were lost where no counter on $DEV sees them; a veth runs NAPI only with GRO on or a native XDP program: --tune gro=on\$" <<<"$reason"
+	check "$name: not for its window's length" not grep -q "too short" <<<"$reason"
+	check "$name: the table says so" grep -qF "INVALID: warm-up round: " "$T/out"
+	check "$name: xdp-native valid" jq_true '.rows[] | select(.name == "xdp-native") | .status == "valid"' "$json"
+	"$HC" -n "$D" bench --dev "$DEV" --hooks "$TC" --rounds 2 --gen-cmd "$GEN" --tune gro=on \
+		-o "$json" >"$T/out" 2>"$T/err"
+	check_eq "$name, --tune gro=on: exit status" "$?" 0
+	check "$name, --tune gro=on: $TC valid" jq_true --arg r "$TC" \
+		'.rows[] | select(.name == $r) | .status == "valid" and .reason == null' "$json"
+	check_eq "$name, --tune gro=on: no warning" "$(grep -c "is a veth with GRO off" "$T/err")" 0
+	if wait_same dut_state "$T/dut.nonapi" 30; then
+		pass "$name: the DUT is as it was (GRO off)"
+	else
+		fail "$name: the DUT is as it was (GRO off)"
+		diff "$T/dut.nonapi" "$T/dut.nonapi.after" | sed 's/^/  /'
+	fi
+	ip netns exec "$D" ethtool -K "$DEV" gro on
+	check_dut_same "$name"
+}
+
 # tests/bench_dev.sh [TEST...]: these, or all of them.
-for t in ${*:-test_gen_cmd test_external test_bad_input test_tune test_run_per_cpu test_signals test_pin}; do
+for t in ${*:-test_gen_cmd test_external test_bad_input test_tune test_run_per_cpu test_signals test_pin test_no_napi}; do
 	"$t"
 done

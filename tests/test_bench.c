@@ -1192,6 +1192,9 @@ static void test_round_check(void)
 		{ &drop,
 		  { .round = 1, .generated = 10, .seen = 10, .passed = 1 },
 		  "round 1: 1 packet passed a drop row's hook" },
+		{ &drop,
+		  { .round = 0, .generated = 10, .seen = 7 },
+		  "warm-up round: generated 10 != seen 7 + dropped before 0" },
 		{ &gen, { .round = 1, .generated = 10 }, "" },
 		{ &gen,
 		  { .round = 1, .generated = 10, .seen = 1 },
@@ -1288,9 +1291,47 @@ static void test_round_device(void)
 		  1,
 		  "round 3: rx_packets 5000 != seen 5000 + dropped before 700" },
 		{ &drop,
-		  { .round = 1, .generated_known = true, .generated = 10 },
+		  { .round = 1,
+		    .generated_known = true,
+		    .generated = 50839662 },
 		  -1,
-		  "round 1: no packets in the window" },
+		  "round 1: 50,839,662 generated, 0 seen at the hook, 0 dropped before it: the frames were lost where no counter on vb sees them" },
+		/* The generator says what it offered and what left. */
+		{ &drop,
+		  { .round = 0, .generated_known = true, .offered = 1234567 },
+		  -1,
+		  "warm-up round: 1,234,567 offered by the generator, none of them left its device, 0 seen at the hook, 0 dropped before it: the frames were lost where no counter on vb sees them" },
+		{ &drop,
+		  { .round = 2,
+		    .generated_known = true,
+		    .generated = 999,
+		    .offered = 1000 },
+		  -1,
+		  "round 2: 1,000 offered by the generator, of them 999 generated, 0 seen at the hook, 0 dropped before it: the frames were lost where no counter on vb sees them" },
+		/* The cause follows what failed, and only that. */
+		{ &drop,
+		  { .round = 1,
+		    .generated_known = true,
+		    .generated = 100,
+		    .cause = "a veth runs NAPI only ..." },
+		  -1,
+		  "round 1: 100 generated, 0 seen at the hook, 0 dropped before it: the frames were lost where no counter on vb sees them; a veth runs NAPI only ..." },
+		{ &drop,
+		  { .round = 1,
+		    .generated_known = true,
+		    .generated = 100,
+		    .seen = 50,
+		    .cause = "the cause" },
+		  1,
+		  "round 1: generated 100 != seen 50 + dropped before 0 (rx_packets 0); the cause" },
+		{ &drop,
+		  { .round = 1,
+		    .generated_known = true,
+		    .generated = 100,
+		    .seen = 100,
+		    .cause = "the cause" },
+		  0,
+		  "" },
 		{ &drop,
 		  { .round = 1 },
 		  -1,
@@ -1312,12 +1353,12 @@ static void test_round_device(void)
 		  0,
 		  "" },
 	};
-	char why[200];
+	char why[512];
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		ret = bench_round_device(cases[i].r, &cases[i].rd, why,
+		ret = bench_round_device(cases[i].r, &cases[i].rd, "vb", why,
 					 sizeof(why));
 		if (strcmp(why, cases[i].want) || ret != cases[i].ret)
 			printf("  got: %d '%s'\n", ret, why);
