@@ -27,9 +27,7 @@ root_state() {
 }
 
 # Namespaces die after their last user, asynchronously: up to 5 s.
-root_state_same() {
-	check "$1" wait_same root_state "$T/root-before" 50
-}
+root_state_same() { state_same "$1" root_state "$T/root-before" 50; }
 root_state >"$T/root-before"
 
 # aligned FILE: the table's columns fit their cells: every row's last
@@ -720,7 +718,5 @@ test_scope() {
 	root_state_same "$name: nothing left behind"
 }
 
-# tests/bench.sh [TEST...]: these, or all of them.
-for t in ${*:-test_scenarios test_contract test_forward test_inject test_target test_perf_ctl test_exits test_scope}; do
-	"$t"
-done
+# tests/bench.sh [NAME...]: these tests, or all of them (tests/lib.sh).
+run_tests "$@"

@@ -69,14 +69,7 @@ dut_state() {
 	pgrep -f "$HC gen" >/dev/null && echo "a generator still runs"
 	return 0
 }
-check_dut_same() {
-	if wait_same dut_state "$T/dut" 30; then
-		pass "$1: the DUT is as it was"
-	else
-		fail "$1: the DUT is as it was"
-		diff "$T/dut" "$T/dut.after" | sed 's/^/  /'
-	fi
-}
+check_dut_same() { state_same "$1: the DUT is as it was" dut_state "$T/dut" 30; }
 
 # Rows that add up within 0.1% of what was generated (or, with nothing to
 # say what was sent, of the device's rx_packets) are valid; others are
@@ -449,17 +442,10 @@ test_no_napi() {
 	check "$name, --tune gro=on: $TC valid" jq_true --arg r "$TC" \
 		'.rows[] | select(.name == $r) | .status == "valid" and .reason == null' "$json"
 	check_eq "$name, --tune gro=on: no warning" "$(grep -c "is a veth with GRO off" "$T/err")" 0
-	if wait_same dut_state "$T/dut.nonapi" 30; then
-		pass "$name: the DUT is as it was (GRO off)"
-	else
-		fail "$name: the DUT is as it was (GRO off)"
-		diff "$T/dut.nonapi" "$T/dut.nonapi.after" | sed 's/^/  /'
-	fi
+	state_same "$name: the DUT is as it was (GRO off)" dut_state "$T/dut.nonapi" 30
 	ip netns exec "$D" ethtool -K "$DEV" gro on
 	check_dut_same "$name"
 }
 
-# tests/bench_dev.sh [TEST...]: these, or all of them.
-for t in ${*:-test_gen_cmd test_external test_bad_input test_tune test_run_per_cpu test_signals test_pin test_no_napi}; do
-	"$t"
-done
+# tests/bench_dev.sh [NAME...]: these tests, or all of them (tests/lib.sh).
+run_tests "$@"

@@ -139,6 +139,25 @@ snapshot() {
 	ip netns exec "$D" awk '$1 == "XDP" { print "AF_XDP sockets", $3 }' /proc/net/protocols
 }
 
+# run_tests [NAME...]: the suite's tests: every function test_* its script
+# defines, in that order, or the NAMEs given ("cgroup" is test_cgroup),
+# each between setup_test and teardown_test where the suite has them. A
+# NAME the suite does not have is a FAIL, with the names it has.
+run_tests() {
+	local t all
+	all=$(sed -n 's/^\(test_[a-z0-9_]*\)() {$/\1/p' "$0")
+	for t in ${*:-$all}; do
+		t=test_${t#test_}
+		if ! grep -qx "$t" <<<"$all"; then
+			fail "$0: no test $t; it has $(echo $all)"
+			continue
+		fi
+		! declare -F setup_test >/dev/null || setup_test
+		"$t"
+		! declare -F teardown_test >/dev/null || teardown_test
+	done
+}
+
 # hookcmp's cgroups (--hook cgroup), wherever they are in the hierarchy
 # (tests/sandbox.sh mounts it at /sys/fs/cgroup).
 hc_cgroups() { find /sys/fs/cgroup -mindepth 1 -type d -name 'hookcmp.*' 2>/dev/null | sort; }
@@ -210,14 +229,18 @@ wait_same() {
 	return 1
 }
 
-check_state_same() {
-	if wait_same snapshot "$T/before" 20; then
-		pass "$1: device and BPF state restored"
+# state_same NAME FN FILE [TRIES]: what FN prints comes back to FILE's
+# (every 0.1 s, 2 s unless TRIES say): PASS NAME, else FAIL NAME and how
+# they differ. The one state comparison of every suite.
+state_same() {
+	if wait_same "$2" "$3" "${4:-20}"; then
+		pass "$1"
 	else
-		fail "$1: device and BPF state restored"
-		diff "$T/before" "$T/before.after" | sed 's/^/  /'
+		fail "$1"
+		diff "$3" "$3.after" | sed 's/^/  /'
 	fi
 }
+check_state_same() { state_same "$1: device and BPF state restored" snapshot "$T/before"; }
 
 # hc_start ARGS...: runs hookcmp in the background until it has attached.
 hc_start() {

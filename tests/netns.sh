@@ -20,8 +20,8 @@ observed() {
 	esac
 }
 
-# test_hook NAME OBSERVER EXPECTED ARGS...: one hook variant end to end.
-test_hook() {
+# hook_case NAME OBSERVER EXPECTED ARGS...: one hook variant end to end.
+hook_case() {
 	local name=$1 obs=$2 want=$3
 	shift 3
 	kernel_lacks "$name" "$@" && return
@@ -42,23 +42,25 @@ test_hook() {
 	topo_down
 }
 
-test_hook "xdp native" xdp "$MIX_L4" --hook xdp
-test_hook "xdp generic" xdp "$MIX_L4" --hook xdp --xdp-mode generic
-test_hook "xdp native link" xdp "$MIX_L4" --hook xdp --xdp-attach link
-test_hook "xdp generic link" xdp "$MIX_L4" --hook xdp --xdp-mode generic --xdp-attach link
-test_hook "tc clsact" tc "$MIX_L4" --hook tc
-test_hook "tc ingress" tc "$MIX_L4" --hook tc --qdisc ingress
-test_hook "tcx" tcx "$MIX_L4" --hook tc --tc-attach tcx
-test_hook "socket packet" packet "$MIX_L4" --hook socket --socket packet
-test_hook "tc clsact rules" tc \
-	"udp4:9:0:9 tcp4:4:0:4 icmp4:3:0:3 udp6:8:8:0 tcp6:9:9:0 icmp6:1:1:0 arp:2:0:2 l2-other:2:0:2 malformed:5:0:5" \
-	--hook tc -a pass -r "ip6 drop"
-test_hook "xdp generic rules" xdp \
-	"udp4:9:9:0 tcp4:4:4:0 icmp4:3:3:0 udp6:8:6:2 tcp6:9:0:9 icmp6:1:1:0 arp:2:2:0 l2-other:2:2:0 malformed:5:5:0" \
-	--hook xdp --xdp-mode generic -r "udp dport 53 pass" -r "tcp sport 2000 dport 443 pass"
-test_hook "xdp native parse l2" xdp "ip4:20:20:0 ip6:19:19:0 arp:2:2:0 l2-other:2:2:0" \
-	--hook xdp --parse l2
-test_hook "tcx parse none" tcx "all:43:43:0" --hook tc --tc-attach tcx --parse none
+test_hooks() {
+	hook_case "xdp native" xdp "$MIX_L4" --hook xdp
+	hook_case "xdp generic" xdp "$MIX_L4" --hook xdp --xdp-mode generic
+	hook_case "xdp native link" xdp "$MIX_L4" --hook xdp --xdp-attach link
+	hook_case "xdp generic link" xdp "$MIX_L4" --hook xdp --xdp-mode generic --xdp-attach link
+	hook_case "tc clsact" tc "$MIX_L4" --hook tc
+	hook_case "tc ingress" tc "$MIX_L4" --hook tc --qdisc ingress
+	hook_case "tcx" tcx "$MIX_L4" --hook tc --tc-attach tcx
+	hook_case "socket packet" packet "$MIX_L4" --hook socket --socket packet
+	hook_case "tc clsact rules" tc \
+		"udp4:9:0:9 tcp4:4:0:4 icmp4:3:0:3 udp6:8:8:0 tcp6:9:9:0 icmp6:1:1:0 arp:2:0:2 l2-other:2:0:2 malformed:5:0:5" \
+		--hook tc -a pass -r "ip6 drop"
+	hook_case "xdp generic rules" xdp \
+		"udp4:9:9:0 tcp4:4:4:0 icmp4:3:3:0 udp6:8:6:2 tcp6:9:0:9 icmp6:1:1:0 arp:2:2:0 l2-other:2:2:0 malformed:5:5:0" \
+		--hook xdp --xdp-mode generic -r "udp dport 53 pass" -r "tcp sport 2000 dport 443 pass"
+	hook_case "xdp native parse l2" xdp "ip4:20:20:0 ip6:19:19:0 arp:2:2:0 l2-other:2:2:0" \
+		--hook xdp --parse l2
+	hook_case "tcx parse none" tcx "all:43:43:0" --hook tc --tc-attach tcx --parse none
+}
 
 # tcx links came with Linux 6.6. Before, completion leaves them out and
 # asking for one exits 4 naming the version, in text and JSON, having
@@ -79,7 +81,6 @@ EOF
 	check_state_same "$name"
 	topo_down
 }
-test_tcx_refused
 
 # The UDP socket sees only datagrams to its port on a local address.
 test_socket_udp() {
@@ -124,7 +125,6 @@ test_socket_udp() {
 	check_state_same "$name"
 	topo_down
 }
-test_socket_udp
 
 # cg_observed PID ID: program ID runs at inet ingress of the cgroup that
 # hookcmp PID made, and that cgroup holds no process.
@@ -228,7 +228,6 @@ EOF
 	check_state_same "$name"
 	topo_down
 }
-test_cgroup
 
 # ip_rcv's and ipv6_rcv's count in $D of what they passed on to
 # PRE_ROUTING: received, less bad or cut headers.
@@ -338,7 +337,6 @@ EOF
 	check_state_same "$name"
 	topo_down
 }
-test_netfilter
 
 # Someone else's clsact and filter were there before: both survive.
 test_foreign_clsact() {
@@ -377,7 +375,6 @@ test_foreign_clsact() {
 	check_state_same "$name (after removing the added filter)"
 	topo_down
 }
-test_foreign_clsact
 
 # Someone else's XDP program: exit 5 and their program untouched.
 test_foreign_xdp() {
@@ -401,7 +398,6 @@ test_foreign_xdp() {
 	ip -n "$D" link set dev "$DEV" xdpgeneric off
 	topo_down
 }
-test_foreign_xdp
 
 # Bad input: a clear message, its exit status, and nothing changed.
 test_bad_input() {
@@ -454,7 +450,6 @@ tc -n $D qdisc add dev $DEV clsact && tc -n $D filter add dev $DEV ingress prio 
 EOF
 	topo_down
 }
-test_bad_input
 
 # --duration ends the run by itself, with interval lines before the summary.
 test_duration() {
@@ -474,7 +469,6 @@ test_duration() {
 	check_state_same "$name"
 	topo_down
 }
-test_duration
 
 # The summary counts from the program's zero state: what arrives between
 # attach and the first look at the counters is in it too.
@@ -506,7 +500,6 @@ test_from_zero() {
 		topo_down
 	done
 }
-test_from_zero
 
 # bytes are the frame as it arrived, from the Ethernet header with its
 # VLAN tag, at every hook: frames of known sizes give the same totals.
@@ -549,7 +542,6 @@ test_bytes() {
 EOF2
 	topo_down
 }
-test_bytes
 
 # gen --inject: frames enter the DUT's receive path from gen's own thread,
 # as pktgen's netif_receive mode does. Every hook from generic XDP on
@@ -607,7 +599,6 @@ EOF2
 		"gen on $DEV: live XDP frames (BPF_F_TEST_XDP_LIVE_FRAMES, Linux 5.18+) not usable here" <<<"$out"
 	topo_down
 }
-test_inject
 
 # A step that fails halfway: what was attached so far is undone.
 test_faults() {
@@ -637,7 +628,6 @@ run --hook cgroup
 EOF2
 	topo_down
 }
-test_faults
 
 # hookcmp gen: exact counts at receiver hooks, and frames a stack accepts.
 test_gen() {
@@ -768,7 +758,6 @@ EOF2
 	check_state_same "$name"
 	topo_down
 }
-test_gen
 
 # A device too big for native XDP, and a device that goes away mid-run.
 test_device_trouble() {
@@ -810,7 +799,6 @@ test_device_trouble() {
 	done
 	topo_down
 }
-test_device_trouble
 
 # The device that carries the default route is refused without --force.
 test_default_route() {
@@ -846,7 +834,6 @@ test_default_route() {
 	check_state_same "$name"
 	topo_down
 }
-test_default_route
 
 # kill -9 leaves netlink-attached state; the journal and cleanup undo it,
 # and only what is still ours.
@@ -919,7 +906,6 @@ test_cleanup() {
 	check_eq "$name: needs DEV or --all" "$?" 2
 	topo_down
 }
-test_cleanup
 
 # The same device name in two namespaces: -n picks one, before or after
 # the command; without -n cleanup refuses to guess. status -j has one
@@ -966,7 +952,6 @@ test_cleanup_netns() {
 	ip netns del "$D2"
 	topo_down
 }
-test_cleanup_netns
 
 # A signal in every phase: load, each attach step, running, detach (also
 # a second Ctrl-C during detach). The device ends as it was, exit 128+N.
@@ -989,7 +974,6 @@ detach TERM --hook xdp
 EOF2
 	topo_down
 }
-test_signals
 
 # A short bench on this kernel and CPU: where there are no tcx links the
 # tcx row says it needs Linux 6.6 and the others run; under qemu's TCG
@@ -1021,7 +1005,6 @@ test_bench_here() {
 		"$(grep -c "^Warning: an emulated CPU (hypervisor signature TCGTCGTCGTCG, qemu TCG)" "$T/bench.txt")" \
 		"$(jq 'if .env.emulated then 1 else 0 end' "$T/bench.json")"
 }
-test_bench_here
 
 # JIT off: say that the numbers are the interpreter's.
 test_jit_off() {
@@ -1035,4 +1018,6 @@ test_jit_off() {
 	check "jit off: warned" grep -q "BPF JIT is off" "$T/err"
 	topo_down
 }
-test_jit_off
+
+# tests/netns.sh [NAME...]: these tests, or all of them (tests/lib.sh).
+run_tests "$@"

@@ -72,14 +72,7 @@ rd_snapshot() {
 	tc -n "$D" -j qdisc show dev "$OUT" | jq -c '[.[] | {kind, handle}]'
 }
 
-rd_state_same() {
-	if wait_same rd_snapshot "$T/before" 20; then
-		pass "$1: device and BPF state restored"
-	else
-		fail "$1: device and BPF state restored"
-		diff "$T/before" "$T/before.after" | sed 's/^/  /'
-	fi
-}
+rd_state_same() { state_same "$1: device and BPF state restored" rd_snapshot "$T/before"; }
 
 # sink_start NAME ARGS...: hookcmp ARGS on the sink end, output in $T/NAME.
 sink_start() {

@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs every test, or the named suites (the first word of run's NAME, and
-# valgrind); each prints PASS/FAIL/SKIP lines, counted here into the one
-# summary line. Exits non-zero if anything failed.
+# valgrind), or tests of a suite by name: netns:cgroup runs test_cgroup of
+# tests/netns.sh (the suites that run tests/lib.sh's run_tests: netns,
+# bench, bench-dev). Each prints PASS/FAIL/SKIP lines, counted here into
+# the one summary line. Exits non-zero if anything failed.
 cd "$(dirname "$0")/.." || exit 1
-SUITES=" $* "
+SUITES=" "
+declare -A PICK # suite: its tests named, for run_tests
+for a in "$@"; do
+	s=${a%%:*}
+	SUITES="$SUITES$s "
+	[ "$a" = "$s" ] || PICK[$s]="${PICK[$s]} ${a#*:}"
+done
 
 # want SUITE: true when it was named, or none was.
 want() { [ "$SUITES" = "  " ] || [[ $SUITES == *" $1 "* ]]; }
@@ -21,7 +29,8 @@ run() {
 	shift
 	want "${name%% *}" || return 0
 	out=$(mktemp)
-	"$@" >"$out" 2>&1
+	# shellcheck disable=SC2086
+	"$@" ${PICK[$name]} >"$out" 2>&1
 	rc=$?
 	while IFS= read -r line; do
 		echo "$line"
