@@ -13,7 +13,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lmnl -l
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
-CPPFLAGS += -D_GNU_SOURCE -Iprogs -Iloader -Iqdisc -Ibench -Ibuild $(PKG_CFLAGS)
+CPPFLAGS += -D_GNU_SOURCE -Iprogs -Iloader -Iqdisc -Ibench -Icli -Ibuild $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lm -lpthread
 ifeq ($(SANITIZE),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -32,10 +32,10 @@ BPF_HDRS := $(wildcard progs/*.h)
 HOOKS := xdp tc sock gen xsk nf cg
 SKELS := $(HOOKS:%=build/%.skel.h)
 
-CMD_SRCS := $(wildcard loader/*_cmd.c) loader/main.c $(wildcard bench/*.c)
-LIB_SRCS := $(filter-out $(CMD_SRCS),$(wildcard loader/*.c)) $(wildcard qdisc/*.c)
+CMD_SRCS := $(wildcard cli/*.c) $(wildcard bench/*.c)
+LIB_SRCS := $(wildcard loader/*.c) $(wildcard qdisc/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
-HDRS := $(wildcard loader/*.h qdisc/*.h bench/*.h) $(BPF_HDRS)
+HDRS := $(wildcard loader/*.h qdisc/*.h bench/*.h cli/*.h) $(BPF_HDRS)
 
 FUZZ := rules classify netlink journal
 FUZZ_SECONDS ?= 60
@@ -63,6 +63,10 @@ build/loader/%.o: loader/%.c $(HDRS) $(SKELS) $(STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 build/qdisc/%.o: qdisc/%.c $(HDRS) $(STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+build/cli/%.o: cli/%.c $(HDRS) $(SKELS) $(STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -129,8 +133,8 @@ DEPS_BUILD := clang llvm gcc make pkg-config libbpf-dev libmnl-dev libxdp-dev \
 DEPS_RUN := iproute2 ethtool jq iptables nftables valgrind linux-perf gnuplot-nox \
 	man-db
 # `make check-vm` on top: qemu, a static busybox for the guest's initramfs,
-# kmod (depmod here, modprobe in the guest).
-DEPS_VM := qemu-system-x86 busybox-static kmod
+# kmod (depmod here, modprobe in the guest), xz (Debian 13's modules).
+DEPS_VM := qemu-system-x86 busybox-static kmod xz-utils
 
 # apt_install PACKAGES[,APT-OPTIONS]: installs those that are missing.
 define apt_install
@@ -147,11 +151,15 @@ endef
 deps:
 	$(call apt_install,$(DEPS_BUILD) $(DEPS_RUN))
 
+# The guests' kernels: 6.1 (Debian 12's), 6.12 (Debian 13's), or any
+# Debian kernel package or .deb (scripts/vm-check.sh --kernel).
+KERNEL ?= 6.1 6.12
+
 # qemu's recommends are a GUI and firmware the guest does not use. The
-# kernel package is fetched and unpacked here too (VM_KERNEL picks one).
+# kernel packages are fetched and unpacked here too.
 deps-vm: deps
 	$(call apt_install,$(DEPS_VM),--no-install-recommends)
-	scripts/vm-check.sh --fetch $(VM_KERNEL:%=--kernel %)
+	@for k in $(KERNEL); do scripts/vm-check.sh --fetch --kernel $$k || exit 1; done
 
 demo: deps
 	$(MAKE) hookcmp build/hc-send
@@ -161,11 +169,12 @@ check: deps
 	$(MAKE) hookcmp build/hookcmp.8 $(TEST_BINS)
 	SANITIZE=$(SANITIZE) tests/run.sh
 
-# The kernel-dependent suites inside Debian 12's 6.1 kernel (doc/kernels.md).
+# The kernel-dependent suites inside each of KERNEL, one guest after the
+# other (doc/kernels.md); every guest runs, and any failure fails.
 check-vm: deps-vm
 	$(MAKE) hookcmp $(TEST_BINS)
 	tests/run.sh vm
-	scripts/vm-check.sh $(VM_KERNEL:%=--kernel %)
+	@rc=0; for k in $(KERNEL); do scripts/vm-check.sh --kernel $$k || rc=1; done; exit $$rc
 
 build/hookcmp.8: doc/hookcmp.8.rst
 	@mkdir -p $(@D)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* What every command shares: the one place that prints errors and exits. */
-#ifndef HC_CMD_H
-#define HC_CMD_H
+#ifndef HC_CLI_H
+#define HC_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 /* Errors become JSON objects on stdout too when set. */
 extern bool hc_json_mode;
@@ -25,6 +26,12 @@ int hc_cmd_netns(const char *netns);
 int hc_cmd_device(const char *netns, const char *dev, const char *cmd,
 		  int *ifindex);
 
+/* The usage line, the commands, run's options; the version. */
+void hc_usage(FILE *f);
+void hc_run_options_help(FILE *f);
+int hc_show_version(bool json);
+
+int cmd_run(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_progrun(int argc, char **argv);

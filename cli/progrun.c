@@ -10,7 +10,7 @@
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "cmd.h"
+#include "cli.h"
 #include "json.h"
 #include "opts.h"
 #include "pkt.h"

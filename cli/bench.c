@@ -19,7 +19,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "cmd.h"
+#include "cli.h"
 #include "exec.h"
 #include "json.h"
 #include "journal.h"

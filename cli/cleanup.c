@@ -18,7 +18,7 @@
 #include <linux/if_link.h>
 #include <linux/pkt_sched.h>
 #include <bpf/bpf.h>
-#include "cmd.h"
+#include "cli.h"
 #include "journal.h"
 #include "json.h"
 #include "netns.h"

@@ -13,7 +13,7 @@
 #include <arpa/inet.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include "cmd.h"
+#include "cli.h"
 #include "gen.h"
 #include "json.h"
 #include "nl.h"

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hookcmp: the command table, global options, help and version, and what
+ * every command shares (cli.h): errors, privileges, the namespace.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <math.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <bpf/libbpf.h>
+#include "hookcmp.h"
+#include "cli.h"
+#include "journal.h"
+#include "json.h"
+#include "netns.h"
+#include "nl.h"
+#include "opts.h"
+#include "rules.h"
+#include "stats.h"
+#include "undo.h"
+
+static int cmd_help(int argc, char **argv)
+{
+	hc_usage(stdout);
+	return 0;
+}
+
+int hc_show_version(bool json)
+{
+	struct hc_json j = { .f = stdout };
+
+	if (!json) {
+		printf("hookcmp %s (libbpf %s)\n", HC_VERSION,
+		       libbpf_version_string());
+		return 0;
+	}
+	jw_open(&j, NULL, '{');
+	jw_str(&j, "type", "version");
+	jw_str(&j, "version", HC_VERSION);
+	jw_str(&j, "libbpf", libbpf_version_string());
+	jw_close(&j, '}');
+	return 0;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	struct {
+		bool json, pretty, help;
+	} v = {};
+	const struct hc_opt opts[] = {
+		{ "json", 'j', HC_OPT_FLAG, offsetof(typeof(v), json), NULL,
+		  "as a JSON object" },
+		HC_OPT_PRETTY(offsetof(typeof(v), pretty)),
+		{ "help", 'h', HC_OPT_FLAG, offsetof(typeof(v), help), NULL,
+		  "show this help" },
+		{}
+	};
+	struct hc_err err = {};
+	int npos;
+
+	if (hc_opts_parse(opts, &v, argc, argv, NULL, &npos, 0, NULL, &err))
+		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
+	hc_json_pretty = v.pretty;
+	v.json |= v.pretty;
+	if (v.help) {
+		printf("Usage: hookcmp [-j] version\n\n");
+		hc_opts_help(stdout, opts, NULL);
+		return 0;
+	}
+	return hc_show_version(v.json);
+}
+
+/* ---- errors ---- */
+
+bool hc_json_mode;
+
+/* In JSON mode errors are JSON too, so scripts never parse free text. */
+int hc_fail(int code, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (hc_json_mode) {
+		struct hc_json j = { .f = stdout };
+
+		jw_open(&j, NULL, '{');
+		jw_str(&j, "type", "error");
+		jw_str(&j, "error", msg);
+		jw_u64(&j, "exit", code);
+		jw_close(&j, '}');
+	}
+	fprintf(stderr, "Error: %s\n", msg);
+	if (code == HC_EXIT_USAGE)
+		fprintf(stderr, "Try 'hookcmp --help'.\n");
+	return code;
+}
+
+static bool has_cap(int cap)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2] = {};
+
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	return d[cap / 32].effective & (1u << (cap % 32));
+}
+
+static const char *const cap_names[] = {
+	[CAP_NET_BIND_SERVICE] = "CAP_NET_BIND_SERVICE",
+	[CAP_NET_ADMIN] = "CAP_NET_ADMIN",
+	[CAP_NET_RAW] = "CAP_NET_RAW",
+	[CAP_IPC_LOCK] = "CAP_IPC_LOCK",
+	[CAP_SYS_ADMIN] = "CAP_SYS_ADMIN",
+	[CAP_PERFMON] = "CAP_PERFMON",
+	[CAP_BPF] = "CAP_BPF",
+};
+
+int hc_check_caps(__u64 need, const char *who)
+{
+	char missing[256] = "";
+	size_t len = 0;
+	unsigned int cap;
+
+	for (cap = 0; cap < sizeof(cap_names) / sizeof(cap_names[0]); cap++)
+		if ((need & (1ULL << cap)) && !has_cap(cap) && cap_names[cap])
+			len += snprintf(missing + len, sizeof(missing) - len,
+					" %s", cap_names[cap]);
+	if (!len)
+		return 0;
+	return hc_fail(HC_EXIT_PERM, "%s (missing:%s)", who, missing);
+}
+
+/*
+ * CAP_SYS_ADMIN stands in for CAP_BPF and CAP_PERFMON; without
+ * CAP_PERFMON the verifier refuses hookcmp's programs (EACCES).
+ */
+int hc_check_privileges(void)
+{
+	__u64 need = 1ULL << CAP_NET_ADMIN;
+
+	if (!has_cap(CAP_SYS_ADMIN))
+		need |= 1ULL << CAP_BPF | 1ULL << CAP_PERFMON;
+	return hc_check_caps(
+		need,
+		"hookcmp needs root, or CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN");
+}
+
+int hc_cmd_netns(const char *netns)
+{
+	struct hc_err err = {};
+	int ret = netns ? hc_enter_netns(netns, &err) : 0;
+
+	if (ret)
+		return hc_fail(
+			ret == -ENOENT || ret == -EINVAL ? HC_EXIT_USAGE :
+							   HC_EXIT_PERM,
+			"%s%s", err.msg,
+			ret == -EPERM ? " (-n needs CAP_SYS_ADMIN)" : "");
+	return 0;
+}
+
+int hc_cmd_device(const char *netns, const char *dev, const char *cmd,
+		  int *ifindex)
+{
+	int ret = hc_cmd_netns(netns);
+	char where[256];
+
+	if (ret)
+		return ret;
+	*ifindex = if_nametoindex(dev);
+	if (*ifindex)
+		return 0;
+	if (hc_netns_with_dev(dev, where, sizeof(where)))
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"no device '%s' in %s%s%s, but in network namespace %s (hookcmp -n NAME %s %s)",
+			dev,
+			netns ? "network namespace '" : "this network namespace",
+			netns ? netns : "", netns ? "'" : "", where, cmd, dev);
+	return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", dev,
+		       netns ? "network namespace '" : "this network namespace",
+		       netns ? netns : "", netns ? "'" : "");
+}
+
+/* ---- commands ---- */
+
+static const struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} cmds[] = {
+	{ "run", cmd_run, "attach to DEV and count per class (the default)" },
+	{ "gen", cmd_gen, "send frames out of DEV (hookcmp gen --help)" },
+	{ "bench", cmd_bench, "the hook matrix on its own topology" },
+	{ "prog-run", cmd_progrun, "each program variant's own ns per run" },
+	{ "status", cmd_status, "what hookcmp has attached, and leftovers" },
+	{ "cleanup", cmd_cleanup, "remove what a dead hookcmp left" },
+	{ "help", cmd_help, "show this help" },
+	{ "version", cmd_version, "show the version" },
+	{}
+};
+
+/* Optimal string alignment distance: a swap of two letters is one edit. */
+static int distance(const char *a, const char *b)
+{
+	int la = strlen(a), lb = strlen(b), i, k, d[16][16];
+
+	if (la > 15 || lb > 15)
+		return 99;
+	for (i = 0; i <= la; i++)
+		for (k = 0; k <= lb; k++) {
+			if (!i || !k) {
+				d[i][k] = i + k;
+				continue;
+			}
+			d[i][k] =
+				fmin(fmin(d[i - 1][k] + 1, d[i][k - 1] + 1),
+				     d[i - 1][k - 1] + (a[i - 1] != b[k - 1]));
+			if (i > 1 && k > 1 && a[i - 1] == b[k - 2] &&
+			    a[i - 2] == b[k - 1])
+				d[i][k] = fmin(d[i][k], d[i - 2][k - 2] + 1);
+		}
+	return d[la][lb];
+}
+
+/*
+ * A first word that is no command, no option, no device here and within
+ * two edits of a command is a typo, unless --hook makes it run's DEV: the
+ * command it meant, with no fn, for the error. NULL: let run have it.
+ */
+static const struct cmd *near_command(int argc, char **argv, const char *word)
+{
+	static struct cmd typo;
+	const struct cmd *c, *best = NULL;
+	int i, d, min = 3;
+
+	if (word[0] == '-' || if_nametoindex(word))
+		return NULL;
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--hook") ||
+		    !strncmp(argv[i], "--hook=", 7))
+			return NULL;
+	for (c = cmds; c->name; c++) {
+		d = distance(word, c->name);
+		if (d < min) {
+			min = d;
+			best = c;
+		}
+	}
+	if (!best)
+		return NULL;
+	typo.name = best->name;
+	return &typo;
+}
+
+void hc_usage(FILE *f)
+{
+	const struct cmd *c;
+
+	fprintf(f,
+		"Usage: hookcmp [-n NETNS] [-j] [run] --hook xdp|tc|socket|xsk|netfilter|cgroup [OPTIONS] DEV\n"
+		"       hookcmp [-n NETNS] [-j] COMMAND [OPTIONS]\n\n"
+		"Runs one drop-and-classify program at a receive hook of DEV and\n"
+		"prints what it saw per class, then a summary on exit.\n\n"
+		"Commands:\n");
+	for (c = cmds; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->help);
+	fprintf(f, "\nOptions of run:\n");
+	hc_run_options_help(f);
+	fprintf(f,
+		"\nRules: [ip|ip6] [udp|tcp|icmp|icmp6|proto N] [src PREFIX] [dst PREFIX]\n"
+		"       [sport P[-P]] [dport P[-P]] drop|pass|redirect\n"
+		"\nExit status: 0 ok, 1 failure, 2 usage or bad input, 3 permission,\n"
+		"4 unsupported by the kernel or driver, 5 hook busy, 128+N signal N.\n");
+}
+
+/*
+ * Global options come before the command, as with ip, tc and bpftool
+ * (hookcmp -n NS -j status). Every command takes them in its own table
+ * too, so they are handed on in its argv, and may follow the command.
+ */
+static int global_opts(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-j") || !strcmp(a, "--json") ||
+		    !strcmp(a, "-p") || !strcmp(a, "--pretty") ||
+		    !strncmp(a, "--netns=", 8) ||
+		    !strncmp(a, "--journal=", 10) ||
+		    (!strncmp(a, "-n", 2) && a[2]))
+			continue;
+		if ((!strcmp(a, "-n") || !strcmp(a, "--netns") ||
+		     !strcmp(a, "--journal")) &&
+		    i + 1 < argc) {
+			i++;
+			continue;
+		}
+		break;
+	}
+	return i - 1;
+}
+
+/*
+ * A closed stdin, stdout or stderr would be the next socket or map we
+ * open, and our text would go into it.
+ */
+static void std_fds_open(void)
+{
+	int fd;
+
+	for (fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", O_RDWR) != fd)
+			_exit(HC_EXIT_FAIL);
+}
+
+int main(int argc, char **argv)
+{
+	int nglob, i;
+	const struct cmd *c = NULL;
+	char **args;
+
+	std_fds_open();
+	nglob = global_opts(argc, argv);
+
+	if (1 + nglob < argc)
+		for (c = cmds; c->name; c++)
+			if (!strcmp(argv[1 + nglob], c->name))
+				break;
+	if ((!c || !c->name) && 1 + nglob < argc)
+		c = near_command(argc, argv, argv[1 + nglob]);
+	if (!c || !c->name)
+		return cmd_run(argc, argv);
+	if (!c->fn)
+		return hc_fail(HC_EXIT_USAGE,
+			       "unknown command '%s'; did you mean '%s'?",
+			       argv[1 + nglob], c->name);
+	/* argv[0] is the command, the global options follow it. */
+	args = calloc(argc, sizeof(*args));
+	if (!args)
+		return hc_fail(HC_EXIT_FAIL, "out of memory");
+	args[0] = argv[1 + nglob];
+	for (i = 0; i < nglob; i++)
+		args[1 + i] = argv[1 + i];
+	for (i = 2 + nglob; i < argc; i++)
+		args[i - 1] = argv[i];
+	i = c->fn(argc - 1, args);
+	free(args);
+	return i;
+}
