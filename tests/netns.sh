@@ -82,6 +82,35 @@ EOF
 	topo_down
 }
 
+# UDP datagrams the sockets of $D took or refused (a filter's or a
+# cgroup's drop is an InErrors), IPv4 and IPv6.
+udp_delivered() {
+	ip netns exec "$D" awk '$1 == "Udp:" && h++ { n += $2 + $4 }
+		$1 == "Udp6InDatagrams" || $1 == "Udp6InErrors" { n += $2 }
+		END { print n + 0 }' /proc/net/snmp /proc/net/snmp6
+}
+
+# udp_mix NAME MAC ACTION: the mix to the UDP socket of a running
+# hookcmp, which then stops: 9 datagrams to its port counted, by ACTION,
+# and the 3 TCP segments not.
+udp_mix() {
+	local n0 i
+	n0=$(udp_delivered)
+	"$SEND" -n "$G" --dst-mac "$2" --dst4 192.0.2.2 \
+		--dst6 2001:db8::2 hcg udp4:5 udp6:4 tcp4:3 2>/dev/null
+	for i in $(seq "$WAIT_TICKS"); do
+		[ $(($(udp_delivered) - n0)) -ge 9 ] && break
+		sleep 0.1
+	done
+	hc_stop TERM
+	check_eq "$1: exit status after SIGTERM" "$HCRC" 143
+	if [ "$3" = drop ]; then
+		check_eq "$1: per-class counts" "$(class_counts)" "udp4:5:5:0 udp6:4:4:0"
+	else
+		check_eq "$1: per-class counts" "$(class_counts)" "udp4:5:0:5 udp6:4:0:4"
+	fi
+}
+
 # The UDP socket sees only datagrams to its port on a local address.
 test_socket_udp() {
 	local name="socket udp" mac
@@ -93,18 +122,7 @@ test_socket_udp() {
 	for action in drop pass; do
 		if hc_start -n "$D" --hook socket -a "$action" -j -i 0 "$DEV"; then
 			check "$name $action: kernel shows the socket" observed udp
-			"$SEND" -n "$G" --dst-mac "$mac" --dst4 192.0.2.2 \
-				--dst6 2001:db8::2 hcg udp4:5 udp6:4 tcp4:3 2>/dev/null
-			sleep 0.3
-			hc_stop TERM
-			check_eq "$name $action: exit status after SIGTERM" "$HCRC" 143
-			if [ "$action" = drop ]; then
-				check_eq "$name $action: per-class counts" "$(class_counts)" \
-					"udp4:5:5:0 udp6:4:4:0"
-			else
-				check_eq "$name $action: per-class counts" "$(class_counts)" \
-					"udp4:5:0:5 udp6:4:0:4"
-			fi
+			udp_mix "$name $action" "$mac" "$action"
 		else
 			fail "$name $action: hookcmp did not attach"
 		fi
@@ -164,18 +182,7 @@ EOF
 			check "$name $action: kernel shows the socket" observed udp
 			check_eq "$name $action: hookcmp is back in its own cgroup" \
 				"$(grep '^0::' "/proc/$HCPID/cgroup")" "$home"
-			"$SEND" -n "$G" --dst-mac "$mac" --dst4 192.0.2.2 \
-				--dst6 2001:db8::2 hcg udp4:5 udp6:4 tcp4:3 2>/dev/null
-			sleep 0.3
-			hc_stop TERM
-			check_eq "$name $action: exit status after SIGTERM" "$HCRC" 143
-			if [ "$action" = drop ]; then
-				check_eq "$name $action: per-class counts" "$(class_counts)" \
-					"udp4:5:5:0 udp6:4:4:0"
-			else
-				check_eq "$name $action: per-class counts" "$(class_counts)" \
-					"udp4:5:0:5 udp6:4:0:4"
-			fi
+			udp_mix "$name $action" "$mac" "$action"
 			check_eq "$name $action: summary says where" \
 				"$(summary | jq -c '[.hook, .mode, .attach, .prog_id]')" "[\"cgroup\",\"ingress\",\"link\",$id]"
 		else
