@@ -28,6 +28,7 @@ run() {
 	local name=$1 line rc out
 	shift
 	want "${name%% *}" || return 0
+	local t0=$SECONDS
 	out=$(mktemp)
 	# shellcheck disable=SC2086
 	"$@" ${PICK[$name]} >"$out" 2>&1
@@ -44,6 +45,8 @@ run() {
 		echo "FAIL $name exited with status $rc"
 		failed=$((failed + 1))
 	fi
+	# Where CI's time goes.
+	echo "# $name: $((SECONDS - t0)) s"
 	rm -f "$out"
 }
 
