@@ -165,9 +165,10 @@ demo: deps
 	$(MAKE) hookcmp build/hc-send
 	scripts/demo.sh
 
+# make check SUITES="netns bench:scope": those suites or tests only.
 check: deps
 	$(MAKE) hookcmp build/hookcmp.8 $(TEST_BINS)
-	SANITIZE=$(SANITIZE) tests/run.sh
+	SANITIZE=$(SANITIZE) tests/run.sh $(SUITES)
 
 # The kernel-dependent suites inside each of KERNEL, one guest after the
 # other (doc/kernels.md); every guest runs, and any failure fails.
