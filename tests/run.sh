@@ -15,7 +15,7 @@ for a in "$@"; do
 done
 
 # want SUITE: true when it was named, or none was.
-want() { [ "$SUITES" = "  " ] || [[ $SUITES == *" $1 "* ]]; }
+want() { [ "$SUITES" = " " ] || [[ $SUITES == *" $1 "* ]]; }
 # named SUITE: true when it was named: suites that make check leaves out.
 named() { [[ $SUITES == *" $1 "* ]]; }
 
@@ -117,5 +117,10 @@ fi
 
 named vm && run vm tests/vm.sh
 
+# A selection that matched nothing is no pass.
+if [ $((pass + failed)) -eq 0 ]; then
+	echo "FAIL tests/run.sh: no test ran (suites:$SUITES)"
+	failed=1
+fi
 echo "$pass passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
