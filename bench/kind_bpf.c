@@ -14,8 +14,6 @@ const struct bench_hook bench_hooks[] = {
 	{ "tcx", HC_HOOK_TC, 0, .tcx = true, .bare = true },
 	{ "socket-udp", HC_HOOK_SOCKET, HC_SOCK_UDP, .bare = true,
 	  .local = true },
-	/* The same socket in a cgroup of its own, the program at its ingress. */
-	{ "cgroup-udp", HC_HOOK_CGROUP, .local = true },
 	{ "socket-packet", HC_HOOK_SOCKET, HC_SOCK_PACKET },
 	{}
 };
