@@ -29,13 +29,14 @@ $(STAMP):
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Iprogs -I/usr/include/$(MULTIARCH)
 
 BPF_HDRS := $(wildcard progs/*.h)
-HOOKS := xdp tc sock gen xsk nf cg
+# Every program of progs/ is a skeleton: a hook adds no line here.
+HOOKS := $(patsubst progs/%.bpf.c,%,$(wildcard progs/*.bpf.c))
 SKELS := $(HOOKS:%=build/%.skel.h)
 
 CMD_SRCS := $(wildcard cli/*.c) $(wildcard bench/*.c)
-LIB_SRCS := $(wildcard loader/*.c) $(wildcard qdisc/*.c)
+LIB_SRCS := $(wildcard loader/*.c loader/hooks/*.c qdisc/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
-HDRS := $(wildcard loader/*.h qdisc/*.h bench/*.h cli/*.h) $(BPF_HDRS)
+HDRS := $(wildcard loader/*.h loader/hooks/*.h qdisc/*.h bench/*.h cli/*.h) $(BPF_HDRS)
 
 FUZZ := rules classify netlink journal
 FUZZ_SECONDS ?= 60

@@ -134,18 +134,6 @@ extern const struct bench_kind bench_kind_bpf, bench_kind_stack,
 	bench_kind_xsk, bench_kind_fwd_bpf, bench_kind_fwd_stack,
 	bench_kind_fwd_nft;
 
-/* The BPF hooks rows are built from (kind_bpf.c). */
-struct bench_hook {
-	const char *name;
-	enum hc_hook_id hook;
-	int mode; /* xdp_mode, qdisc or sock */
-	bool tcx;
-	bool bare; /* the hooks scenario adds a -bare row */
-	bool local; /* it sees only frames addressed to the DUT */
-};
-
-extern const struct bench_hook bench_hooks[];
-
 /* A scenario: one file each (scen_*.c), one line in bench_scenarios[]. */
 struct bench_scenario {
 	const char *name;
@@ -244,7 +232,7 @@ struct bench_qdisc_row {
 struct bench_row {
 	char name[40];
 	const struct bench_kind *kind;
-	const struct bench_hook *hook; /* for --hooks: NULL if none */
+	const struct hc_hook_row *hook; /* a hook's row (run.hook): NULL if none */
 	union {
 		struct hc_run run; /* bpf */
 		struct bench_qdisc_row qdisc; /* qdisc */
@@ -372,11 +360,9 @@ struct bench {
 /* --hooks lets this row in; a scenario's baseline is always let in. */
 struct bench_row *bench_row_add(struct bench *b, const char *name,
 				const struct bench_kind *kind);
-struct bench_row *bench_row_hook(struct bench *b, const struct bench_hook *h,
+/* NAMESUFFIX: the hook row NAME (loader/hooks/), attached as run attaches it. */
+struct bench_row *bench_row_hook(struct bench *b, const char *name,
 				 const char *suffix);
-/* xsk-SUFFIX (kind_xsk.c): AF_XDP on queue 0, the logic at parse. */
-struct bench_row *bench_row_xsk(struct bench *b, const char *suffix, int parse);
-const struct bench_hook *bench_hook_by_name(const char *name);
 void bench_row_base(struct bench_row *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /*

@@ -5,67 +5,53 @@
 #include "bench.h"
 #include "stats.h"
 
-const struct bench_hook bench_hooks[] = {
-	{ "xdp-native", HC_HOOK_XDP, HC_XDP_NATIVE, .bare = true },
-	{ "xdp-generic", HC_HOOK_XDP, HC_XDP_GENERIC, .bare = true },
-	{ "tc-clsact", HC_HOOK_TC, HC_QDISC_CLSACT, .bare = true },
-	/* Its bare program is tc-clsact's; only the qdisc differs. */
-	{ "tc-ingress", HC_HOOK_TC, HC_QDISC_INGRESS },
-	{ "tcx", HC_HOOK_TC, 0, .tcx = true, .bare = true },
-	{ "socket-udp", HC_HOOK_SOCKET, HC_SOCK_UDP, .bare = true,
-	  .local = true },
-	{ "socket-packet", HC_HOOK_SOCKET, HC_SOCK_PACKET },
-	{}
-};
-
-const struct bench_hook *bench_hook_by_name(const char *name)
-{
-	const struct bench_hook *h;
-
-	for (h = bench_hooks; h->name; h++)
-		if (!strcmp(h->name, name))
-			return h;
-	return NULL;
-}
-
-struct bench_row *bench_row_hook(struct bench *b, const struct bench_hook *h,
+struct bench_row *bench_row_hook(struct bench *b, const char *name,
 				 const char *suffix)
 {
-	char name[40];
+	const struct hc_hook_row *row;
+	const struct hc_hook *hook;
+	char rname[40], args[160];
 	struct bench_row *r;
 	struct hc_run *run;
 
-	snprintf(name, sizeof(name), "%s%s", h->name, suffix);
-	r = bench_row_add(b, name, &bench_kind_bpf);
-	r->hook = h;
+	row = hc_hook_row_find(name, false, &hook);
+	snprintf(rname, sizeof(rname), "%s%s", name, suffix);
+	r = bench_row_add(b, rname, &bench_kind_bpf);
+	r->hook = row;
 	run = &r->run;
 	hc_run_init(run);
-	run->hook = h->hook;
-	run->xdp_mode = h->mode;
-	run->qdisc = h->mode;
-	run->sock = h->mode;
-	run->tc_attach = h->tcx ? HC_TC_TCX : HC_TC_CLS_BPF;
 	run->conf.parse = HC_PARSE_L4;
 	run->conf.def_verdict = HC_DROP;
-	r->local = h->local;
+	if (!row)
+		return r; /* setup says why */
+	/* Its work in threads of ours: those run on the DUT's CPU, counted. */
+	if (hook->thread)
+		r->kind = &bench_kind_xsk;
+	r->local = row->flags & HC_ROW_LOCAL;
+	snprintf(args, sizeof(args), "--hook %s %s", hook->name, row->args);
+	if (hc_run_args(run, args, &run->err))
+		run->hook = NULL;
 	return r;
 }
 
 static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
 	struct hc_run *run = &r->run;
-	const struct hc_hook *h = hc_hook_of(run);
+	const struct hc_hook *h = run->hook;
+	bool loop;
 	int ret;
 
+	if (!h) {
+		*err = run->err;
+		hc_err_set(err, "bench row %s: %s", r->name, run->err.msg);
+		return -EINVAL;
+	}
 	/*
 	 * inject: no driver runs native XDP. The live loop runs the program
 	 * itself, in the generator's place; attached (generic) to hcd's idle
 	 * peer only to stay in the XDP dispatcher (see gen_up()).
 	 */
-	bool loop = b->topo->inject && r->hook &&
-		    r->hook->hook == HC_HOOK_XDP &&
-		    r->hook->mode == HC_XDP_NATIVE;
-
+	loop = b->topo->inject && r->hook && r->hook->no_driver;
 	if (b->topo->inject && run->bare) {
 		hc_err_set(
 			err,
@@ -77,8 +63,8 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	run->nl = b->nl_dut;
 	run->dev = loop ? BENCH_GEN_DEV : b->dut_name;
 	run->ifindex = loop ? b->if_gen : b->if_dut;
-	if (loop)
-		run->xdp_mode = HC_XDP_GENERIC;
+	if (loop && hc_run_args(run, r->hook->no_driver, err))
+		return -EINVAL;
 	run->netns = b->netns;
 	run->no_journal = !b->journal;
 	ret = bench_enter(b->fd_dut) ?: h->load(run) ?: h->attach(run);
@@ -97,7 +83,7 @@ static void teardown(struct bench *b, struct bench_row *r)
 {
 	bench_live_prog(b, -1);
 	bench_enter(b->fd_dut);
-	hc_hook_of(&r->run)->detach(&r->run);
+	r->run.hook->detach(&r->run);
 	hc_prog_unload(&r->run);
 	bench_enter(b->fd_gen);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * AF_XDP rows: the xsk hook attached as `hookcmp run --hook xsk` does, on
- * queue 0, in native XDP. Its consumer thread runs on CPU 1 in both CPU
+ * Rows of a hook whose per-packet work runs in threads of ours (the xsk
+ * hook: AF_XDP on queue 0, in native XDP), attached as kind_bpf.c attaches
+ * them. Its consumer thread runs on CPU 1 in both CPU
  * modes (CPU 0 has the generator), and its CPU time is counted with the
  * packets' work (doc/methodology.md). What its ring drops counts as
  * dropped before the hook.
@@ -9,17 +10,6 @@
 #include <errno.h>
 #include <sched.h>
 #include "bench.h"
-
-static const struct bench_hook xsk = { "xsk", HC_HOOK_XSK, HC_XDP_NATIVE };
-
-struct bench_row *bench_row_xsk(struct bench *b, const char *suffix, int parse)
-{
-	struct bench_row *r = bench_row_hook(b, &xsk, suffix);
-
-	r->kind = &bench_kind_xsk;
-	r->run.conf.parse = parse;
-	return r;
-}
 
 static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
@@ -38,7 +28,8 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	 * It was born on bench's CPU 0; with one CPU it stays there. As the
 	 * other rows' softirq work, no task holds it off (methodology.md).
 	 */
-	n = bench_threads("/proc/self/task", "hookcmp-xsk", tid, BENCH_MAX_OWN);
+	n = bench_threads("/proc/self/task", r->run.hook->thread, tid,
+			  BENCH_MAX_OWN);
 	CPU_ZERO(&cpu1);
 	CPU_SET(BENCH_CPU_DUT, &cpu1);
 	for (i = 0; i < n; i++) {

@@ -34,7 +34,7 @@ static void build(struct bench *b)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(redirects) / sizeof(redirects[0]); i++) {
-		r = bench_row_hook(b, bench_hook_by_name(redirects[i].hook),
+		r = bench_row_hook(b, redirects[i].hook,
 				   "");
 		snprintf(r->name, sizeof(r->name), "%s", redirects[i].name);
 		r->kind = &bench_kind_fwd_bpf;

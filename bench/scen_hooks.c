@@ -5,30 +5,33 @@
  * hook's floor: its bare program (drop, count nothing), and AF_XDP not
  * reading the frame (rx_drop), against native XDP.
  */
+#include <stdio.h>
 #include "bench.h"
-
-/* The BPF peer of iptables-raw: the same hook at the same priority. */
-static const struct bench_hook netfilter_raw = { "netfilter-raw",
-						 HC_HOOK_NETFILTER,
-						 .local = true };
 
 static void build(struct bench *b)
 {
-	const struct bench_hook *h;
+	const struct hc_hook *const *h;
+	const struct hc_hook_row *row;
+	struct bench_row *r;
 	int i;
 
-	for (h = bench_hooks; h->name; h++)
-		bench_row_hook(b, h, "");
-	bench_row_xsk(b, "-l4", HC_PARSE_L4);
-	bench_row_hook(b, &netfilter_raw, "");
+	for (h = hc_hooks; *h; h++)
+		for (row = (*h)->rows; row && row->name; row++)
+			bench_row_hook(b, row->name, "");
 	bench_row_add(b, "iptables-raw", &bench_kind_ipt)->local = true;
 	bench_row_add(b, "nft-ingress", &bench_kind_nft);
 	bench_row_add(b, "stack", &bench_kind_stack);
-	for (h = bench_hooks; h->name && !b->no_bare; h++)
-		if (h->bare)
-			bench_row_hook(b, h, "-bare")->run.bare = true;
-	if (!b->no_bare)
-		bench_row_xsk(b, "-none", HC_PARSE_NONE);
+	for (h = hc_hooks; *h && !b->no_bare; h++)
+		for (row = (*h)->rows; row && row->name; row++)
+			if (row->flags & HC_ROW_BARE)
+				bench_row_hook(b, row->name, "-bare")->run.bare =
+					true;
+	/* AF_XDP's floor: not reading the frame. */
+	if (!b->no_bare) {
+		r = bench_row_hook(b, "xsk-l4", "");
+		snprintf(r->name, sizeof(r->name), "xsk-none");
+		r->run.conf.parse = HC_PARSE_NONE;
+	}
 	for (i = 0; i < b->nrows; i++)
 		bench_row_base(&b->rows[i], "xdp-native");
 }

@@ -31,7 +31,7 @@ static void build(struct bench *b)
 		r->other = r->qdisc.other_dev;
 	}
 	for (i = 0; i < sizeof(pass_hooks) / sizeof(pass_hooks[0]); i++) {
-		r = bench_row_hook(b, bench_hook_by_name(pass_hooks[i]),
+		r = bench_row_hook(b, pass_hooks[i],
 				   "-pass");
 		r->run.conf.def_verdict = HC_PASS;
 		r->drop = false;

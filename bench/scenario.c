@@ -58,17 +58,22 @@ int bench_row_find(const struct bench *b, const char *name)
 void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
 			 void (*set)(struct bench_row *r, int level))
 {
-	const struct bench_hook *h;
+	const struct hc_hook *const *h;
+	const struct hc_hook_row *row;
 	struct bench_row *r;
 	int i;
 
-	for (h = bench_hooks; h->name; h++) {
-		for (i = 0; suffixes[i]; i++) {
-			r = bench_row_hook(b, h, suffixes[i]);
-			set(r, i);
-			bench_row_base(r, "%s%s", h->name, suffixes[0]);
+	for (h = hc_hooks; *h; h++)
+		for (row = (*h)->rows; row && row->name; row++) {
+			if (!(row->flags & HC_ROW_EVERY))
+				continue;
+			for (i = 0; suffixes[i]; i++) {
+				r = bench_row_hook(b, row->name, suffixes[i]);
+				set(r, i);
+				bench_row_base(r, "%s%s", row->name,
+					       suffixes[0]);
+			}
 		}
-	}
 }
 
 /* The generator alone, at a frame size: "gen-only", or "gen-only-SIZE". */
@@ -91,19 +96,17 @@ static int gen_row(struct bench *b, __u32 size, bool sizes_differ)
 	return b->nrows - 1;
 }
 
-/* "xdp", "tc", "socket", "xsk": a hook's family, as --hook names it. */
-static const char *family(const struct bench_hook *h)
+/* "xdp", "tc", "socket", "xsk": a row's hook, as --hook names it. */
+static const char *family(const struct bench_row *r)
 {
-	struct hc_run r = { .hook = h->hook };
-
-	return hc_hook_of(&r)->name;
+	return r->run.hook ? r->run.hook->name : "";
 }
 
 static bool row_matches(const struct bench_row *r, const char *w)
 {
 	return !strcmp(w, r->name) ||
 	       (r->hook &&
-		(!strcmp(w, r->hook->name) || !strcmp(w, family(r->hook))));
+		(!strcmp(w, r->hook->name) || !strcmp(w, family(r))));
 }
 
 /* One kind of name --hooks may give (0 rows, 1 hooks, 2 families), once. */
@@ -119,7 +122,7 @@ static size_t names(const struct bench *b, int what, char *buf, size_t size)
 		const char *w = what == 0 ? r->name :
 				!r->hook  ? NULL :
 				what == 1 ? r->hook->name :
-					    family(r->hook);
+					    family(r);
 
 		for (m = 0; w && m < n && strcmp(seen[m], w); m++)
 			;

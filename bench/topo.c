@@ -90,20 +90,21 @@ static int sink_counter(struct bench *b)
 	int ret;
 
 	hc_run_init(r);
-	r->hook = HC_HOOK_TC;
-	r->tc_attach = HC_TC_TCX;
+	ret = hc_run_args(r, "--hook tc --tc-attach tcx", &r->err);
+	if (ret)
+		return ret;
 	r->conf.parse = HC_PARSE_L4;
 	r->conf.def_verdict = HC_DROP;
 	r->dev = BENCH_SINK_DEV;
 	r->ifindex = b->if_sink;
 	r->nl = b->nl_sink;
 	r->no_journal = true;
-	ret = hc_hook_tc.load(r) ?: hc_hook_tc.attach(r);
-	if (ret == -EOPNOTSUPP && r->tc_attach == HC_TC_TCX) {
-		r->tc_attach = HC_TC_CLS_BPF;
-		r->qdisc = HC_QDISC_CLSACT;
+	ret = r->hook->load(r) ?: r->hook->attach(r);
+	if (ret == -EOPNOTSUPP) {
 		r->err = (struct hc_err){ 0 };
-		ret = hc_hook_tc.attach(r);
+		ret = hc_run_args(r, "--tc-attach qdisc --qdisc clsact",
+				  &r->err) ?:
+			      r->hook->attach(r);
 	}
 	return ret;
 }
@@ -228,7 +229,7 @@ static void veth_down(struct bench *b)
 	if (b->fd_root >= 0)
 		bench_enter(b->fd_root);
 	if (b->sink.skel) {
-		hc_hook_tc.detach(&b->sink);
+		b->sink.hook->detach(&b->sink);
 		hc_prog_unload(&b->sink);
 	}
 	hc_nl_close(b->nl_gen);

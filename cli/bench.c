@@ -454,10 +454,8 @@ static bool probe_tcx(void)
 	int fd;
 
 	hc_run_init(&r);
-	r.hook = HC_HOOK_TC;
-	r.tc_attach = HC_TC_TCX;
-	r.bare = true;
-	if (!hc_hook_tc.load(&r)) {
+	if (!hc_run_args(&r, "--hook tc --tc-attach tcx --bare", &r.err) &&
+	    !r.hook->load(&r)) {
 		fd = bpf_link_create(r.prog_fd, 0x7fffffff, HC_BPF_TCX_INGRESS,
 				     NULL);
 		ok = fd < 0 && errno == ENODEV;

@@ -46,12 +46,12 @@ int cmd_progrun(int argc, char **argv)
 				    .src_mac = { 2, 0, 0, 0, 0, 1 } };
 	struct hc_pkt_layout lo;
 	struct hc_err err = {};
-	__u32 ns[HC_NR_VARIANTS][HC_PARSE_L4 + 2];
+	__u32 ns[HC_MAX_VARIANTS][HC_PARSE_L4 + 2];
+	struct hc_variant var[HC_MAX_VARIANTS];
 	struct hc_json j = { .f = stdout };
 	__u8 frame[HC_PKT_MAX];
 	const char *pos[1];
-	unsigned int v;
-	int npos, ret, d;
+	int npos, ret, d, v, nvar = hc_variants(var, HC_MAX_VARIANTS);
 
 	ret = hc_opts_parse(progrun_opts, &c, argc, argv, pos, &npos, 0, NULL,
 			    &err);
@@ -76,7 +76,7 @@ int cmd_progrun(int argc, char **argv)
 		printf("%-14s %-6s %10s  (a %u-byte UDP/IPv4 frame, %u runs each)\n",
 		       "program", "parse", "ns/run", lo.len, c.repeat);
 
-	for (v = 0; v < HC_NR_VARIANTS; v++) {
+	for (v = 0; v < nvar; v++) {
 		/* d == -1 is the bare program */
 		for (d = -1; d <= HC_PARSE_L4; d++) {
 			struct hc_run r;
@@ -84,37 +84,35 @@ int cmd_progrun(int argc, char **argv)
 				    .data_size_in = lo.len, .repeat = c.repeat);
 			const char *depth = d < 0 ? "bare" : hc_parse_names[d];
 
-			hc_run_init(&r);
-			r.hook = hc_variants[v].hook;
-			r.sock = hc_variants[v].sock;
+			ret = hc_variant_init(&r, &var[v], &err);
 			r.bare = d < 0;
 			r.conf.parse = d < 0 ? 0 : d;
 			r.conf.def_verdict = HC_DROP;
 
-			ret = hc_hook_of(&r)->load(&r);
+			ret = ret ?: r.hook->load(&r);
 			if (!ret && bpf_prog_test_run_opts(r.prog_fd, &opts))
 				ret = -errno;
 			hc_prog_unload(&r);
 			if (ret) {
 				hc_fail(HC_EXIT_FAIL, "prog-run %s %s: %s",
-					hc_variants[v].name, depth,
+					var[v].name, depth,
 					strerror(-ret));
 				return HC_EXIT_FAIL;
 			}
 			ns[v][d + 1] = opts.duration;
 			if (!c.json)
-				printf("%-14s %-6s %10u\n", hc_variants[v].name,
+				printf("%-14s %-6s %10u\n", var[v].name,
 				       depth, opts.duration);
 		}
 	}
 	/* One document, once every program ran: an error is one too. */
 	if (c.json) {
 		jw_open(&j, NULL, '[');
-		for (v = 0; v < HC_NR_VARIANTS; v++)
+		for (v = 0; v < nvar; v++)
 			for (d = -1; d <= HC_PARSE_L4; d++) {
 				jw_open(&j, NULL, '{');
 				jw_str(&j, "type", "prog_run");
-				jw_str(&j, "program", hc_variants[v].name);
+				jw_str(&j, "program", var[v].name);
 				jw_str(&j, "parse",
 				       d < 0 ? "bare" : hc_parse_names[d]);
 				jw_u64(&j, "repeat", c.repeat);

@@ -2,7 +2,6 @@
 /* hookcmp run: attach to DEV, count per class, detach; its option table. */
 #include <errno.h>
 #include <fcntl.h>
-#include <ifaddrs.h>
 #include <math.h>
 #include <net/if.h>
 #include <poll.h>
@@ -13,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <arpa/inet.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <bpf/libbpf.h>
@@ -48,9 +46,6 @@ struct run_cli {
 	int nr_rules;
 	int parse;
 	int action;
-	int hook;
-	int redirect_mode;
-	bool redirect_peer;
 	const char *journal;
 	bool pretty;
 	bool help;
@@ -81,102 +76,21 @@ static int set_dmac(void *cfg, const char *arg, struct hc_err *err)
 	return 0;
 }
 
-/* --nf-prio: a signed priority, the kernel refusing INT_MIN and INT_MAX. */
-static int set_nf_prio(void *cfg, const char *arg, struct hc_err *err)
-{
-	bool neg = arg[0] == '-';
-	__u64 v;
-
-	if (hc_parse_uint(arg + neg, 0, 0, neg ? 2147483647 : 2147483646,
-			  &v)) {
-		hc_err_set(err,
-			   "--nf-prio '%s': expected a number from -2147483647 to 2147483646",
-			   arg);
-		return -EINVAL;
-	}
-	((struct run_cli *)cfg)->r.nf_prio = neg ? -(__s64)v : (__s64)v;
-	return 0;
-}
-
-enum { RD_MAP, RD_IFINDEX }; /* --redirect-mode */
-
-/*
- * Where a run option applies: the hooks in the order of enum hc_hook_id,
- * then modes of them. The option table, --help, completion and the check
- * in parse_run all take it from here.
- */
+/* Where a run option of its own applies: the hooks' say where theirs do. */
 enum {
-	SC_XDP = 1 << HC_HOOK_XDP,
-	SC_TC = 1 << HC_HOOK_TC,
-	SC_SOCKET = 1 << HC_HOOK_SOCKET,
-	SC_XSK = 1 << HC_HOOK_XSK,
-	SC_NETFILTER = 1 << HC_HOOK_NETFILTER,
-	SC_CGROUP = 1 << HC_HOOK_CGROUP,
-	SC_CLS_BPF = 1 << HC_NR_HOOKS, /* tc with --tc-attach qdisc */
-	SC_UDP = 1 << (HC_NR_HOOKS + 1), /* socket with --socket udp */
-	SC_NETLINK = 1 << (HC_NR_HOOKS + 2), /* xdp or xsk, netlink */
-	SC_LOGIC = 1 << (HC_NR_HOOKS + 3), /* the full program: not --bare */
+	SC_LOGIC = 1, /* the full program: not --bare */
 };
 
 static const char *const run_scopes[] = {
-	"--hook xdp",
-	"--hook tc",
-	"--hook socket",
-	"--hook xsk",
-	"--hook netfilter",
-	"--hook cgroup",
-	"--hook tc --tc-attach qdisc",
-	"--hook socket --socket udp",
-	"--hook xdp or xsk with --xdp-attach netlink",
 	"a program that classifies (no --bare)",
 	NULL,
 };
 
-#define SOCKET_HINT_SECS 3.0 /* --hook socket: when to say nothing came */
+#define IDLE_HINT_SECS 3.0 /* when to say nothing came, if a hook knows why */
 #define RUN(f) offsetof(struct run_cli, r.f)
 #define CLI(f) offsetof(struct run_cli, f)
 
 static const struct hc_opt run_opts[] = {
-	{ "hook", 0, HC_OPT_ENUM, CLI(hook), NULL, "receive hook to attach to",
-	  HC_CHOICES("xdp", "tc", "socket", "xsk", "netfilter", "cgroup") },
-	{ "xdp-mode", 0, HC_OPT_ENUM, RUN(xdp_mode), NULL,
-	  "XDP in the driver or in the generic path (default native)",
-	  HC_CHOICES("native", "generic"), .scope = SC_XDP | SC_XSK },
-	{ "xdp-attach", 0, HC_OPT_ENUM, RUN(xdp_attach), NULL,
-	  "XDP over netlink, or as a bpf_link that dies with hookcmp (default netlink)",
-	  HC_CHOICES("netlink", "link"), .scope = SC_XDP | SC_XSK },
-	{ "qdisc", 0, HC_OPT_ENUM, RUN(qdisc), NULL,
-	  "qdisc for the tc hook's cls_bpf filter (default clsact)",
-	  HC_CHOICES("clsact", "ingress"), .scope = SC_CLS_BPF },
-	{ "tc-attach", 0, HC_OPT_ENUM, RUN(tc_attach), NULL,
-	  "cls_bpf filter on --qdisc (default), or a tcx link (Linux 6.6+)",
-	  HC_CHOICES("qdisc", "tcx"), .scope = SC_TC },
-	{ "prio", 0, HC_OPT_U32, RUN(prio), "PRIO",
-	  "tc filter priority (default 1)", NULL, 1, 0xffff,
-	  .scope = SC_CLS_BPF },
-	{ "handle", 0, HC_OPT_U32, RUN(handle), "HANDLE",
-	  "tc filter handle, decimal or 0x hex (default 1)", NULL, 1,
-	  0xffffffff, .flags = HC_NUM_HEX, .scope = SC_CLS_BPF },
-	{ "nf-prio", 0, HC_OPT_FUNC, 0, "PRIO",
-	  "netfilter hook priority, at PRE_ROUTING (default -300, iptables' raw)",
-	  .fn = set_nf_prio, .scope = SC_NETFILTER },
-	{ "socket", 0, HC_OPT_ENUM, RUN(sock), NULL,
-	  "socket for the socket hook (default udp)",
-	  HC_CHOICES("udp", "packet"), .scope = SC_SOCKET },
-	{ "port", 0, HC_OPT_U32, RUN(port), "PORT",
-	  "UDP port the udp socket binds (default 9)", NULL, 1, 65535,
-	  .scope = SC_UDP | SC_CGROUP },
-	{ "queue", 0, HC_OPT_U32, RUN(queue), "N",
-	  "the rx queue to bind (default 0)", NULL, 0, 0xfffffffe,
-	  .scope = SC_XSK },
-	{ "all-queues", 0, HC_OPT_FLAG, RUN(all_queues), NULL,
-	  "a socket and a thread on every rx queue", .scope = SC_XSK },
-	{ "xsk-mode", 0, HC_OPT_ENUM, RUN(xsk_mode), NULL,
-	  "AF_XDP zero-copy, copy, or what the driver gives (default auto)",
-	  HC_CHOICES("auto", "copy", "zerocopy"), .scope = SC_XSK },
-	{ "busy-poll", 0, HC_OPT_FLAG, RUN(busy_poll), NULL,
-	  "busy-poll the queue instead of sleeping in poll()",
-	  .scope = SC_XSK },
 	{ "parse", 0, HC_OPT_ENUM, CLI(parse), NULL,
 	  "how deep to parse (default l4)", hc_parse_names, .scope = SC_LOGIC },
 	{ "rule", 'r', HC_OPT_FUNC, 0, "RULE",
@@ -187,16 +101,9 @@ static const struct hc_opt run_opts[] = {
 	  .scope = SC_LOGIC },
 	{ "redirect", 0, HC_OPT_STR, RUN(redirect_dev), "DEV",
 	  "where 'redirect' sends: a device in DEV's namespace" },
-	{ "redirect-mode", 0, HC_OPT_ENUM, CLI(redirect_mode), NULL,
-	  "XDP: bpf_redirect_map through a devmap, or bpf_redirect (default map)",
-	  HC_CHOICES("map", "ifindex") },
-	{ "redirect-peer", 0, HC_OPT_FLAG, CLI(redirect_peer), NULL,
-	  "tc: into the ingress of the veth/netkit peer of --redirect (bpf_redirect_peer)" },
 	{ "redirect-dmac", 0, HC_OPT_FUNC, 0, "MAC",
 	  "set this destination MAC on what is redirected (default: unchanged)",
 	  .fn = set_dmac },
-	{ "bare", 0, HC_OPT_FLAG, RUN(bare), NULL,
-	  "attach the minimal program (drop everything, count nothing)" },
 	{ "interval", 'i', HC_OPT_SECS, RUN(interval), "SEC",
 	  "stats every SEC seconds, 0.01 or more; 0 prints the summary only (default 1)" },
 	{ "duration", 'd', HC_OPT_SECS, RUN(duration), "SEC",
@@ -208,9 +115,6 @@ static const struct hc_opt run_opts[] = {
 	{ "json", 'j', HC_OPT_FLAG, RUN(json), NULL,
 	  "one JSON object per line" },
 	HC_OPT_PRETTY(CLI(pretty)),
-	{ "replace", 0, HC_OPT_FLAG, RUN(replace), NULL,
-	  "take the XDP slot from the program there, and put it back after",
-	  .scope = SC_NETLINK },
 	{ "force", 'f', HC_OPT_FLAG, RUN(force), NULL,
 	  "attach to the device that holds the default route too" },
 	{ "journal", 0, HC_OPT_STR, CLI(journal), "DIR",
@@ -226,7 +130,11 @@ static const struct hc_opt run_opts[] = {
 void hc_run_options_help(FILE *f)
 {
 	hc_opts_help(f, run_opts, run_scopes);
+	hc_hook_help(f);
 }
+
+/* run's options and the hooks': the hc_run first, as the hooks' need. */
+_Static_assert(offsetof(struct run_cli, r) == 0, "hc_run first");
 
 static int fail_step(struct hc_run *r, const char *what, int err)
 {
@@ -239,7 +147,7 @@ static int fail_step(struct hc_run *r, const char *what, int err)
 		jw_str(&j, "type", "error");
 		jw_str(&j, "error", what);
 		jw_str(&j, "dev", r->dev);
-		jw_str(&j, "hook", hc_hook_of(r)->name);
+		jw_str(&j, "hook", r->hook->name);
 		jw_str(&j, "strerror", strerror(-err));
 		jw_str(&j, "message", r->err.msg);
 		jw_str(&j, "kernel", r->err.kernel);
@@ -282,7 +190,7 @@ static void detach(struct hc_run *r)
 
 	memset(&r->err, 0, sizeof(r->err));
 	hc_pause("detach");
-	err = hc_hook_of(r)->detach(r);
+	err = r->hook->detach(r);
 	/* A device that left: its records are followed after the unload. */
 	if (err && err != -ENODEV)
 		hc_report(r, "Warning", "detach incomplete", err);
@@ -334,18 +242,17 @@ static int check_redirect_opts(struct run_cli *c)
 	struct hc_run *r = &c->r;
 
 	if (!hc_conf_redirects(&r->conf)) {
-		if (r->redirect_dev || c->redirect_mode >= 0 ||
-		    c->redirect_peer || r->conf.redirect.flags)
+		if (r->redirect_dev || r->conf.redirect.flags)
 			return hc_fail(
 				HC_EXIT_USAGE,
 				"the --redirect options need a redirect verdict: --action redirect, or a rule ending in 'redirect'");
 		return 0;
 	}
-	if (!hc_hook_of(r)->redirects)
+	if (!r->hook->redirect_via)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--hook %s cannot redirect: it only keeps or drops what reaches it; use --hook xdp or tc",
-			hc_hook_of(r)->name);
+			r->hook->name);
 	if (!r->redirect_dev)
 		return hc_fail(
 			HC_EXIT_USAGE,
@@ -353,61 +260,26 @@ static int check_redirect_opts(struct run_cli *c)
 	if (strlen(r->redirect_dev) >= IF_NAMESIZE)
 		return hc_fail(HC_EXIT_USAGE, "device name '%s' is too long",
 			       r->redirect_dev);
-	if (r->hook == HC_HOOK_XDP && c->redirect_peer)
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--redirect-peer is for --hook tc: XDP has no bpf_redirect_peer");
-	if (r->hook == HC_HOOK_TC && c->redirect_mode >= 0)
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--redirect-mode is for --hook xdp: tc redirects to the egress of --redirect, or with --redirect-peer");
-	if (r->hook == HC_HOOK_XDP && c->redirect_mode != RD_IFINDEX)
-		r->conf.redirect.flags |= HC_RD_MAP;
-	if (c->redirect_peer)
-		r->conf.redirect.flags |= HC_RD_PEER;
 	return 0;
-}
-
-/* The options given that do not apply to the hook and modes asked for. */
-static int run_scope(const struct run_cli *c, unsigned long long given,
-		     struct hc_err *err)
-{
-	const struct hc_run *r = &c->r;
-	bool xdp = c->hook == HC_HOOK_XDP || c->hook == HC_HOOK_XSK;
-	unsigned int where = 1u << c->hook;
-	char here[96];
-
-	if (c->hook == HC_HOOK_TC && r->tc_attach == HC_TC_CLS_BPF)
-		where |= SC_CLS_BPF;
-	if (c->hook == HC_HOOK_SOCKET && r->sock == HC_SOCK_UDP)
-		where |= SC_UDP;
-	if (xdp && r->xdp_attach == HC_XDP_NETLINK)
-		where |= SC_NETLINK;
-	if (!r->bare)
-		where |= SC_LOGIC;
-	snprintf(here, sizeof(here), "--hook %s%s%s%s%s", hc_hook_of(r)->name,
-		 c->hook == HC_HOOK_TC && r->tc_attach == HC_TC_TCX ?
-			 " --tc-attach tcx" :
-			 "",
-		 c->hook == HC_HOOK_SOCKET && r->sock == HC_SOCK_PACKET ?
-			 " --socket packet" :
-			 "",
-		 xdp && r->xdp_attach == HC_XDP_LINK ? " --xdp-attach link" :
-						       "",
-		 r->bare ? " --bare" : "");
-	return hc_opts_scope(run_opts, given, where, run_scopes, here, err);
 }
 
 static int parse_run(struct run_cli *c, int argc, char **argv)
 {
+	static struct hc_opt opts[HC_MAX_OPTS + 1];
 	unsigned long long given;
 	const char *pos[2];
 	struct hc_err err = {};
 	struct hc_conf *conf = &c->r.conf;
-	int npos, i, ret;
+	char here[128];
+	int n, npos, i, ret;
 
-	ret = hc_opts_parse(run_opts, c, argc, argv, pos, &npos, 1, &given,
-			    &err);
+	for (n = 0; run_opts[n].name; n++)
+		opts[n] = run_opts[n];
+	n = hc_hook_opts(opts, n, HC_MAX_OPTS);
+	if (n < 0)
+		return hc_fail(HC_EXIT_FAIL, "the hooks' options: %s",
+			       strerror(-n));
+	ret = hc_opts_parse(opts, c, argc, argv, pos, &npos, 1, &given, &err);
 	hc_json_pretty = c->pretty;
 	c->r.json |= c->pretty;
 	hc_json_mode = c->r.json;
@@ -417,26 +289,19 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 		return 0;
 	if (c->journal)
 		hc_journal_set_dir(c->journal);
-	if (c->hook < 0)
-		return hc_fail(HC_EXIT_USAGE,
-			       "--hook xdp|tc|socket|xsk|netfilter|cgroup is required");
-	c->r.hook = c->hook;
+	if (hc_hook_parsed(&c->r, opts, given, &err))
+		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
 	if (npos != 1)
 		return hc_fail(HC_EXIT_USAGE,
 			       "name one device: hookcmp --hook %s DEV",
-			       hc_hook_of(&c->r)->name);
+			       c->r.hook->name);
 	c->r.dev = pos[0];
 	if (strlen(c->r.dev) >= IF_NAMESIZE)
 		return hc_fail(HC_EXIT_USAGE, "device name '%s' is too long",
 			       c->r.dev);
-	if (c->r.all_queues && c->r.queue != HC_XSK_NO_QUEUE)
-		return hc_fail(HC_EXIT_USAGE,
-			       "--queue and --all-queues exclude each other");
-	if (c->r.bare && c->hook == HC_HOOK_XSK)
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--hook xsk has no bare program; --parse none is its floor");
-	if (run_scope(c, given, &err))
+	hc_hook_where(&c->r, here, sizeof(here));
+	if (hc_opts_scope(opts, given, c->r.bare ? 0 : SC_LOGIC, run_scopes,
+			  here, &err))
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
 	/* A line per 10 ms is as often as a terminal or a pipe can take. */
 	if (c->r.interval > 0 && c->r.interval < 0.01)
@@ -463,20 +328,20 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 	}
 	conf->nr_rules = c->nr_rules;
 	c->r.rule_texts = c->rules;
-	return check_redirect_opts(c);
+	ret = check_redirect_opts(c);
+	if (ret)
+		return ret;
+	if (c->r.hook->check && c->r.hook->check(&c->r, &err))
+		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
+	return 0;
 }
 
-/*
- * --hook socket that has counted nothing: gen's defaults are not the
- * socket's address, so say what it needs and the gen command to send it.
- */
-static void socket_hint(const struct hc_run *r, const struct hc_snap *start)
+/* A hook that has counted nothing in a while may know why. */
+static void idle_hint(const struct hc_run *r, const struct hc_snap *start)
 {
-	struct ifaddrs *ifa, *i;
 	struct hc_snap cur;
-	char ip[INET_ADDRSTRLEN] = "";
+	char hint[512];
 	__u64 n = 0;
-	__u8 mac[6] = {};
 	int c;
 
 	if (hc_run_read(r, &cur))
@@ -485,29 +350,8 @@ static void socket_hint(const struct hc_run *r, const struct hc_snap *start)
 		n += cur.cpu[c] - start->cpu[c];
 	if (n)
 		return;
-	if (r->sock == HC_SOCK_PACKET) {
-		fprintf(stderr,
-			"Hint: nothing reached %s in %g s: an AF_PACKET socket sees every frame the device receives, so none came\n",
-			r->dev, SOCKET_HINT_SECS);
-		return;
-	}
-	hc_dev_mac(r->dev, mac);
-	if (!getifaddrs(&ifa)) {
-		for (i = ifa; i && !ip[0]; i = i->ifa_next)
-			if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
-			    !strcmp(i->ifa_name, r->dev))
-				inet_ntop(AF_INET,
-					  &((struct sockaddr_in *)i->ifa_addr)
-						   ->sin_addr,
-					  ip, sizeof(ip));
-		freeifaddrs(ifa);
-	}
-	fprintf(stderr,
-		"Hint: nothing reached the UDP socket on %s in %g s: it sees only frames to %02x:%02x:%02x:%02x:%02x:%02x, %s, UDP port %u: hookcmp gen PEER --dst-mac %02x:%02x:%02x:%02x:%02x:%02x --dst %s --dport %u (PEER: the device at the other end)\n",
-		r->dev, SOCKET_HINT_SECS, mac[0], mac[1], mac[2], mac[3],
-		mac[4], mac[5], ip[0] ? ip : "an address of its own (it has none)",
-		r->port, mac[0], mac[1], mac[2], mac[3], mac[4], mac[5],
-		ip[0] ? ip : "ADDR", r->port);
+	r->hook->idle_hint(r, IDLE_HINT_SECS, hint, sizeof(hint));
+	fprintf(stderr, "Hint: %s\n", hint);
 }
 
 static int run_loop(struct hc_run *r, const struct hc_snap *start)
@@ -515,9 +359,10 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 	struct hc_snap prev = *start, cur;
 	double next = start->t + r->interval;
 	double end = r->duration > 0 ? start->t + r->duration : INFINITY;
-	struct pollfd pfd = { .fd = r->sock_fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = r->hook->drain ? r->sock_fd : -1,
+			      .events = POLLIN };
 	char name[IF_NAMESIZE];
-	bool hinted = false;
+	bool hinted = !r->hook->idle_hint;
 
 	while (!hc_stop_sig) {
 		double now = hc_now(), wake = end;
@@ -525,9 +370,8 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 
 		if (now >= end)
 			break;
-		if (r->sock_fd >= 0 && !hinted &&
-		    now >= start->t + SOCKET_HINT_SECS) {
-			socket_hint(r, start);
+		if (!hinted && now >= start->t + IDLE_HINT_SECS) {
+			idle_hint(r, start);
 			hinted = true;
 		}
 		if (r->interval > 0 && now >= next) {
@@ -549,7 +393,7 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 		timeout = (int)ceil((wake - now) * 1000);
 		if (poll(&pfd, pfd.fd >= 0, timeout) > 0 &&
 		    (pfd.revents & POLLIN))
-			hc_sock_drain(r);
+			r->hook->drain(r);
 		if (!if_indextoname(r->ifindex, name))
 			return -ENODEV;
 	}
@@ -561,8 +405,6 @@ int cmd_run(int argc, char **argv)
 	struct run_cli c = {
 		.parse = HC_PARSE_L4,
 		.action = HC_DROP,
-		.hook = -1,
-		.redirect_mode = -1,
 	};
 	struct hc_run *r = &c.r;
 	const struct hc_hook *h;
@@ -587,12 +429,12 @@ int cmd_run(int argc, char **argv)
 	if (!hc_jit_enabled())
 		fprintf(stderr,
 			"Warning: the BPF JIT is off (net.core.bpf_jit_enable=0): costs are the interpreter's\n");
-	snprintf(hook, sizeof(hook), "--hook %s", hc_hook_of(r)->name);
+	snprintf(hook, sizeof(hook), "--hook %s", r->hook->name);
 	ret = hc_cmd_device(r->netns, r->dev, hook, &r->ifindex);
 	if (ret)
 		return ret;
 	/* In the namespace: a port's privilege is its sysctl. */
-	h = hc_hook_of(r);
+	h = r->hook;
 	if (h->caps) {
 		char who[64];
 
@@ -679,7 +521,7 @@ int cmd_run(int argc, char **argv)
 			h->name, h->attach_name(r), r->dev, r->prog_id,
 			r->redirect_dev ? ", redirecting to " : "",
 			r->redirect_dev ?: "", r->redirect_dev ? " via " : "",
-			r->redirect_dev ? hc_redirect_via(r) : "");
+			r->redirect_dev ? h->redirect_via(r) : "");
 	ret = run_loop(r, &start);
 	if (ret == -ENODEV) {
 		/* The counts stay; what was attached is followed after. */

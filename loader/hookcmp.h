@@ -3,6 +3,8 @@
 #define HOOKCMP_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <linux/types.h>
 #include "hc_shared.h"
 
@@ -32,24 +34,6 @@ void hc_err_hint(struct hc_err *err, const char *fmt, ...)
 
 /* BPF_TCX_INGRESS, Linux 6.6 uapi; Debian 12's headers predate it. */
 #define HC_BPF_TCX_INGRESS 46
-
-enum hc_hook_id {
-	HC_HOOK_XDP,
-	HC_HOOK_TC,
-	HC_HOOK_SOCKET,
-	HC_HOOK_XSK,
-	HC_HOOK_NETFILTER,
-	HC_HOOK_CGROUP,
-	HC_NR_HOOKS
-};
-enum hc_xdp_mode { HC_XDP_NATIVE, HC_XDP_GENERIC };
-enum hc_xdp_attach { HC_XDP_NETLINK, HC_XDP_LINK };
-enum hc_qdisc { HC_QDISC_CLSACT, HC_QDISC_INGRESS };
-enum hc_tc_attach { HC_TC_CLS_BPF, HC_TC_TCX };
-enum hc_sock { HC_SOCK_UDP, HC_SOCK_PACKET };
-enum hc_xsk_mode { HC_XSK_AUTO, HC_XSK_COPY, HC_XSK_ZEROCOPY };
-
-#define HC_XSK_NO_QUEUE 0xffffffffu
 
 struct hc_nl;
 
@@ -101,25 +85,14 @@ struct hc_jrec {
 
 struct hc_run {
 	/* what was asked */
-	enum hc_hook_id hook;
-	enum hc_xdp_mode xdp_mode;
-	enum hc_xdp_attach xdp_attach;
-	enum hc_qdisc qdisc;
-	enum hc_tc_attach tc_attach;
-	enum hc_sock sock;
-	__u32 port;
-	__u32 queue; /* xsk: HC_XSK_NO_QUEUE unless --queue */
-	bool all_queues;
-	enum hc_xsk_mode xsk_mode;
-	bool busy_poll;
-	__u32 prio;
-	__u32 handle;
-	__s32 nf_prio; /* netfilter: the hooks' priority */
+	const struct hc_hook *hook;
+	/* Its own options, as a struct of its file (HC_CFG): zero, but defaults. */
+	_Alignas(8) unsigned char hook_cfg[64];
+	__u64 hook_given; /* bit i: its opts[i] was given */
 	double interval;
 	double duration;
 	bool json;
 	bool force; /* the device of the default route too */
-	bool replace; /* take over an XDP slot, put its program back after */
 	bool bare;
 	bool verbose;
 	bool per_cpu; /* stats per CPU too */
@@ -151,12 +124,51 @@ struct hc_run {
 	struct hc_err err;
 };
 
+/* The hook's options in r, as its file's struct T; offsets for its opts. */
+#define HC_CFG(r, T) ((T *)(r)->hook_cfg)
+#define HC_CFG_OFF(T, f) (offsetof(struct hc_run, hook_cfg) + offsetof(T, f))
+#define HC_CFG_FITS(T)                                                         \
+	_Static_assert(sizeof(T) <= sizeof(((struct hc_run *)0)->hook_cfg),   \
+		       #T " fits in hook_cfg")
+
 struct hc_snap;
 struct hc_json;
 
-/* One per hook: loader/xdp.c, tc.c, sock.c, xsk.c, nf.c and cg.c. */
+struct hc_opt;
+struct hc_link_info;
+
+/* A program a hook offers prog-run, or a row it offers bench: its options. */
+struct hc_hook_row {
+	const char *name;
+	const char *args; /* run options after --hook NAME */
+	unsigned int flags; /* HC_ROW_* */
+	/* Where no driver runs it (bench's inject): what to say instead. */
+	const char *no_driver;
+};
+
+enum {
+	HC_ROW_EVERY = 1, /* in bench's per-hook scenarios too, not only hooks */
+	HC_ROW_BARE = 2, /* bench's hooks scenario adds NAME-bare (--bare) */
+	HC_ROW_LOCAL = 4, /* it sees only frames addressed to the device */
+};
+
+/*
+ * One per hook, a file each in loader/hooks/ and a line in hooks.c. Shared
+ * code asks a hook what it can do, never which one it is.
+ */
 struct hc_hook {
 	const char *name;
+	const char *help;
+	/*
+	 * Its options, at HC_CFG_OFF; their .scope bits are its modes. An
+	 * option two hooks share has the same type and offset in both.
+	 */
+	const struct hc_opt *opts;
+	/* A word per mode bit; modes[0] is the default, not said of a run. */
+	const char *const *modes;
+	unsigned int (*mode)(const struct hc_run *r); /* the modes r is in */
+	/* Optional: its options together, once the rules are known. */
+	int (*check)(struct hc_run *r, struct hc_err *err);
 	int (*load)(struct hc_run *r);
 	int (*attach)(struct hc_run *r);
 	/* Undoes what attach did, also when it stopped halfway; idempotent. */
@@ -168,20 +180,74 @@ struct hc_hook {
 	int (*read)(const struct hc_run *r, struct hc_snap *s);
 	/* Optional: what else the summary says, as text (j NULL) or JSON. */
 	void (*report)(const struct hc_run *r, struct hc_json *j);
-	bool redirects; /* it can send a packet out of another device */
 	/*
 	 * Optional: capabilities it needs beyond hc_check_privileges', as
 	 * 1ULL << CAP_*, asked in the run's namespace.
 	 */
 	__u64 (*caps)(const struct hc_run *r);
+	/* Optional: reads what reached r->sock_fd, which the run polls. */
+	void (*drain)(struct hc_run *r);
+	/* Optional: what it needs to see anything, when secs brought nothing. */
+	void (*idle_hint)(const struct hc_run *r, double secs, char *buf,
+			  size_t size);
+	/* Set if it can send a frame out of another device: how it does. */
+	const char *(*redirect_via)(const struct hc_run *r);
+	/* Optional: why target t would take nothing from it, into warn. */
+	void (*redirect_warn)(const struct hc_run *r,
+			      const struct hc_link_info *t, char *warn,
+			      size_t size);
+	/* Our threads that do its per-packet work, by name ("" none). */
+	const char *thread;
+	const struct hc_hook_row *variants; /* for prog-run; {} ends */
+	const struct hc_hook_row *rows; /* for bench; {} ends */
 };
 
-extern const struct hc_hook hc_hook_xdp, hc_hook_tc, hc_hook_socket,
-	hc_hook_xsk, hc_hook_netfilter, hc_hook_cgroup;
+/* loader/hooks/hooks.c: the table of hooks, NULL-terminated */
+extern const struct hc_hook *const hc_hooks[];
+const struct hc_hook *hc_hook_by_name(const char *name);
+/* The hook offering row name to bench (or prog-run: variants), and the row. */
+const struct hc_hook_row *hc_hook_row_find(const char *name, bool variant,
+					   const struct hc_hook **hook);
+/*
+ * The hooks' run options (--hook, --bare, each hook's own), appended to
+ * a command's table of n of max entries: its struct holds the hc_run
+ * first. The new count, or -E2BIG, or -EINVAL for two hooks that declare
+ * an option differently.
+ */
+int hc_hook_opts(struct hc_opt *opts, int n, int max);
+/*
+ * After hc_opts_parse(opts, given): a hook named, its defaults set if
+ * --hook was given, each of its options given where its modes allow
+ * (opts' own scopes are the command's). -EINVAL with err saying why.
+ */
+int hc_hook_parsed(struct hc_run *r, const struct hc_opt *opts,
+		   unsigned long long given, struct hc_err *err);
+/* Was its option name given (as hc_hook_parsed found). */
+bool hc_hook_given(const struct hc_run *r, const char *name);
+/* "--hook tc --tc-attach tcx --bare": where a run is, for messages. */
+void hc_hook_where(const struct hc_run *r, char *buf, size_t size);
+/* --help for hc_hook_opts' options, each with the hooks it goes with. */
+void hc_hook_help(FILE *f);
+/*
+ * Options as one string ("--hook tc --qdisc ingress"), parsed into r as
+ * run parses them and checked; run's other options stay as r has them.
+ */
+int hc_run_args(struct hc_run *r, const char *args, struct hc_err *err);
 
-/* loader/xdp.c: XDP attach and detach, for the xdp and xsk hooks */
-int hc_xdp_attach(struct hc_run *r);
-int hc_xdp_detach(struct hc_run *r);
+/* Every program a hook can load, for prog-run and the differential test. */
+struct hc_variant {
+	const char *name;
+	const struct hc_hook *hook;
+	const char *args;
+};
+#define HC_MAX_VARIANTS 16
+/* The hooks' variants, in the table's order, up to max: how many. */
+int hc_variants(struct hc_variant *v, int max);
+/* r as a run of v with nothing loaded; its logic is the caller's to set. */
+int hc_variant_init(struct hc_run *r, const struct hc_variant *v,
+		    struct hc_err *err);
+
+/* loader/hooks/xdp.c: XDP's slot */
 /* Where --replace pins the program it takes the slot from. */
 #define HC_BPFFS "/sys/fs/bpf"
 #define HC_PIN_DIR HC_BPFFS "/hookcmp"
@@ -193,18 +259,6 @@ int hc_xdp_detach(struct hc_run *r);
  */
 int hc_xdp_put_back(struct hc_nl *nl, int ifindex, __u32 mode, int ours_fd,
 		    const char *pin, __u32 foreign_id, struct hc_err *err);
-const char *hc_xdp_mode_name(const struct hc_run *r);
-const char *hc_xdp_attach_via(const struct hc_run *r);
-
-/* Every program a hook can load, for prog-run and the differential test. */
-struct hc_variant {
-	const char *name;
-	enum hc_hook_id hook;
-	enum hc_sock sock;
-};
-
-#define HC_NR_VARIANTS 4
-extern const struct hc_variant hc_variants[HC_NR_VARIANTS];
 
 /* loader/prog.c: the parts of loading a hook's skeleton they all share */
 struct bpf_object_open_opts;
@@ -214,22 +268,15 @@ int hc_prog_load(struct hc_run *r, struct bpf_object_skeleton *s,
 		 const char *prog);
 void hc_prog_unload(struct hc_run *r);
 
-/* loader/sock.c: the UDP socket, for the socket and cgroup hooks */
-int hc_udp_open(struct hc_run *r, int filter_fd);
-void hc_sock_close(struct hc_run *r);
-void hc_sock_drain(struct hc_run *r);
-__u64 hc_sock_caps(const struct hc_run *r);
 /*
- * loader/cg.c: the cgroup2 hierarchy's root as this process reaches it
- * (a mount it can see, else one of its own): an fd, and the process's
+ * loader/hooks/cg.c: the cgroup2 hierarchy's root as this process reaches
+ * it (a mount it can see, else one of its own): an fd, and the process's
  * cgroup below it in home; or negative errno.
  */
 int hc_cgroup_root(char *home, size_t size);
 
 /* loader/redirect.c */
 bool hc_conf_redirects(const struct hc_conf *c);
-/* How frames leave: devmap, ifindex, egress or peer. */
-const char *hc_redirect_via(const struct hc_run *r);
 /*
  * Finds redirect_dev in the current namespace (r->nl's) and sets
  * conf.redirect.ifindex. -ENODEV or -EINVAL, with r->err saying why, for
@@ -240,7 +287,6 @@ int hc_redirect_check(struct hc_run *r, char *warn, size_t size);
 
 /* A run with nothing loaded (every fd -1) and run's defaults. */
 void hc_run_init(struct hc_run *r);
-const struct hc_hook *hc_hook_of(const struct hc_run *r);
 void hc_report(const struct hc_run *r, const char *level, const char *what,
 	       int err);
 

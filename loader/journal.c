@@ -713,17 +713,8 @@ struct hc_jrec *hc_journal_rec(struct hc_run *r, enum hc_jkind kind)
 	snprintf(rec->dev, sizeof(rec->dev), "%s", r->dev);
 	rec->ifindex = r->ifindex;
 	snprintf(rec->mode, sizeof(rec->mode), "%s",
-		 hc_hook_of(r)->attach_name(r));
+		 r->hook->attach_name(r));
 	rec->prog_id = r->prog_id;
-	if (kind == HC_J_FILTER || kind == HC_J_QDISC) {
-		rec->parent = kind == HC_J_FILTER ?
-				      TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS) :
-				      TC_H_CLSACT;
-		rec->prio = r->prio;
-		rec->handle = kind == HC_J_FILTER ? r->handle :
-						    TC_H_MAKE(TC_H_INGRESS, 0);
-		rec->protocol = ETH_P_ALL;
-	}
 	rec->foreign_id = r->foreign_id;
 	snprintf(rec->pin, sizeof(rec->pin), "%s", r->pin);
 	return rec;

@@ -6,8 +6,6 @@
 #include <string.h>
 #include "opts.h"
 
-#define HC_MAX_OPTS 64
-
 static int choice(const char *const *choices, const char *arg)
 {
 	int i;
@@ -29,7 +27,7 @@ static void choice_list(char *buf, size_t size, const char *const *choices)
 				choices[i]);
 }
 
-static int set(const struct hc_opt *o, void *cfg, const char *arg,
+int hc_opt_set(const struct hc_opt *o, void *cfg, const char *arg,
 	       struct hc_err *err)
 {
 	char *p = (char *)cfg + o->off;
@@ -145,7 +143,7 @@ int hc_opts_parse(const struct hc_opt *opts, void *cfg, int argc, char **argv,
 			return -EINVAL;
 		}
 		seen |= 1ULL << (o - opts);
-		ret = set(o, cfg, optarg, err);
+		ret = hc_opt_set(o, cfg, optarg, err);
 		if (ret)
 			return ret;
 	}
@@ -163,8 +161,8 @@ int hc_opts_parse(const struct hc_opt *opts, void *cfg, int argc, char **argv,
 }
 
 /* "xdp or xsk": the names of the scopes in mask. */
-static void scope_list(char *buf, size_t size, unsigned int mask,
-		       const char *const *names, const char *sep)
+void hc_opts_scope_list(char *buf, size_t size, unsigned int mask,
+			const char *const *names, const char *sep)
 {
 	size_t len = 0;
 	int i, n = 0;
@@ -187,7 +185,7 @@ int hc_opts_scope(const struct hc_opt *opts, unsigned long long given,
 		if (!(given >> i & 1) || !opts[i].scope ||
 		    (opts[i].scope & where))
 			continue;
-		scope_list(list, sizeof(list), opts[i].scope, names, " or ");
+		hc_opts_scope_list(list, sizeof(list), opts[i].scope, names, " or ");
 		hc_err_set(err, "--%s goes with %s, not %s", opts[i].name, list,
 			   here);
 		return -EINVAL;
@@ -195,34 +193,41 @@ int hc_opts_scope(const struct hc_opt *opts, unsigned long long given,
 	return 0;
 }
 
-void hc_opts_help(FILE *f, const struct hc_opt *opts, const char *const *scopes)
+void hc_opt_help(FILE *f, const struct hc_opt *o, const char *where)
 {
 	char left[320], list[256], help[600];
+	const char *meta = o->metavar;
+
+	if (o->type == HC_OPT_ENUM) {
+		choice_list(list, sizeof(list), o->choices);
+		meta = list;
+	}
+	snprintf(left, sizeof(left), "%c%c%s--%s%s%s",
+		 o->short_name ? '-' : ' ', o->short_name ? o->short_name : ' ',
+		 o->short_name ? ", " : "  ", o->name,
+		 o->type == HC_OPT_FLAG ? "" : " ",
+		 o->type == HC_OPT_FLAG ? "" : meta);
+	/* "[xdp, xsk]": where it applies, as the check has it. */
+	if (where && where[0])
+		snprintf(help, sizeof(help), "%s [%s]", o->help, where);
+	else
+		snprintf(help, sizeof(help), "%s", o->help);
+	if (strlen(left) > 30)
+		fprintf(f, "  %s\n  %-30s %s\n", left, "", help);
+	else
+		fprintf(f, "  %-30s %s\n", left, help);
+}
+
+void hc_opts_help(FILE *f, const struct hc_opt *opts, const char *const *scopes)
+{
 	const struct hc_opt *o;
+	char list[256];
 
 	for (o = opts; o->name; o++) {
-		const char *meta = o->metavar;
-
-		if (o->type == HC_OPT_ENUM) {
-			choice_list(list, sizeof(list), o->choices);
-			meta = list;
-		}
-		snprintf(left, sizeof(left), "%c%c%s--%s%s%s",
-			 o->short_name ? '-' : ' ',
-			 o->short_name ? o->short_name : ' ',
-			 o->short_name ? ", " : "  ", o->name,
-			 o->type == HC_OPT_FLAG ? "" : " ",
-			 o->type == HC_OPT_FLAG ? "" : meta);
-		/* "[xdp, xsk]": where it applies, as the check has it. */
-		if (o->scope && scopes) {
-			scope_list(list, sizeof(list), o->scope, scopes, ", ");
-			snprintf(help, sizeof(help), "%s [%s]", o->help, list);
-		} else {
-			snprintf(help, sizeof(help), "%s", o->help);
-		}
-		if (strlen(left) > 30)
-			fprintf(f, "  %s\n  %-30s %s\n", left, "", help);
-		else
-			fprintf(f, "  %-30s %s\n", left, help);
+		list[0] = '\0';
+		if (o->scope && scopes)
+			hc_opts_scope_list(list, sizeof(list), o->scope, scopes,
+					   ", ");
+		hc_opt_help(f, o, list);
 	}
 }

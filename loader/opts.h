@@ -32,9 +32,11 @@ struct hc_opt {
 	unsigned int flags; /* HC_NUM_HEX: 0x... too */
 	/* Where it applies, as bits of the command's scopes; 0: anywhere. */
 	unsigned int scope;
+	const char *def; /* a hook's option: its value when not given */
 };
 
 #define HC_MAX_SECS 10000000UL
+#define HC_MAX_OPTS 64 /* a table's, as bits of hc_opts_parse's given */
 
 /* -p/--pretty, as bpftool's: JSON, a member per line (json.h). */
 #define HC_OPT_PRETTY(off)                                                     \
@@ -61,6 +63,14 @@ int hc_opts_parse(const struct hc_opt *opts, void *cfg, int argc, char **argv,
 int hc_opts_scope(const struct hc_opt *opts, unsigned long long given,
 		  unsigned int where, const char *const *names,
 		  const char *here, struct hc_err *err);
+/* Sets o in cfg from arg, as the parser does. */
+int hc_opt_set(const struct hc_opt *o, void *cfg, const char *arg,
+	       struct hc_err *err);
+/* "a, b or c": the words of names whose bits are in mask. */
+void hc_opts_scope_list(char *buf, size_t size, unsigned int mask,
+			const char *const *names, const char *sep);
+/* One option's help line, with where it goes (NULL or "": anywhere). */
+void hc_opt_help(FILE *f, const struct hc_opt *o, const char *where);
 /* The help of each option, with its scopes' names (NULL: none) after it. */
 void hc_opts_help(FILE *f, const struct hc_opt *opts,
 		  const char *const *scopes);

@@ -81,10 +81,3 @@ void hc_prog_unload(struct hc_run *r)
 	r->prog_fd = -1;
 	r->stats_fd = -1;
 }
-
-const struct hc_variant hc_variants[HC_NR_VARIANTS] = {
-	{ "xdp", HC_HOOK_XDP },
-	{ "tc", HC_HOOK_TC },
-	{ "socket-packet", HC_HOOK_SOCKET, HC_SOCK_PACKET },
-	{ "socket-udp", HC_HOOK_SOCKET, HC_SOCK_UDP },
-};

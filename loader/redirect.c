@@ -17,22 +17,11 @@ bool hc_conf_redirects(const struct hc_conf *c)
 	return c->def_verdict == HC_REDIRECT;
 }
 
-const char *hc_redirect_via(const struct hc_run *r)
-{
-	__u32 f = r->conf.redirect.flags;
-
-	return f & HC_RD_MAP	      ? "devmap" :
-	       f & HC_RD_PEER	      ? "peer" :
-	       r->hook == HC_HOOK_XDP ? "ifindex" :
-					"egress";
-}
-
 int hc_redirect_check(struct hc_run *r, char *warn, size_t size)
 {
 	struct hc_redirect *rd = &r->conf.redirect;
 	const char *to = r->redirect_dev;
 	struct hc_link_info t;
-	__u64 xdp = 0;
 	int err;
 
 	warn[0] = '\0';
@@ -73,15 +62,7 @@ int hc_redirect_check(struct hc_run *r, char *warn, size_t size)
 			warn, size,
 			"%s is down: the kernel drops what is redirected to it",
 			to);
-	/* Only native XDP hands over xdp_frames; generic XDP sends skbs. */
-	else if (r->hook == HC_HOOK_XDP && r->xdp_mode == HC_XDP_NATIVE &&
-		 !hc_nl_xdp_features(rd->ifindex, &xdp, NULL) &&
-		 !(xdp & HC_XDP_ACT_NDO_XMIT))
-		snprintf(
-			warn, size,
-			!strcmp(t.kind, "veth") ?
-				"%s takes no XDP frames: its veth peer runs no NAPI (no XDP program there, GRO off), so the kernel drops what is redirected to it" :
-				"%s takes no XDP frames (its driver has no ndo_xdp_xmit), so the kernel drops what is redirected to it",
-			to);
+	else if (r->hook->redirect_warn)
+		r->hook->redirect_warn(r, &t, warn, size);
 	return 0;
 }

@@ -59,7 +59,7 @@ int hc_stats_read(int map_fd, struct hc_snap *s)
 
 int hc_run_read(const struct hc_run *r, struct hc_snap *s)
 {
-	const struct hc_hook *h = hc_hook_of(r);
+	const struct hc_hook *h = r->hook;
 
 	s->ncpu = 0; /* a hook's own read counts no CPU apart */
 	return h->read ? h->read(r, s) : hc_stats_read(r->stats_fd, s);
@@ -232,7 +232,7 @@ void hc_stats_summary(const struct hc_run *r, const struct hc_snap *start,
 		      const struct hc_snap *cur)
 {
 	struct delta d[HC_NR_CLASSES + 1], *tot = &d[HC_NR_CLASSES];
-	const struct hc_hook *h = hc_hook_of(r);
+	const struct hc_hook *h = r->hook;
 	struct hc_json j = { .f = stdout };
 	double dur = cur->t - start->t;
 	int cls;

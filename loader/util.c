@@ -62,12 +62,7 @@ int hc_exit_code(int err)
 
 void hc_run_init(struct hc_run *r)
 {
-	*r = (struct hc_run){ .port = 9,
-			      .queue = HC_XSK_NO_QUEUE,
-			      .prio = 1,
-			      .handle = 1,
-			      .interval = 1,
-			      .nf_prio = -300, /* iptables' raw table */
+	*r = (struct hc_run){ .interval = 1,
 			      .prog_fd = -1,
 			      .stats_fd = -1,
 			      .link_fd = -1,
@@ -75,25 +70,11 @@ void hc_run_init(struct hc_run *r)
 			      .foreign_fd = -1 };
 }
 
-const struct hc_hook *hc_hook_of(const struct hc_run *r)
-{
-	static const struct hc_hook *const hooks[] = {
-		[HC_HOOK_XDP] = &hc_hook_xdp,
-		[HC_HOOK_TC] = &hc_hook_tc,
-		[HC_HOOK_SOCKET] = &hc_hook_socket,
-		[HC_HOOK_XSK] = &hc_hook_xsk,
-		[HC_HOOK_NETFILTER] = &hc_hook_netfilter,
-		[HC_HOOK_CGROUP] = &hc_hook_cgroup,
-	};
-
-	return hooks[r->hook];
-}
-
 /* The one format for errors and warnings about a device and hook. */
 void hc_report(const struct hc_run *r, const char *level, const char *what,
 	       int err)
 {
-	const struct hc_hook *h = hc_hook_of(r);
+	const struct hc_hook *h = r->hook;
 	const struct hc_err *e = &r->err;
 
 	fprintf(stderr, "%s: %s on %s (%s %s): %s%s%s", level, what, r->dev,

@@ -72,7 +72,7 @@ t "--prio with tcx" 2 "--prio goes with --hook tc --tc-attach qdisc, not --hook 
 t "--qdisc with tcx" 2 "--qdisc goes with --hook tc --tc-attach qdisc, not --hook tc --tc-attach tcx" --hook tc --tc-attach tcx --qdisc ingress eth0
 t "--busy-poll with xdp" 2 "--busy-poll goes with --hook xsk, not --hook xdp" --hook xdp --busy-poll eth0
 t "--queue with socket" 2 "--queue goes with --hook xsk, not --hook socket" --hook socket --queue 3 eth0
-t "--port with packet" 2 "--port goes with --hook cgroup or --hook socket --socket udp, not --hook socket --socket packet" --hook socket --socket packet --port 5 eth0
+t "--port with packet" 2 "--port goes with --hook socket --socket udp or --hook cgroup, not --hook socket --socket packet" --hook socket --socket packet --port 5 eth0
 t "--hook twice" 2 "--hook given twice" --hook xdp --hook tc eth0
 t "--max-rounds without --target-ci" 2 "--max-rounds goes with --target-ci, not a fixed number of --rounds" bench --max-rounds 3
 t "help shows where an option goes" 0 "[--hook xsk]" --help

@@ -30,8 +30,8 @@ expect_table "redirect usage" "" <<EOF
 2;'redirect' needs --redirect DEV;--hook tc -r 'tcp dport 80 redirect' eth0
 2;the --redirect options need a redirect verdict;--hook xdp --redirect eth1 eth0
 2;the --redirect options need a redirect verdict;--hook tc -r 'udp pass' --redirect-dmac 02:00:00:00:00:01 eth0
-2;--redirect-peer is for --hook tc;--hook xdp -a redirect --redirect eth1 --redirect-peer eth0
-2;--redirect-mode is for --hook xdp;--hook tc -a redirect --redirect eth1 --redirect-mode map eth0
+2;--redirect-peer goes with --hook tc, not --hook xdp;--hook xdp -a redirect --redirect eth1 --redirect-peer eth0
+2;--redirect-mode goes with --hook xdp, not --hook tc;--hook tc -a redirect --redirect eth1 --redirect-mode map eth0
 2;--redirect-mode 'devmap': expected one of map|ifindex;--hook xdp -a redirect --redirect eth1 --redirect-mode devmap eth0
 2;--redirect-dmac '02:00:00:00:00': not a MAC address;--hook tc -a redirect --redirect eth1 --redirect-dmac 02:00:00:00:00 eth0
 2;--action goes with a program that classifies (no --bare), not --hook xdp --bare;--hook xdp --bare -a redirect --redirect eth1 eth0

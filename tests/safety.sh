@@ -114,8 +114,8 @@ test_replace() {
 		ip -n "$D" link set dev "$DEV" $flag off
 	done
 	expect_table "replace" "" <<EOF
-2;--replace goes with --hook xdp or xsk with --xdp-attach netlink, not --hook tc;-n $D --hook tc --replace $DEV
-2;--replace goes with --hook xdp or xsk with --xdp-attach netlink, not --hook xdp --xdp-attach link;-n $D --hook xdp --xdp-attach link --replace $DEV
+2;--replace goes with --hook xdp --xdp-attach netlink or --hook xsk --xdp-attach netlink, not --hook tc;-n $D --hook tc --replace $DEV
+2;--replace goes with --hook xdp --xdp-attach netlink or --hook xsk --xdp-attach netlink, not --hook xdp --xdp-attach link;-n $D --hook xdp --xdp-attach link --replace $DEV
 EOF
 	topo_down
 }

@@ -49,14 +49,19 @@ static const struct ruleset {
 /* Every way a hook redirects; socket filters cannot. */
 static const struct redirect_mode {
 	const char *name;
-	enum hc_hook_id hook;
+	const char *hook;
 	__u32 flags;
 } redirect_modes[] = {
-	{ "devmap", HC_HOOK_XDP, HC_RD_MAP },
-	{ "ifindex, new dmac", HC_HOOK_XDP, HC_RD_DMAC },
-	{ "egress, new dmac", HC_HOOK_TC, HC_RD_DMAC },
-	{ "peer", HC_HOOK_TC, HC_RD_PEER },
+	{ "devmap", "xdp", HC_RD_MAP },
+	{ "ifindex, new dmac", "xdp", HC_RD_DMAC },
+	{ "egress, new dmac", "tc", HC_RD_DMAC },
+	{ "peer", "tc", HC_RD_PEER },
 };
+
+static bool is(const struct hc_variant *v, const char *hook)
+{
+	return !strcmp(v->hook->name, hook);
+}
 
 #define NR_MODES (sizeof(redirect_modes) / sizeof(redirect_modes[0]))
 
@@ -72,20 +77,17 @@ static void set_redirect(struct hc_conf *c, const struct redirect_mode *mode)
 
 static __u32 verdict_of(const struct hc_variant *v, int retval)
 {
-	switch (v->hook) {
-	case HC_HOOK_XDP:
+	if (is(v, "xdp"))
 		return retval == XDP_DROP     ? HC_DROP :
 		       retval == XDP_REDIRECT ? HC_REDIRECT :
 		       retval == XDP_PASS     ? HC_PASS :
 						HC_NR_VERDICTS;
-	case HC_HOOK_TC:
+	if (is(v, "tc"))
 		return retval == TC_ACT_SHOT	 ? HC_DROP :
 		       retval == TC_ACT_REDIRECT ? HC_REDIRECT :
 		       retval == TC_ACT_OK	 ? HC_PASS :
 						   HC_NR_VERDICTS;
-	default:
-		return retval == 0 ? HC_DROP : HC_PASS;
-	}
+	return retval == 0 ? HC_DROP : HC_PASS;
 }
 
 static const char *verdict_name(__u32 v)
@@ -166,10 +168,11 @@ static int run_one(struct hc_run *r, const __u8 *buf, int len, int *retval,
 static struct hc_run run_of(const struct hc_variant *v)
 {
 	struct hc_run r;
+	struct hc_err err = {};
 
-	hc_run_init(&r);
-	r.hook = v->hook;
-	r.sock = v->sock;
+	if (hc_variant_init(&r, v, &err))
+		t_result(false, "prog-run %s: its options '%s': %s", v->name,
+			 v->args, err.msg);
 	return r;
 }
 
@@ -187,7 +190,7 @@ static void test_variant(const struct hc_variant *v, const struct ruleset *rs,
 	set_redirect(&r.conf, mode);
 	snprintf(name, sizeof(name), "%s%s%s", v->name,
 		 mode ? " redirect " : "", mode ? mode->name : "");
-	err = hc_hook_of(&r)->load(&r);
+	err = r.hook->load(&r);
 	if (err) {
 		t_result(false,
 			 "prog-run %s, %s, parse %s: load failed: %s\n%s%s",
@@ -206,13 +209,12 @@ static void test_variant(const struct hc_variant *v, const struct ruleset *rs,
 			continue; /* BPF_PROG_RUN wants a whole Ethernet header */
 		want_v = hc_user_run(buf, len, &r.conf, &want_cls);
 		key = run_one(&r, buf, len, &retval, out);
-		if (key == -2 && errno == EINVAL && v->hook != HC_HOOK_XDP) {
+		if (key == -2 && errno == EINVAL && !is(v, "xdp")) {
 			/* The kernel's skb test harness refuses these. */
 			if (!depth && rs == rulesets)
 				printf("SKIP prog-run %s %s: BPF_PROG_RUN refuses an skb shorter than its IP header (%s)\n",
 				       v->name, f->name,
-				       v->hook == HC_HOOK_SOCKET &&
-						       v->sock == HC_SOCK_UDP ?
+				       !strcmp(v->name, "socket-udp") ?
 					       "no such frame reaches a UDP socket" :
 					       "the netns test sends it for real");
 			continue;
@@ -268,7 +270,7 @@ static void test_ruleset(const struct hc_variant *v, const struct ruleset *rs,
 		return;
 	}
 	for (m = 0; m < NR_MODES; m++)
-		if (redirect_modes[m].hook == v->hook)
+		if (is(v, redirect_modes[m].hook))
 			test_variant(v, rs, depth, &redirect_modes[m]);
 }
 
@@ -283,7 +285,7 @@ static void test_bare(const struct hc_variant *v)
 	opts.data_in = buf;
 	opts.data_size_in = fx_build(&fx_table[0], &fx_default_addrs, buf);
 	opts.repeat = 1;
-	err = hc_hook_of(&r)->load(&r);
+	err = r.hook->load(&r);
 	if (!err)
 		err = bpf_prog_test_run_opts(r.prog_fd, &opts);
 	t_result(!err && verdict_of(v, opts.retval) == HC_DROP,
@@ -356,7 +358,7 @@ static void test_mutations(const struct hc_variant *v, __u32 frames,
 	set_redirect(&r.conf, mode);
 	snprintf(name, sizeof(name), "%s%s%s", v->name,
 		 mode ? " redirect " : "", mode ? mode->name : "");
-	ret = hc_hook_of(&r)->load(&r);
+	ret = r.hook->load(&r);
 	if (ret) {
 		t_result(false, "prog-run %s mutations: load failed: %s", name,
 			 strerror(-ret));
@@ -390,7 +392,7 @@ static void test_mutations(const struct hc_variant *v, __u32 frames,
 			continue;
 		want_v = hc_user_run(buf, len, &r.conf, &want_cls);
 		key = run_one(&r, buf, len, &retval, out);
-		if (key == -2 && errno == EINVAL && v->hook != HC_HOOK_XDP)
+		if (key == -2 && errno == EINVAL && !is(v, "xdp"))
 			continue; /* the skb test harness refuses it */
 		ran++;
 		if (key < 0 ||
@@ -426,7 +428,7 @@ static long long xsk_not_redirected(const struct hc_run *r)
 	if (!j.f)
 		return -1;
 	jw_open(&j, NULL, '{');
-	hc_hook_of(r)->report(r, &j);
+	r->hook->report(r, &j);
 	jw_close(&j, '}');
 	fclose(j.f);
 	p = strstr(buf, "\"not_redirected\":");
@@ -475,9 +477,11 @@ static void test_xsk(void)
 	int err;
 
 	hc_run_init(&r);
-	r.hook = HC_HOOK_XSK;
+	if (hc_run_args(&r, "--hook xsk --xdp-mode generic", &r.err)) {
+		t_result(false, "prog-run xsk: %s", r.err.msg);
+		return;
+	}
 	r.dev = "lo";
-	r.xdp_mode = HC_XDP_GENERIC;
 	r.no_journal = true;
 	if (unshare(CLONE_NEWNET)) {
 		t_result(false, "prog-run xsk: a private network namespace: %s",
@@ -493,7 +497,7 @@ static void test_xsk(void)
 	opts.data_size_in = fx_build(&fx_table[0], &fx_default_addrs, buf);
 	ctx.data_end = opts.data_size_in;
 	r.nl = hc_nl_open(&r.err);
-	err = r.nl ? hc_hook_of(&r)->load(&r) : -errno;
+	err = r.nl ? r.hook->load(&r) : -errno;
 	if (!err)
 		err = bpf_prog_test_run_opts(r.prog_fd, &opts);
 	t_result(
@@ -501,7 +505,7 @@ static void test_xsk(void)
 		"prog-run xsk: no socket on the queue: passed and counted (err %d, retval %u)",
 		err, opts.retval);
 	if (!err)
-		err = hc_hook_of(&r)->attach(&r);
+		err = r.hook->attach(&r);
 	if (!err)
 		err = bpf_prog_test_run_opts(r.prog_fd, &opts);
 	t_result(
@@ -548,15 +552,16 @@ static void test_xsk(void)
 		!err && !bad && ran,
 		"prog-run xsk: live frames through the socket agree with the reference (%u frames)",
 		ran);
-	hc_hook_of(&r)->detach(&r);
+	r.hook->detach(&r);
 	hc_prog_unload(&r);
 	hc_nl_close(r.nl);
 }
 
 int main(void)
 {
-	unsigned int v, s, m;
-	int d;
+	struct hc_variant vars[HC_MAX_VARIANTS];
+	int d, v, nvars = hc_variants(vars, HC_MAX_VARIANTS);
+	unsigned int s, m;
 
 	if (geteuid()) {
 		printf("SKIP prog-run tests: BPF_PROG_RUN needs root\n");
@@ -564,8 +569,8 @@ int main(void)
 	}
 	libbpf_set_print(NULL);
 	test_verifier_log();
-	for (v = 0; v < HC_NR_VARIANTS; v++) {
-		const struct hc_variant *var = &hc_variants[v];
+	for (v = 0; v < nvars; v++) {
+		const struct hc_variant *var = &vars[v];
 
 		test_bare(var);
 		for (s = 0; s < sizeof(rulesets) / sizeof(rulesets[0]); s++)
@@ -573,7 +578,7 @@ int main(void)
 				test_ruleset(var, &rulesets[s], d);
 		test_mutations(var, 5000, NULL);
 		for (m = 0; m < NR_MODES; m++)
-			if (redirect_modes[m].hook == var->hook)
+			if (is(var, redirect_modes[m].hook))
 				test_mutations(var, 5000, &redirect_modes[m]);
 	}
 	test_xsk();

@@ -7,6 +7,7 @@
 #include "hc_user.h"
 #include "journal.h"
 #include "json.h"
+#include "opts.h"
 #include "rules.h"
 #include "stats.h"
 #include "test.h"
@@ -530,8 +531,92 @@ static void test_journal_records(void)
 		 "journal record with an unknown field read");
 }
 
+/*
+ * The table of hooks: each complete, names unique, options declared alike
+ * where two hooks share one, every row and variant a valid command line
+ * for its hook, and run's option rules (defaults, scopes) as data.
+ */
+static void test_hooks(void)
+{
+	const struct hc_hook *const *h, *found;
+	const struct hc_hook_row *row;
+	struct hc_opt opts[HC_MAX_OPTS + 1];
+	struct hc_variant vars[HC_MAX_VARIANTS];
+	struct hc_err err = {};
+	struct hc_run r;
+	char where[128];
+	int n, i, bad = 0;
+
+	for (h = hc_hooks; *h; h++) {
+		if (!(*h)->help || !(*h)->load || !(*h)->attach ||
+		    !(*h)->detach || !(*h)->attach_name || !(*h)->attach_via ||
+		    hc_hook_by_name((*h)->name) != *h) {
+			printf("  hook %s: incomplete or not found by name\n",
+			       (*h)->name);
+			bad++;
+		}
+		for (row = (*h)->rows; row && row->name; row++) {
+			hc_run_init(&r);
+			snprintf(where, sizeof(where), "--hook %s %s",
+				 (*h)->name, row->args);
+			if (hc_run_args(&r, where, &err) || r.hook != *h ||
+			    hc_hook_row_find(row->name, false, &found) != row ||
+			    found != *h) {
+				printf("  row %s: '%s': %s\n", row->name, where,
+				       err.msg);
+				bad++;
+			}
+		}
+	}
+	CHECK_EQ(bad, 0, "hooks: each complete, its rows its own and valid");
+	n = hc_hook_opts(opts, 0, HC_MAX_OPTS);
+	t_result(n > 2, "hooks: their options declared alike (%d)", n);
+	n = hc_variants(vars, HC_MAX_VARIANTS);
+	for (i = bad = 0; i < n; i++)
+		bad += hc_variant_init(&r, &vars[i], &err) != 0 ||
+		       r.hook != vars[i].hook;
+	t_result(n >= 4 && !bad, "hooks: %d variants, each valid", n);
+
+	hc_run_init(&r);
+	t_result(!hc_run_args(&r, "--hook tc", &err) &&
+			 !strcmp(r.hook->attach_name(&r), "clsact") &&
+			 !hc_hook_given(&r, "qdisc"),
+		 "hooks: a default mode is the first choice, not given");
+	hc_run_init(&r);
+	t_result(!hc_run_args(&r, "--hook tc --qdisc ingress", &err) &&
+			 !strcmp(r.hook->attach_name(&r), "ingress") &&
+			 hc_hook_given(&r, "qdisc"),
+		 "hooks: an option given is set and known as given");
+	hc_run_init(&r);
+	t_result(!hc_run_args(&r, "--hook tc --tc-attach tcx --bare", &err) &&
+			 (hc_hook_where(&r, where, sizeof(where)),
+			  !strcmp(where, "--hook tc --tc-attach tcx --bare")),
+		 "hooks: where a run is names its modes but the default (%s)",
+		 where);
+	hc_run_init(&r);
+	t_result(hc_run_args(&r, "--hook tc --xdp-mode generic", &err) ==
+				 -EINVAL &&
+			 !strcmp(err.msg,
+				 "--xdp-mode goes with --hook xdp or --hook xsk, not --hook tc"),
+		 "hooks: an option of other hooks is refused, naming them (%s)",
+		 err.msg);
+	hc_run_init(&r);
+	t_result(hc_run_args(&r, "--hook tc --tc-attach tcx --prio 3", &err) ==
+				 -EINVAL &&
+			 strstr(err.msg, "goes with --hook tc --tc-attach qdisc"),
+		 "hooks: an option of another mode is refused (%s)", err.msg);
+	hc_run_init(&r);
+	t_result(hc_run_args(&r, "--qdisc ingress", &err) == -EINVAL &&
+			 strstr(err.msg, "is required"),
+		 "hooks: no hook, no run (%s)", err.msg);
+	hc_run_init(&r);
+	t_result(hc_run_args(&r, "--hook xsk --bare", &err) == -EINVAL,
+		 "hooks: a hook's own check runs (%s)", err.msg);
+}
+
 int main(void)
 {
+	test_hooks();
 	test_numbers();
 	test_json_strings();
 	test_journal_records();

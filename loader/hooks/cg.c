@@ -21,7 +21,7 @@
 #include <linux/mount.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "hookcmp.h"
+#include "hooks.h"
 #include "journal.h"
 #include "cg.skel.h"
 
@@ -314,12 +314,21 @@ static const char *cg_attach_name(const struct hc_run *r)
 	return "ingress";
 }
 
+static const struct hc_opt cg_opts[] = {
+	HC_UDP_PORT_OPT(0),
+	{}
+};
+
 const struct hc_hook hc_hook_cgroup = {
 	.name = "cgroup",
+	.help = "cgroup_skb ingress, on a cgroup of ours holding the UDP socket of --port",
+	.opts = cg_opts,
 	.load = cg_load,
 	.attach = cg_attach,
 	.detach = cg_detach,
 	.attach_name = cg_attach_name,
 	.attach_via = cg_attach_via,
-	.caps = hc_sock_caps,
+	.caps = hc_udp_caps,
+	.drain = hc_sock_drain,
+	.idle_hint = hc_udp_idle_hint,
 };

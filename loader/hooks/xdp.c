@@ -13,10 +13,24 @@
 #include <linux/magic.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "hookcmp.h"
+#include "hooks.h"
 #include "journal.h"
 #include "nl.h"
 #include "xdp.skel.h"
+
+/* The xdp hook's options: XDP's, and how it redirects. */
+struct xdp_cfg {
+	struct hc_xdp_cfg xdp;
+	int rd_mode; /* --redirect-mode */
+};
+HC_CFG_FITS(struct xdp_cfg);
+
+enum { RD_MAP, RD_IFINDEX };
+
+static struct hc_xdp_cfg *xcfg(const struct hc_run *r)
+{
+	return HC_CFG(r, struct hc_xdp_cfg);
+}
 
 static void skel_destroy(void *s)
 {
@@ -48,7 +62,7 @@ static int xdp_load(struct hc_run *r)
 
 static __u32 mode_flag(const struct hc_run *r)
 {
-	return r->xdp_mode == HC_XDP_NATIVE ? XDP_FLAGS_DRV_MODE :
+	return xcfg(r)->mode == HC_XDP_NATIVE ? XDP_FLAGS_DRV_MODE :
 					      XDP_FLAGS_SKB_MODE;
 }
 
@@ -104,7 +118,7 @@ static void release_foreign(struct hc_run *r)
 static int take_over(struct hc_run *r)
 {
 	struct hc_link_info li;
-	bool native = r->xdp_mode == HC_XDP_NATIVE;
+	bool native = xcfg(r)->mode == HC_XDP_NATIVE;
 	__u32 id, other;
 	int err;
 
@@ -169,7 +183,7 @@ int hc_xdp_attach(struct hc_run *r)
 	struct hc_link_info info;
 	int err;
 
-	if (r->xdp_attach == HC_XDP_LINK) {
+	if (xcfg(r)->attach == HC_XDP_LINK) {
 		/* A bpf_link goes away with the process: nothing to journal. */
 		LIBBPF_OPTS(bpf_link_create_opts, opts, .flags = flags);
 
@@ -190,7 +204,7 @@ int hc_xdp_attach(struct hc_run *r)
 		}
 		goto explain;
 	}
-	err = r->replace ? take_over(r) : 0;
+	err = xcfg(r)->replace ? take_over(r) : 0;
 	if (err)
 		return err;
 	/* Like ip link set xdp: never replace what we did not ask to. */
@@ -214,7 +228,7 @@ explain:
 			&r->err,
 			"lower the MTU of %s and its peer, or use --xdp-mode generic",
 			r->dev);
-	if (err == -EOPNOTSUPP && r->xdp_mode == HC_XDP_NATIVE)
+	if (err == -EOPNOTSUPP && xcfg(r)->mode == HC_XDP_NATIVE)
 		hc_err_hint(
 			&r->err,
 			"the driver has no native XDP; try --xdp-mode generic");
@@ -234,7 +248,7 @@ explain:
 				&r->err,
 				"XDP program id %u is attached already; it was left alone%s",
 				id,
-				r->replace || r->xdp_attach == HC_XDP_LINK ?
+				xcfg(r)->replace || xcfg(r)->attach == HC_XDP_LINK ?
 					"" :
 					" (--replace takes its place until hookcmp stops)");
 	}
@@ -308,27 +322,94 @@ int hc_xdp_detach(struct hc_run *r)
 
 const char *hc_xdp_attach_via(const struct hc_run *r)
 {
-	return r->xdp_attach == HC_XDP_LINK ? "link" : "netlink";
+	return xcfg(r)->attach == HC_XDP_LINK ? "link" : "netlink";
 }
 
 const char *hc_xdp_mode_name(const struct hc_run *r)
 {
-	return r->xdp_mode == HC_XDP_NATIVE ? "native" : "generic";
+	return xcfg(r)->mode == HC_XDP_NATIVE ? "native" : "generic";
+}
+
+unsigned int hc_xdp_modes(const struct hc_run *r)
+{
+	return 1u << xcfg(r)->attach;
 }
 
 /* --replace takes hold of a program by its id, and pins it. */
-static __u64 xdp_caps(const struct hc_run *r)
+__u64 hc_xdp_caps(const struct hc_run *r)
 {
-	return r->replace ? 1ULL << CAP_SYS_ADMIN : 0;
+	return xcfg(r)->replace ? 1ULL << CAP_SYS_ADMIN : 0;
 }
 
+static int xdp_check(struct hc_run *r, struct hc_err *err)
+{
+	if (!hc_conf_redirects(&r->conf)) {
+		if (hc_hook_given(r, "redirect-mode")) {
+			hc_err_set(err, "the --redirect options need a redirect verdict: --action redirect, or a rule ending in 'redirect'");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (HC_CFG(r, struct xdp_cfg)->rd_mode == RD_MAP)
+		r->conf.redirect.flags |= HC_RD_MAP;
+	return 0;
+}
+
+static const char *xdp_redirect_via(const struct hc_run *r)
+{
+	return r->conf.redirect.flags & HC_RD_MAP ? "devmap" : "ifindex";
+}
+
+/* Only native XDP hands over xdp_frames; generic XDP sends skbs. */
+static void xdp_redirect_warn(const struct hc_run *r,
+			      const struct hc_link_info *t, char *warn,
+			      size_t size)
+{
+	__u64 xdp = 0;
+
+	if (xcfg(r)->mode == HC_XDP_NATIVE &&
+	    !hc_nl_xdp_features(r->conf.redirect.ifindex, &xdp, NULL) &&
+	    !(xdp & HC_XDP_ACT_NDO_XMIT))
+		snprintf(
+			warn, size,
+			!strcmp(t->kind, "veth") ?
+				"%s takes no XDP frames: its veth peer runs no NAPI (no XDP program there, GRO off), so the kernel drops what is redirected to it" :
+				"%s takes no XDP frames (its driver has no ndo_xdp_xmit), so the kernel drops what is redirected to it",
+			r->redirect_dev);
+}
+
+static const struct hc_opt xdp_opts[] = {
+	HC_XDP_OPTS(struct xdp_cfg),
+	{ "redirect-mode", 0, HC_OPT_ENUM, HC_CFG_OFF(struct xdp_cfg, rd_mode),
+	  NULL,
+	  "XDP: bpf_redirect_map through a devmap, or bpf_redirect (default map)",
+	  HC_CHOICES("map", "ifindex") },
+	{}
+};
+
+/* Each with its bare program; in inject, native XDP runs in the live loop. */
+static const struct hc_hook_row xdp_rows[] = {
+	{ "xdp-native", "--xdp-mode native", HC_ROW_EVERY | HC_ROW_BARE,
+	  .no_driver = "--xdp-mode generic" },
+	{ "xdp-generic", "--xdp-mode generic", HC_ROW_EVERY | HC_ROW_BARE },
+	{}
+};
+
 const struct hc_hook hc_hook_xdp = {
-	.caps = xdp_caps,
 	.name = "xdp",
+	.help = "XDP: in the driver (native) or in the generic path",
+	.opts = xdp_opts,
+	.modes = HC_XDP_MODES,
+	.mode = hc_xdp_modes,
+	.check = xdp_check,
+	.caps = hc_xdp_caps,
 	.load = xdp_load,
 	.attach = hc_xdp_attach,
 	.detach = hc_xdp_detach,
 	.attach_name = hc_xdp_mode_name,
 	.attach_via = hc_xdp_attach_via,
-	.redirects = true,
+	.redirect_via = xdp_redirect_via,
+	.redirect_warn = xdp_redirect_warn,
+	.variants = (const struct hc_hook_row[]){ { "xdp", "" }, {} },
+	.rows = xdp_rows,
 };

@@ -5,14 +5,34 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <ifaddrs.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <linux/capability.h>
 #include <bpf/libbpf.h>
-#include "hookcmp.h"
+#include "hooks.h"
 #include "sock.skel.h"
+
+enum { HC_SOCK_UDP, HC_SOCK_PACKET };
+
+/* The socket hook's options: the UDP socket's, then which socket. */
+struct sock_cfg {
+	struct hc_udp_cfg udp;
+	int sock;
+};
+HC_CFG_FITS(struct sock_cfg);
+
+static bool udp(const struct hc_run *r)
+{
+	return HC_CFG(r, struct sock_cfg)->sock == HC_SOCK_UDP;
+}
+
+static __u32 port(const struct hc_run *r)
+{
+	return HC_CFG(r, struct hc_udp_cfg)->port;
+}
 
 #ifndef PACKET_IGNORE_OUTGOING
 #define PACKET_IGNORE_OUTGOING 23
@@ -27,7 +47,7 @@ static int sock_load(struct hc_run *r)
 {
 	struct sock_bpf *s = sock_bpf__open_opts(hc_prog_open_opts());
 	const char *prog =
-		r->sock == HC_SOCK_UDP ? "hc_sock_net" : "hc_sock_mac";
+		udp(r) ? "hc_sock_net" : "hc_sock_mac";
 
 	if (!s)
 		return -errno;
@@ -53,9 +73,9 @@ static int sock_new(struct hc_run *r, int domain, int type)
 int hc_udp_open(struct hc_run *r, int filter_fd)
 {
 	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
-				   .sin6_port = htons(r->port) };
+				   .sin6_port = htons(port(r)) };
 	struct sockaddr_in a4 = { .sin_family = AF_INET,
-				  .sin_port = htons(r->port) };
+				  .sin_port = htons(port(r)) };
 	struct sockaddr *addr = (struct sockaddr *)&a6;
 	socklen_t alen = sizeof(a6);
 	int fd, zero = 0;
@@ -80,7 +100,7 @@ int hc_udp_open(struct hc_run *r, int filter_fd)
 		return -errno;
 	if (bind(fd, addr, alen) < 0) {
 		if (errno == EADDRINUSE)
-			hc_err_set(&r->err, "UDP port %u is in use", r->port);
+			hc_err_set(&r->err, "UDP port %u is in use", port(r));
 		return -errno;
 	}
 	return 0;
@@ -113,7 +133,7 @@ static int packet_open(struct hc_run *r)
 static int sock_attach(struct hc_run *r)
 {
 	return hc_fault(&r->err, "socket") ?:
-		       (r->sock == HC_SOCK_UDP ? hc_udp_open(r, r->prog_fd) :
+		       (udp(r) ? hc_udp_open(r, r->prog_fd) :
 						 packet_open(r));
 }
 
@@ -147,31 +167,106 @@ static const char *sock_attach_via(const struct hc_run *r)
 
 static const char *sock_attach_name(const struct hc_run *r)
 {
-	return r->sock == HC_SOCK_UDP ? "udp" : "packet";
+	return udp(r) ? "udp" : "packet";
 }
 
-/* A packet socket is raw; a UDP port below the namespace's sysctl is privileged. */
-__u64 hc_sock_caps(const struct hc_run *r)
+/* A UDP port below the namespace's sysctl is privileged. */
+__u64 hc_udp_caps(const struct hc_run *r)
 {
 	FILE *f;
 	int start = 1024;
 
-	if (r->sock == HC_SOCK_PACKET)
-		return 1ULL << CAP_NET_RAW;
 	f = fopen("/proc/sys/net/ipv4/ip_unprivileged_port_start", "re");
 	if (f && fscanf(f, "%d", &start) != 1)
 		start = 1024;
 	if (f)
 		fclose(f);
-	return (int)r->port < start ? 1ULL << CAP_NET_BIND_SERVICE : 0;
+	return (int)port(r) < start ? 1ULL << CAP_NET_BIND_SERVICE : 0;
 }
+
+/* A packet socket is raw. */
+static __u64 sock_caps(const struct hc_run *r)
+{
+	return udp(r) ? hc_udp_caps(r) : 1ULL << CAP_NET_RAW;
+}
+
+/* gen's defaults are not the socket's address: what it needs, and how. */
+void hc_udp_idle_hint(const struct hc_run *r, double secs, char *buf,
+		      size_t size)
+{
+	struct ifaddrs *ifa, *i;
+	char ip[INET_ADDRSTRLEN] = "", mac[18];
+	__u8 m[6] = {};
+
+	hc_dev_mac(r->dev, m);
+	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1],
+		 m[2], m[3], m[4], m[5]);
+	if (!getifaddrs(&ifa)) {
+		for (i = ifa; i && !ip[0]; i = i->ifa_next)
+			if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
+			    !strcmp(i->ifa_name, r->dev))
+				inet_ntop(AF_INET,
+					  &((struct sockaddr_in *)i->ifa_addr)
+						   ->sin_addr,
+					  ip, sizeof(ip));
+		freeifaddrs(ifa);
+	}
+	snprintf(buf, size,
+		 "nothing reached the UDP socket on %s in %g s: it sees only frames to %s, %s, UDP port %u: hookcmp gen PEER --dst-mac %s --dst %s --dport %u (PEER: the device at the other end)",
+		 r->dev, secs, mac,
+		 ip[0] ? ip : "an address of its own (it has none)", port(r),
+		 mac, ip[0] ? ip : "ADDR", port(r));
+}
+
+static void sock_idle_hint(const struct hc_run *r, double secs, char *buf,
+			   size_t size)
+{
+	if (udp(r))
+		hc_udp_idle_hint(r, secs, buf, size);
+	else
+		snprintf(buf, size,
+			 "nothing reached %s in %g s: an AF_PACKET socket sees every frame the device receives, so none came",
+			 r->dev, secs);
+}
+
+static unsigned int sock_modes(const struct hc_run *r)
+{
+	return 1u << HC_CFG(r, struct sock_cfg)->sock;
+}
+
+static const struct hc_opt sock_opts[] = {
+	{ "socket", 0, HC_OPT_ENUM, HC_CFG_OFF(struct sock_cfg, sock), NULL,
+	  "socket for the socket hook (default udp)",
+	  HC_CHOICES("udp", "packet") },
+	HC_UDP_PORT_OPT(1),
+	{}
+};
+
+/* The UDP socket sees only what is addressed to its device. */
+static const struct hc_hook_row sock_rows[] = {
+	{ "socket-udp", "--socket udp",
+	  HC_ROW_EVERY | HC_ROW_BARE | HC_ROW_LOCAL },
+	{ "socket-packet", "--socket packet", HC_ROW_EVERY },
+	{}
+};
 
 const struct hc_hook hc_hook_socket = {
 	.name = "socket",
+	.help = "a socket filter: on a UDP socket bound to --port, or AF_PACKET",
+	.opts = sock_opts,
+	.modes = HC_CHOICES("--socket udp", "--socket packet"),
+	.mode = sock_modes,
 	.load = sock_load,
 	.attach = sock_attach,
 	.detach = sock_detach,
 	.attach_name = sock_attach_name,
 	.attach_via = sock_attach_via,
-	.caps = hc_sock_caps,
+	.caps = sock_caps,
+	.drain = hc_sock_drain,
+	.idle_hint = sock_idle_hint,
+	.variants = (const struct hc_hook_row[]){
+		{ "socket-packet", "--socket packet" },
+		{ "socket-udp", "--socket udp" },
+		{} },
+	.rows = sock_rows,
 };

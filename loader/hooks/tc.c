@@ -5,13 +5,31 @@
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
+#include <linux/if_ether.h>
 #include <linux/pkt_sched.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "hookcmp.h"
+#include "hooks.h"
 #include "journal.h"
 #include "qdisc.h"
 #include "tc.skel.h"
+
+enum { QDISC_CLSACT, QDISC_INGRESS };
+enum { ATTACH_CLS_BPF, ATTACH_TCX };
+
+/* The tc hook's options. */
+struct tc_cfg {
+	int qdisc;
+	int attach;
+	__u32 prio, handle;
+	bool peer; /* --redirect-peer */
+};
+HC_CFG_FITS(struct tc_cfg);
+
+static struct tc_cfg *cfg(const struct hc_run *r)
+{
+	return HC_CFG(r, struct tc_cfg);
+}
 
 static void skel_destroy(void *s)
 {
@@ -32,7 +50,7 @@ static int tc_load(struct hc_run *r)
 
 static const char *qdisc_kind(const struct hc_run *r)
 {
-	return r->qdisc == HC_QDISC_CLSACT ? "clsact" : "ingress";
+	return cfg(r)->qdisc == QDISC_CLSACT ? "clsact" : "ingress";
 }
 
 static struct hc_filter our_filter(const struct hc_run *r)
@@ -40,9 +58,33 @@ static struct hc_filter our_filter(const struct hc_run *r)
 	return (struct hc_filter){
 		.ifindex = r->ifindex,
 		.parent = HC_TC_INGRESS,
-		.prio = r->prio,
-		.handle = r->handle,
+		.prio = cfg(r)->prio,
+		.handle = cfg(r)->handle,
 	};
+}
+
+/* Where our filter and its qdisc hang, for cleanup to find them. */
+static struct hc_jrec *tc_rec(struct hc_run *r, enum hc_jkind kind)
+{
+	struct hc_jrec *rec = hc_journal_rec(r, kind);
+	struct hc_filter f = our_filter(r);
+
+	rec->parent = kind == HC_J_FILTER ? f.parent : TC_H_CLSACT;
+	rec->prio = f.prio;
+	rec->handle = kind == HC_J_FILTER ? f.handle : TC_H_MAKE(TC_H_INGRESS, 0);
+	rec->protocol = ETH_P_ALL;
+	return rec;
+}
+
+static int journal_filter(struct hc_run *r)
+{
+	struct hc_jrec *rec;
+
+	if (r->no_journal)
+		return 0;
+	rec = tc_rec(r, HC_J_FILTER);
+	rec->done = true;
+	return hc_journal_add(rec, r->netns, &r->err);
 }
 
 static int tc_attach(struct hc_run *r)
@@ -51,7 +93,7 @@ static int tc_attach(struct hc_run *r)
 	enum hc_qdisc_own own;
 	int err;
 
-	if (r->tc_attach == HC_TC_TCX) {
+	if (cfg(r)->attach == ATTACH_TCX) {
 		err = hc_fault(&r->err, "tcx");
 		if (err)
 			return err;
@@ -72,13 +114,13 @@ static int tc_attach(struct hc_run *r)
 		return err;
 	}
 
-	err = hc_qdisc_acquire(r->nl, hc_journal_rec(r, HC_J_QDISC), r->netns,
+	err = hc_qdisc_acquire(r->nl, tc_rec(r, HC_J_QDISC), r->netns,
 			       !r->no_journal, &own, &r->shared_with, &r->err);
 	r->qdisc_own = own;
 	if (err)
 		return err;
 	err = hc_fault(&r->err, "filter")		     ?:
-		      hc_journal_begin(r, HC_J_FILTER, true) ?:
+		      journal_filter(r) ?:
 		      hc_filter_attach(r->nl, &f, r->prog_fd, &r->err);
 	if (!err)
 		r->filter_added = true;
@@ -157,20 +199,75 @@ static int tc_detach(struct hc_run *r)
 
 static const char *tc_attach_via(const struct hc_run *r)
 {
-	return r->tc_attach == HC_TC_TCX ? "tcx" : "cls_bpf";
+	return cfg(r)->attach == ATTACH_TCX ? "tcx" : "cls_bpf";
 }
 
 static const char *tc_attach_name(const struct hc_run *r)
 {
-	return r->tc_attach == HC_TC_TCX ? "tcx" : qdisc_kind(r);
+	return cfg(r)->attach == ATTACH_TCX ? "tcx" : qdisc_kind(r);
 }
+
+static unsigned int tc_modes(const struct hc_run *r)
+{
+	return 1u << cfg(r)->attach;
+}
+
+static int tc_check(struct hc_run *r, struct hc_err *err)
+{
+	if (cfg(r)->peer && !hc_conf_redirects(&r->conf)) {
+		hc_err_set(err, "the --redirect options need a redirect verdict: --action redirect, or a rule ending in 'redirect'");
+		return -EINVAL;
+	}
+	if (cfg(r)->peer)
+		r->conf.redirect.flags |= HC_RD_PEER;
+	return 0;
+}
+
+static const char *tc_redirect_via(const struct hc_run *r)
+{
+	return r->conf.redirect.flags & HC_RD_PEER ? "peer" : "egress";
+}
+
+static const struct hc_opt tc_opts[] = {
+	{ "tc-attach", 0, HC_OPT_ENUM, HC_CFG_OFF(struct tc_cfg, attach), NULL,
+	  "cls_bpf filter on --qdisc (default), or a tcx link (Linux 6.6+)",
+	  HC_CHOICES("qdisc", "tcx") },
+	{ "qdisc", 0, HC_OPT_ENUM, HC_CFG_OFF(struct tc_cfg, qdisc), NULL,
+	  "qdisc for the tc hook's cls_bpf filter (default clsact)",
+	  HC_CHOICES("clsact", "ingress"), .scope = 1 },
+	{ "prio", 0, HC_OPT_U32, HC_CFG_OFF(struct tc_cfg, prio), "PRIO",
+	  "tc filter priority (default 1)", NULL, 1, 0xffff, .scope = 1,
+	  .def = "1" },
+	{ "handle", 0, HC_OPT_U32, HC_CFG_OFF(struct tc_cfg, handle), "HANDLE",
+	  "tc filter handle, decimal or 0x hex (default 1)", NULL, 1,
+	  0xffffffff, .flags = HC_NUM_HEX, .scope = 1, .def = "1" },
+	{ "redirect-peer", 0, HC_OPT_FLAG, HC_CFG_OFF(struct tc_cfg, peer),
+	  NULL,
+	  "tc: into the ingress of the veth/netkit peer of --redirect (bpf_redirect_peer)" },
+	{}
+};
+
+/* tc-ingress's bare program is tc-clsact's; only the qdisc differs. */
+static const struct hc_hook_row tc_rows[] = {
+	{ "tc-clsact", "--qdisc clsact", HC_ROW_EVERY | HC_ROW_BARE },
+	{ "tc-ingress", "--qdisc ingress", HC_ROW_EVERY },
+	{ "tcx", "--tc-attach tcx", HC_ROW_EVERY | HC_ROW_BARE },
+	{}
+};
 
 const struct hc_hook hc_hook_tc = {
 	.name = "tc",
+	.help = "tc ingress: cls_bpf direct-action on clsact or sch_ingress, or tcx",
+	.opts = tc_opts,
+	.modes = HC_CHOICES("--tc-attach qdisc", "--tc-attach tcx"),
+	.mode = tc_modes,
+	.check = tc_check,
 	.load = tc_load,
 	.attach = tc_attach,
 	.detach = tc_detach,
 	.attach_name = tc_attach_name,
 	.attach_via = tc_attach_via,
-	.redirects = true,
+	.redirect_via = tc_redirect_via,
+	.variants = (const struct hc_hook_row[]){ { "tc", "" }, {} },
+	.rows = tc_rows,
 };

@@ -26,11 +26,28 @@
 #include <bpf/libbpf.h>
 #include <xdp/xsk.h>
 #include "hc_user.h"
-#include "hookcmp.h"
+#include "hooks.h"
 #include "json.h"
 #include "nl.h"
 #include "stats.h"
 #include "xsk.skel.h"
+
+enum { XSK_AUTO, XSK_COPY, XSK_ZEROCOPY };
+
+/* The xsk hook's options: XDP's, then the sockets'. */
+struct xsk_cfg {
+	struct hc_xdp_cfg xdp;
+	__u32 queue;
+	bool all_queues;
+	int mode;
+	bool busy_poll;
+};
+HC_CFG_FITS(struct xsk_cfg);
+
+static struct xsk_cfg *cfg(const struct hc_run *r)
+{
+	return HC_CFG(r, struct xsk_cfg);
+}
 
 /* Twice libxdp's default rings: a consumer held off for a few ms loses
  * nothing at a few Mpps. 32 MiB of umem per queue. */
@@ -38,6 +55,7 @@
 #define FRAME_SIZE XSK_UMEM__DEFAULT_FRAME_SIZE
 #define RX_SIZE 4096
 #define BATCH 64
+#define XSK_THREAD "hookcmp-xsk" /* and the queue */
 
 struct xsk_state;
 
@@ -68,9 +86,9 @@ struct xsk_state {
 };
 
 static const __u16 bind_mode[] = {
-	[HC_XSK_AUTO] = 0,
-	[HC_XSK_COPY] = XDP_COPY,
-	[HC_XSK_ZEROCOPY] = XDP_ZEROCOPY,
+	[XSK_AUTO] = 0,
+	[XSK_COPY] = XDP_COPY,
+	[XSK_ZEROCOPY] = XDP_ZEROCOPY,
 };
 
 static const char *const xsk_mode_names[] = { "auto", "copy", "zerocopy" };
@@ -89,7 +107,7 @@ static void *rx_loop(void *arg)
 	struct xsk_queue *q = arg;
 	const struct hc_conf *conf = &q->x->r->conf;
 	struct pollfd pfd = { .fd = xsk_socket__fd(q->sock), .events = POLLIN };
-	bool busy = q->x->r->busy_poll;
+	bool busy = cfg(q->x->r)->busy_poll;
 	__u32 n, i, rx = 0, fq = 0, idle = 0, after = 0;
 
 	hc_pause("xsk-rx"); /* the tests fill the ring meanwhile */
@@ -204,13 +222,13 @@ static int xsk_load(struct hc_run *r)
 	err = nr_queues(r, &n);
 	if (err)
 		return err;
-	first = r->queue == HC_XSK_NO_QUEUE ? 0 : r->queue;
+	first = cfg(r)->queue;
 	if (first >= n) {
 		hc_err_set(&r->err, "%s has %u rx queue%s, so no queue %u",
 			   r->dev, n, n == 1 ? "" : "s", first);
 		return -ENODEV;
 	}
-	n = r->all_queues ? n : 1;
+	n = cfg(r)->all_queues ? n : 1;
 	size = sizeof(*x) + n * sizeof(x->q[0]);
 	x = aligned_alloc(64, (size + 63) & ~(size_t)63);
 	if (!x)
@@ -262,7 +280,7 @@ static int queue_open(struct hc_run *r, struct xsk_state *x,
 	const struct xsk_socket_config scfg = {
 		.rx_size = RX_SIZE,
 		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
-		.bind_flags = XDP_USE_NEED_WAKEUP | bind_mode[r->xsk_mode],
+		.bind_flags = XDP_USE_NEED_WAKEUP | bind_mode[cfg(r)->mode],
 	};
 	struct xdp_options opts = {};
 	socklen_t len = sizeof(opts);
@@ -296,12 +314,12 @@ static int queue_open(struct hc_run *r, struct xsk_state *x,
 	if (err) {
 		q->sock = NULL;
 		hc_err_set(&r->err, "binding an AF_XDP socket to queue %u (%s)",
-			   q->id, xsk_mode_names[r->xsk_mode]);
+			   q->id, xsk_mode_names[cfg(r)->mode]);
 		/* bind() has no extack: its errno is all the kernel says. */
 		snprintf(r->err.kernel, sizeof(r->err.kernel),
 			 "bind(AF_XDP, queue %u%s): %s", q->id,
-			 bind_flag_names[r->xsk_mode], strerror(-err));
-		if (err == -EOPNOTSUPP && r->xsk_mode == HC_XSK_ZEROCOPY)
+			 bind_flag_names[cfg(r)->mode], strerror(-err));
+		if (err == -EOPNOTSUPP && cfg(r)->mode == XSK_ZEROCOPY)
 			hc_err_hint(
 				&r->err,
 				"the driver of %s has no AF_XDP zero-copy; use --xsk-mode copy or auto",
@@ -317,7 +335,7 @@ static int queue_open(struct hc_run *r, struct xsk_state *x,
 	if (getsockopt(fd, SOL_XDP, XDP_OPTIONS, &opts, &len))
 		return -errno;
 	x->zerocopy &= !!(opts.flags & XDP_OPTIONS_ZEROCOPY);
-	if (r->busy_poll && (err = busy_poll_on(fd))) {
+	if (cfg(r)->busy_poll && (err = busy_poll_on(fd))) {
 		hc_err_set(&r->err, "busy polling on queue %u", q->id);
 		return err;
 	}
@@ -354,7 +372,7 @@ static int xsk_attach(struct hc_run *r)
 	for (i = 0; !err && i < x->nq; i++) {
 		err = -pthread_create(&x->q[i].thread, NULL, rx_loop, &x->q[i]);
 		x->q[i].running = !err;
-		snprintf(name, sizeof(name), "hookcmp-xsk%u", x->q[i].id);
+		snprintf(name, sizeof(name), XSK_THREAD "%u", x->q[i].id);
 		if (!err)
 			pthread_setname_np(x->q[i].thread, name);
 	}
@@ -453,7 +471,7 @@ static void xsk_report(const struct hc_run *r, struct hc_json *j)
 		if (x->nq > 1)
 			printf("-%u", x->q[x->nq - 1].id);
 		printf("%s; dropped before the hook %llu (rx_dropped %llu, rx_ring_full %llu); rx_fill_ring_empty_descs %llu, rx_invalid_descs %llu; to the stack from queues without a socket %llu\n",
-		       r->busy_poll ? ", busy poll" : "",
+		       cfg(r)->busy_poll ? ", busy poll" : "",
 		       st.rx_dropped + st.rx_ring_full, st.rx_dropped,
 		       st.rx_ring_full, st.rx_fill_ring_empty_descs,
 		       st.rx_invalid_descs, (unsigned long long)missed);
@@ -461,7 +479,7 @@ static void xsk_report(const struct hc_run *r, struct hc_json *j)
 	}
 	jw_open(j, "xsk", '{');
 	jw_str(j, "mode", mode);
-	jw_u64(j, "busy_poll", r->busy_poll);
+	jw_u64(j, "busy_poll", cfg(r)->busy_poll);
 	json_ring_stats(j, &st);
 	jw_u64(j, "not_redirected", missed);
 	jw_open(j, "queues", '[');
@@ -484,13 +502,46 @@ static __u64 xsk_caps(const struct hc_run *r)
 	struct rlimit rl;
 
 	if (!getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY &&
-	    (r->all_queues || rl.rlim_cur < umem))
+	    (cfg(r)->all_queues || rl.rlim_cur < umem))
 		need |= 1ULL << CAP_IPC_LOCK;
-	return need | (r->replace ? 1ULL << CAP_SYS_ADMIN : 0);
+	return need | hc_xdp_caps(r);
 }
+
+static int xsk_check(struct hc_run *r, struct hc_err *err)
+{
+	if (cfg(r)->all_queues && hc_hook_given(r, "queue")) {
+		hc_err_set(err, "--queue and --all-queues exclude each other");
+		return -EINVAL;
+	}
+	if (r->bare) {
+		hc_err_set(err,
+			   "--hook xsk has no bare program; --parse none is its floor");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct hc_opt xsk_opts[] = {
+	HC_XDP_OPTS(struct xsk_cfg),
+	{ "queue", 0, HC_OPT_U32, HC_CFG_OFF(struct xsk_cfg, queue), "N",
+	  "the rx queue to bind (default 0)", NULL, 0, 0xfffffffe },
+	{ "all-queues", 0, HC_OPT_FLAG, HC_CFG_OFF(struct xsk_cfg, all_queues),
+	  NULL, "a socket and a thread on every rx queue" },
+	{ "xsk-mode", 0, HC_OPT_ENUM, HC_CFG_OFF(struct xsk_cfg, mode), NULL,
+	  "AF_XDP zero-copy, copy, or what the driver gives (default auto)",
+	  HC_CHOICES("auto", "copy", "zerocopy") },
+	{ "busy-poll", 0, HC_OPT_FLAG, HC_CFG_OFF(struct xsk_cfg, busy_poll),
+	  NULL, "busy-poll the queue instead of sleeping in poll()" },
+	{}
+};
 
 const struct hc_hook hc_hook_xsk = {
 	.name = "xsk",
+	.help = "AF_XDP: native or generic XDP into sockets, the logic in userspace",
+	.opts = xsk_opts,
+	.modes = HC_XDP_MODES,
+	.mode = hc_xdp_modes,
+	.check = xsk_check,
 	.caps = xsk_caps,
 	.load = xsk_load,
 	.attach = xsk_attach,
@@ -499,4 +550,5 @@ const struct hc_hook hc_hook_xsk = {
 	.attach_via = hc_xdp_attach_via,
 	.read = xsk_read,
 	.report = xsk_report,
+	.thread = XSK_THREAD,
 };

@@ -15,9 +15,15 @@
 #include <linux/netfilter.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "hookcmp.h"
+#include "hooks.h"
 #include "json.h"
 #include "nf.skel.h"
+
+/* The netfilter hook's option: its hooks' priority. */
+struct nf_cfg {
+	__s32 prio;
+};
+HC_CFG_FITS(struct nf_cfg);
 
 /* Linux 6.4 uapi; Debian 12's headers and libbpf predate them. */
 #define HC_BPF_PROG_TYPE_NETFILTER 32
@@ -135,7 +141,7 @@ static int nf_attach(struct hc_run *r)
 
 	for (i = 0; !err && i < 2; i++) {
 		__u32 len = sizeof(st->link[i].info);
-		int fd = nf_link(r->prog_fd, pf[i], r->nf_prio);
+		int fd = nf_link(r->prog_fd, pf[i], HC_CFG(r, struct nf_cfg)->prio);
 
 		if (fd < 0)
 			return fd;
@@ -210,8 +216,39 @@ static void nf_report(const struct hc_run *r, struct hc_json *j)
 		jw_close(j, ']');
 }
 
+/* --nf-prio: a signed priority, the kernel refusing INT_MIN and INT_MAX. */
+static int set_prio(void *cfg, const char *arg, struct hc_err *err)
+{
+	bool neg = arg[0] == '-';
+	__u64 v;
+
+	if (hc_parse_uint(arg + neg, 0, 0, neg ? 2147483647 : 2147483646,
+			  &v)) {
+		hc_err_set(
+			err,
+			"--nf-prio '%s': expected a number from -2147483647 to 2147483646",
+			arg);
+		return -EINVAL;
+	}
+	HC_CFG((struct hc_run *)cfg, struct nf_cfg)->prio =
+		neg ? -(__s64)v : (__s64)v;
+	return 0;
+}
+
+static const struct hc_opt nf_opts[] = {
+	{ "nf-prio", 0, HC_OPT_FUNC, HC_CFG_OFF(struct nf_cfg, prio), "PRIO",
+	  "netfilter hook priority, at PRE_ROUTING (default -300, iptables' raw)",
+	  .fn = set_prio, .def = "-300" },
+	{}
+};
+
 const struct hc_hook hc_hook_netfilter = {
 	.name = "netfilter",
+	.help = "BPF at netfilter's PRE_ROUTING, IPv4 and IPv6 (Linux 6.4+)",
+	.opts = nf_opts,
+	/* The BPF peer of iptables-raw: the same hook at the same priority. */
+	.rows = (const struct hc_hook_row[]){
+		{ "netfilter-raw", "", HC_ROW_LOCAL }, {} },
 	.load = nf_load,
 	.attach = nf_attach,
 	.detach = nf_detach,

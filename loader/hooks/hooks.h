@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What hook files share with each other; nothing outside loader/hooks/. */
+#ifndef HC_HOOKS_H
+#define HC_HOOKS_H
+
+#include "hookcmp.h"
+#include "opts.h"
+
+/* xdp.c: XDP's slot, for the xdp hook and the xsk hook's program. */
+enum { HC_XDP_NATIVE, HC_XDP_GENERIC }; /* --xdp-mode */
+enum { HC_XDP_NETLINK, HC_XDP_LINK }; /* --xdp-attach */
+
+/* The first member of the xdp and xsk hooks' options. */
+struct hc_xdp_cfg {
+	int mode;
+	int attach;
+	bool replace; /* take over the slot, put its program back after */
+};
+
+/* Their modes: the attach. */
+#define HC_XDP_MODES HC_CHOICES("--xdp-attach netlink", "--xdp-attach link")
+
+/* Their options, in the hook's struct T (hc_xdp_cfg first). */
+#define HC_XDP_OPTS(T)                                                         \
+	{ "xdp-mode", 0, HC_OPT_ENUM, HC_CFG_OFF(T, xdp.mode), NULL,           \
+	  "XDP in the driver or in the generic path (default native)",         \
+	  HC_CHOICES("native", "generic") },                                   \
+		{ "xdp-attach", 0, HC_OPT_ENUM, HC_CFG_OFF(T, xdp.attach),     \
+		  NULL,                                                        \
+		  "XDP over netlink, or as a bpf_link that dies with hookcmp (default netlink)", \
+		  HC_CHOICES("netlink", "link") },                             \
+	{                                                                      \
+		"replace", 0, HC_OPT_FLAG, HC_CFG_OFF(T, xdp.replace), NULL,   \
+			"take the XDP slot from the program there, and put it back after", \
+			.scope = 1                                                     \
+	}
+
+int hc_xdp_attach(struct hc_run *r);
+int hc_xdp_detach(struct hc_run *r);
+unsigned int hc_xdp_modes(const struct hc_run *r);
+const char *hc_xdp_mode_name(const struct hc_run *r);
+const char *hc_xdp_attach_via(const struct hc_run *r);
+__u64 hc_xdp_caps(const struct hc_run *r);
+
+/* sock.c: the UDP socket, for the socket and cgroup hooks. */
+struct hc_udp_cfg {
+	__u32 port; /* the first member of both hooks' options */
+};
+
+#define HC_UDP_PORT_OPT(scope_bits)                                            \
+	{                                                                      \
+		"port", 0, HC_OPT_U32, HC_CFG_OFF(struct hc_udp_cfg, port),    \
+			"PORT", "UDP port the udp socket binds (default 9)",   \
+			NULL, 1, 65535, .def = "9", .scope = scope_bits        \
+	}
+
+int hc_udp_open(struct hc_run *r, int filter_fd);
+void hc_sock_close(struct hc_run *r);
+void hc_sock_drain(struct hc_run *r);
+__u64 hc_udp_caps(const struct hc_run *r);
+void hc_udp_idle_hint(const struct hc_run *r, double secs, char *buf,
+		      size_t size);
+
+#endif
