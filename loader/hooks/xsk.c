@@ -551,4 +551,5 @@ const struct hc_hook hc_hook_xsk = {
 	.read = xsk_read,
 	.report = xsk_report,
 	.thread = XSK_THREAD,
+	.rows = (const struct hc_hook_row[]){ { "xsk-l4", "" }, {} },
 };
