@@ -10,6 +10,7 @@
  * thread, and in ksoftirqd/0 when the kernel defers softirqs; split, in
  * the DUT's NAPI kthreads and ksoftirqd on their CPU.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,31 @@ static __u64 value(int fd)
 	__u64 v = 0;
 
 	return fd >= 0 && read(fd, &v, sizeof(v)) == sizeof(v) ? v : 0;
+}
+
+int bench_threads(const char *dir, const char *prefix, pid_t *pids, int max)
+{
+	char comm[64], path[300];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	while (d && n < max && (de = readdir(d))) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s/comm", dir, de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    !strncmp(comm, prefix, strlen(prefix)))
+			pids[n++] = atoi(de->d_name);
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return n;
 }
 
 /* The comm's newline ends the name: ksoftirqd/1, not ksoftirqd/12. */

@@ -5,35 +5,6 @@
 #include "bench.h"
 #include "stats.h"
 
-struct bench_row *bench_row_hook(struct bench *b, const char *name,
-				 const char *suffix)
-{
-	const struct hc_hook_row *row;
-	const struct hc_hook *hook;
-	char rname[40], args[160];
-	struct bench_row *r;
-	struct hc_run *run;
-
-	row = hc_hook_row_find(name, false, &hook);
-	snprintf(rname, sizeof(rname), "%s%s", name, suffix);
-	r = bench_row_add(b, rname, &bench_kind_bpf);
-	r->hook = row;
-	run = &r->run;
-	hc_run_init(run);
-	run->conf.parse = HC_PARSE_L4;
-	run->conf.def_verdict = HC_DROP;
-	if (!row)
-		return r; /* setup says why */
-	/* Its work in threads of ours: those run on the DUT's CPU, counted. */
-	if (hook->thread)
-		r->kind = &bench_kind_xsk;
-	r->local = row->flags & HC_ROW_LOCAL;
-	snprintf(args, sizeof(args), "--hook %s %s", hook->name, row->args);
-	if (hc_run_args(run, args, &run->err))
-		run->hook = NULL;
-	return r;
-}
-
 static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
 	struct hc_run *run = &r->run;

@@ -21,7 +21,6 @@
  * Each window holds only the generator's call: live XDP frames from this
  * process, all of them accounted for exactly.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -245,31 +244,6 @@ static void veth_down(struct bench *b)
 	if (b->fd_dut >= 0)
 		close(b->fd_dut);
 	b->fd_gen = b->fd_dut = -1;
-}
-
-int bench_threads(const char *dir, const char *prefix, pid_t *pids, int max)
-{
-	char comm[64], path[300];
-	struct dirent *de;
-	int n = 0;
-	DIR *d;
-
-	d = opendir(dir);
-	while (d && n < max && (de = readdir(d))) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/%s/comm", dir, de->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) &&
-		    !strncmp(comm, prefix, strlen(prefix)))
-			pids[n++] = atoi(de->d_name);
-		fclose(f);
-	}
-	if (d)
-		closedir(d);
-	return n;
 }
 
 int bench_dut_napi(struct bench *b, pid_t *pids, int max)
