@@ -241,6 +241,9 @@ struct bench_row {
 	bool local; /* frames addressed to the DUT's MAC and IP */
 	bool drop; /* the hook must pass nothing */
 	bool forward; /* every frame must reach the sink */
+	/* What its kind's setup changed and journalled (not the bpf kind's). */
+	struct hc_jrec rec[2];
+	bool created; /* qdisc: it made the qdisc, so only it deletes it */
 	char base_name[40]; /* the row this one is compared with */
 	int base; /* its index, -1 for none */
 	int gen; /* index of the gen-only row at this size */
@@ -332,6 +335,10 @@ struct bench {
 	__u8 sink_mac[6];
 	struct hc_run sink;
 	bool journal; /* rows journal what they attach: it outlives us */
+	/* --dev: what --tune set, in its order, and the other device's veth. */
+	struct hc_jrec tuned[3];
+	int ntuned;
+	struct hc_jrec other_rec;
 	const char *journal_dir; /* --journal */
 	bool pretty; /* -p */
 	unsigned long long given; /* the options given, by index */
@@ -375,6 +382,12 @@ void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
 int bench_rows_build(struct bench *b, struct hc_err *err);
 int bench_row_find(const struct bench *b, const char *name);
 
+/* undo.c: bench's journal records, and putting a --tune record back. */
+extern const struct hc_jkind bench_jkind_gro, bench_jkind_threaded,
+	bench_jkind_channels, bench_jkind_link, bench_jkind_ipt,
+	bench_jkind_nft;
+int bench_tune_put(const struct hc_jrec *rec);
+
 /* topo.c */
 int bench_enter(int nsfd);
 /* NAPI on the DUT's veth (GRO on) or none (the generator alone). */
@@ -396,7 +409,8 @@ int bench_read_sink(struct bench *b, struct bench_row *r,
 int bench_dut_count(struct bench *b, struct bench_dev_count *d);
 __u64 bench_dropped(const struct bench_dev_count *d);
 /* Records a change to the DUT's namespace for hookcmp cleanup (--dev). */
-int bench_journal(struct bench *b, struct hc_jrec *rec, enum hc_jkind kind,
+int bench_journal(struct bench *b, struct hc_jrec *rec,
+		  const struct hc_jkind *kind,
 		  int ifindex, const char *mode, bool done, struct hc_err *err);
 
 /*

@@ -36,22 +36,19 @@
 /* --tune KEY=VAL: what bench may change on the device, and put back. */
 struct tune {
 	const char *key;
-	enum hc_jkind kind;
+	const struct hc_jkind *kind;
 };
 
 static const struct tune tunes[] = {
-	{ "gro", HC_J_GRO },
-	{ "threaded", HC_J_THREADED },
-	{ "channels", HC_J_CHANNELS },
+	{ "gro", &bench_jkind_gro },
+	{ "threaded", &bench_jkind_threaded },
+	{ "channels", &bench_jkind_channels },
 	{},
 };
 
-/* What --tune set, in its order, to put back in the reverse one. */
-static struct hc_jrec tuned[3];
-static int ntuned;
-static struct hc_jrec other_rec;
 
-int bench_journal(struct bench *b, struct hc_jrec *rec, enum hc_jkind kind,
+int bench_journal(struct bench *b, struct hc_jrec *rec,
+		  const struct hc_jkind *kind,
 		  int ifindex, const char *mode, bool done, struct hc_err *err)
 {
 	char name[IF_NAMESIZE] = "";
@@ -330,7 +327,7 @@ static int tune_each(struct bench *b, struct hc_err *err,
 				w);
 			return -EINVAL;
 		}
-		if (t->kind == HC_J_CHANNELS) {
+		if (t->kind == &bench_jkind_channels) {
 			bad = hc_parse_uint(eq + 1, 0, 1, 4096, &n) != 0;
 			v = n;
 		} else {
@@ -339,7 +336,7 @@ static int tune_each(struct bench *b, struct hc_err *err,
 		}
 		if (bad) {
 			hc_err_set(err, "--tune '%s': expected %s", w,
-				   t->kind == HC_J_CHANNELS ?
+				   t->kind == &bench_jkind_channels ?
 					   "a count of 1 or more" :
 					   "on or off");
 			return -EINVAL;
@@ -432,7 +429,7 @@ static int tune_original(struct bench *b, struct hc_jrec *rec,
 			hc_err_set(
 				err,
 				"--tune %s: hookcmp %d has changed it on %s already",
-				hc_jkind_names[rec->kind], o->pid, b->dut_name);
+				rec->kind->name, o->pid, b->dut_name);
 			ret = -EBUSY;
 		} else if (!first || o->seq < first->seq) {
 			first = o;
@@ -447,26 +444,26 @@ static int tune_original(struct bench *b, struct hc_jrec *rec,
 static int tune_one(struct bench *b, const struct tune *t, long v,
 		    struct hc_err *err)
 {
-	struct hc_jrec *rec = &tuned[ntuned];
+	struct hc_jrec *rec = &b->tuned[b->ntuned];
 	struct ethtool_channels ch;
 	int old = 0, ret;
 	bool gro;
 
-	if (ntuned == 3) {
+	if (b->ntuned == 3) {
 		hc_err_set(err, "--tune %s: once is enough", t->key);
 		return -EINVAL;
 	}
 	memset(rec, 0, sizeof(*rec));
-	ret = t->kind == HC_J_GRO      ? hc_ethtool_gro(b->dut_name, &gro) :
-	      t->kind == HC_J_THREADED ? hc_dev_threaded(b->dut_name, &old) :
+	ret = t->kind == &bench_jkind_gro      ? hc_ethtool_gro(b->dut_name, &gro) :
+	      t->kind == &bench_jkind_threaded ? hc_dev_threaded(b->dut_name, &old) :
 					 hc_ethtool_channels(b->dut_name, &ch);
 	if (ret) {
 		hc_err_set(err, "--tune %s: reading it on %s", t->key,
 			   b->dut_name);
 		return ret;
 	}
-	rec->val[0] = t->kind == HC_J_GRO ? gro : old;
-	if (t->kind == HC_J_CHANNELS) {
+	rec->val[0] = t->kind == &bench_jkind_gro ? gro : old;
+	if (t->kind == &bench_jkind_channels) {
 		rec->val[0] = ch.rx_count;
 		rec->val[1] = ch.tx_count;
 		rec->val[2] = ch.combined_count;
@@ -483,9 +480,9 @@ static int tune_one(struct bench *b, const struct tune *t, long v,
 		return ret;
 	ret = (b->journal ? tune_original(b, rec, err) : 0) ?:
 		      bench_journal(b, rec, t->kind, b->if_dut, t->key, true, err) ?:
-		      t->kind == HC_J_GRO ?
+		      t->kind == &bench_jkind_gro ?
 		      hc_ethtool_set_gro(b->dut_name, v) :
-	      t->kind == HC_J_THREADED ?
+	      t->kind == &bench_jkind_threaded ?
 		      hc_dev_set_threaded(b->dut_name, v) :
 		      hc_ethtool_set_channels(b->dut_name, &ch);
 	if (ret) {
@@ -498,7 +495,7 @@ static int tune_one(struct bench *b, const struct tune *t, long v,
 		hc_journal_unlock();
 	if (ret)
 		return ret;
-	ntuned++;
+	b->ntuned++;
 	return 0;
 }
 
@@ -522,7 +519,7 @@ static int other_up(struct bench *b, struct hc_err *err)
 		return ret;
 	}
 	b->if_other = if_nametoindex(b->other_name);
-	ret = bench_journal(b, &other_rec, HC_J_LINK, b->if_other, "veth", true, err) ?:
+	ret = bench_journal(b, &b->other_rec, &bench_jkind_link, b->if_other, "veth", true, err) ?:
 		      hc_nl_link_up(b->nl_dut, b->if_other, true, err);
 	if (ret)
 		hc_err_set(err, "bringing %s up", b->other_name);
@@ -574,7 +571,7 @@ static int dev_up(struct bench *b, struct hc_err *err)
 	if (ret)
 		return ret;
 	/* --tune threaded=on makes new kthreads, wherever they run. */
-	if (ntuned)
+	if (b->ntuned)
 		irq_cpus(b);
 	pin_away(b);
 	return 0;
@@ -586,17 +583,17 @@ static void dev_down(struct bench *b)
 
 	if (b->fd_dut >= 0)
 		bench_enter(b->fd_dut);
-	for (i = ntuned - 1; i >= 0; i--) {
-		if (hc_tune_restore(&tuned[i]))
+	for (i = b->ntuned - 1; i >= 0; i--) {
+		if (bench_tune_put(&b->tuned[i]))
 			fprintf(stderr,
 				"Warning: could not put %s on %s back; run hookcmp cleanup %s\n",
-				hc_jkind_names[tuned[i].kind], tuned[i].dev,
-				tuned[i].dev);
+				b->tuned[i].kind->name, b->tuned[i].dev,
+				b->tuned[i].dev);
 		else
-			hc_journal_del(&tuned[i]);
+			hc_journal_del(&b->tuned[i]);
 	}
-	if (other_rec.name[0] && !hc_nl_link_del(b->nl_dut, b->if_other, NULL))
-		hc_journal_del(&other_rec);
+	if (b->other_rec.name[0] && !hc_nl_link_del(b->nl_dut, b->if_other, NULL))
+		hc_journal_del(&b->other_rec);
 	hc_nl_close(b->nl_dut);
 	b->nl_dut = NULL;
 	hc_ethtool_names_free(&b->dut.stats);

@@ -9,7 +9,6 @@
 #include "exec.h"
 #include "journal.h"
 
-static struct hc_jrec rec;
 
 /* A table of our own, by name: deleting it deletes nothing else. */
 static void table(char *buf, size_t size)
@@ -30,7 +29,7 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		"add chain netdev %s in { type filter hook ingress device %s priority 0; }; "
 		"add rule netdev %s in counter drop",
 		t, t, b->dut_name, t);
-	return bench_journal(b, &rec, HC_J_NFT, b->if_dut, t, true, err) ?:
+	return bench_journal(b, &r->rec[0], &bench_jkind_nft, b->if_dut, t, true, err) ?:
 		       hc_exec(b->fd_dut, argv, NULL, 0, err);
 }
 
@@ -43,7 +42,7 @@ static void teardown(struct bench *b, struct bench_row *r)
 	table(t, sizeof(t));
 	snprintf(cmd, sizeof(cmd), "delete table netdev %s", t);
 	hc_exec(b->fd_dut, argv, NULL, 0, &err);
-	hc_journal_del(&rec);
+	hc_journal_del(&r->rec[0]);
 }
 
 /* From `nft -j`: ... "expr": [{"counter": {"packets": N, "bytes": M}} ... */

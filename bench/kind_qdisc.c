@@ -10,8 +10,6 @@
 #include "nl.h"
 #include "qdisc.h"
 
-static struct hc_jrec qrec, frec;
-static bool created; /* the qdisc: only that one is ours to delete */
 
 static int ifindex(const struct bench *b, const struct bench_row *r)
 {
@@ -23,7 +21,7 @@ static struct hc_filter u32_filter(const struct bench *b,
 {
 	return (struct hc_filter){
 		.ifindex = ifindex(b, r),
-		.parent = HC_TC_INGRESS,
+		.parent = hc_tc_dirs[HC_TC_DIR_INGRESS].parent,
 		.prio = 1,
 		.handle = HC_U32_HANDLE,
 		.kind = "u32",
@@ -36,24 +34,24 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	int ret;
 
 	/* Pending until it exists: a qdisc that was there is not ours. */
-	ret = bench_journal(b, &qrec, HC_J_QDISC, f.ifindex, r->qdisc.kind, false, err) ?:
+	ret = bench_journal(b, &r->rec[0], &hc_jkind_qdisc, f.ifindex, r->qdisc.kind, false, err) ?:
 		      hc_nl_qdisc_add(b->nl_dut, f.ifindex, r->qdisc.kind, err);
-	created = !ret;
+	r->created = !ret;
 	ret = ret   ?:
-		      bench_journal(b, &qrec, HC_J_QDISC, f.ifindex,
+		      bench_journal(b, &r->rec[0], &hc_jkind_qdisc, f.ifindex,
 				    r->qdisc.kind, true, err);
 	if (ret) {
-		if (!created)
-			hc_journal_del(&qrec);
+		if (!r->created)
+			hc_journal_del(&r->rec[0]);
 		hc_err_set(err, "adding the %s qdisc", r->qdisc.kind);
 		return ret;
 	}
 	/* 0xdeadbeef at the start of the IP header: never true here. */
 	if (r->qdisc.u32) {
-		frec.prio = f.prio;
-		frec.handle = f.handle;
-		frec.parent = f.parent;
-		ret = bench_journal(b, &frec, HC_J_FILTER, f.ifindex, "u32", true, err) ?:
+		r->rec[1].prio = f.prio;
+		r->rec[1].handle = f.handle;
+		r->rec[1].parent = f.parent;
+		ret = bench_journal(b, &r->rec[1], &hc_jkind_filter, f.ifindex, "u32", true, err) ?:
 			      hc_u32_attach(b->nl_dut, &f, err);
 	}
 	if (ret)
@@ -64,11 +62,11 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 /* The qdisc takes its filter with it. */
 static void teardown(struct bench *b, struct bench_row *r)
 {
-	if (created)
+	if (r->created)
 		hc_nl_qdisc_del(b->nl_dut, ifindex(b, r), r->qdisc.kind, NULL);
-	created = false;
-	hc_journal_del(&frec);
-	hc_journal_del(&qrec);
+	r->created = false;
+	hc_journal_del(&r->rec[1]);
+	hc_journal_del(&r->rec[0]);
 }
 
 const struct bench_kind bench_kind_qdisc = {

@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "cli.h"
+#include "qdisc.h"
 #include "exec.h"
 #include "json.h"
 #include "journal.h"
@@ -106,8 +107,7 @@ static const struct hc_opt bench_opts[] = {
 	{ "cpu-mode", 0, HC_OPT_ENUM, B(cpu_mode), NULL,
 	  "DUT NAPI in a kthread on CPU 1, generator on CPU 0; or both inline (default)",
 	  cpu_modes },
-	{ "json", 'j', HC_OPT_FLAG, B(json), NULL,
-	  "the JSON document on stdout instead of the table" },
+	HC_OPT_JSON(B(json), "the JSON document on stdout instead of the table"),
 	HC_OPT_PRETTY(B(pretty)),
 	{ "output", 'o', HC_OPT_STR, B(out_path), "FILE",
 	  "write the JSON document to FILE" },
@@ -125,8 +125,7 @@ static const struct hc_opt bench_opts[] = {
 	  "each row's rate per CPU too, from the per-CPU counters" },
 	{ "dev", 0, HC_OPT_STR, B(dev), "DEV",
 	  "measure this device instead of a veth pair; traffic from --gen-cmd or --external" },
-	{ "netns", 'n', HC_OPT_STR, B(netns), "NAME",
-	  "--dev is in network namespace NAME" },
+	HC_OPT_NETNS(B(netns), "--dev is in network namespace NAME"),
 	{ "other-dev", 0, HC_OPT_STR, B(other_dev), "DEV2",
 	  "--dev: the second device of rows that need one (default: a veth pair bench makes)" },
 	{ "gen-cmd", 0, HC_OPT_STR, B(gen_cmd), "CMD",
@@ -139,12 +138,10 @@ static const struct hc_opt bench_opts[] = {
 	  "--external: seconds after a row's setup before its window (default 0.2)" },
 	{ "tune", 0, HC_OPT_STR, B(tune), "LIST",
 	  "--dev: set gro=on|off, threaded=on|off, channels=N for the run, then put them back" },
-	{ "force", 'f', HC_OPT_FLAG, B(force), NULL,
-	  "--dev: measure the device that holds the default route" },
-	{ "journal", 0, HC_OPT_STR, B(journal_dir), "DIR",
-	  "--dev: the journal's directory (default $HOOKCMP_JOURNAL, else " HC_RUN_DIR
-	  ")" },
-	{ "help", 'h', HC_OPT_FLAG, B(help), NULL, "show this help" },
+	HC_OPT_FORCE(B(force),
+		     "--dev: measure the device that holds the default route"),
+	HC_OPT_JOURNAL(B(journal_dir), "--dev: "),
+	HC_OPT_HELP(B(help)),
 	{}
 };
 
@@ -446,7 +443,7 @@ static int fatal(const char *what, int ret, const struct hc_err *err)
 		       err->kernel);
 }
 
-/* HC_BPF_TCX_INGRESS on a device that does not exist: ENODEV if tcx is there. */
+/* A tcx link on a device that does not exist: ENODEV if tcx is there. */
 static bool probe_tcx(void)
 {
 	struct hc_run r;
@@ -456,7 +453,8 @@ static bool probe_tcx(void)
 	hc_run_init(&r);
 	if (!hc_run_args(&r, "--hook tc --tc-attach tcx --bare", &r.err) &&
 	    !r.hook->load(&r)) {
-		fd = bpf_link_create(r.prog_fd, 0x7fffffff, HC_BPF_TCX_INGRESS,
+		fd = bpf_link_create(r.prog_fd, 0x7fffffff,
+				     hc_tc_dirs[HC_TC_DIR_INGRESS].tcx,
 				     NULL);
 		ok = fd < 0 && errno == ENODEV;
 		if (fd >= 0)

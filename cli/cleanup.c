@@ -35,15 +35,11 @@ struct clean_cli {
 static const struct hc_opt clean_opts[] = {
 	{ "all", 'a', HC_OPT_FLAG, C(all), NULL,
 	  "every device (cleanup needs DEV or --all)" },
-	{ "netns", 'n', HC_OPT_STR, C(netns), "NAME",
-	  "only what was attached in network namespace NAME" },
-	{ "json", 'j', HC_OPT_FLAG, C(json), NULL,
-	  "a JSON array, an object per record" },
+	HC_OPT_NETNS(C(netns), "only what was attached in network namespace NAME"),
+	HC_OPT_JSON(C(json), "a JSON array, an object per record"),
 	HC_OPT_PRETTY(C(pretty)),
-	{ "journal", 0, HC_OPT_STR, C(journal), "DIR",
-	  "the journal's directory (default $HOOKCMP_JOURNAL, else " HC_RUN_DIR
-	  ")" },
-	{ "help", 'h', HC_OPT_FLAG, C(help), NULL, "show this help" },
+	HC_OPT_JOURNAL(C(journal), ""),
+	HC_OPT_HELP(C(help)),
 	{}
 };
 
@@ -101,26 +97,16 @@ static void json_record(const struct hc_jrec *j, const char *state,
 
 	jw_open(&w, NULL, '{');
 	jw_str(&w, "type", "record");
-	jw_str(&w, "kind", hc_jkind_names[j->kind]);
+	jw_str(&w, "kind", j->kind->name);
 	jw_str(&w, "dev", j->dev);
 	jw_u64(&w, "ifindex", j->ifindex);
 	jw_str(&w, "netns", j->netns);
 	jw_u64(&w, "netns_ino", j->netns_ino);
 	jw_str(&w, "mode", j->mode);
-	if (j->kind == HC_J_XDP ||
-	    (j->kind == HC_J_FILTER && strcmp(j->mode, "u32")))
-		jw_u64(&w, "prog_id", j->prog_id);
+	if (j->kind->json)
+		j->kind->json(j, &w);
 	if (j->foreign_id)
 		jw_u64(&w, "replaced_prog_id", j->foreign_id);
-	if (j->kind == HC_J_FILTER) {
-		jw_u64(&w, "prio", j->prio);
-		jw_u64(&w, "handle", j->handle);
-	}
-	if (j->kind == HC_J_QDISC)
-		jw_str(&w, "owner",
-		       !j->done	 ? "pending" :
-		       j->shared ? "shared" :
-				   "created");
 	jw_u64(&w, "pid", j->pid);
 	jw_u64(&w, "seq", j->seq);
 	jw_str(&w, "state", state);

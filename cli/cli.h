@@ -5,6 +5,22 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "journal.h"
+#include "opts.h"
+
+/*
+ * The options every command declares, each with its own words for what
+ * they do there: main skips them before a command's name, as ip and
+ * bpftool take them first, from the same declarations (main.c).
+ */
+#define HC_OPT_NETNS(off, what)                                                \
+	{ "netns", 'n', HC_OPT_STR, off, "NAME", what }
+#define HC_OPT_JSON(off, what) { "json", 'j', HC_OPT_FLAG, off, NULL, what }
+#define HC_OPT_JOURNAL(off, what)                                              \
+	{ "journal", 0, HC_OPT_STR, off, "DIR",                                \
+	  what "the journal's directory (default $HOOKCMP_JOURNAL, else " HC_RUN_DIR ")" }
+#define HC_OPT_FORCE(off, what) { "force", 'f', HC_OPT_FLAG, off, NULL, what }
+#define HC_OPT_HELP(off) { "help", 'h', HC_OPT_FLAG, off, NULL, "show this help" }
 
 /* Errors become JSON objects on stdout too when set. */
 extern bool hc_json_mode;

@@ -105,13 +105,11 @@ static const struct hc_opt gen_opts[] = {
 	  0xfffffffe },
 	{ "allow-drops", 0, HC_OPT_FLAG, G(allow_drops), NULL,
 	  "frames that do not leave DEV are a warning, not exit 1 (for a receiver that counts them: bench --dev)" },
-	{ "netns", 'n', HC_OPT_STR, G(netns), "NAME",
-	  "run inside network namespace NAME" },
-	{ "force", 'f', HC_OPT_FLAG, G(force), NULL,
-	  "send even out of the device with the default route" },
-	{ "json", 'j', HC_OPT_FLAG, G(json), NULL, "one JSON summary object" },
+	HC_OPT_NETNS(G(netns), "run inside network namespace NAME"),
+	HC_OPT_FORCE(G(force), "send even out of the device with the default route"),
+	HC_OPT_JSON(G(json), "one JSON summary object"),
 	HC_OPT_PRETTY(G(pretty)),
-	{ "help", 'h', HC_OPT_FLAG, G(help), NULL, "show this help" },
+	HC_OPT_HELP(G(help)),
 	{}
 };
 

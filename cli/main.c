@@ -60,11 +60,9 @@ static int cmd_version(int argc, char **argv)
 		bool json, pretty, help;
 	} v = {};
 	const struct hc_opt opts[] = {
-		{ "json", 'j', HC_OPT_FLAG, offsetof(typeof(v), json), NULL,
-		  "as a JSON object" },
+		HC_OPT_JSON(offsetof(typeof(v), json), "as a JSON object"),
 		HC_OPT_PRETTY(offsetof(typeof(v), pretty)),
-		{ "help", 'h', HC_OPT_FLAG, offsetof(typeof(v), help), NULL,
-		  "show this help" },
+		HC_OPT_HELP(offsetof(typeof(v), help)),
 		{}
 	};
 	struct hc_err err = {};
@@ -296,26 +294,45 @@ void hc_usage(FILE *f)
  * (hookcmp -n NS -j status). Every command takes them in its own table
  * too, so they are handed on in its argv, and may follow the command.
  */
+/* What main skips before a command's name: the commands' own declarations. */
+static const struct hc_opt globals[] = {
+	HC_OPT_NETNS(0, ""), HC_OPT_JSON(0, ""), HC_OPT_PRETTY(0),
+	HC_OPT_JOURNAL(0, ""), {}
+};
+
+/* The words a global option takes at a (more: one follows), or 0. */
+static int global_words(const char *a, bool more)
+{
+	const struct hc_opt *o;
+
+	for (o = globals; o->name; o++) {
+		bool flag = o->type == HC_OPT_FLAG;
+		size_t n = strlen(o->name);
+		const char *rest = NULL;
+
+		if (a[0] == '-' && a[1] == '-' && !strncmp(a + 2, o->name, n))
+			rest = a + 2 + n;
+		else if (a[0] == '-' && a[1] && a[1] == o->short_name)
+			rest = a + 2;
+		if (!rest)
+			continue;
+		if (!*rest)
+			return flag ? 1 : more ? 2 : 0;
+		/* --netns=NAME, -nNAME */
+		if (!flag && (rest[0] == '=' || rest != a + 2 + n))
+			return 1;
+	}
+	return 0;
+}
+
 static int global_opts(int argc, char **argv)
 {
-	int i;
+	int i, n;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-j") || !strcmp(a, "--json") ||
-		    !strcmp(a, "-p") || !strcmp(a, "--pretty") ||
-		    !strncmp(a, "--netns=", 8) ||
-		    !strncmp(a, "--journal=", 10) ||
-		    (!strncmp(a, "-n", 2) && a[2]))
-			continue;
-		if ((!strcmp(a, "-n") || !strcmp(a, "--netns") ||
-		     !strcmp(a, "--journal")) &&
-		    i + 1 < argc) {
-			i++;
-			continue;
-		}
-		break;
+	for (i = 1; i < argc; i += n) {
+		n = global_words(argv[i], i + 1 < argc);
+		if (!n)
+			break;
 	}
 	return i - 1;
 }

@@ -25,13 +25,12 @@ struct progrun_cli {
 static const struct hc_opt progrun_opts[] = {
 	{ "repeat", 0, HC_OPT_U32, offsetof(struct progrun_cli, repeat), "N",
 	  "runs per variant (default 10000000)", NULL, 1, 0xffffffff },
-	{ "netns", 'n', HC_OPT_STR, offsetof(struct progrun_cli, netns), "NAME",
-	  "run inside network namespace NAME" },
+	HC_OPT_NETNS(offsetof(struct progrun_cli, netns),
+		     "run inside network namespace NAME"),
 	HC_OPT_PRETTY(offsetof(struct progrun_cli, pretty)),
-	{ "json", 'j', HC_OPT_FLAG, offsetof(struct progrun_cli, json), NULL,
-	  "one JSON object per variant" },
-	{ "help", 'h', HC_OPT_FLAG, offsetof(struct progrun_cli, help), NULL,
-	  "show this help" },
+	HC_OPT_JSON(offsetof(struct progrun_cli, json),
+		    "one JSON object per variant"),
+	HC_OPT_HELP(offsetof(struct progrun_cli, help)),
 	{}
 };
 

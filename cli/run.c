@@ -110,19 +110,15 @@ static const struct hc_opt run_opts[] = {
 	  "detach after SEC seconds (default: until SIGINT or SIGTERM)" },
 	{ "per-cpu", 0, HC_OPT_FLAG, RUN(per_cpu), NULL,
 	  "the rate per CPU too, from the per-CPU counters" },
-	{ "netns", 'n', HC_OPT_STR, RUN(netns), "NAME",
-	  "run inside network namespace NAME" },
-	{ "json", 'j', HC_OPT_FLAG, RUN(json), NULL,
-	  "one JSON object per line" },
+	HC_OPT_NETNS(RUN(netns), "run inside network namespace NAME"),
+	HC_OPT_JSON(RUN(json), "one JSON object per line"),
 	HC_OPT_PRETTY(CLI(pretty)),
-	{ "force", 'f', HC_OPT_FLAG, RUN(force), NULL,
-	  "attach to the device that holds the default route too" },
-	{ "journal", 0, HC_OPT_STR, CLI(journal), "DIR",
-	  "the journal's directory (default $HOOKCMP_JOURNAL, else " HC_RUN_DIR
-	  ")" },
+	HC_OPT_FORCE(RUN(force),
+		     "attach to the device that holds the default route too"),
+	HC_OPT_JOURNAL(CLI(journal), ""),
 	{ "verbose", 'v', HC_OPT_FLAG, RUN(verbose), NULL,
 	  "show libbpf's messages" },
-	{ "help", 'h', HC_OPT_FLAG, CLI(help), NULL, "show this help" },
+	HC_OPT_HELP(CLI(help)),
 	{ "version", 'V', HC_OPT_FLAG, CLI(version), NULL, "show the version" },
 	{}
 };
@@ -178,7 +174,7 @@ static void warn_stale(const struct hc_run *r)
 		    !hc_journal_alive(&recs[i]))
 			fprintf(stderr,
 				"Warning: a hookcmp that died (pid %d) left its %s on %s; run: hookcmp%s%s cleanup %s\n",
-				recs[i].pid, hc_jkind_names[recs[i].kind],
+				recs[i].pid, recs[i].kind->name,
 				r->dev, r->netns ? " -n " : "",
 				r->netns ? r->netns : "", r->dev);
 	free(recs);
@@ -213,7 +209,8 @@ static int follow(struct hc_run *r)
 
 	for (;;) {
 		/* The last change first: a filter before its qdisc. */
-		for (j = NULL, k = 0; k < HC_NR_RUN_JKINDS; k++)
+		for (j = NULL, k = 0; k < (int)(sizeof(r->jr) / sizeof(r->jr[0]));
+		     k++)
 			if (r->jr[k].name[0] && (!j || r->jr[k].seq > j->seq))
 				j = &r->jr[k];
 		if (!j)

@@ -134,25 +134,3 @@ int hc_ethtool_stats(const char *dev, __u64 *vals, int n)
 	free(st);
 	return ret;
 }
-
-int hc_tune_restore(const struct hc_jrec *rec)
-{
-	struct ethtool_channels ch;
-	int ret;
-
-	switch (rec->kind) {
-	case HC_J_GRO:
-		return hc_ethtool_set_gro(rec->dev, rec->val[0]);
-	case HC_J_THREADED:
-		return hc_dev_set_threaded(rec->dev, rec->val[0]);
-	case HC_J_CHANNELS:
-		ret = hc_ethtool_channels(rec->dev, &ch);
-		ch.rx_count = rec->val[0];
-		ch.tx_count = rec->val[1];
-		ch.combined_count = rec->val[2];
-		ch.other_count = rec->val[3];
-		return ret ?: hc_ethtool_set_channels(rec->dev, &ch);
-	default:
-		return -EINVAL;
-	}
-}

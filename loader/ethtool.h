@@ -28,11 +28,4 @@ void hc_ethtool_names_free(struct hc_ethtool_names *names);
 /* Their values now, n of them, in the same order. */
 int hc_ethtool_stats(const char *dev, __u64 *vals, int n);
 
-/*
- * Puts back what a bench --tune record (HC_J_GRO, HC_J_THREADED,
- * HC_J_CHANNELS) says the device had; threaded needs hc_sysfs_here().
- */
-struct hc_jrec;
-int hc_tune_restore(const struct hc_jrec *rec);
-
 #endif

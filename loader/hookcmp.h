@@ -32,26 +32,10 @@ void hc_err_set(struct hc_err *err, const char *fmt, ...)
 void hc_err_hint(struct hc_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* BPF_TCX_INGRESS, Linux 6.6 uapi; Debian 12's headers predate it. */
-#define HC_BPF_TCX_INGRESS 46
-
 struct hc_nl;
 
-/* What a journal record undoes (loader/undo.c has how, for each). */
-enum hc_jkind {
-	HC_J_XDP,
-	HC_J_FILTER, /* mode "u32": bench's u32 filter, else cls_bpf */
-	HC_J_QDISC,
-	HC_J_CGROUP, /* a cgroup v2 directory, cgroup_ino proving it */
-	HC_J_IPT, /* an iptables rule; mode: its comment */
-	HC_J_NFT, /* an nftables table; mode: its name */
-	HC_J_GRO, /* bench --tune: the old value in val[0] */
-	HC_J_THREADED,
-	HC_J_CHANNELS, /* rx, tx, combined, other */
-	HC_J_LINK, /* a veth pair bench created */
-	HC_NR_JKINDS
-};
-#define HC_NR_RUN_JKINDS (HC_J_CGROUP + 1) /* what hookcmp run records */
+/* What a journal record undoes: its owner's (loader/journal.h). */
+struct hc_jkind;
 
 /*
  * One journal record (loader/journal.h): a change, and what proves that
@@ -64,7 +48,7 @@ struct hc_jrec {
 	int pid; /* in its own PID namespace, pidns */
 	__u64 pidns;
 	__u64 start; /* the process's start time, against pid reuse */
-	enum hc_jkind kind;
+	const struct hc_jkind *kind;
 	bool done; /* a qdisc: created or joined, not only about to be */
 	bool shared; /* a qdisc: joined, another hookcmp run created it */
 	char netns[256]; /* -n NAME (NAME_MAX), or "" */
@@ -120,7 +104,7 @@ struct hc_run {
 	int foreign_fd;
 	char pin[128]; /* where that program waits, pinned */
 	bool no_journal; /* bench: its namespaces die with it anyway */
-	struct hc_jrec jr[HC_NR_RUN_JKINDS];
+	struct hc_jrec jr[4]; /* of what it attached, a kind each */
 	struct hc_err err;
 };
 

@@ -21,13 +21,25 @@
 #define JREC_MAX 4096 /* a record is a few hundred bytes */
 #define PIDNS_INIT_INO 0xeffffffcULL /* PROC_PID_INIT_INO */
 
-const char *const hc_jkind_names[HC_NR_JKINDS] = {
-	[HC_J_XDP] = "xdp",	      [HC_J_FILTER] = "filter",
-	[HC_J_QDISC] = "qdisc",	      [HC_J_CGROUP] = "cgroup",
-	[HC_J_IPT] = "iptables",      [HC_J_NFT] = "nft",
-	[HC_J_GRO] = "gro",	      [HC_J_THREADED] = "threaded",
-	[HC_J_CHANNELS] = "channels", [HC_J_LINK] = "link",
-};
+/* The kinds their owners registered: hooks, qdisc/, bench. */
+static const struct hc_jkind *kinds[16];
+static int nkinds;
+
+void hc_journal_kind_add(const struct hc_jkind *kind)
+{
+	if (nkinds < (int)(sizeof(kinds) / sizeof(kinds[0])))
+		kinds[nkinds++] = kind;
+}
+
+const struct hc_jkind *hc_journal_kind(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nkinds; i++)
+		if (!strcmp(kinds[i]->name, name))
+			return kinds[i];
+	return NULL;
+}
 
 /* ---- the file format ---- */
 
@@ -129,7 +141,7 @@ static int format_field(const struct field *f, const struct hc_jrec *rec,
 		return snprintf(buf, size, "%s=%s\n", f->key, s);
 	case F_KIND:
 		return snprintf(buf, size, "%s=%s\n", f->key,
-				hc_jkind_names[*(const enum hc_jkind *)p]);
+				(*(const struct hc_jkind *const *)p)->name);
 	case F_MAC:
 		return snprintf(buf, size, "%s=%02x:%02x:%02x:%02x:%02x:%02x\n",
 				f->key, m[0], m[1], m[2], m[3], m[4], m[5]);
@@ -189,12 +201,8 @@ static int parse_field(const struct field *f, const char *s, size_t len,
 			*v = n;
 		return 0;
 	case F_KIND:
-		for (i = 0; i < HC_NR_JKINDS; i++)
-			if (!strcmp(num, hc_jkind_names[i])) {
-				*(enum hc_jkind *)p = i;
-				return 0;
-			}
-		return -EINVAL;
+		*(const struct hc_jkind **)p = hc_journal_kind(num);
+		return *(const struct hc_jkind **)p ? 0 : -EINVAL;
 	case F_MAC:
 		return hc_parse_mac(num, p);
 	case F_VAL:
@@ -243,7 +251,7 @@ int hc_jrec_parse(const char *buf, size_t len, struct hc_jrec *rec)
 	for (i = 0; i < NR_FIELDS; i++)
 		if (!seen[i])
 			goto bad;
-	if (rec->pid > 0 && rec->seq)
+	if (rec->pid > 0 && rec->seq && rec->kind)
 		return 0;
 bad:
 	memset(rec, 0, sizeof(*rec));
@@ -521,7 +529,7 @@ int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
 		rec->seq = next_seq(dir_fd);
 		snprintf(rec->name, sizeof(rec->name), "%020llu-%s-%d",
 			 (unsigned long long)rec->seq,
-			 hc_jkind_names[rec->kind], rec->pid);
+			 rec->kind->name, rec->pid);
 	}
 	len = hc_jrec_format(rec, buf, sizeof(buf));
 	snprintf(tmp, sizeof(tmp), ".tmp-%s", rec->name);
@@ -703,9 +711,23 @@ void hc_journal_sweep(void)
 
 /* ---- a hookcmp run's records ---- */
 
-struct hc_jrec *hc_journal_rec(struct hc_run *r, enum hc_jkind kind)
+struct hc_jrec *hc_journal_of(struct hc_run *r, const struct hc_jkind *kind)
 {
-	struct hc_jrec *rec = &r->jr[kind];
+	struct hc_jrec *free = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(r->jr) / sizeof(r->jr[0]); i++) {
+		if (r->jr[i].kind == kind)
+			return &r->jr[i];
+		if (!r->jr[i].kind && !free)
+			free = &r->jr[i];
+	}
+	return free;
+}
+
+struct hc_jrec *hc_journal_rec(struct hc_run *r, const struct hc_jkind *kind)
+{
+	struct hc_jrec *rec = hc_journal_of(r, kind);
 
 	if (!rec->name[0])
 		memset(rec, 0, sizeof(*rec));
@@ -720,7 +742,8 @@ struct hc_jrec *hc_journal_rec(struct hc_run *r, enum hc_jkind kind)
 	return rec;
 }
 
-int hc_journal_begin(struct hc_run *r, enum hc_jkind kind, bool done)
+int hc_journal_begin(struct hc_run *r, const struct hc_jkind *kind,
+		     bool done)
 {
 	struct hc_jrec *rec;
 
@@ -731,7 +754,10 @@ int hc_journal_begin(struct hc_run *r, enum hc_jkind kind, bool done)
 	return hc_journal_add(rec, r->netns, &r->err);
 }
 
-void hc_journal_end(struct hc_run *r, enum hc_jkind kind)
+void hc_journal_end(struct hc_run *r, const struct hc_jkind *kind)
 {
-	hc_journal_del(&r->jr[kind]);
+	struct hc_jrec *rec = hc_journal_of(r, kind);
+
+	if (rec)
+		hc_journal_del(rec);
 }

@@ -20,16 +20,44 @@
 
 #define HC_RUN_DIR "/run/hookcmp"
 
-extern const char *const hc_jkind_names[HC_NR_JKINDS];
+struct hc_undo_ctx;
+struct hc_json;
+
+/*
+ * A kind of record, and how it is undone: each owner declares its own
+ * and registers it (HC_JKIND), so the journal knows nobody's concerns.
+ */
+struct hc_jkind {
+	const char *name; /* in the record's file and in what cleanup says */
+	/* Undoes c->rec if it is still ours, saying what became of it. */
+	void (*undo)(struct hc_undo_ctx *c);
+	/* Optional: what the record is, after its kind's name: " clsact". */
+	void (*describe)(const struct hc_jrec *j, char *buf, size_t size);
+	/* Optional: its own members of cleanup's JSON record. */
+	void (*json)(const struct hc_jrec *j, struct hc_json *w);
+};
+
+void hc_journal_kind_add(const struct hc_jkind *kind);
+/* The kind registered by name, or NULL. */
+const struct hc_jkind *hc_journal_kind(const char *name);
+/* Registers kind before main: a record of it can be read from then on. */
+#define HC_JKIND(kind)                                                         \
+	static void __attribute__((constructor)) kind##_register(void)        \
+	{                                                                      \
+		hc_journal_kind_add(&kind);                                    \
+	}
 
 /* --journal DIR, else $HOOKCMP_JOURNAL, else HC_RUN_DIR. */
 void hc_journal_set_dir(const char *dir);
 const char *hc_journal_dir(void);
 
+/* r's record of kind as it is, or a free one (r holds one of each kind). */
+struct hc_jrec *hc_journal_of(struct hc_run *r, const struct hc_jkind *kind);
 /* r's record of kind, filled in from r, not written yet. */
-struct hc_jrec *hc_journal_rec(struct hc_run *r, enum hc_jkind kind);
+struct hc_jrec *hc_journal_rec(struct hc_run *r, const struct hc_jkind *kind);
 /* Records what r is about to do, or (done) has done; not with no_journal. */
-int hc_journal_begin(struct hc_run *r, enum hc_jkind kind, bool done);
+int hc_journal_begin(struct hc_run *r, const struct hc_jkind *kind,
+		     bool done);
 /*
  * Writes rec: the first time, who writes it (pid, PID namespace, start),
  * where (the current network namespace, and netns as its name, NULL for
@@ -38,7 +66,7 @@ int hc_journal_begin(struct hc_run *r, enum hc_jkind kind, bool done);
  */
 int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err);
 /* Forgets the record once the change is undone, or was never ours. */
-void hc_journal_end(struct hc_run *r, enum hc_jkind kind);
+void hc_journal_end(struct hc_run *r, const struct hc_jkind *kind);
 void hc_journal_del(struct hc_jrec *rec);
 /*
  * Every record, the last change first; an entry that is not a record

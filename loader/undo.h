@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "hookcmp.h"
+#include "nl.h"
 
 /* What became of a record. */
 struct hc_undo {
@@ -27,6 +28,44 @@ struct hc_undo_pass {
 	struct hc_jrec removed[16];
 	int nremoved;
 };
+
+/* What a kind's undo (struct hc_jkind) works with, in the record's netns. */
+struct hc_undo_ctx {
+	const struct hc_jrec *rec;
+	struct hc_undo_pass *pass;
+	struct hc_undo *u;
+	struct hc_nl *nl; /* in the record's namespace; NULL: not reached */
+	int gone; /* then: -ENOENT (proven gone), -ESRCH (out of sight) */
+	char where[160]; /* where the namespace was found */
+	char note[96]; /* a clause for the detail: renamed, let go */
+	struct hc_err err;
+};
+
+/* What became of c->rec: state (see struct hc_undo), keep, the detail. */
+void hc_undo_say(struct hc_undo_ctx *c, const char *state, bool keep,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* "could not undo", with the error and the kernel's words. */
+void hc_undo_failed(struct hc_undo_ctx *c, int ret);
+/* Said and true when the record's namespace was not reached. */
+bool hc_undo_ns_missing(struct hc_undo_ctx *c);
+/*
+ * For what holds no program: the device is still the one while its
+ * namespace, ifindex and MAC address all match; else said, false.
+ */
+bool hc_undo_same_device(struct hc_undo_ctx *c, struct hc_link_info *li);
+/* " (the device is called d9 now)", when it is. */
+const char *hc_undo_renamed(const struct hc_jrec *j, const char *name,
+			    char *buf, size_t size);
+/* The same, for a device in the record's namespace at its ifindex. */
+const char *hc_undo_now_called(struct hc_undo_ctx *c);
+/*
+ * Our program is loaded still, so attached somewhere: here() finds and
+ * undoes it in a namespace (1), where names it. 0: the program is gone;
+ * 1: said what became of it; or -errno.
+ */
+int hc_undo_follow(struct hc_undo_ctx *c,
+		   int (*here)(struct hc_undo_ctx *c, const char *where),
+		   const char *nowhere);
 
 /*
  * Undoes what rec describes if it is still hookcmp's, and says what

@@ -9,11 +9,19 @@
 #include "journal.h"
 #include "qdisc.h"
 
+/* BPF_TCX_INGRESS and _EGRESS, Linux 6.6 uapi; Debian 12's predate them. */
+const struct hc_tc_dir hc_tc_dirs[HC_NR_TC_DIRS] = {
+	[HC_TC_DIR_INGRESS] = { "ingress", TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS),
+				46, true },
+	[HC_TC_DIR_EGRESS] = { "egress", TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_EGRESS),
+			       47, false },
+};
+
 struct hc_filter hc_filter_of(const struct hc_jrec *rec)
 {
 	return (struct hc_filter){
 		.ifindex = rec->ifindex,
-		.parent = rec->parent ? rec->parent : HC_TC_INGRESS,
+		.parent = rec->parent,
 		.prio = rec->prio,
 		.handle = rec->handle,
 		.protocol = rec->protocol,
@@ -171,7 +179,7 @@ static int kind_check(struct hc_nl *nl, int ifindex, const char *kind,
 
 static bool same_qdisc(const struct hc_jrec *a, const struct hc_jrec *b)
 {
-	return a->kind == HC_J_QDISC && a->done && a->ifindex == b->ifindex &&
+	return a->kind == &hc_jkind_qdisc && a->done && a->ifindex == b->ifindex &&
 	       a->netns_ino == b->netns_ino && a->netns_dev == b->netns_dev &&
 	       !strcmp(a->mode, b->mode) && !hc_jrec_same_run(a, b);
 }
@@ -199,7 +207,7 @@ static int owner_of(struct hc_nl *nl, const struct hc_jrec *rec, bool live)
 		if (!hc_journal_alive(&recs[i]))
 			continue;
 		for (k = 0; k < n && !pid; k++) {
-			if (recs[k].kind != HC_J_FILTER ||
+			if (recs[k].kind != &hc_jkind_filter ||
 			    !hc_jrec_same_run(&recs[k], &recs[i]) ||
 			    recs[k].ifindex != rec->ifindex)
 				continue;
@@ -258,8 +266,6 @@ int hc_qdisc_acquire(struct hc_nl *nl, struct hc_jrec *rec, const char *netns,
 int hc_qdisc_release(struct hc_nl *nl, int ifindex, const char *kind,
 		     const struct hc_jrec *rec, bool proof, struct hc_err *err)
 {
-	__u32 parents[] = { HC_TC_INGRESS,
-			    TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_EGRESS) };
 	int i, n, total = 0, ret, pid;
 	char have[32];
 
@@ -283,8 +289,11 @@ int hc_qdisc_release(struct hc_nl *nl, int ifindex, const char *kind,
 			   kind, pid);
 		ret = -EUSERS;
 	}
-	for (i = 0; !ret && i < (strcmp(kind, "clsact") ? 1 : 2); i++) {
-		ret = hc_nl_filter_count(nl, ifindex, parents[i], &n, err);
+	for (i = 0; !ret && i < HC_NR_TC_DIRS; i++) {
+		if (strcmp(kind, "clsact") && !hc_tc_dirs[i].on_ingress)
+			continue;
+		ret = hc_nl_filter_count(nl, ifindex, hc_tc_dirs[i].parent, &n,
+					 err);
 		total += n;
 	}
 	if (!ret && total) {

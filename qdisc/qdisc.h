@@ -12,8 +12,23 @@
 #include <stdbool.h>
 #include "nl.h"
 
-/* The parent of ingress filters on clsact and sch_ingress alike. */
-#define HC_TC_INGRESS TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS)
+/* Their journal records: the filter, and the qdisc it hangs on. */
+extern const struct hc_jkind hc_jkind_filter, hc_jkind_qdisc;
+
+/*
+ * A direction of tc, as libbpf's bpf_tc_hook.attach_point: data, so that
+ * a filter, a tcx link and their records go through the same code either
+ * way. A record keeps its filter's parent.
+ */
+struct hc_tc_dir {
+	const char *name;
+	__u32 parent; /* its filters' parent; sch_ingress has ingress's */
+	__u32 tcx; /* its tcx attach type */
+	bool on_ingress; /* sch_ingress offers it too, not only clsact */
+};
+
+enum { HC_TC_DIR_INGRESS, HC_TC_DIR_EGRESS, HC_NR_TC_DIRS };
+extern const struct hc_tc_dir hc_tc_dirs[HC_NR_TC_DIRS];
 
 /* How a run holds the ingress qdisc its filter hangs on. */
 enum hc_qdisc_own {

@@ -8,6 +8,7 @@
 #include "journal.h"
 #include "json.h"
 #include "opts.h"
+#include "qdisc.h"
 #include "rules.h"
 #include "stats.h"
 #include "test.h"
@@ -452,7 +453,7 @@ static void test_journal_records(void)
 	rec.pid = 4242;
 	rec.pidns = 4026531836ULL;
 	rec.start = 99999;
-	rec.kind = HC_J_CHANNELS;
+	rec.kind = &hc_jkind_qdisc;
 	rec.done = rec.shared = true;
 	/* NAME_MAX bytes, a space, a '%', a tab and bytes that are not UTF-8 */
 	memset(rec.netns, 'n', sizeof(rec.netns) - 1);
@@ -612,6 +613,15 @@ static void test_hooks(void)
 	hc_run_init(&r);
 	t_result(hc_run_args(&r, "--hook xsk --bare", &err) == -EINVAL,
 		 "hooks: a hook's own check runs (%s)", err.msg);
+	for (i = bad = 0; i < 4; i++) {
+		static const char *const kinds[] = { "xdp", "filter", "qdisc",
+						     "cgroup" };
+		const struct hc_jkind *k = hc_journal_kind(kinds[i]);
+
+		bad += !k || !k->undo || strcmp(k->name, kinds[i]);
+	}
+	t_result(!bad && !hc_journal_kind("gro"),
+		 "journal: the hooks' and qdisc/'s kinds registered themselves, bench's are bench's");
 }
 
 int main(void)

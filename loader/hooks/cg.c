@@ -23,6 +23,7 @@
 #include <bpf/libbpf.h>
 #include "hooks.h"
 #include "journal.h"
+#include "undo.h"
 #include "cg.skel.h"
 
 struct cg_state {
@@ -33,6 +34,8 @@ struct cg_state {
 	int link_fd;
 	bool made; /* the directory is ours to remove */
 };
+
+static const struct hc_jkind hc_jkind_cgroup; /* its record, below */
 
 static void state_destroy(void *p)
 {
@@ -203,14 +206,15 @@ static int cg_load(struct hc_run *r)
 	return hc_prog_load(r, s->skeleton, r->bare ? "hc_cg_bare" : "hc_cg");
 }
 
-/* The journal's record of the cgroup: its path and, once made, its inode. */
+/*
+ * The journal's record of the cgroup: its path and, once made, its inode.
+ * Also with no_journal: a cgroup outlives the namespaces bench makes.
+ */
 static int journal(struct hc_run *r, const char *path, __u64 ino)
 {
 	struct hc_jrec *rec;
 
-	if (r->no_journal)
-		return 0;
-	rec = hc_journal_rec(r, HC_J_CGROUP);
+	rec = hc_journal_rec(r, &hc_jkind_cgroup);
 	snprintf(rec->cgroup, sizeof(rec->cgroup), "%s", path);
 	rec->cgroup_ino = ino;
 	rec->done = ino != 0;
@@ -297,7 +301,7 @@ static int cg_detach(struct hc_run *r)
 	if (st->made && !unlinkat(st->root_fd, path, AT_REMOVEDIR))
 		st->made = false;
 	if (!st->made)
-		hc_journal_end(r, HC_J_CGROUP);
+		hc_journal_end(r, &hc_jkind_cgroup);
 	if (st->root_fd >= 0)
 		close(st->root_fd);
 	st->root_fd = -1;
@@ -313,6 +317,48 @@ static const char *cg_attach_name(const struct hc_run *r)
 {
 	return "ingress";
 }
+
+/* The cgroup --hook cgroup made, while its inode says it is that one. */
+static void undo_cgroup(struct hc_undo_ctx *c)
+{
+	const struct hc_jrec *j = c->rec;
+	char home[200];
+	struct stat sb;
+	int root = hc_cgroup_root(home, sizeof(home)), ret = 0;
+
+	if (root < 0) {
+		hc_undo_failed(c, root);
+		return;
+	}
+	if (fstatat(root, j->cgroup, &sb, AT_SYMLINK_NOFOLLOW))
+		ret = -errno;
+	if (ret == -ENOENT)
+		hc_undo_say(c, "gone", false, "already gone");
+	else if (ret)
+		hc_undo_failed(c, ret);
+	else if (!j->done || sb.st_ino != j->cgroup_ino)
+		hc_undo_say(c, "left alone", false,
+		    "not proven ours: left alone; /%s has inode %llu, hookcmp %s (remove it with rmdir if it is yours)",
+		    j->cgroup, (unsigned long long)sb.st_ino,
+		    j->done ? "made another" : "died before it knew its own");
+	else if (unlinkat(root, j->cgroup, AT_REMOVEDIR))
+		hc_undo_failed(c, -errno);
+	else
+		hc_undo_say(c, "deleted", false, "deleted");
+	close(root);
+}
+
+static void cg_describe(const struct hc_jrec *j, char *buf, size_t size)
+{
+	snprintf(buf, size, " /%s", j->cgroup);
+}
+
+static const struct hc_jkind hc_jkind_cgroup = {
+	.name = "cgroup",
+	.undo = undo_cgroup,
+	.describe = cg_describe,
+};
+HC_JKIND(hc_jkind_cgroup);
 
 static const struct hc_opt cg_opts[] = {
 	HC_UDP_PORT_OPT(0),

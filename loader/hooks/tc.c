@@ -19,6 +19,7 @@ enum { ATTACH_CLS_BPF, ATTACH_TCX };
 
 /* The tc hook's options. */
 struct tc_cfg {
+	int dir; /* HC_TC_DIR_*: ingress, as a receive hook */
 	int qdisc;
 	int attach;
 	__u32 prio, handle;
@@ -57,21 +58,21 @@ static struct hc_filter our_filter(const struct hc_run *r)
 {
 	return (struct hc_filter){
 		.ifindex = r->ifindex,
-		.parent = HC_TC_INGRESS,
+		.parent = hc_tc_dirs[cfg(r)->dir].parent,
 		.prio = cfg(r)->prio,
 		.handle = cfg(r)->handle,
 	};
 }
 
 /* Where our filter and its qdisc hang, for cleanup to find them. */
-static struct hc_jrec *tc_rec(struct hc_run *r, enum hc_jkind kind)
+static struct hc_jrec *tc_rec(struct hc_run *r, const struct hc_jkind *kind)
 {
 	struct hc_jrec *rec = hc_journal_rec(r, kind);
 	struct hc_filter f = our_filter(r);
 
-	rec->parent = kind == HC_J_FILTER ? f.parent : TC_H_CLSACT;
+	rec->parent = kind == &hc_jkind_filter ? f.parent : TC_H_CLSACT;
 	rec->prio = f.prio;
-	rec->handle = kind == HC_J_FILTER ? f.handle : TC_H_MAKE(TC_H_INGRESS, 0);
+	rec->handle = kind == &hc_jkind_filter ? f.handle : TC_H_MAKE(TC_H_INGRESS, 0);
 	rec->protocol = ETH_P_ALL;
 	return rec;
 }
@@ -82,7 +83,7 @@ static int journal_filter(struct hc_run *r)
 
 	if (r->no_journal)
 		return 0;
-	rec = tc_rec(r, HC_J_FILTER);
+	rec = tc_rec(r, &hc_jkind_filter);
 	rec->done = true;
 	return hc_journal_add(rec, r->netns, &r->err);
 }
@@ -98,7 +99,7 @@ static int tc_attach(struct hc_run *r)
 		if (err)
 			return err;
 		r->link_fd = bpf_link_create(r->prog_fd, r->ifindex,
-					     HC_BPF_TCX_INGRESS, NULL);
+					     hc_tc_dirs[cfg(r)->dir].tcx, NULL);
 		if (r->link_fd >= 0)
 			return 0;
 		err = -errno;
@@ -114,7 +115,7 @@ static int tc_attach(struct hc_run *r)
 		return err;
 	}
 
-	err = hc_qdisc_acquire(r->nl, tc_rec(r, HC_J_QDISC), r->netns,
+	err = hc_qdisc_acquire(r->nl, tc_rec(r, &hc_jkind_qdisc), r->netns,
 			       !r->no_journal, &own, &r->shared_with, &r->err);
 	r->qdisc_own = own;
 	if (err)
@@ -125,7 +126,7 @@ static int tc_attach(struct hc_run *r)
 	if (!err)
 		r->filter_added = true;
 	else
-		hc_journal_end(r, HC_J_FILTER);
+		hc_journal_end(r, &hc_jkind_filter);
 	return err;
 }
 
@@ -156,7 +157,7 @@ static int tc_detach(struct hc_run *r)
 		/* Other errors: it may still be there, and the qdisc with it. */
 		if (err && err != -EEXIST && err != -ENOENT)
 			return err;
-		hc_journal_end(r, HC_J_FILTER);
+		hc_journal_end(r, &hc_jkind_filter);
 		if (err == -ENOENT)
 			hc_err_set(
 				&r->err,
@@ -167,7 +168,7 @@ static int tc_detach(struct hc_run *r)
 		return err;
 	if (err == -EEXIST) {
 		/* Someone's filter at our place keeps the qdisc with it. */
-		hc_journal_end(r, HC_J_QDISC);
+		hc_journal_end(r, &hc_jkind_qdisc);
 		return err;
 	}
 	/*
@@ -175,11 +176,13 @@ static int tc_detach(struct hc_run *r)
 	 * ours ever went on the qdisc this attach created a moment ago.
 	 */
 	ret = hc_qdisc_release(r->nl, r->ifindex, qdisc_kind(r),
-			       r->no_journal ? NULL : &r->jr[HC_J_QDISC], !err,
+			       r->no_journal ? NULL :
+						 hc_journal_of(r, &hc_jkind_qdisc),
+			       !err,
 			       &r->err);
 	if (ret == -ENODEV)
 		return ret;
-	hc_journal_end(r, HC_J_QDISC);
+	hc_journal_end(r, &hc_jkind_qdisc);
 	if (ret == -ESTALE) {
 		hc_err_set(
 			&r->err,

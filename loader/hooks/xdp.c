@@ -15,6 +15,8 @@
 #include <bpf/libbpf.h>
 #include "hooks.h"
 #include "journal.h"
+#include "json.h"
+#include "undo.h"
 #include "nl.h"
 #include "xdp.skel.h"
 
@@ -26,6 +28,8 @@ struct xdp_cfg {
 HC_CFG_FITS(struct xdp_cfg);
 
 enum { RD_MAP, RD_IFINDEX };
+
+static const struct hc_jkind hc_jkind_xdp; /* its record, below */
 
 static struct hc_xdp_cfg *xcfg(const struct hc_run *r)
 {
@@ -149,13 +153,13 @@ static int take_over(struct hc_run *r)
 	snprintf(r->pin, sizeof(r->pin), HC_PIN_DIR "/xdp-%d-%d-%u", getpid(),
 		 r->ifindex, id);
 	/* The record first: cleanup after a kill -9 then knows the pin. */
-	err = pin_prepare(&r->err) ?: hc_journal_begin(r, HC_J_XDP, true);
+	err = pin_prepare(&r->err) ?: hc_journal_begin(r, &hc_jkind_xdp, true);
 	if (!err && bpf_obj_pin(r->foreign_fd, r->pin)) {
 		err = -errno;
 		hc_err_set(&r->err, "pinning XDP program %u at %s", id, r->pin);
 	}
 	if (err) {
-		hc_journal_end(r, HC_J_XDP);
+		hc_journal_end(r, &hc_jkind_xdp);
 		release_foreign(r);
 	}
 	return err;
@@ -170,7 +174,7 @@ static int live_owner(__u32 id)
 	if (hc_journal_list(&recs, &n, NULL))
 		return 0;
 	for (i = 0; i < n && !pid; i++)
-		if (!recs[i].bad[0] && recs[i].kind == HC_J_XDP &&
+		if (!recs[i].bad[0] && recs[i].kind == &hc_jkind_xdp &&
 		    recs[i].prog_id == id && hc_journal_alive(&recs[i]))
 			pid = recs[i].pid;
 	free(recs);
@@ -211,7 +215,7 @@ int hc_xdp_attach(struct hc_run *r)
 	flags |=
 		r->foreign_id ? XDP_FLAGS_REPLACE : XDP_FLAGS_UPDATE_IF_NOEXIST;
 	err = hc_fault(&r->err, "xdp") ?:
-		      (r->foreign_id ? 0 : hc_journal_begin(r, HC_J_XDP, true)) ?:
+		      (r->foreign_id ? 0 : hc_journal_begin(r, &hc_jkind_xdp, true)) ?:
 		      hc_nl_xdp_set(r->nl, r->ifindex, r->prog_fd,
 				    r->foreign_id ? r->foreign_fd : -1, flags,
 				    &r->err);
@@ -219,7 +223,7 @@ int hc_xdp_attach(struct hc_run *r)
 		r->xdp_attached = true;
 		return 0;
 	}
-	hc_journal_end(r, HC_J_XDP);
+	hc_journal_end(r, &hc_jkind_xdp);
 	unpin(r->pin);
 	release_foreign(r);
 explain:
@@ -314,11 +318,134 @@ int hc_xdp_detach(struct hc_run *r)
 			   r->foreign_id, r->dev);
 	/* What may still be ours stays in the journal for cleanup. */
 	if (!err || err == -EEXIST)
-		hc_journal_end(r, HC_J_XDP);
+		hc_journal_end(r, &hc_jkind_xdp);
 	if (!err || err == -EEXIST)
 		release_foreign(r);
 	return err;
 }
+
+/* ---- its journal record, undone by cleanup ---- */
+
+static __u32 slot_of(const struct hc_link_info *li, const char *mode)
+{
+	return !strcmp(mode, "native") ? li->drv_id : li->skb_id;
+}
+
+static void xdp_off(struct hc_undo_ctx *c, int ifindex, const char *name,
+		    const char *where)
+{
+	const struct hc_jrec *j = c->rec;
+	char note[IF_NAMESIZE + 32];
+	int ours, ret;
+
+	ours = bpf_prog_get_fd_by_id(j->prog_id);
+	if (ours < 0)
+		return hc_undo_failed(c, -errno);
+	ret = hc_xdp_put_back(c->nl, ifindex,
+			      !strcmp(j->mode, "native") ? XDP_FLAGS_DRV_MODE :
+							   XDP_FLAGS_SKB_MODE,
+			      ours, j->pin, j->foreign_id, &c->err);
+	close(ours);
+	hc_undo_renamed(j, name, note, sizeof(note));
+	if (ret && ret != -EEXIST)
+		return hc_undo_failed(c, ret);
+	if (ret)
+		hc_undo_say(c, "left alone", false, "%s", c->err.msg);
+	else if (j->foreign_id)
+		hc_undo_say(c, "restored", false,
+		    "detached, and XDP program %u put back as it was%s%s%s",
+		    j->foreign_id, note, where ? ", in " : "",
+		    where ? where : "");
+	else
+		hc_undo_say(c, "detached", false, "detached%s%s%s", note,
+		    where ? ", found in " : "", where ? where : "");
+}
+
+struct has_prog {
+	__u32 id;
+	int ifindex;
+	char name[IF_NAMESIZE];
+};
+
+static int has_xdp(int ifindex, const struct hc_link_info *li, void *data)
+{
+	struct has_prog *h = data;
+
+	if (li->drv_id != h->id && li->skb_id != h->id)
+		return 0;
+	h->ifindex = ifindex;
+	snprintf(h->name, sizeof(h->name), "%s", li->name);
+	return 1;
+}
+
+static int xdp_here(struct hc_undo_ctx *c, const char *where)
+{
+	struct has_prog h = { .id = c->rec->prog_id };
+
+	if (hc_nl_link_each(c->nl, has_xdp, &h, NULL) <= 0)
+		return 0;
+	xdp_off(c, h.ifindex, h.name, where);
+	return 1;
+}
+
+static void undo_xdp(struct hc_undo_ctx *c)
+{
+	const struct hc_jrec *j = c->rec;
+	struct hc_link_info li;
+	bool dev = c->nl && !hc_nl_link_get(c->nl, j->ifindex, &li, NULL);
+	__u32 slot = dev ? slot_of(&li, j->mode) : 0;
+	int ret;
+
+	if (slot && slot == j->prog_id)
+		return xdp_off(c, j->ifindex, li.name, NULL);
+	ret = hc_undo_follow(c, xdp_here, "attached nowhere");
+	if (ret < 0)
+		return hc_undo_failed(c, ret);
+	if (ret)
+		return;
+	/* Ours is gone: what --replace took stays where it is. */
+	if (j->pin[0] && !unlink(j->pin) && j->foreign_id != slot)
+		snprintf(c->note, sizeof(c->note),
+			 "; XDP program %u that hookcmp had replaced is let go",
+			 j->foreign_id);
+	if (slot && slot == j->foreign_id)
+		hc_undo_say(c, "left alone", false,
+		    "hookcmp never took the slot: XDP program %u is still there",
+		    slot);
+	else if (slot)
+		hc_undo_say(c, "left alone", false,
+		    "not ours any more: left alone, the device runs program %u now%s",
+		    slot, c->note);
+	else if (!c->nl && c->gone == -ENOENT)
+		hc_undo_say(c, "gone", false,
+		    "its network namespace is gone, and this with it%s",
+		    c->note);
+	else
+		hc_undo_say(c, "gone", false, "already gone%s%s",
+		    dev ? "" : ", with its device", c->note);
+}
+
+static void xdp_describe(const struct hc_jrec *j, char *buf, size_t size)
+{
+	if (j->foreign_id)
+		snprintf(buf, size, " %s program %u in place of %u", j->mode,
+			 j->prog_id, j->foreign_id);
+	else
+		snprintf(buf, size, " %s program %u", j->mode, j->prog_id);
+}
+
+static void xdp_json(const struct hc_jrec *j, struct hc_json *w)
+{
+	jw_u64(w, "prog_id", j->prog_id);
+}
+
+static const struct hc_jkind hc_jkind_xdp = {
+	.name = "xdp",
+	.undo = undo_xdp,
+	.describe = xdp_describe,
+	.json = xdp_json,
+};
+HC_JKIND(hc_jkind_xdp);
 
 const char *hc_xdp_attach_via(const struct hc_run *r)
 {

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What bench leaves in the journal, undone by cleanup: the device
+ * settings --tune changed, the veth pair of --dev's other device, its
+ * iptables rule and nft table.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/ethtool.h>
+#include "bench.h"
+#include "ethtool.h"
+#include "exec.h"
+#include "ipt.h"
+#include "journal.h"
+#include "undo.h"
+
+int bench_tune_put(const struct hc_jrec *rec)
+{
+	struct ethtool_channels ch;
+	int ret;
+
+	if (rec->kind == &bench_jkind_gro)
+		return hc_ethtool_set_gro(rec->dev, rec->val[0]);
+	if (rec->kind == &bench_jkind_threaded)
+		return hc_dev_set_threaded(rec->dev, rec->val[0]);
+	if (rec->kind != &bench_jkind_channels)
+		return -EINVAL;
+	ret = hc_ethtool_channels(rec->dev, &ch);
+	ch.rx_count = rec->val[0];
+	ch.tx_count = rec->val[1];
+	ch.combined_count = rec->val[2];
+	ch.other_count = rec->val[3];
+	return ret ?: hc_ethtool_set_channels(rec->dev, &ch);
+}
+
+static void undo_tune(struct hc_undo_ctx *c)
+{
+	struct hc_jrec now = *c->rec;
+	struct hc_link_info li;
+	char note[IF_NAMESIZE + 32];
+	int ret;
+
+	if (!hc_undo_same_device(c, &li))
+		return;
+	snprintf(now.dev, sizeof(now.dev), "%s", li.name);
+	/* threaded is in /sys/class/net: that of this namespace. */
+	ret = (now.kind == &bench_jkind_threaded ? hc_sysfs_here() : 0) ?:
+		      bench_tune_put(&now);
+	if (ret)
+		return hc_undo_failed(c, ret);
+	hc_undo_say(c, "restored", false, "put back%s",
+	    hc_undo_renamed(c->rec, li.name, note, sizeof(note)));
+}
+
+static void undo_link(struct hc_undo_ctx *c)
+{
+	struct hc_link_info li;
+	int ret;
+
+	if (!hc_undo_same_device(c, &li))
+		return;
+	if (strcmp(li.kind, "veth"))
+		return hc_undo_say(c, "left alone", false,
+			   "not ours any more: left alone; %s is a %s now",
+			   li.name, li.kind[0] ? li.kind : "device");
+	ret = hc_nl_link_del(c->nl, c->rec->ifindex, &c->err);
+	if (ret)
+		return hc_undo_failed(c, ret);
+	hc_undo_say(c, "deleted", false, "deleted");
+}
+
+/* bench's iptables rule and nft table, by the name the record keeps. */
+static void undo_rule(struct hc_undo_ctx *c)
+{
+	const struct hc_jrec *j = c->rec;
+	char cmd[64];
+	const char *nft[] = { "nft", cmd, NULL };
+
+	if (hc_undo_ns_missing(c))
+		return;
+	/* Gone already is as good as deleted: nothing else has its name. */
+	if (j->kind == &bench_jkind_ipt) {
+		hc_ipt_rule(-1, false, j->dev, j->mode, &c->err);
+		if (j->val[0])
+			hc_ipt_raw_put(-1);
+	} else {
+		snprintf(cmd, sizeof(cmd), "delete table netdev %s", j->mode);
+		hc_exec(-1, nft, NULL, 0, &c->err);
+	}
+	hc_undo_say(c, "deleted", false, "deleted");
+}
+
+
+static void was_on(const struct hc_jrec *j, char *buf, size_t size)
+{
+	snprintf(buf, size, " (was %s)", j->val[0] ? "on" : "off");
+}
+
+static void was_channels(const struct hc_jrec *j, char *buf, size_t size)
+{
+	snprintf(buf, size, " (was rx %u tx %u combined %u)", j->val[0],
+		 j->val[1], j->val[2]);
+}
+
+const struct hc_jkind bench_jkind_gro = { "gro", undo_tune, was_on };
+const struct hc_jkind bench_jkind_threaded = { "threaded", undo_tune, was_on };
+const struct hc_jkind bench_jkind_channels = { "channels", undo_tune,
+					       was_channels };
+const struct hc_jkind bench_jkind_link = { "link", undo_link };
+const struct hc_jkind bench_jkind_ipt = { "iptables", undo_rule };
+const struct hc_jkind bench_jkind_nft = { "nft", undo_rule };
+HC_JKIND(bench_jkind_gro);
+HC_JKIND(bench_jkind_threaded);
+HC_JKIND(bench_jkind_channels);
+HC_JKIND(bench_jkind_link);
+HC_JKIND(bench_jkind_ipt);
+HC_JKIND(bench_jkind_nft);

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The journal's tc filters and ingress qdiscs, undone by cleanup: a
+ * filter while it runs our program (or is bench's u32), found wherever
+ * its device went; a qdisc only with the proof qdisc.h asks for.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "journal.h"
+#include "json.h"
+#include "qdisc.h"
+#include "undo.h"
+
+static void proven(struct hc_undo_ctx *c)
+{
+	struct hc_undo_pass *p = c->pass;
+
+	if (p->nremoved < (int)(sizeof(p->removed) / sizeof(p->removed[0])))
+		p->removed[p->nremoved++] = *c->rec;
+}
+
+static bool proof_for(const struct hc_undo_ctx *c)
+{
+	const struct hc_jrec *q = c->rec;
+	int i;
+
+	for (i = 0; i < c->pass->nremoved; i++) {
+		const struct hc_jrec *f = &c->pass->removed[i];
+
+		if (hc_jrec_same_run(f, q) && f->ifindex == q->ifindex &&
+		    f->netns_ino == q->netns_ino &&
+		    f->netns_dev == q->netns_dev)
+			return true;
+	}
+	return false;
+}
+
+struct has_filter {
+	struct hc_undo_ctx *c;
+	int ifindex;
+	const char *name, *where;
+	bool done;
+};
+
+static int filter_is_ours(const struct hc_filter_info *i, void *data)
+{
+	struct has_filter *h = data;
+	struct hc_filter f = hc_filter_of(h->c->rec);
+	int ret;
+
+	if (strcmp(i->kind, "bpf") || i->prog_id != h->c->rec->prog_id)
+		return 0;
+	f.ifindex = h->ifindex;
+	f.parent = i->parent;
+	f.prio = i->prio;
+	f.handle = i->handle;
+	f.chain = i->chain;
+	f.protocol = i->protocol;
+	ret = hc_nl_filter_del(h->c->nl, &f, &h->c->err);
+	if (ret)
+		hc_undo_failed(h->c, ret);
+	else
+		hc_undo_say(h->c, "deleted", false, "deleted, found in %s on %s",
+		    h->where, h->name);
+	return 1;
+}
+
+static int filter_dev(int ifindex, const struct hc_link_info *li, void *data)
+{
+	struct has_filter *h = data;
+
+	h->ifindex = ifindex;
+	h->name = li->name;
+	return hc_nl_filter_each(h->c->nl, ifindex, h->c->rec->parent,
+				 filter_is_ours, h, NULL) > 0;
+}
+
+static int filter_here(struct hc_undo_ctx *c, const char *where)
+{
+	struct has_filter h = { .c = c, .where = where };
+
+	return hc_nl_link_each(c->nl, filter_dev, &h, NULL) > 0;
+}
+
+static void undo_filter(struct hc_undo_ctx *c)
+{
+	const struct hc_jrec *j = c->rec;
+	struct hc_filter f = hc_filter_of(j);
+	bool u32 = f.kind != NULL;
+	int ret = -ENOENT;
+
+	if (c->nl)
+		ret = u32 ? hc_u32_detach(c->nl, &f, &c->err) :
+			    hc_filter_detach(c->nl, &f, j->prog_id, &c->err);
+	if (!ret) {
+		proven(c);
+		return hc_undo_say(c, "deleted", false, "deleted%s", hc_undo_now_called(c));
+	}
+	if (ret == -EEXIST)
+		return hc_undo_say(c, "left alone", false,
+			   "not ours any more: left alone (%s)", c->err.msg);
+	/* No filter there, or no qdisc, or no device. */
+	if (ret != -ENOENT && ret != -EINVAL && ret != -ENODEV)
+		return hc_undo_failed(c, ret);
+	if (u32) {
+		if (!hc_undo_ns_missing(c))
+			hc_undo_say(c, "gone", false, "already gone");
+		return;
+	}
+	ret = hc_undo_follow(c, filter_here, "in no filter");
+	if (ret < 0)
+		hc_undo_failed(c, ret);
+	else if (!ret && !c->nl && c->gone == -ENOENT)
+		hc_undo_say(c, "gone", false,
+		    "its network namespace is gone, and this with it");
+	else if (!ret)
+		hc_undo_say(c, "gone", false, "already gone");
+}
+
+static void undo_qdisc(struct hc_undo_ctx *c)
+{
+	const struct hc_jrec *j = c->rec;
+	int ret;
+
+	if (hc_undo_ns_missing(c))
+		return;
+	if (!j->done)
+		return hc_undo_say(c, "left alone", false,
+			   "never created by hookcmp, left alone");
+	ret = hc_qdisc_release(c->nl, j->ifindex, j->mode, j, proof_for(c),
+			       &c->err);
+	switch (ret) {
+	case 0:
+		return hc_undo_say(c, "deleted", false, "deleted%s", hc_undo_now_called(c));
+	case -ENOENT:
+	case -ENODEV:
+		return hc_undo_say(c, "gone", false, "already gone%s%s",
+			   c->err.msg[0] ? ": " : "", c->err.msg);
+	case -EUSERS:
+	case -EBUSY:
+		return hc_undo_say(c, "left alone", false, "left alone: %s",
+			   c->err.msg);
+	case -ESTALE:
+		return hc_undo_say(
+			c, "left alone", false,
+			"left alone: %s; if nobody uses it: tc%s%s qdisc del dev %s %s",
+			c->err.msg, j->netns[0] ? " -n " : "", j->netns, j->dev,
+			j->mode);
+	default:
+		return hc_undo_failed(c, ret);
+	}
+}
+
+static void filter_describe(const struct hc_jrec *j, char *buf, size_t size)
+{
+	if (!strcmp(j->mode, "u32"))
+		snprintf(buf, size, " u32 prio %u handle %#x", j->prio,
+			 j->handle);
+	else
+		snprintf(buf, size, " prio %u handle %#x program %u", j->prio,
+			 j->handle, j->prog_id);
+}
+
+static void filter_json(const struct hc_jrec *j, struct hc_json *w)
+{
+	if (strcmp(j->mode, "u32"))
+		jw_u64(w, "prog_id", j->prog_id);
+	jw_u64(w, "prio", j->prio);
+	jw_u64(w, "handle", j->handle);
+}
+
+const struct hc_jkind hc_jkind_filter = {
+	.name = "filter",
+	.undo = undo_filter,
+	.describe = filter_describe,
+	.json = filter_json,
+};
+HC_JKIND(hc_jkind_filter);
+
+static void qdisc_describe(const struct hc_jrec *j, char *buf, size_t size)
+{
+	snprintf(buf, size, " %s%s", j->mode, j->done ? "" : " (not created yet)");
+}
+
+static void qdisc_json(const struct hc_jrec *j, struct hc_json *w)
+{
+	jw_str(w, "owner",
+	       !j->done	 ? "pending" :
+	       j->shared ? "shared" :
+			   "created");
+}
+
+const struct hc_jkind hc_jkind_qdisc = {
+	.name = "qdisc",
+	.undo = undo_qdisc,
+	.describe = qdisc_describe,
+	.json = qdisc_json,
+};
+HC_JKIND(hc_jkind_qdisc);
