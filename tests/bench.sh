@@ -18,12 +18,15 @@ SHORT="--rounds 2 --packets 20000"
 if kernel_has 6.6; then TCX=true TC=tcx; else TCX=false TC=tc-clsact; fi
 
 # What bench could leave where it runs: named namespaces, its devices,
-# hookcmp's programs held here. Its own namespaces have no names;
-# everything in them (programs, links, qdiscs) goes with them.
+# hookcmp's programs held here, cgroups and the journal. Its own
+# namespaces have no names; everything in them (programs, links, qdiscs)
+# goes with them; cgroup-udp's cgroup does not, so it is journalled.
 root_state() {
 	ip netns list
 	ip -o link show | grep -cE ': hc[gdzwxyos][@:]'
 	hc_prog_ids
+	hc_cgroups
+	ls /run/hookcmp 2>/dev/null
 }
 
 # Namespaces die after their last user, asynchronously: up to 5 s.
@@ -112,7 +115,7 @@ test_scenarios() {
 	done
 	check_eq "bench hooks: row names" \
 		"$("$HC" bench --rounds 1 --packets 2000 -j 2>/dev/null | jq -c '[.rows[].name]')" \
-		'["xdp-native","xdp-generic","tc-clsact","tc-ingress","tcx","socket-udp","socket-packet","xsk-l4","netfilter-raw","iptables-raw","nft-ingress","stack","xdp-native-bare","xdp-generic-bare","tc-clsact-bare","tcx-bare","socket-udp-bare","xsk-none","gen-only"]'
+		'["xdp-native","xdp-generic","tc-clsact","tc-ingress","tcx","socket-udp","socket-packet","xsk-l4","netfilter-raw","cgroup-udp","iptables-raw","nft-ingress","stack","xdp-native-bare","xdp-generic-bare","tc-clsact-bare","tcx-bare","socket-udp-bare","xsk-none","gen-only"]'
 	# --hooks takes every name the table shows: rows, hooks, families, the
 	# baseline; the rows a row is compared with come along.
 	while IFS=';' read -r args want; do
@@ -611,8 +614,34 @@ signal_runs() {
 		wait "$pid" 2>/dev/null
 		rc=$?
 		check_eq "$name SIG$sig: exit status" "$rc" $((128 + $(kill -l "$sig")))
+		# kill -9 in cgroup-udp's visit leaves its cgroup, journalled.
+		[ "$sig" = KILL ] && check "$name SIGKILL: cleanup --all" "$HC" cleanup --all
 		root_state_same "$name SIG$sig: nothing left behind"
 	done
+}
+
+# cgroup-udp: a cgroup outlives bench's namespaces, so bench journals it;
+# killed with it made, the journal names it and cleanup removes it.
+test_cgroup_kill() {
+	local name="bench cgroup-udp kill -9" pid i cg=
+	HOOKCMP_PAUSE_AT=cgroup-socket "$HC" bench --hooks cgroup-udp $SHORT \
+		-o "$T/cg.json" >/dev/null 2>"$T/cg.err" &
+	pid=$!
+	for i in $(seq $((WAIT_TICKS * 4))); do
+		grep -q "paused at step 'cgroup-socket'" "$T/cg.err" && cg=$(hc_cgroups) && break
+		sleep 0.1
+	done
+	check "$name: bench made its cgroup ($cg)" test -n "$cg"
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	check "$name: the cgroup stays" test -d "$cg"
+	check "$name: status names it, stale" \
+		grep -q "^cgroup /.*hookcmp\.$pid on hcd.*: STALE" <("$HC" status 2>&1)
+	check "$name: cleanup removes it" \
+		grep -q "^cgroup /.*hookcmp\.$pid on hcd.*: deleted" <("$HC" cleanup --all 2>&1)
+	root_state_same "$name: nothing left behind"
+	check_eq "$name: a bench that ends keeps no record" \
+		"$("$HC" bench --hooks cgroup-udp $SHORT -j 2>/dev/null | jq -r '.rows[] | select(.name == "cgroup-udp") | .valid'):$(hc_cgroups)$(ls /run/hookcmp 2>/dev/null)" "true:"
 }
 
 # in_dut PID CMD: sh -c CMD in bench PID's DUT namespace with a sysfs of

@@ -268,7 +268,7 @@ static int cg_attach(struct hc_run *r)
 				dup(st->root_fd);
 	if (home_fd < 0)
 		return -errno;
-	ret = enter(st->dir_fd);
+	ret = hc_fault(&r->err, "cgroup-socket") ?: enter(st->dir_fd);
 	if (!ret) {
 		ret = hc_udp_open(r, -1);
 		if (enter(home_fd) && !ret) {
@@ -377,4 +377,7 @@ const struct hc_hook hc_hook_cgroup = {
 	.caps = hc_udp_caps,
 	.drain = hc_sock_drain,
 	.idle_hint = hc_udp_idle_hint,
+	/* The peer of socket-udp: the same socket, no filter on it. */
+	.rows = (const struct hc_hook_row[]){
+		{ "cgroup-udp", "", HC_ROW_LOCAL }, {} },
 };
