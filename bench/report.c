@@ -10,142 +10,7 @@
 #include <string.h>
 #include "bench.h"
 #include "json.h"
-
-enum { RP_TEXT = 1, RP_JSON = 2, RP_CSV = 4 };
-#define RP_ALL (RP_TEXT | RP_JSON | RP_CSV)
-#define RP_DATA (RP_JSON | RP_CSV) /* the machine-read outputs */
-#define RP_COLS 16
-
-struct rp {
-	int mode;
-	FILE *f;
-	struct hc_json j;
-	bool header; /* text and CSV: the column names instead of values */
-	int col; /* columns printed on this line */
-	const char *obj; /* CSV: the open object's key, its fields' prefix */
-	bool measure; /* text: take each column's widest cell, print nothing */
-	int width[RP_COLS]; /* text: the widest cell of each column */
-};
-
-static void sep(struct rp *p)
-{
-	if (p->col++)
-		fputc(p->mode == RP_CSV ? ',' : ' ', p->f);
-}
-
-/* CSV: "obj_key" inside an object. */
-static void csv_name(struct rp *p, const char *key, const char *suffix)
-{
-	sep(p);
-	fprintf(p->f, "%s%s%s%s", p->obj ? p->obj : "", p->obj ? "_" : "", key,
-		suffix);
-}
-
-static void csv_str(struct rp *p, const char *s)
-{
-	sep(p);
-	if (!s)
-		return;
-	fputc('"', p->f);
-	for (; *s; s++)
-		fprintf(p->f, *s == '"' ? "\"\"" : "%c", *s);
-	fputc('"', p->f);
-}
-
-static void csv_num(struct rp *p, int prec, double v)
-{
-	sep(p);
-	if (!isnan(v))
-		fprintf(p->f, "%.*f", prec, v);
-}
-
-static void json_num(struct rp *p, const char *key, double v)
-{
-	if (isnan(v) || isinf(v))
-		jw_raw(&p->j, key, "null");
-	else
-		jw_f64(&p->j, key, v);
-}
-
-/*
- * Text: width < 0 aligns left; the last column has width 0. A column is
- * as wide as its widest cell, which a measuring pass finds first.
- */
-static void text_cell(struct rp *p, int width, const char *s)
-{
-	int i = p->col, w = strlen(s);
-
-	if (p->measure) {
-		p->col++;
-		if (i < RP_COLS && w > p->width[i])
-			p->width[i] = w;
-		return;
-	}
-	sep(p);
-	if (i < RP_COLS && width && abs(width) < p->width[i])
-		width = width < 0 ? -p->width[i] : p->width[i];
-	fprintf(p->f, "%*s", width, s);
-}
-
-static void rp_str(struct rp *p, int which, const char *key, const char *label,
-		   int width, const char *s)
-{
-	if (!(which & p->mode))
-		return;
-	if (p->mode == RP_JSON) {
-		if (s)
-			jw_str(&p->j, key, s);
-		else
-			jw_raw(&p->j, key, "null");
-	} else if (p->mode == RP_CSV) {
-		if (p->header)
-			csv_name(p, key, "");
-		else
-			csv_str(p, s);
-	} else {
-		text_cell(p, width, p->header ? label : s ? s : "-");
-	}
-}
-
-/* v: 1 true, 0 false, -1 not known (null, empty, "n/a"). */
-static void rp_bool(struct rp *p, int which, const char *key, const char *label,
-		    int width, int v)
-{
-	static const char *const json[] = { "null", "false", "true" };
-	static const char *const text[] = { "n/a", "no", "yes" };
-
-	if (!(which & p->mode))
-		return;
-	if (p->mode == RP_JSON)
-		jw_raw(&p->j, key, json[v + 1]);
-	else if (p->mode == RP_CSV && p->header)
-		csv_name(p, key, "");
-	else if (p->mode == RP_CSV)
-		sep(p), fputs(v < 0 ? "" : json[v + 1], p->f);
-	else
-		text_cell(p, width, p->header ? label : text[v + 1]);
-}
-
-static void rp_num(struct rp *p, int which, const char *key, const char *label,
-		   int width, int prec, double v)
-{
-	char buf[32] = "-";
-
-	if (!(which & p->mode))
-		return;
-	if (p->mode == RP_JSON) {
-		json_num(p, key, v);
-	} else if (p->mode == RP_CSV) {
-		if (p->header)
-			csv_name(p, key, "");
-		else
-			csv_num(p, prec, v);
-	} else {
-		if (!isnan(v))
-			snprintf(buf, sizeof(buf), "%.*f", prec, v);
-		text_cell(p, width, p->header ? label : buf);
-	}
-}
+#include "print.h"
 
 /* A median without an interval: too few rounds for one (st_min_n). */
 static bool few(const struct st_est *e)
@@ -154,7 +19,7 @@ static bool few(const struct st_est *e)
 }
 
 /* A median and its interval: {"median":M,"ci":[LO,HI]}, or "M [LO, HI]". */
-static void rp_est(struct rp *p, int which, const char *key, const char *label,
+static void rp_est(struct hc_pr *p, int which, const char *key, const char *label,
 		   int width, int prec, bool sign, const struct st_est *e)
 {
 	const char *f = sign ? "%+.*f [%+.*f, %+.*f]" : "%.*f [%.*f, %.*f]";
@@ -162,22 +27,22 @@ static void rp_est(struct rp *p, int which, const char *key, const char *label,
 
 	if (!(which & p->mode))
 		return;
-	if (p->mode == RP_JSON) {
+	if (p->mode == HC_PR_JSON) {
 		jw_open(&p->j, key, '{');
-		json_num(p, "median", e->median);
+		hc_pr_json_num(p, "median", e->median);
 		jw_open(&p->j, "ci", '[');
-		json_num(p, NULL, e->lo);
-		json_num(p, NULL, e->hi);
+		hc_pr_json_num(p, NULL, e->lo);
+		hc_pr_json_num(p, NULL, e->hi);
 		jw_close(&p->j, ']');
 		jw_close(&p->j, '}');
-	} else if (p->mode == RP_CSV && p->header) {
-		csv_name(p, key, "_median");
-		csv_name(p, key, "_ci_lo");
-		csv_name(p, key, "_ci_hi");
-	} else if (p->mode == RP_CSV) {
-		csv_num(p, prec + 3, e->median);
-		csv_num(p, prec + 3, e->lo);
-		csv_num(p, prec + 3, e->hi);
+	} else if (p->mode == HC_PR_CSV && p->header) {
+		hc_pr_csv_name(p, key, "_median");
+		hc_pr_csv_name(p, key, "_ci_lo");
+		hc_pr_csv_name(p, key, "_ci_hi");
+	} else if (p->mode == HC_PR_CSV) {
+		hc_pr_csv_num(p, prec + 3, e->median);
+		hc_pr_csv_num(p, prec + 3, e->lo);
+		hc_pr_csv_num(p, prec + 3, e->hi);
 	} else {
 		if (few(e))
 			snprintf(buf, sizeof(buf), sign ? "%+.*f [n/a]" : "%.*f [n/a]",
@@ -185,52 +50,12 @@ static void rp_est(struct rp *p, int which, const char *key, const char *label,
 		else if (!isnan(e->median))
 			snprintf(buf, sizeof(buf), f, prec, e->median, prec,
 				 e->lo, prec, e->hi);
-		text_cell(p, width, p->header ? label : buf);
+		hc_pr_cell(p, width, p->header ? label : buf);
 	}
-}
-
-static void rp_list(struct rp *p, int which, const char *key,
-		    const char *const *items, int n)
-{
-	char buf[256] = "";
-	size_t len = 0;
-	int i;
-
-	if (!(which & p->mode))
-		return;
-	if (p->mode == RP_JSON) {
-		jw_open(&p->j, key, '[');
-		for (i = 0; i < n; i++)
-			jw_str(&p->j, NULL, items[i]);
-		jw_close(&p->j, ']');
-		return;
-	}
-	for (i = 0; i < n && len < sizeof(buf); i++)
-		len += snprintf(buf + len, sizeof(buf) - len, "%s%s",
-				i ? ";" : "", items[i]);
-	rp_str(p, which, key, key, 0, buf);
-}
-
-static void rp_open(struct rp *p, int which, const char *key)
-{
-	if (!(which & p->mode))
-		return;
-	if (p->mode == RP_JSON)
-		jw_open(&p->j, key, '{');
-	p->obj = key;
-}
-
-static void rp_close(struct rp *p, int which)
-{
-	if (!(which & p->mode))
-		return;
-	if (p->mode == RP_JSON)
-		jw_close(&p->j, '}');
-	p->obj = NULL;
 }
 
 /* "cpus":[{"cpu":N,"mpps":X}] for the CPUs that saw packets. */
-static void cpus_json(struct rp *p, const struct bench *b, const double *mpps)
+static void cpus_json(struct hc_pr *p, const struct bench *b, const double *mpps)
 {
 	int c;
 
@@ -240,14 +65,14 @@ static void cpus_json(struct rp *p, const struct bench *b, const double *mpps)
 			continue;
 		jw_open(&p->j, NULL, '{');
 		jw_u64(&p->j, "cpu", c);
-		json_num(p, "mpps", mpps[c]);
+		hc_pr_json_num(p, "mpps", mpps[c]);
 		jw_close(&p->j, '}');
 	}
 	jw_close(&p->j, ']');
 }
 
 /* --dev: the device's deltas, all its ethtool statistics, the samples. */
-static void device_json(struct rp *p, const struct bench *b,
+static void device_json(struct hc_pr *p, const struct bench *b,
 			const struct bench_round *rd)
 {
 	const struct bench_dev_count *d = &rd->dev;
@@ -265,26 +90,26 @@ static void device_json(struct rp *p, const struct bench *b,
 		jw_u64(&p->j, b->dut.stats.name[i], rd->ethtool[i]);
 	jw_close(&p->j, '}');
 	jw_open(&p->j, "steady", '[');
-	json_num(p, NULL, rd->steady_from);
-	json_num(p, NULL, rd->steady_to);
+	hc_pr_json_num(p, NULL, rd->steady_from);
+	hc_pr_json_num(p, NULL, rd->steady_to);
 	jw_close(&p->j, ']');
 	jw_open(&p->j, "samples", '[');
 	for (i = 0; i < rd->nsamples; i++) {
 		const struct bench_sample *s = &rd->samples[i];
 
 		jw_open(&p->j, NULL, '{');
-		json_num(p, "t", s->t);
+		hc_pr_json_num(p, "t", s->t);
 		jw_u64(&p->j, "seen", s->seen);
 		jw_u64(&p->j, "rx_packets", s->rx);
 		jw_u64(&p->j, "dropped", s->dropped);
-		json_num(p, "cpu_ns", s->cpu_ns);
+		hc_pr_json_num(p, "cpu_ns", s->cpu_ns);
 		jw_close(&p->j, '}');
 	}
 	jw_close(&p->j, ']');
 }
 
 /* "windows":[{"packets":N,"secs":S,"cpu_ns":T}] */
-static void windows_json(struct rp *p, const struct bench_round *rd)
+static void windows_json(struct hc_pr *p, const struct bench_round *rd)
 {
 	int i;
 
@@ -292,8 +117,8 @@ static void windows_json(struct rp *p, const struct bench_round *rd)
 	for (i = 0; i < rd->nwin; i++) {
 		jw_open(&p->j, NULL, '{');
 		jw_u64(&p->j, "packets", rd->win[i].packets);
-		json_num(p, "secs", rd->win[i].secs);
-		json_num(p, "cpu_ns", rd->win[i].cpu_ns);
+		hc_pr_json_num(p, "secs", rd->win[i].secs);
+		hc_pr_json_num(p, "cpu_ns", rd->win[i].cpu_ns);
 		jw_raw(&p->j, "excluded",
 		       rd->win[i].excluded ? "true" : "false");
 		jw_close(&p->j, '}');
@@ -301,7 +126,7 @@ static void windows_json(struct rp *p, const struct bench_round *rd)
 	jw_close(&p->j, ']');
 }
 
-static void rounds_json(struct rp *p, const struct bench *b,
+static void rounds_json(struct hc_pr *p, const struct bench *b,
 			const struct bench_row *r)
 {
 	int i;
@@ -320,8 +145,8 @@ static void rounds_json(struct rp *p, const struct bench *b,
 		jw_u64(&p->j, "seen", rd->seen);
 		jw_u64(&p->j, "dropped_before", rd->dropped_before);
 		jw_u64(&p->j, "dropped_dut", rd->dropped_dut);
-		json_num(p, "mpps", rd->mpps);
-		json_num(p, "ns", rd->ns);
+		hc_pr_json_num(p, "mpps", rd->mpps);
+		hc_pr_json_num(p, "ns", rd->ns);
 		jw_raw(&p->j, "outlier", rd->outlier ? "true" : "false");
 		jw_raw(&p->j, "contended", rd->contended ? "true" : "false");
 		if (rd->excluded[0])
@@ -330,20 +155,20 @@ static void rounds_json(struct rp *p, const struct bench *b,
 			jw_raw(&p->j, "excluded", "null");
 		if (rd->win)
 			jw_u64(&p->j, "excluded_windows", rd->nexcluded);
-		json_num(p, "secs", rd->secs);
-		json_num(p, "cpu_ns", rd->cpu_ns);
-		json_num(p, "own_ns", rd->own_ns);
+		hc_pr_json_num(p, "secs", rd->secs);
+		hc_pr_json_num(p, "cpu_ns", rd->cpu_ns);
+		hc_pr_json_num(p, "own_ns", rd->own_ns);
 		if (b->cpu_mode == BENCH_SPLIT && !b->dev)
-			json_num(p, "gen_cpu_ns", rd->gen_cpu_ns);
-		json_num(p, "pkt_ns", rd->pkt_ns);
-		json_num(p, "pkt_ns_loaded", rd->pkt_ns_loaded);
-		json_num(p, "ns_loaded", rd->ns_loaded);
+			hc_pr_json_num(p, "gen_cpu_ns", rd->gen_cpu_ns);
+		hc_pr_json_num(p, "pkt_ns", rd->pkt_ns);
+		hc_pr_json_num(p, "pkt_ns_loaded", rd->pkt_ns_loaded);
+		hc_pr_json_num(p, "ns_loaded", rd->ns_loaded);
 		if (rd->win) {
 			jw_u64(&p->j, "visits", rd->visits);
 			windows_json(p, rd);
 		}
-		json_num(p, "setup_ms", rd->setup_ms);
-		json_num(p, "teardown_ms", rd->teardown_ms);
+		hc_pr_json_num(p, "setup_ms", rd->setup_ms);
+		hc_pr_json_num(p, "teardown_ms", rd->teardown_ms);
 		jw_raw(&p->j, "unverified", rd->unverified ? "true" : "false");
 		if (b->per_cpu && rd->cpu_mpps)
 			cpus_json(p, b, rd->cpu_mpps);
@@ -389,7 +214,7 @@ static double dropped_pct(const struct bench_row *r)
 }
 
 /* Every column of a row, for every output: the one place they are named. */
-static void row_columns(struct rp *p, const struct bench *b,
+static void row_columns(struct hc_pr *p, const struct bench *b,
 			const struct bench_row *r)
 {
 	const struct bench_sum *s = &r->sum;
@@ -398,47 +223,47 @@ static void row_columns(struct rp *p, const struct bench *b,
 	char valid[320], delta[64], ratio[64], cpus[160];
 	size_t len;
 
-	rp_str(p, RP_ALL, "name", "row", -22, r->name);
-	rp_bool(p, RP_DATA, "valid", NULL, 0,
+	hc_pr_str(p, HC_PR_ALL, "name", "row", -22, r->name);
+	hc_pr_bool(p, HC_PR_DATA, "valid", NULL, 0,
 		!r->reason[0] && !r->unverified[0]);
-	rp_str(p, RP_DATA, "status", NULL, 0,
+	hc_pr_str(p, HC_PR_DATA, "status", NULL, 0,
 	       r->reason[0]	? "invalid" :
 	       r->unverified[0] ? "unverified" :
 				  "valid");
-	rp_str(p, RP_DATA, "reason", NULL, 0,
+	hc_pr_str(p, HC_PR_DATA, "reason", NULL, 0,
 	       r->reason[0]	? r->reason :
 	       r->unverified[0] ? r->unverified :
 				  NULL);
-	rp_list(p, RP_DATA, "flags", flags, nf);
-	rp_num(p, RP_JSON, "excluded_windows", NULL, 0, 0, s->excluded);
-	rp_open(p, RP_DATA, "mpps");
-	rp_num(p, RP_ALL, "median", "Mpps", 7, 3, s->mpps_med);
-	rp_num(p, RP_DATA, "min", NULL, 0, 3, s->mpps_min);
-	rp_num(p, RP_DATA, "max", NULL, 0, 3, s->mpps_max);
-	rp_close(p, RP_DATA);
+	hc_pr_list(p, HC_PR_DATA, "flags", flags, nf);
+	hc_pr_num(p, HC_PR_JSON, "excluded_windows", NULL, 0, 0, s->excluded);
+	hc_pr_open(p, HC_PR_DATA, "mpps", '{');
+	hc_pr_num(p, HC_PR_ALL, "median", "Mpps", 7, 3, s->mpps_med);
+	hc_pr_num(p, HC_PR_DATA, "min", NULL, 0, 3, s->mpps_min);
+	hc_pr_num(p, HC_PR_DATA, "max", NULL, 0, 3, s->mpps_max);
+	hc_pr_close(p, HC_PR_DATA, '}');
 	/* Split: the generator's CPU outruns the hook's; say by how much. */
 	if (b->cpu_mode == BENCH_SPLIT && !b->dev)
-		rp_num(p, RP_ALL, "dropped_before_pct", "dropped before %", 16,
+		hc_pr_num(p, HC_PR_ALL, "dropped_before_pct", "dropped before %", 16,
 		       1, r->kind->generator ? NAN : dropped_pct(r));
 	snprintf(delta, sizeof(delta), "delta ns vs %s", b->scen->baseline);
 	snprintf(ratio, sizeof(ratio), "ratio vs %s", b->scen->baseline);
-	rp_est(p, RP_ALL, "ns", "ns/pkt", 23, 1, false, &s->ns);
-	rp_est(p, RP_ALL, "delta_ns", delta, 24, 1, true, &s->delta);
-	rp_num(p, RP_DATA, "delta_median", NULL, 0, 4, s->delta_median);
-	rp_num(p, RP_ALL, "mde_ns", "mde ns", 6, 1, s->mde_ns);
-	rp_num(p, RP_DATA, "mde_pct", NULL, 0, 3, s->mde_pct);
-	rp_est(p, RP_ALL, "ratio", ratio, 22, 3, false, &s->ratio);
+	rp_est(p, HC_PR_ALL, "ns", "ns/pkt", 23, 1, false, &s->ns);
+	rp_est(p, HC_PR_ALL, "delta_ns", delta, 24, 1, true, &s->delta);
+	hc_pr_num(p, HC_PR_DATA, "delta_median", NULL, 0, 4, s->delta_median);
+	hc_pr_num(p, HC_PR_ALL, "mde_ns", "mde ns", 6, 1, s->mde_ns);
+	hc_pr_num(p, HC_PR_DATA, "mde_pct", NULL, 0, 3, s->mde_pct);
+	rp_est(p, HC_PR_ALL, "ratio", ratio, 22, 3, false, &s->ratio);
 	/* No interval (too few rounds, or no baseline): nothing to say. */
-	rp_bool(p, RP_ALL, "significant", "sig", 3,
+	hc_pr_bool(p, HC_PR_ALL, "significant", "sig", 3,
 		isnan(s->delta.lo) ? -1 : s->significant);
 	/* veth: the mean of the windows too, the cost under this load */
 	if (!b->dev) {
-		rp_num(p, RP_ALL, "ns_loaded", "loaded", 7, 1, s->ns_loaded);
-		rp_num(p, RP_DATA, "window_packets", NULL, 0, 0,
+		hc_pr_num(p, HC_PR_ALL, "ns_loaded", "loaded", 7, 1, s->ns_loaded);
+		hc_pr_num(p, HC_PR_DATA, "window_packets", NULL, 0, 0,
 		       r->window_packets);
 	}
 	if (b->per_cpu)
-		rp_str(p, RP_TEXT, NULL, "Mpps per CPU", -20,
+		hc_pr_str(p, HC_PR_TEXT, NULL, "Mpps per CPU", -20,
 		       cpu_text(b, r, cpus, sizeof(cpus)));
 
 	len = snprintf(valid, sizeof(valid), "%s%s",
@@ -464,17 +289,16 @@ static void row_columns(struct rp *p, const struct bench *b,
 	}
 	if (nf && len < sizeof(valid))
 		snprintf(valid + len, sizeof(valid) - len, ")");
-	rp_str(p, RP_TEXT, NULL, "valid", 0, valid);
-	if (p->mode == RP_JSON)
+	hc_pr_str(p, HC_PR_TEXT, NULL, "valid", 0, valid);
+	if (p->mode == HC_PR_JSON)
 		rounds_json(p, b, r);
 }
 
-static void line(struct rp *p, const struct bench *b, const struct bench_row *r)
+static void line(struct hc_pr *p, const struct bench *b, const struct bench_row *r)
 {
 	p->col = 0;
 	row_columns(p, b, r);
-	if (!p->measure)
-		fputc('\n', p->f);
+	hc_pr_end(p);
 }
 
 static const char *const cpu_mode_names[] = { "split", "inline" };
@@ -588,7 +412,7 @@ static void excluded_text(const struct bench *b, FILE *f)
 
 void bench_report_text(const struct bench *b, FILE *f)
 {
-	struct rp p = { .mode = RP_TEXT, .f = f, .header = true };
+	struct hc_pr p = { .mode = HC_PR_TEXT, .f = f, .header = true };
 	const struct bench_row *gen = NULL;
 	double setup = attach_ms(b);
 	int i, outliers = 0, counted = 0, nfew = 0, disagree = 0, slow = 0,
@@ -666,7 +490,7 @@ void bench_report_text(const struct bench *b, FILE *f)
 			b->env.hypervisor);
 }
 
-static void dut_json(struct rp *p, const struct bench *b)
+static void dut_json(struct hc_pr *p, const struct bench *b)
 {
 	struct hc_json *j = &p->j;
 	char mac[18];
@@ -692,7 +516,7 @@ static void dut_json(struct rp *p, const struct bench *b)
 	if (b->gen_cmd)
 		jw_str(j, "gen_cmd", b->gen_cmd);
 	else
-		json_num(p, "window_s", b->window);
+		hc_pr_json_num(p, "window_s", b->window);
 	jw_str(j, "other_dev", b->other_name);
 	jw_str(j, "tune", b->tune ? b->tune : "");
 	jw_close(j, '}');
@@ -700,7 +524,7 @@ static void dut_json(struct rp *p, const struct bench *b)
 
 void bench_report_json(const struct bench *b, FILE *f)
 {
-	struct rp p = { .mode = RP_JSON, .f = f, .j = { .f = f } };
+	struct hc_pr p = { .mode = HC_PR_JSON, .f = f, .j = { .f = f } };
 	struct hc_json *j = &p.j;
 	int i;
 
@@ -715,8 +539,8 @@ void bench_report_json(const struct bench *b, FILE *f)
 	jw_u64(j, "rounds", b->nrounds);
 	jw_u64(j, "seed", b->seed);
 	jw_str(j, "baseline", b->scen->baseline);
-	json_num(&p, "resolution_ns", b->resolution_ns);
-	json_num(&p, "resolution_pct", b->resolution_pct);
+	hc_pr_json_num(&p, "resolution_ns", b->resolution_ns);
+	hc_pr_json_num(&p, "resolution_pct", b->resolution_pct);
 	jw_open(j, "env", '{');
 	jw_u64(j, "cpus", b->env.cpus);
 	jw_raw(j, "bpf_jit", b->env.jit ? "true" : "false");
@@ -732,19 +556,19 @@ void bench_report_json(const struct bench *b, FILE *f)
 	if (!b->dev) {
 		jw_u64(j, "windows", b->windows);
 		jw_u64(j, "window_packets", b->window_packets);
-		json_num(&p, "window_quantile", BENCH_WINDOW_Q);
+		hc_pr_json_num(&p, "window_quantile", BENCH_WINDOW_Q);
 	}
 	jw_u64(j, "warmup_rounds", 1);
 	jw_u64(j, "min_rounds", b->rounds);
 	jw_u64(j, "max_rounds", b->target_ci ? b->max_rounds : b->rounds);
-	json_num(&p, "target_ci_pct", b->target_ci ? b->target_ci : NAN);
+	hc_pr_json_num(&p, "target_ci_pct", b->target_ci ? b->target_ci : NAN);
 	jw_raw(j, "target_reached",
 	       !b->target_ci	 ? "null" :
 	       b->target_reached ? "true" :
 				   "false");
 	jw_str(j, "interval", "hodges-lehmann-wilcoxon");
-	json_num(&p, "level", BENCH_LEVEL);
-	json_num(&p, "attach_ms_median", attach_ms(b));
+	hc_pr_json_num(&p, "level", BENCH_LEVEL);
+	hc_pr_json_num(&p, "attach_ms_median", attach_ms(b));
 	jw_close(j, '}');
 	if (b->dev)
 		dut_json(&p, b);
@@ -760,7 +584,7 @@ void bench_report_json(const struct bench *b, FILE *f)
 
 void bench_report_csv(const struct bench *b, FILE *f)
 {
-	struct rp p = { .mode = RP_CSV, .f = f, .header = true };
+	struct hc_pr p = { .mode = HC_PR_CSV, .f = f, .header = true };
 	int i;
 
 	line(&p, b, &b->rows[0]);

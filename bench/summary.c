@@ -322,23 +322,6 @@ static bool close_to(__u64 want, __u64 got)
 	return d <= BENCH_TOLERANCE * (double)want;
 }
 
-/* 50839662 as "50,839,662". */
-static const char *commas(__u64 v, char *buf, size_t size)
-{
-	char digits[24];
-	int n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
-	size_t o = 0;
-	int i;
-
-	for (i = 0; i < n && o + 2 < size; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 static int device_sum(const struct bench_row *r, const struct bench_round *rd,
 		      const char *dev, char *why, size_t size)
 {
@@ -359,12 +342,12 @@ static int device_sum(const struct bench_row *r, const struct bench_round *rd,
 		if (rd->offered > want)
 			snprintf(o, sizeof(o),
 				 "%s offered by the generator, %s",
-				 commas(rd->offered, a, sizeof(a)),
+				 hc_commas(a, sizeof(a), rd->offered),
 				 want ? "of them " :
 					"none of them left its device");
 		if (rd->offered <= want || want)
 			snprintf(o + strlen(o), sizeof(o) - strlen(o),
-				 "%s generated", commas(want, a, sizeof(a)));
+				 "%s generated", hc_commas(a, sizeof(a), want));
 		snprintf(
 			why, size,
 			"%s: %s, 0 seen at the hook, 0 dropped before it: the frames were lost where no counter on %s sees them",

@@ -313,6 +313,9 @@ int hc_dev_set_threaded(const char *dev, int on);
 /* Writes S to a /proc or /sys file; the error of the write or the close. */
 int hc_write_file(const char *path, const char *s);
 
+/* 9776320 as "9,776,320", into buf. */
+const char *hc_commas(char *buf, size_t size, __u64 v);
+
 /* Maps a negative errno from a setup step to an exit code. */
 int hc_exit_code(int err);
 

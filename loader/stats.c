@@ -7,6 +7,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "json.h"
+#include "print.h"
 #include "rules.h"
 #include "stats.h"
 
@@ -95,137 +96,112 @@ static void deltas(const struct hc_snap *a, const struct hc_snap *b,
 	}
 }
 
-/* 9776320 -> "9,776,320" */
-static const char *commas(char *buf, size_t size, __u64 v)
-{
-	char tmp[32];
-	int len, i, o = 0;
-
-	len = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v);
-	for (i = 0; i < len && o < (int)size - 2; i++) {
-		if (i && (len - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
 
 static __u64 rate(__u64 n, double secs)
 {
 	return secs > 0 ? (__u64)(n / secs + 0.5) : 0;
 }
 
-static void text_rate_line(const char *name, const struct delta *x, double dt)
+/* An interval line: a class (or the total) as a rate per verdict. */
+static void rate_line(struct hc_pr *p, int which, const char *name,
+		      const struct delta *x, double dt)
 {
-	char a[32], b[32], c[32], e[32];
+	int named = which & (name ? HC_PR_ALL : HC_PR_TEXT);
 
-	printf("%-13s %13s pps %13s drop pps %13s pass pps %13s redirect pps\n",
-	       name, commas(a, sizeof(a), rate(x->pkts, dt)),
-	       commas(b, sizeof(b), rate(x->v[HC_DROP], dt)),
-	       commas(c, sizeof(c), rate(x->v[HC_PASS], dt)),
-	       commas(e, sizeof(e), rate(x->v[HC_REDIRECT], dt)));
-}
-
-/* The per-verdict rates of an interval line, in JSON. */
-static void json_rates(struct hc_json *j, const struct delta *x, double dt)
-{
-	jw_u64(j, "pps", rate(x->pkts, dt));
-	jw_u64(j, "drop_pps", rate(x->v[HC_DROP], dt));
-	jw_u64(j, "pass_pps", rate(x->v[HC_PASS], dt));
-	jw_u64(j, "redirect_pps", rate(x->v[HC_REDIRECT], dt));
+	hc_pr_str(p, named, "name", NULL, -13, name ?: "receive total");
+	hc_pr_count(p, which, "pps", NULL, 17, rate(x->pkts, dt), "pps");
+	hc_pr_count(p, which, "drop_pps", NULL, 22, rate(x->v[HC_DROP], dt),
+		    "drop pps");
+	hc_pr_count(p, which, "pass_pps", NULL, 22, rate(x->v[HC_PASS], dt),
+		    "pass pps");
+	hc_pr_count(p, which, "redirect_pps", NULL, 26,
+		    rate(x->v[HC_REDIRECT], dt), "redirect pps");
+	if (!name)
+		hc_pr_count(p, which & HC_PR_JSON, "bps", NULL, 0,
+			    rate(x->bytes * 8, dt), NULL);
+	hc_pr_end(p);
 }
 
 /* --per-cpu: the CPUs that counted packets between a and b, as a rate. */
-static void per_cpu(const struct hc_run *r, struct hc_json *j,
+static void per_cpu(const struct hc_run *r, struct hc_pr *p,
 		    const struct hc_snap *a, const struct hc_snap *b, double dt)
 {
-	char name[32], n[32];
+	char name[32];
 	int cpu;
 
 	if (!r->per_cpu)
 		return;
-	if (r->json)
-		jw_open(j, "cpus", '[');
+	hc_pr_open(p, HC_PR_JSON, "cpus", '[');
 	for (cpu = 0; cpu < b->ncpu; cpu++) {
 		__u64 pkts = b->cpu[cpu] - (cpu < a->ncpu ? a->cpu[cpu] : 0);
 
 		if (!pkts)
 			continue;
-		if (r->json) {
-			jw_open(j, NULL, '{');
-			jw_u64(j, "cpu", cpu);
-			jw_u64(j, "pps", rate(pkts, dt));
-			jw_close(j, '}');
-			continue;
-		}
 		snprintf(name, sizeof(name), "cpu %d", cpu);
-		printf("%-13s %13s pps\n", name,
-		       commas(n, sizeof(n), rate(pkts, dt)));
+		hc_pr_open(p, HC_PR_JSON, NULL, '{');
+		hc_pr_str(p, HC_PR_TEXT, NULL, NULL, -13, name);
+		hc_pr_count(p, HC_PR_JSON, "cpu", NULL, 0, cpu, NULL);
+		hc_pr_count(p, HC_PR_ALL, "pps", NULL, 17, rate(pkts, dt),
+			    "pps");
+		hc_pr_close(p, HC_PR_JSON, '}');
+		hc_pr_end(p);
 	}
-	if (r->json)
-		jw_close(j, ']');
+	hc_pr_close(p, HC_PR_JSON, ']');
+}
+
+static struct hc_pr printer(const struct hc_run *r)
+{
+	return (struct hc_pr){ .mode = r->json ? HC_PR_JSON : HC_PR_TEXT,
+			       .f = stdout,
+			       .j = { .f = stdout } };
 }
 
 void hc_stats_interval(const struct hc_run *r, const struct hc_snap *prev,
 		       const struct hc_snap *cur, double since_start)
 {
 	struct delta d[HC_NR_CLASSES + 1], *tot = &d[HC_NR_CLASSES];
-	struct hc_json j = { .f = stdout };
+	struct hc_pr p = printer(r);
 	double dt = cur->t - prev->t;
 	int cls;
 
 	deltas(prev, cur, d);
-	if (!r->json) {
-		for (cls = 0; cls < HC_NR_CLASSES; cls++)
-			if (d[cls].pkts)
-				text_rate_line(hc_class_names[cls], &d[cls],
-					       dt);
-		text_rate_line("receive total", tot, dt);
-		per_cpu(r, &j, prev, cur, dt);
-		printf("\n");
-		fflush(stdout);
-		return;
-	}
-	jw_open(&j, NULL, '{');
-	jw_str(&j, "type", "interval");
-	jw_f64(&j, "t", since_start);
-	jw_open(&j, "total", '{');
-	json_rates(&j, tot, dt);
-	jw_u64(&j, "bps", rate(tot->bytes * 8, dt));
-	jw_close(&j, '}');
-	jw_open(&j, "classes", '[');
+	hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+	hc_pr_str(&p, HC_PR_JSON, "type", NULL, 0, "interval");
+	hc_pr_num(&p, HC_PR_JSON, "t", NULL, 0, 0, since_start);
+	hc_pr_open(&p, HC_PR_JSON, "total", '{');
+	rate_line(&p, HC_PR_JSON, NULL, tot, dt);
+	hc_pr_close(&p, HC_PR_JSON, '}');
+	hc_pr_open(&p, HC_PR_JSON, "classes", '[');
 	for (cls = 0; cls < HC_NR_CLASSES; cls++) {
 		if (!d[cls].pkts)
 			continue;
-		jw_open(&j, NULL, '{');
-		jw_str(&j, "name", hc_class_names[cls]);
-		json_rates(&j, &d[cls], dt);
-		jw_close(&j, '}');
+		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+		rate_line(&p, HC_PR_ALL, hc_class_names[cls], &d[cls], dt);
+		hc_pr_close(&p, HC_PR_JSON, '}');
 	}
-	jw_close(&j, ']');
-	per_cpu(r, &j, prev, cur, dt);
-	jw_close(&j, '}');
+	hc_pr_close(&p, HC_PR_JSON, ']');
+	/* Text has the total after its classes. */
+	rate_line(&p, HC_PR_TEXT, NULL, tot, dt);
+	per_cpu(r, &p, prev, cur, dt);
+	hc_pr_close(&p, HC_PR_JSON, '}');
+	if (!r->json)
+		printf("\n");
+	fflush(stdout);
 }
 
-static void json_totals(struct hc_json *j, const struct delta *x)
+/* A summary line: a class's (or the total's) counts per verdict. */
+static void total_line(struct hc_pr *p, int which, const char *name,
+		       const struct delta *x)
 {
-	jw_u64(j, "packets", x->pkts);
-	jw_u64(j, "bytes", x->bytes);
-	jw_u64(j, "drop", x->v[HC_DROP]);
-	jw_u64(j, "pass", x->v[HC_PASS]);
-	jw_u64(j, "redirect", x->v[HC_REDIRECT]);
-}
-
-static void text_total_line(const char *name, const struct delta *x)
-{
-	char a[32], b[32], c[32], e[32], f[32];
-
-	printf("%-13s %15s %17s %15s %15s %15s\n", name,
-	       commas(a, sizeof(a), x->pkts), commas(b, sizeof(b), x->bytes),
-	       commas(c, sizeof(c), x->v[HC_DROP]),
-	       commas(e, sizeof(e), x->v[HC_PASS]),
-	       commas(f, sizeof(f), x->v[HC_REDIRECT]));
+	hc_pr_str(p, which & (name ? HC_PR_ALL : HC_PR_TEXT), "name", "class",
+		  -13, name ?: "total");
+	hc_pr_count(p, which, "packets", "packets", 15, x->pkts, NULL);
+	hc_pr_count(p, which, "bytes", "bytes", 17, x->bytes, NULL);
+	hc_pr_count(p, which, "drop", "drop", 15, x->v[HC_DROP], NULL);
+	hc_pr_count(p, which, "pass", "pass", 15, x->v[HC_PASS], NULL);
+	hc_pr_count(p, which, "redirect", "redirect", 15, x->v[HC_REDIRECT],
+		    NULL);
+	hc_pr_end(p);
 }
 
 void hc_stats_summary(const struct hc_run *r, const struct hc_snap *start,
@@ -233,55 +209,50 @@ void hc_stats_summary(const struct hc_run *r, const struct hc_snap *start,
 {
 	struct delta d[HC_NR_CLASSES + 1], *tot = &d[HC_NR_CLASSES];
 	const struct hc_hook *h = r->hook;
-	struct hc_json j = { .f = stdout };
+	struct hc_pr p = printer(r);
 	double dur = cur->t - start->t;
+	char head[160];
 	int cls;
 
 	deltas(start, cur, d);
-	if (!r->json) {
-		printf("Summary: %s (%s) on %s, %.2f s\n", h->name,
-		       h->attach_name(r), r->dev, dur);
-		if (h->report)
-			h->report(r, NULL);
-		printf("%-13s %15s %17s %15s %15s %15s\n", "class", "packets",
-		       "bytes", "drop", "pass", "redirect");
-		for (cls = 0; cls < HC_NR_CLASSES; cls++)
-			if (d[cls].pkts)
-				text_total_line(hc_class_names[cls], &d[cls]);
-		text_total_line("total", tot);
-		fflush(stdout);
-		return;
-	}
-	jw_open(&j, NULL, '{');
-	jw_str(&j, "type", "summary");
-	jw_str(&j, "hook", h->name);
-	jw_str(&j, "mode", h->attach_name(r));
-	jw_str(&j, "attach", h->attach_via(r));
-	jw_str(&j, "dev", r->dev);
-	jw_str(&j, "netns", r->netns ? r->netns : "");
-	jw_u64(&j, "prog_id", r->prog_id);
-	jw_str(&j, "parse", hc_parse_names[r->conf.parse]);
-	jw_open(&j, "rules", '[');
-	for (cls = 0; cls < (int)r->conf.nr_rules && r->rule_texts; cls++)
-		jw_str(&j, NULL, r->rule_texts[cls]);
-	jw_close(&j, ']');
-	jw_str(&j, "action", hc_verdict_names[r->conf.def_verdict]);
-	jw_u64(&j, "bare", r->bare);
-	jw_f64(&j, "duration_s", dur);
+	snprintf(head, sizeof(head), "Summary: %s (%s) on %s, %.2f s", h->name,
+		 h->attach_name(r), r->dev, dur);
+	hc_pr_str(&p, HC_PR_TEXT, NULL, NULL, 0, head);
+	hc_pr_end(&p);
+	hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+	hc_pr_str(&p, HC_PR_JSON, "type", NULL, 0, "summary");
+	hc_pr_str(&p, HC_PR_JSON, "hook", NULL, 0, h->name);
+	hc_pr_str(&p, HC_PR_JSON, "mode", NULL, 0, h->attach_name(r));
+	hc_pr_str(&p, HC_PR_JSON, "attach", NULL, 0, h->attach_via(r));
+	hc_pr_str(&p, HC_PR_JSON, "dev", NULL, 0, r->dev);
+	hc_pr_str(&p, HC_PR_JSON, "netns", NULL, 0, r->netns ? r->netns : "");
+	hc_pr_count(&p, HC_PR_JSON, "prog_id", NULL, 0, r->prog_id, NULL);
+	hc_pr_str(&p, HC_PR_JSON, "parse", NULL, 0,
+		  hc_parse_names[r->conf.parse]);
+	hc_pr_list(&p, HC_PR_JSON, "rules", r->rule_texts,
+		   r->rule_texts ? (int)r->conf.nr_rules : 0);
+	hc_pr_str(&p, HC_PR_JSON, "action", NULL, 0,
+		  hc_verdict_names[r->conf.def_verdict]);
+	hc_pr_count(&p, HC_PR_JSON, "bare", NULL, 0, r->bare, NULL);
+	hc_pr_num(&p, HC_PR_JSON, "duration_s", NULL, 0, 0, dur);
 	if (h->report)
-		h->report(r, &j);
-	jw_open(&j, "total", '{');
-	json_totals(&j, tot);
-	jw_close(&j, '}');
-	jw_open(&j, "classes", '[');
+		h->report(r, r->json ? &p.j : NULL);
+	p.header = true;
+	total_line(&p, HC_PR_TEXT, "", tot);
+	p.header = false;
+	hc_pr_open(&p, HC_PR_JSON, "total", '{');
+	total_line(&p, HC_PR_JSON, NULL, tot);
+	hc_pr_close(&p, HC_PR_JSON, '}');
+	hc_pr_open(&p, HC_PR_JSON, "classes", '[');
 	for (cls = 0; cls < HC_NR_CLASSES; cls++) {
 		if (!d[cls].pkts)
 			continue;
-		jw_open(&j, NULL, '{');
-		jw_str(&j, "name", hc_class_names[cls]);
-		json_totals(&j, &d[cls]);
-		jw_close(&j, '}');
+		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+		total_line(&p, HC_PR_ALL, hc_class_names[cls], &d[cls]);
+		hc_pr_close(&p, HC_PR_JSON, '}');
 	}
-	jw_close(&j, ']');
-	jw_close(&j, '}');
+	hc_pr_close(&p, HC_PR_JSON, ']');
+	total_line(&p, HC_PR_TEXT, NULL, tot);
+	hc_pr_close(&p, HC_PR_JSON, '}');
+	fflush(stdout);
 }

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hookcmp.h"
+#include "print.h"
+
+void hc_pr_sep(struct hc_pr *p)
+{
+	if (p->col++)
+		fputc(p->mode == HC_PR_CSV ? ',' : ' ', p->f);
+}
+
+/* CSV: "obj_key" inside an object. */
+void hc_pr_csv_name(struct hc_pr *p, const char *key, const char *suffix)
+{
+	hc_pr_sep(p);
+	fprintf(p->f, "%s%s%s%s", p->obj ? p->obj : "", p->obj ? "_" : "", key,
+		suffix);
+}
+
+void hc_pr_csv_str(struct hc_pr *p, const char *s)
+{
+	hc_pr_sep(p);
+	if (!s)
+		return;
+	fputc('"', p->f);
+	for (; *s; s++)
+		fprintf(p->f, *s == '"' ? "\"\"" : "%c", *s);
+	fputc('"', p->f);
+}
+
+void hc_pr_csv_num(struct hc_pr *p, int prec, double v)
+{
+	hc_pr_sep(p);
+	if (!isnan(v))
+		fprintf(p->f, "%.*f", prec, v);
+}
+
+void hc_pr_json_num(struct hc_pr *p, const char *key, double v)
+{
+	if (isnan(v) || isinf(v))
+		jw_raw(&p->j, key, "null");
+	else
+		jw_f64(&p->j, key, v);
+}
+
+/*
+ * Text: width < 0 aligns left; the last column has width 0. A column is
+ * as wide as its widest cell, which a measuring pass finds first.
+ */
+void hc_pr_cell(struct hc_pr *p, int width, const char *s)
+{
+	int i = p->col, w = strlen(s);
+
+	if (p->measure) {
+		p->col++;
+		if (i < HC_PR_COLS && w > p->width[i])
+			p->width[i] = w;
+		return;
+	}
+	hc_pr_sep(p);
+	if (i < HC_PR_COLS && width && abs(width) < p->width[i])
+		width = width < 0 ? -p->width[i] : p->width[i];
+	fprintf(p->f, "%*s", width, s);
+}
+
+void hc_pr_str(struct hc_pr *p, int which, const char *key, const char *label,
+		   int width, const char *s)
+{
+	if (!(which & p->mode))
+		return;
+	if (p->mode == HC_PR_JSON) {
+		if (s)
+			jw_str(&p->j, key, s);
+		else
+			jw_raw(&p->j, key, "null");
+	} else if (p->mode == HC_PR_CSV) {
+		if (p->header)
+			hc_pr_csv_name(p, key, "");
+		else
+			hc_pr_csv_str(p, s);
+	} else {
+		hc_pr_cell(p, width, p->header ? label : s ? s : "-");
+	}
+}
+
+/* v: 1 true, 0 false, -1 not known (null, empty, "n/a"). */
+void hc_pr_bool(struct hc_pr *p, int which, const char *key, const char *label,
+		    int width, int v)
+{
+	static const char *const json[] = { "null", "false", "true" };
+	static const char *const text[] = { "n/a", "no", "yes" };
+
+	if (!(which & p->mode))
+		return;
+	if (p->mode == HC_PR_JSON)
+		jw_raw(&p->j, key, json[v + 1]);
+	else if (p->mode == HC_PR_CSV && p->header)
+		hc_pr_csv_name(p, key, "");
+	else if (p->mode == HC_PR_CSV)
+		hc_pr_sep(p), fputs(v < 0 ? "" : json[v + 1], p->f);
+	else
+		hc_pr_cell(p, width, p->header ? label : text[v + 1]);
+}
+
+void hc_pr_num(struct hc_pr *p, int which, const char *key, const char *label,
+		   int width, int prec, double v)
+{
+	char buf[32] = "-";
+
+	if (!(which & p->mode))
+		return;
+	if (p->mode == HC_PR_JSON) {
+		hc_pr_json_num(p, key, v);
+	} else if (p->mode == HC_PR_CSV) {
+		if (p->header)
+			hc_pr_csv_name(p, key, "");
+		else
+			hc_pr_csv_num(p, prec, v);
+	} else {
+		if (!isnan(v))
+			snprintf(buf, sizeof(buf), "%.*f", prec, v);
+		hc_pr_cell(p, width, p->header ? label : buf);
+	}
+}
+
+void hc_pr_list(struct hc_pr *p, int which, const char *key,
+		    const char *const *items, int n)
+{
+	char buf[256] = "";
+	size_t len = 0;
+	int i;
+
+	if (!(which & p->mode))
+		return;
+	if (p->mode == HC_PR_JSON) {
+		jw_open(&p->j, key, '[');
+		for (i = 0; i < n; i++)
+			jw_str(&p->j, NULL, items[i]);
+		jw_close(&p->j, ']');
+		return;
+	}
+	for (i = 0; i < n && len < sizeof(buf); i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s",
+				i ? ";" : "", items[i]);
+	hc_pr_str(p, which, key, key, 0, buf);
+}
+
+void hc_pr_open(struct hc_pr *p, int which, const char *key, char c)
+{
+	if (!(which & p->mode))
+		return;
+	if (p->mode == HC_PR_JSON)
+		jw_open(&p->j, key, c);
+	p->obj = key;
+}
+
+void hc_pr_close(struct hc_pr *p, int which, char c)
+{
+	if (!(which & p->mode))
+		return;
+	if (p->mode == HC_PR_JSON)
+		jw_close(&p->j, c);
+	p->obj = NULL;
+}
+
+void hc_pr_count(struct hc_pr *p, int which, const char *key,
+		 const char *label, int width, unsigned long long v,
+		 const char *unit)
+{
+	char buf[64];
+
+	if (!(which & p->mode))
+		return;
+	if (p->mode == HC_PR_JSON) {
+		jw_u64(&p->j, key, v);
+	} else if (p->mode == HC_PR_CSV) {
+		if (p->header)
+			hc_pr_csv_name(p, key, "");
+		else
+			hc_pr_sep(p), fprintf(p->f, "%llu", v);
+	} else if (p->header) {
+		hc_pr_cell(p, width, label);
+	} else {
+		hc_commas(buf, sizeof(buf), v);
+		if (unit)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+				 " %s", unit);
+		hc_pr_cell(p, width, buf);
+	}
+}
+
+void hc_pr_end(struct hc_pr *p)
+{
+	if (p->mode != HC_PR_JSON && !p->measure && p->col)
+		fputc('\n', p->f);
+	p->col = 0;
+}
