@@ -590,8 +590,14 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	bool plot_created = false, measured = false, report = false;
 	int npos, ret, i, k;
 
-	for (i = 0; bench_scenarios[i] && i < 15; i++)
+	for (i = 0; bench_scenarios[i]; i++) {
+		/* The last entry ends the choices: no scenario is left out. */
+		if (i + 1 == sizeof(scen_names) / sizeof(scen_names[0]))
+			return hc_fail(HC_EXIT_FAIL,
+				       "bench: more scenarios than --scenario's choices hold (%d)",
+				       i);
 		scen_names[i] = bench_scenarios[i]->name;
+	}
 	b->rounds = 30;
 	b->max_rounds = 100;
 	b->fd_gen = b->fd_dut = b->fd_sink = b->fd_root = -1;

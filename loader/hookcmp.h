@@ -194,9 +194,9 @@ const struct hc_hook_row *hc_hook_row_find(const char *name, bool variant,
 					   const struct hc_hook **hook);
 /*
  * The hooks' run options (--hook, --bare, each hook's own), appended to
- * a command's table of n of max entries: its struct holds the hc_run
- * first. The new count, or -E2BIG, or -EINVAL for two hooks that declare
- * an option differently.
+ * a command's table of n of max entries (and room for the {} that ends
+ * it): its struct holds the hc_run first. The new count, or -E2BIG, or
+ * -EINVAL for two hooks that declare an option differently.
  */
 int hc_hook_opts(struct hc_opt *opts, int n, int max);
 /*

@@ -23,7 +23,8 @@ qinq-tcp6:2 udp4-cut:1 ip6-cut:1 ext6-udp:2"
 RMIX_L4="udp4:8 tcp4:4 icmp4:3 udp6:8 tcp6:5 icmp6:1 arp:2 l2-other:2 malformed:2"
 
 # Usage errors come before anything touches the system: no root needed.
-expect_table "redirect usage" "" <<EOF
+test_usage() {
+	expect_table "redirect usage" "" <<EOF
 2;--hook socket cannot redirect: it only keeps or drops what reaches it;--hook socket -a redirect --redirect eth1 eth0
 2;--hook socket cannot redirect;--hook socket --socket packet -r 'udp redirect' --redirect eth1 eth0
 2;'redirect' needs --redirect DEV;--hook xdp -a redirect eth0
@@ -39,9 +40,12 @@ expect_table "redirect usage" "" <<EOF
 2;--raw is one fixed live frame: no --method packet, no --flows, no --refresh;gen --raw --refresh eth0
 2;"error":"--hook socket cannot redirect;-j --hook socket -a redirect --redirect eth1 eth0
 EOF
+}
 
+# The rest needs root: without it, only test_usage runs.
 if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP redirect netns tests: they need root"
+	run_tests usage
 	exit 0
 fi
 
@@ -112,11 +116,11 @@ dropped() {
 		$(ip -n "$D" -s -j link show dev "$OUT" | jq '.[0].stats64.tx.dropped')))
 }
 
-# test_forward NAME NAPI ARGS...: hookcmp ARGS on DEV redirects the mix to
+# forward NAME NAPI ARGS...: hookcmp ARGS on DEV redirects the mix to
 # OUT; the counter on the sink end counts it. NAPI=napi also puts an XDP
 # program there: native XDP hands OUT xdp_frames, which a veth takes only
 # while its peer runs NAPI.
-test_forward() {
+forward() {
 	local name=$1 napi=$2
 	shift 2
 	kernel_lacks "$name" "$@" && return
@@ -146,16 +150,18 @@ test_forward() {
 	rd_down
 }
 
-test_forward "xdp native devmap" napi --hook xdp
-test_forward "xdp native ifindex" napi --hook xdp --redirect-mode ifindex
-test_forward "xdp native link devmap" napi --hook xdp --xdp-attach link
-test_forward "xdp generic devmap" none --hook xdp --xdp-mode generic
-test_forward "xdp generic ifindex" none --hook xdp --xdp-mode generic --redirect-mode ifindex
-test_forward "tc clsact egress" none --hook tc
-test_forward "tc ingress egress" none --hook tc --qdisc ingress
-test_forward "tcx egress" none --hook tc --tc-attach tcx
-test_forward "tc clsact peer" none --hook tc --redirect-peer
-test_forward "tcx peer" none --hook tc --tc-attach tcx --redirect-peer
+test_forward() {
+	forward "xdp native devmap" napi --hook xdp
+	forward "xdp native ifindex" napi --hook xdp --redirect-mode ifindex
+	forward "xdp native link devmap" napi --hook xdp --xdp-attach link
+	forward "xdp generic devmap" none --hook xdp --xdp-mode generic
+	forward "xdp generic ifindex" none --hook xdp --xdp-mode generic --redirect-mode ifindex
+	forward "tc clsact egress" none --hook tc
+	forward "tc ingress egress" none --hook tc --qdisc ingress
+	forward "tcx egress" none --hook tc --tc-attach tcx
+	forward "tc clsact peer" none --hook tc --redirect-peer
+	forward "tcx peer" none --hook tc --tc-attach tcx --redirect-peer
+}
 
 # Rules that redirect some classes, pass and drop others; text output has
 # the redirect column.
@@ -187,7 +193,6 @@ test_mixed() {
 	rd_state_same "$name"
 	rd_down
 }
-test_mixed
 
 # The destination MAC: unchanged unless --redirect-dmac, then the sink's
 # own, which its stack takes: a UDP socket there counts only then. Into
@@ -226,7 +231,6 @@ EOF
 	rd_state_same "$name"
 	rd_down
 }
-test_dmac
 
 # Native XDP to a veth whose peer runs no NAPI: run says so before it
 # starts (from the XDP features the kernel reports since Linux 6.3), and
@@ -264,7 +268,6 @@ test_no_napi() {
 	rd_state_same "$name"
 	rd_down
 }
-test_no_napi
 
 # A router edits what it forwards in place (MACs, TTL), and live frames
 # come back to the generator recycled with those edits (Linux 6.4+: skbs
@@ -312,7 +315,6 @@ test_refresh() {
 	rd_state_same "$name"
 	rd_down
 }
-test_refresh
 
 # Targets the kernel would drop everything for: exit 2, nothing changed.
 test_bad_target() {
@@ -332,4 +334,5 @@ EOF
 	rd_state_same "$name"
 	rd_down
 }
-test_bad_target
+
+run_tests "$@"

@@ -57,17 +57,26 @@ xsk_run() {
 }
 
 COPY='.hook == "xsk" and .xsk.mode == "copy" and .xsk.dropped_before == 0'
-xsk_run "xsk native" "" "$MIX_L4" "$COPY and .mode == \"native\" and .attach == \"netlink\""
-xsk_run "xsk generic" "" "$MIX_L4" "$COPY and .mode == \"generic\"" \
-	--xdp-mode generic
-xsk_run "xsk native rules" "" \
-	"udp4:9:9:0 tcp4:4:4:0 icmp4:3:3:0 udp6:8:6:2 tcp6:9:0:9 icmp6:1:1:0 arp:2:2:0 l2-other:2:2:0 malformed:5:5:0" \
-	"$COPY" -r "udp dport 53 pass" -r "tcp sport 2000 dport 443 pass"
-xsk_run "xsk parse none (rx_drop)" "" "all:43:43:0" "$COPY" --parse none
-xsk_run "xsk busy poll" "" "$MIX_L4" "$COPY and .xsk.busy_poll == 1" --busy-poll
-xsk_run "xsk xdp link" "" "$MIX_L4" "$COPY" --xdp-attach link
 
-if [ "$(nproc)" -ge 2 ]; then
+# The mix through one socket, in each mode.
+test_one_queue() {
+	xsk_run "xsk native" "" "$MIX_L4" "$COPY and .mode == \"native\" and .attach == \"netlink\""
+	xsk_run "xsk generic" "" "$MIX_L4" "$COPY and .mode == \"generic\"" \
+		--xdp-mode generic
+	xsk_run "xsk native rules" "" \
+		"udp4:9:9:0 tcp4:4:4:0 icmp4:3:3:0 udp6:8:6:2 tcp6:9:0:9 icmp6:1:1:0 arp:2:2:0 l2-other:2:2:0 malformed:5:5:0" \
+		"$COPY" -r "udp dport 53 pass" -r "tcp sport 2000 dport 443 pass"
+	xsk_run "xsk parse none (rx_drop)" "" "all:43:43:0" "$COPY" --parse none
+	xsk_run "xsk busy poll" "" "$MIX_L4" "$COPY and .xsk.busy_poll == 1" --busy-poll
+	xsk_run "xsk xdp link" "" "$MIX_L4" "$COPY" --xdp-attach link
+}
+
+# The mix through a socket per queue of two: a CPU steered to each.
+test_two_queues() {
+	if [ "$(nproc)" -lt 2 ]; then
+		echo "SKIP xsk on two queues: it steers a CPU to each, and there is one CPU"
+		return
+	fi
 	xsk_run "xsk native, two queues" "$MQ" "$MIX_L4_TWICE" \
 		"$COPY and [.xsk.queues[] | [.queue, .packets]] == [[0,43],[1,43]]" \
 		--all-queues
@@ -78,9 +87,7 @@ if [ "$(nproc)" -ge 2 ]; then
 	xsk_run "xsk native, queue 1 of two" "$MQ" "$MIX_L4" \
 		"$COPY and .xsk.not_redirected == 43 and .xsk.queues[0].queue == 1" \
 		--queue 1
-else
-	echo "SKIP xsk on two queues: it steers a CPU to each, and there is one CPU"
-fi
+}
 
 # A full ring: the thread holds off while 5000 frames come; the ring takes
 # what it holds, the rest is dropped before the hook and counted.
@@ -102,7 +109,6 @@ test_ring_full() {
 	check_state_same "$name"
 	topo_down
 }
-test_ring_full
 
 test_text() {
 	local name="xsk text"
@@ -115,7 +121,6 @@ test_text() {
 	check "$name: interval lines" grep -q "^receive total" "$T/out"
 	topo_down
 }
-test_text
 
 test_bad_input() {
 	local name="xsk bad input"
@@ -151,7 +156,6 @@ EOF
 	check_state_same "$name (two queues)"
 	topo_down
 }
-test_bad_input
 
 # A step that fails halfway, and a signal at each step: nothing left.
 test_faults_signals() {
@@ -174,7 +178,6 @@ detach TERM --hook xsk
 EOF
 	topo_down
 }
-test_faults_signals
 
 # kill -9: the sockets and the XSKMAP die with the process; the XDP
 # program was journalled, and cleanup removes it.
@@ -202,7 +205,6 @@ test_cleanup() {
 	done
 	topo_down
 }
-test_cleanup
 
 # The device goes while hookcmp runs: exit 1, the counts so far, no journal.
 test_device_gone() {
@@ -224,4 +226,5 @@ test_device_gone() {
 	fi
 	topo_down
 }
-test_device_gone
+
+run_tests "$@"

@@ -377,6 +377,7 @@ const struct hc_hook hc_hook_cgroup = {
 	.caps = hc_udp_caps,
 	.drain = hc_sock_drain,
 	.idle_hint = hc_udp_idle_hint,
+	.variants = (const struct hc_hook_row[]){ { "cgroup", "" }, {} },
 	/* The peer of socket-udp: the same socket, no filter on it. */
 	.rows = (const struct hc_hook_row[]){
 		{ "cgroup-udp", "", HC_ROW_LOCAL }, {} },

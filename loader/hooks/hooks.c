@@ -127,10 +127,11 @@ int hc_hook_opts(struct hc_opt *opts, int n, int max)
 		return -E2BIG;
 	opts[n++] = hook_opt;
 	opts[n++] = bare_opt;
+	opts[n].name = NULL; /* opt_index reads up to it */
 	for (h = hc_hooks; *h; h++)
 		for (o = (*h)->opts; o && o->name; o++) {
 			i = opt_index(opts, o->name);
-			if (i >= 0 && i < n) {
+			if (i >= 0) {
 				if (opts[i].type != o->type ||
 				    opts[i].off != o->off)
 					return -EINVAL;
