@@ -63,7 +63,7 @@ struct hc_jrec {
 	__u32 foreign_id; /* --replace: the XDP program it took over */
 	char pin[128]; /* ... pinned there meanwhile */
 	__u32 val[4]; /* what --tune found, to put back */
-	char cgroup[256]; /* below the cgroup2 root (loader/cg.c) */
+	char cgroup[256]; /* below the cgroup2 root (loader/hooks/cg.c) */
 	__u64 cgroup_ino;
 };
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Packet access for the logic built as plain userspace C: the AF_XDP hook
- * runs it on every frame (loader/xsk.c), and the tests take it as the
+ * runs it on every frame (loader/hooks/xsk.c), and the tests take it as the
  * reference the BPF builds must agree with.
  */
 #ifndef HC_USER_H
