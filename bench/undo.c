@@ -50,7 +50,7 @@ static void undo_tune(struct hc_undo_ctx *c)
 	if (ret)
 		return hc_undo_failed(c, ret);
 	hc_undo_say(c, "restored", false, "put back%s",
-	    hc_undo_renamed(c->rec, li.name, note, sizeof(note)));
+		    hc_undo_renamed(c->rec, li.name, note, sizeof(note)));
 }
 
 static void undo_link(struct hc_undo_ctx *c)
@@ -61,9 +61,10 @@ static void undo_link(struct hc_undo_ctx *c)
 	if (!hc_undo_same_device(c, &li))
 		return;
 	if (strcmp(li.kind, "veth"))
-		return hc_undo_say(c, "left alone", false,
-			   "not ours any more: left alone; %s is a %s now",
-			   li.name, li.kind[0] ? li.kind : "device");
+		return hc_undo_say(
+			c, "left alone", false,
+			"not ours any more: left alone; %s is a %s now",
+			li.name, li.kind[0] ? li.kind : "device");
 	ret = hc_nl_link_del(c->nl, c->rec->ifindex, &c->err);
 	if (ret)
 		return hc_undo_failed(c, ret);
@@ -90,7 +91,6 @@ static void undo_rule(struct hc_undo_ctx *c)
 	}
 	hc_undo_say(c, "deleted", false, "deleted");
 }
-
 
 static void was_on(const struct hc_jrec *j, char *buf, size_t size)
 {

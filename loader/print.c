@@ -67,7 +67,7 @@ void hc_pr_cell(struct hc_pr *p, int width, const char *s)
 }
 
 void hc_pr_str(struct hc_pr *p, int which, const char *key, const char *label,
-		   int width, const char *s)
+	       int width, const char *s)
 {
 	if (!(which & p->mode))
 		return;
@@ -88,7 +88,7 @@ void hc_pr_str(struct hc_pr *p, int which, const char *key, const char *label,
 
 /* v: 1 true, 0 false, -1 not known (null, empty, "n/a"). */
 void hc_pr_bool(struct hc_pr *p, int which, const char *key, const char *label,
-		    int width, int v)
+		int width, int v)
 {
 	static const char *const json[] = { "null", "false", "true" };
 	static const char *const text[] = { "n/a", "no", "yes" };
@@ -106,7 +106,7 @@ void hc_pr_bool(struct hc_pr *p, int which, const char *key, const char *label,
 }
 
 void hc_pr_num(struct hc_pr *p, int which, const char *key, const char *label,
-		   int width, int prec, double v)
+	       int width, int prec, double v)
 {
 	char buf[32] = "-";
 
@@ -127,7 +127,7 @@ void hc_pr_num(struct hc_pr *p, int which, const char *key, const char *label,
 }
 
 void hc_pr_list(struct hc_pr *p, int which, const char *key,
-		    const char *const *items, int n)
+		const char *const *items, int n)
 {
 	char buf[256] = "";
 	size_t len = 0;
@@ -166,9 +166,8 @@ void hc_pr_close(struct hc_pr *p, int which, char c)
 	p->obj = NULL;
 }
 
-void hc_pr_count(struct hc_pr *p, int which, const char *key,
-		 const char *label, int width, unsigned long long v,
-		 const char *unit)
+void hc_pr_count(struct hc_pr *p, int which, const char *key, const char *label,
+		 int width, unsigned long long v, const char *unit)
 {
 	char buf[64];
 

@@ -61,8 +61,8 @@ static int filter_is_ours(const struct hc_filter_info *i, void *data)
 	if (ret)
 		hc_undo_failed(h->c, ret);
 	else
-		hc_undo_say(h->c, "deleted", false, "deleted, found in %s on %s",
-		    h->where, h->name);
+		hc_undo_say(h->c, "deleted", false,
+			    "deleted, found in %s on %s", h->where, h->name);
 	return 1;
 }
 
@@ -95,11 +95,13 @@ static void undo_filter(struct hc_undo_ctx *c)
 			    hc_filter_detach(c->nl, &f, j->prog_id, &c->err);
 	if (!ret) {
 		proven(c);
-		return hc_undo_say(c, "deleted", false, "deleted%s", hc_undo_now_called(c));
+		return hc_undo_say(c, "deleted", false, "deleted%s",
+				   hc_undo_now_called(c));
 	}
 	if (ret == -EEXIST)
 		return hc_undo_say(c, "left alone", false,
-			   "not ours any more: left alone (%s)", c->err.msg);
+				   "not ours any more: left alone (%s)",
+				   c->err.msg);
 	/* No filter there, or no qdisc, or no device. */
 	if (ret != -ENOENT && ret != -EINVAL && ret != -ENODEV)
 		return hc_undo_failed(c, ret);
@@ -113,7 +115,7 @@ static void undo_filter(struct hc_undo_ctx *c)
 		hc_undo_failed(c, ret);
 	else if (!ret && !c->nl && c->gone == -ENOENT)
 		hc_undo_say(c, "gone", false,
-		    "its network namespace is gone, and this with it");
+			    "its network namespace is gone, and this with it");
 	else if (!ret)
 		hc_undo_say(c, "gone", false, "already gone");
 }
@@ -127,20 +129,21 @@ static void undo_qdisc(struct hc_undo_ctx *c)
 		return;
 	if (!j->done)
 		return hc_undo_say(c, "left alone", false,
-			   "never created by hookcmp, left alone");
+				   "never created by hookcmp, left alone");
 	ret = hc_qdisc_release(c->nl, j->ifindex, j->mode, j, proof_for(c),
 			       &c->err);
 	switch (ret) {
 	case 0:
-		return hc_undo_say(c, "deleted", false, "deleted%s", hc_undo_now_called(c));
+		return hc_undo_say(c, "deleted", false, "deleted%s",
+				   hc_undo_now_called(c));
 	case -ENOENT:
 	case -ENODEV:
 		return hc_undo_say(c, "gone", false, "already gone%s%s",
-			   c->err.msg[0] ? ": " : "", c->err.msg);
+				   c->err.msg[0] ? ": " : "", c->err.msg);
 	case -EUSERS:
 	case -EBUSY:
 		return hc_undo_say(c, "left alone", false, "left alone: %s",
-			   c->err.msg);
+				   c->err.msg);
 	case -ESTALE:
 		return hc_undo_say(
 			c, "left alone", false,
@@ -180,7 +183,8 @@ HC_JKIND(hc_jkind_filter);
 
 static void qdisc_describe(const struct hc_jrec *j, char *buf, size_t size)
 {
-	snprintf(buf, size, " %s%s", j->mode, j->done ? "" : " (not created yet)");
+	snprintf(buf, size, " %s%s", j->mode,
+		 j->done ? "" : " (not created yet)");
 }
 
 static void qdisc_json(const struct hc_jrec *j, struct hc_json *w)

@@ -52,7 +52,8 @@ int hc_variants(struct hc_variant *v, int max)
 
 	for (h = hc_hooks; *h; h++)
 		for (row = (*h)->variants; row && row->name && n < max; row++)
-			v[n++] = (struct hc_variant){ row->name, *h, row->args };
+			v[n++] =
+				(struct hc_variant){ row->name, *h, row->args };
 	return n;
 }
 
@@ -96,12 +97,16 @@ static int set_hook(void *cfg, const char *arg, struct hc_err *err)
 }
 
 static struct hc_opt hook_opt = {
-	"hook", 0, HC_OPT_FUNC, 0, NULL, "receive hook to attach to",
+	"hook",		0, HC_OPT_FUNC, 0, NULL, "receive hook to attach to",
 	.fn = set_hook,
 };
 
 static const struct hc_opt bare_opt = {
-	"bare", 0, HC_OPT_FLAG, offsetof(struct hc_run, bare), NULL,
+	"bare",
+	0,
+	HC_OPT_FLAG,
+	offsetof(struct hc_run, bare),
+	NULL,
 	"attach the minimal program (drop everything, count nothing)"
 };
 
@@ -149,8 +154,8 @@ int hc_hook_opts(struct hc_opt *opts, int n, int max)
 }
 
 /* "--hook socket --socket udp": h's name and its modes in mask, all. */
-static size_t where_words(const struct hc_hook *h, unsigned int mask,
-			  bool all, char *buf, size_t size)
+static size_t where_words(const struct hc_hook *h, unsigned int mask, bool all,
+			  char *buf, size_t size)
 {
 	size_t len = snprintf(buf, size, "--hook %s", h->name);
 	int i;
@@ -172,8 +177,7 @@ void hc_hook_where(const struct hc_run *r, char *buf, size_t size)
 }
 
 /* "--hook xdp or --hook xsk --xdp-attach netlink": the hooks it goes with. */
-static void goes_with(const char *name, const char *sep, char *buf,
-		      size_t size)
+static void goes_with(const char *name, const char *sep, char *buf, size_t size)
 {
 	const struct hc_hook *const *h;
 	size_t len = 0;
