@@ -494,10 +494,8 @@ static void dut_json(struct hc_pr *p, const struct bench *b)
 {
 	struct hc_json *j = &p->j;
 	char mac[18];
-	const __u8 *m = b->dut_mac;
 
-	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1],
-		 m[2], m[3], m[4], m[5]);
+	hc_mac_str(b->dut_mac, mac, sizeof(mac));
 	jw_open(j, "device", '{');
 	jw_str(j, "name", b->dut_name);
 	jw_str(j, "netns", b->netns ? b->netns : "");

@@ -50,7 +50,7 @@ struct bench_row *bench_row_hook(struct bench *b, const char *name,
 {
 	const struct hc_hook_row *row;
 	const struct hc_hook *hook;
-	char rname[40], args[160];
+	char rname[40];
 	struct bench_row *r;
 	struct hc_run *run;
 
@@ -60,17 +60,19 @@ struct bench_row *bench_row_hook(struct bench *b, const char *name,
 	r->hook = row;
 	run = &r->run;
 	hc_run_init(run);
+	/* No such row, or options it cannot have: setup says why. */
+	if (row && hc_run_of(run, hook, row->args, &run->err))
+		run->hook = NULL;
 	run->conf.parse = HC_PARSE_L4;
 	run->conf.def_verdict = HC_DROP;
-	if (!row)
-		return r; /* setup says why */
+	if (!row) {
+		hc_err_set(&run->err, "no hook offers a row %s", name);
+		return r;
+	}
 	/* Its work in threads of ours: those run on the DUT's CPU, counted. */
 	if (hook->thread)
 		r->kind = &bench_kind_xsk;
 	r->local = row->flags & HC_ROW_LOCAL;
-	snprintf(args, sizeof(args), "--hook %s %s", hook->name, row->args);
-	if (hc_run_args(run, args, &run->err))
-		run->hook = NULL;
 	return r;
 }
 

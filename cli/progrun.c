@@ -83,7 +83,7 @@ int cmd_progrun(int argc, char **argv)
 				    .data_size_in = lo.len, .repeat = c.repeat);
 			const char *depth = d < 0 ? "bare" : hc_parse_names[d];
 
-			ret = hc_variant_init(&r, &var[v], &err);
+			ret = hc_run_of(&r, var[v].hook, var[v].args, &err);
 			r.bare = d < 0;
 			r.conf.parse = d < 0 ? 0 : d;
 			r.conf.def_verdict = HC_DROP;

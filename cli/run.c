@@ -242,7 +242,7 @@ static int check_redirect_opts(struct run_cli *c)
 		if (r->redirect_dev || r->conf.redirect.flags)
 			return hc_fail(
 				HC_EXIT_USAGE,
-				"the --redirect options need a redirect verdict: --action redirect, or a rule ending in 'redirect'");
+				HC_REDIRECT_UNASKED);
 		return 0;
 	}
 	if (!r->hook->redirect_via)

@@ -227,9 +227,12 @@ struct hc_variant {
 #define HC_MAX_VARIANTS 16
 /* The hooks' variants, in the table's order, up to max: how many. */
 int hc_variants(struct hc_variant *v, int max);
-/* r as a run of v with nothing loaded; its logic is the caller's to set. */
-int hc_variant_init(struct hc_run *r, const struct hc_variant *v,
-		    struct hc_err *err);
+/*
+ * r as a run of hook h with options args (a variant's, a row's) and
+ * nothing loaded; its logic is the caller's to set.
+ */
+int hc_run_of(struct hc_run *r, const struct hc_hook *h, const char *args,
+	      struct hc_err *err);
 
 /* loader/hooks/xdp.c: XDP's slot */
 /* Where --replace pins the program it takes the slot from. */
@@ -260,6 +263,9 @@ void hc_prog_unload(struct hc_run *r);
 int hc_cgroup_root(char *home, size_t size);
 
 /* loader/redirect.c */
+/* Said of a --redirect option (run's or a hook's) with nothing to redirect. */
+#define HC_REDIRECT_UNASKED \
+	"the --redirect options need a redirect verdict: --action redirect, or a rule ending in 'redirect'"
 bool hc_conf_redirects(const struct hc_conf *c);
 /*
  * Finds redirect_dev in the current namespace (r->nl's) and sets
@@ -302,6 +308,8 @@ int hc_parse_uint(const char *s, unsigned int flags, __u64 min, __u64 max,
 		  __u64 *v);
 /* Seconds as digits with an optional fraction, up to max. */
 int hc_parse_secs(const char *s, double max, double *v);
+/* mac as "aa:bb:cc:dd:ee:ff" (18 bytes), into buf. */
+const char *hc_mac_str(const __u8 *mac, char *buf, size_t size);
 /* The MAC address of dev in the current namespace. */
 int hc_dev_mac(const char *dev, __u8 *mac);
 

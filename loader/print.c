@@ -6,7 +6,7 @@
 #include "hookcmp.h"
 #include "print.h"
 
-void hc_pr_sep(struct hc_pr *p)
+static void sep(struct hc_pr *p)
 {
 	if (p->col++)
 		fputc(p->mode == HC_PR_CSV ? ',' : ' ', p->f);
@@ -15,14 +15,14 @@ void hc_pr_sep(struct hc_pr *p)
 /* CSV: "obj_key" inside an object. */
 void hc_pr_csv_name(struct hc_pr *p, const char *key, const char *suffix)
 {
-	hc_pr_sep(p);
+	sep(p);
 	fprintf(p->f, "%s%s%s%s", p->obj ? p->obj : "", p->obj ? "_" : "", key,
 		suffix);
 }
 
-void hc_pr_csv_str(struct hc_pr *p, const char *s)
+static void csv_str(struct hc_pr *p, const char *s)
 {
-	hc_pr_sep(p);
+	sep(p);
 	if (!s)
 		return;
 	fputc('"', p->f);
@@ -33,7 +33,7 @@ void hc_pr_csv_str(struct hc_pr *p, const char *s)
 
 void hc_pr_csv_num(struct hc_pr *p, int prec, double v)
 {
-	hc_pr_sep(p);
+	sep(p);
 	if (!isnan(v))
 		fprintf(p->f, "%.*f", prec, v);
 }
@@ -60,7 +60,7 @@ void hc_pr_cell(struct hc_pr *p, int width, const char *s)
 			p->width[i] = w;
 		return;
 	}
-	hc_pr_sep(p);
+	sep(p);
 	if (i < HC_PR_COLS && width && abs(width) < p->width[i])
 		width = width < 0 ? -p->width[i] : p->width[i];
 	fprintf(p->f, "%*s", width, s);
@@ -80,7 +80,7 @@ void hc_pr_str(struct hc_pr *p, int which, const char *key, const char *label,
 		if (p->header)
 			hc_pr_csv_name(p, key, "");
 		else
-			hc_pr_csv_str(p, s);
+			csv_str(p, s);
 	} else {
 		hc_pr_cell(p, width, p->header ? label : s ? s : "-");
 	}
@@ -100,7 +100,7 @@ void hc_pr_bool(struct hc_pr *p, int which, const char *key, const char *label,
 	else if (p->mode == HC_PR_CSV && p->header)
 		hc_pr_csv_name(p, key, "");
 	else if (p->mode == HC_PR_CSV)
-		hc_pr_sep(p), fputs(v < 0 ? "" : json[v + 1], p->f);
+		sep(p), fputs(v < 0 ? "" : json[v + 1], p->f);
 	else
 		hc_pr_cell(p, width, p->header ? label : text[v + 1]);
 }
@@ -179,7 +179,7 @@ void hc_pr_count(struct hc_pr *p, int which, const char *key, const char *label,
 		if (p->header)
 			hc_pr_csv_name(p, key, "");
 		else
-			hc_pr_sep(p), fprintf(p->f, "%llu", v);
+			sep(p), fprintf(p->f, "%llu", v);
 	} else if (p->header) {
 		hc_pr_cell(p, width, label);
 	} else {

@@ -28,10 +28,8 @@ struct hc_pr {
 	int width[HC_PR_COLS]; /* text: the widest cell of each column */
 };
 
-void hc_pr_sep(struct hc_pr *p);
 /* CSV: "obj_key" inside an object. */
 void hc_pr_csv_name(struct hc_pr *p, const char *key, const char *suffix);
-void hc_pr_csv_str(struct hc_pr *p, const char *s);
 void hc_pr_csv_num(struct hc_pr *p, int prec, double v);
 /* NaN and infinities are null. */
 void hc_pr_json_num(struct hc_pr *p, const char *key, double v);

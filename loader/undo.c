@@ -49,13 +49,6 @@ bool hc_undo_ns_missing(struct hc_undo_ctx *c)
 	return true;
 }
 
-static const char *mac_str(const __u8 *m, char *buf, size_t size)
-{
-	snprintf(buf, size, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
-		 m[3], m[4], m[5]);
-	return buf;
-}
-
 /*
  * For what holds no program: the device is still the one while its
  * namespace, ifindex and MAC address all match.
@@ -80,8 +73,8 @@ bool hc_undo_same_device(struct hc_undo_ctx *c, struct hc_link_info *li)
 	if (memcmp(li->addr, j->mac, sizeof(j->mac))) {
 		hc_undo_say(c, "left alone", false,
 		    "not ours any more: left alone; ifindex %d is %s with MAC address %s now, not %s",
-		    j->ifindex, li->name, mac_str(li->addr, now, sizeof(now)),
-		    mac_str(j->mac, was, sizeof(was)));
+		    j->ifindex, li->name, hc_mac_str(li->addr, now, sizeof(now)),
+		    hc_mac_str(j->mac, was, sizeof(was)));
 		return false;
 	}
 	return true;

@@ -387,3 +387,10 @@ const char *hc_commas(char *buf, size_t size, __u64 v)
 	buf[o] = '\0';
 	return buf;
 }
+
+const char *hc_mac_str(const __u8 *m, char *buf, size_t size)
+{
+	snprintf(buf, size, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
+		 m[3], m[4], m[5]);
+	return buf;
+}

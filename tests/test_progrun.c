@@ -170,7 +170,7 @@ static struct hc_run run_of(const struct hc_variant *v)
 	struct hc_run r;
 	struct hc_err err = {};
 
-	if (hc_variant_init(&r, v, &err))
+	if (hc_run_of(&r, v->hook, v->args, &err))
 		t_result(false, "prog-run %s: its options '%s': %s", v->name,
 			 v->args, err.msg);
 	return r;

@@ -574,7 +574,7 @@ static void test_hooks(void)
 	t_result(n > 2, "hooks: their options declared alike (%d)", n);
 	n = hc_variants(vars, HC_MAX_VARIANTS);
 	for (i = bad = 0; i < n; i++)
-		bad += hc_variant_init(&r, &vars[i], &err) != 0 ||
+		bad += hc_run_of(&r, vars[i].hook, vars[i].args, &err) != 0 ||
 		       r.hook != vars[i].hook;
 	t_result(n >= 4 && !bad, "hooks: %d variants, each valid", n);
 

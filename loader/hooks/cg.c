@@ -31,6 +31,7 @@ struct cg_state {
 	int root_fd; /* the cgroup2 hierarchy */
 	char home[200]; /* the cgroup hookcmp came from, under root_fd */
 	int dir_fd; /* the cgroup it made */
+	char path[sizeof(((struct hc_jrec *)0)->cgroup)]; /* its, under root_fd */
 	int link_fd;
 	bool made; /* the directory is ours to remove */
 };
@@ -223,7 +224,7 @@ static int journal(struct hc_run *r, const char *path, __u64 ino)
 
 static int make_cgroup(struct hc_run *r, struct cg_state *st)
 {
-	char path[sizeof(((struct hc_jrec *)0)->cgroup)];
+	char *path = st->path;
 	struct stat sb;
 	int ret;
 
@@ -234,14 +235,15 @@ static int make_cgroup(struct hc_run *r, struct cg_state *st)
 			"no cgroup v2 to put the socket in: none is mounted here and mounting one failed");
 		return st->root_fd;
 	}
-	snprintf(path, sizeof(path), "%s%shookcmp.%d", st->home,
+	snprintf(path, sizeof(st->path), "%s%shookcmp.%d", st->home,
 		 st->home[0] ? "/" : "", getpid());
 	ret = journal(r, path, 0);
 	if (ret)
 		return ret;
 	if (mkdirat(st->root_fd, path, 0755)) {
+		ret = -errno;
 		hc_err_set(&r->err, "cannot make the cgroup %s", path);
-		return -errno;
+		return ret;
 	}
 	st->made = true;
 	st->dir_fd =
@@ -270,11 +272,15 @@ static int cg_attach(struct hc_run *r)
 		return -errno;
 	ret = hc_fault(&r->err, "cgroup-socket") ?: enter(st->dir_fd);
 	if (!ret) {
+		int back;
+
+		/* Back out of it whether or not the socket came. */
 		ret = hc_udp_open(r, -1);
-		if (enter(home_fd) && !ret) {
+		back = enter(home_fd);
+		if (back && !ret) {
+			ret = back;
 			hc_err_set(&r->err, "cannot move back to cgroup /%s",
 				   st->home);
-			ret = -errno;
 		}
 	}
 	close(home_fd);
@@ -284,7 +290,6 @@ static int cg_attach(struct hc_run *r)
 static int cg_detach(struct hc_run *r)
 {
 	struct cg_state *st = r->skel;
-	char path[sizeof(((struct hc_jrec *)0)->cgroup)];
 
 	hc_sock_close(r);
 	if (!st)
@@ -295,10 +300,8 @@ static int cg_detach(struct hc_run *r)
 	if (st->dir_fd >= 0)
 		close(st->dir_fd);
 	st->dir_fd = -1;
-	snprintf(path, sizeof(path), "%s%shookcmp.%d", st->home,
-		 st->home[0] ? "/" : "", getpid());
 	/* What we made and nobody else can be in: empty once we left it. */
-	if (st->made && !unlinkat(st->root_fd, path, AT_REMOVEDIR))
+	if (st->made && !unlinkat(st->root_fd, st->path, AT_REMOVEDIR))
 		st->made = false;
 	if (!st->made)
 		hc_journal_end(r, &hc_jkind_cgroup);

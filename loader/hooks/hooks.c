@@ -57,14 +57,14 @@ int hc_variants(struct hc_variant *v, int max)
 	return n;
 }
 
-int hc_variant_init(struct hc_run *r, const struct hc_variant *v,
-		    struct hc_err *err)
+int hc_run_of(struct hc_run *r, const struct hc_hook *h, const char *args,
+	      struct hc_err *err)
 {
-	char args[160];
+	char line[160];
 
 	hc_run_init(r);
-	snprintf(args, sizeof(args), "--hook %s %s", v->hook->name, v->args);
-	return hc_run_args(r, args, err);
+	snprintf(line, sizeof(line), "--hook %s %s", h->name, args);
+	return hc_run_args(r, line, err);
 }
 
 /* "xdp|tc|socket": the hooks by name. */

@@ -199,8 +199,7 @@ void hc_udp_idle_hint(const struct hc_run *r, double secs, char *buf,
 	__u8 m[6] = {};
 
 	hc_dev_mac(r->dev, m);
-	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1],
-		 m[2], m[3], m[4], m[5]);
+	hc_mac_str(m, mac, sizeof(mac));
 	if (!getifaddrs(&ifa)) {
 		for (i = ifa; i && !ip[0]; i = i->ifa_next)
 			if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&

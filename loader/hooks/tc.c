@@ -218,7 +218,7 @@ static unsigned int tc_modes(const struct hc_run *r)
 static int tc_check(struct hc_run *r, struct hc_err *err)
 {
 	if (cfg(r)->peer && !hc_conf_redirects(&r->conf)) {
-		hc_err_set(err, "the --redirect options need a redirect verdict: --action redirect, or a rule ending in 'redirect'");
+		hc_err_set(err, HC_REDIRECT_UNASKED);
 		return -EINVAL;
 	}
 	if (cfg(r)->peer)

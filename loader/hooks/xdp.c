@@ -472,7 +472,7 @@ static int xdp_check(struct hc_run *r, struct hc_err *err)
 {
 	if (!hc_conf_redirects(&r->conf)) {
 		if (hc_hook_given(r, "redirect-mode")) {
-			hc_err_set(err, "the --redirect options need a redirect verdict: --action redirect, or a rule ending in 'redirect'");
+			hc_err_set(err, HC_REDIRECT_UNASKED);
 			return -EINVAL;
 		}
 		return 0;
