@@ -16,6 +16,7 @@
 #include <net/if.h>
 #include <sys/types.h>
 #include "hookcmp.h"
+#include "sample.h"
 #include "ethtool.h"
 #include "gen.h"
 #include "stats.h"
@@ -48,6 +49,12 @@
 #define BENCH_CPU_GEN 0 /* veth: bench's thread, inline the DUT's NAPI too */
 #define BENCH_CPU_DUT 1 /* split: the DUT's NAPI kthreads */
 #define BENCH_STEAL_MAX 0.01 /* a window with more steal is excluded */
+#define BENCH_PATH_PERIOD_NS 100000 /* sampling: every 100 us of CPU time */
+#define BENCH_PATH_SAMPLES 2000 /* the path check samples a row this often */
+#define BENCH_PATH_MIN 200 /* fewer samples check nothing */
+#define BENCH_PATH_STRAY 0.02 /* a '!' function in more samples: it ran */
+#define BENCH_PROFILE_TOP 15 /* --profile-top's default */
+#define BENCH_FN_USER "[user]" /* samples in user space: bench's own */
 
 struct bench;
 struct bench_row;
@@ -127,7 +134,12 @@ struct bench_kind {
 	const char *dropped_at;
 	/* read() runs a command (ms): --dev reads it at a window's edges only */
 	bool forks;
+	/* its rows' kernel path, as struct hc_hook_row's (path.c) */
+	const char *path;
 };
+
+/* The stack's IPv4 receive: where frames not for the hooks end. */
+#define BENCH_PATH_STACK "ip_rcv|ip_rcv_core|ip_list_rcv|ip_sublist_rcv"
 
 extern const struct bench_kind bench_kind_bpf, bench_kind_stack,
 	bench_kind_qdisc, bench_kind_ipt, bench_kind_nft, bench_kind_gen,
@@ -223,6 +235,47 @@ struct bench_sum {
 	bool gen_bound; /* split: the hook ran as fast as the generator */
 };
 
+/* A function seen in a row's samples (path.c). */
+struct bench_fn {
+	char *name;
+	__u64 self; /* samples it was the leaf of */
+	__u64 chain; /* samples whose callchain held it */
+	__u64 last; /* the sample that counted it last */
+};
+
+/* The functions of one sampled visit, and what they were sampled over. */
+struct bench_fns {
+	struct bench_fn *fn; /* open addressing by name */
+	__u32 n, cap;
+	__u64 samples, user, lost;
+	__u64 packets; /* the row processed in the sampled windows */
+	double cpu_ns; /* the windows' CPU time by the task clocks */
+	char why[160]; /* sampling failed: why */
+};
+
+/* A row's path check. */
+struct bench_path {
+	bool checked;
+	__u64 samples;
+	char missing[160]; /* its groups no sample ran */
+	char unexpected[160]; /* its '!' groups that ran, with their counts */
+	char why[160]; /* not checked: why */
+};
+
+/* One row's profiled visit in one round (--profile). */
+struct bench_prof {
+	int round;
+	struct bench_fns t;
+};
+
+/* A function's share of a row's cost over the rounds (profile.c). */
+struct bench_prof_fn {
+	const char *name;
+	double ns; /* median over rounds of self samples x period / packets */
+	struct st_est delta; /* minus the baseline's, paired per round */
+	bool path; /* one of the row's path functions */
+};
+
 struct bench_qdisc_row {
 	const char *kind; /* "ingress" or "clsact" */
 	bool other_dev; /* on BENCH_OTHER_DEV instead of the DUT */
@@ -257,6 +310,20 @@ struct bench_row {
 	bool dead; /* setup failed: it runs no more */
 	bool warned; /* --dev: what it could not receive, said */
 	struct bench_sum sum;
+	/*
+	 * The kernel functions its path runs: groups of alternatives
+	 * ("a|b"), a trailing '*' a prefix, '!' a group it must not run.
+	 */
+	char path[256];
+	struct bench_path path_check;
+	struct bench_prof *prof; /* --profile: per round */
+	int nprof;
+	struct bench_prof_fn *pfn; /* --profile: by cost, the top first */
+	int npfn;
+	double prof_ns; /* the profile's sum per packet, all functions */
+	double prof_over; /* profiled windows' cost over the timed ones', -1 */
+	double prof_timed; /* the timed windows' time per packet, the same */
+	double prof_clock; /* the profiled windows' by the task clocks */
 };
 
 struct bench_env {
@@ -298,6 +365,8 @@ struct bench_clock {
 	int nnapi;
 	int own[BENCH_MAX_OWN]; /* the row's own threads */
 	int nown;
+	/* what they count, for the sampler (path.c) */
+	pid_t self_pid, softirqd_pid, softirqd_dut_pid, own_pid[BENCH_MAX_OWN];
 };
 
 struct bench {
@@ -311,6 +380,8 @@ struct bench {
 	const char *hooks, *out_path, *csv_path, *plot_dir, *netns;
 	const char *perf_ctl, *perf_row;
 	bool json, help, no_bare, seed_set, per_cpu;
+	bool no_path, profile;
+	__u32 profile_top;
 	/* --dev */
 	const char *dev, *other_dev, *gen_cmd, *tune;
 	bool external, force;
@@ -345,6 +416,10 @@ struct bench {
 	struct bench_dut dut;
 	bool threaded; /* split: NAPI kthreads to pin again when NAPI returns */
 	struct bench_clock clock;
+	/* path.c: the kernel's symbols, and the sampler of a sampled visit */
+	struct hc_ksyms ksyms;
+	char ksyms_why[160]; /* they cannot be read: why */
+	struct hc_sampler *smp;
 	struct hc_gen gen;
 	int gen_fd; /* the generator's own program, gen.prog_fd between rows */
 	struct hc_pkt_spec spec; /* the frame, but for size and destination */
@@ -425,6 +500,8 @@ int bench_clock_open(struct bench *b);
 int bench_clock_napi(struct bench *b, const pid_t *pids, int n);
 /* The DUT's NAPI kthreads and ksoftirqd/1, or bench's thread and ksoftirqd/0. */
 __u64 bench_clock_read(const struct bench *b, bool dut);
+/* The threads bench_clock_read(b, dut) and the own clock count, up to max. */
+int bench_clock_tids(const struct bench *b, bool dut, pid_t *tids, int max);
 /* A row's own threads (pids; n 0 forgets them), and their CPU time. */
 int bench_clock_own(struct bench *b, const pid_t *pids, int n);
 __u64 bench_clock_read_own(const struct bench *b);
@@ -486,10 +563,44 @@ int bench_scope_veth(struct bench *b, struct bench_row *r, struct hc_err *err);
 /* env.c */
 void bench_env_read(struct bench_env *env);
 
+/* path.c */
+/*
+ * A visit's windows sampled into t until it has want samples (or a few
+ * visits); rd is the first one's. A sampling failure is t->why's, not
+ * the bench's: -errno only for what ends the bench.
+ */
+int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
+		  struct bench_fns *t, __u64 want, struct hc_err *err);
+/* path's groups against t's samples: p's missing and unexpected. */
+void bench_path_judge(const char *path, const struct bench_fns *t,
+		      struct bench_path *p);
+/* The row's check from its sampled visit: INVALID with the reason. */
+void bench_path_row(struct bench *b, struct bench_row *r,
+		    const struct bench_fns *t);
+/* Appends groups to the row's path. */
+void bench_row_path(struct bench_row *r, const char *groups);
+int bench_path_begin(struct bench *b);
+void bench_path_end(struct bench *b);
+const struct bench_fn *bench_fn_find(const struct bench_fns *t,
+				     const char *name);
+void bench_fns_free(struct bench_fns *t);
+
+/* profile.c: each row's functions by cost, and against its baseline's. */
+void bench_profile_summarize(struct bench *b);
+/* x's median and its percentile-bootstrap interval (seeded: reproducible). */
+void bench_boot_median(const double *x, int n, double level,
+		       struct st_est *e);
+void bench_profile_free(struct bench_row *r);
+
 /* run.c: warm-up, rounds, and more of them for --target-ci. */
 int bench_run(struct bench *b, struct hc_err *err);
 /* perf's control channel: "enable\n" or "disable\n", acknowledged. */
 int bench_perf(struct bench *b, const char *cmd);
+/*
+ * Around a watched visit's windows: the sampler of a sampled visit, else
+ * perf's control channel (--perf-row's turn).
+ */
+int bench_watch(struct bench *b, bool on);
 /* The row is INVALID for the first reason given, and runs no more. */
 void bench_row_fail(struct bench_row *r, const char *step, int ret,
 		    const struct hc_err *err);

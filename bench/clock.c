@@ -83,6 +83,9 @@ int bench_clock_open(struct bench *b)
 	int i;
 
 	c->self = hc_fault(&err, "bench-clock") ?: task_clock(0);
+	c->self_pid = gettid();
+	c->softirqd_pid = p;
+	c->softirqd_dut_pid = q;
 	c->softirqd = p > 0 ? task_clock(p) : -ESRCH;
 	/* Split: softirqs the DUT's CPU defers (one CPU: there is no split). */
 	c->softirqd_dut = q > 0 ? task_clock(q) : -1;
@@ -132,8 +135,34 @@ int bench_clock_napi(struct bench *b, const pid_t *pids, int n)
 int bench_clock_own(struct bench *b, const pid_t *pids, int n)
 {
 	struct bench_clock *c = &b->clock;
+	int ret = set_clocks(b, c->own, &c->nown, BENCH_MAX_OWN, pids, n);
 
-	return set_clocks(b, c->own, &c->nown, BENCH_MAX_OWN, pids, n);
+	if (c->nown)
+		memcpy(c->own_pid, pids, c->nown * sizeof(*pids));
+	return ret;
+}
+
+int bench_clock_tids(const struct bench *b, bool dut, pid_t *tids, int max)
+{
+	const struct bench_clock *c = &b->clock;
+	int n = 0, i;
+
+	if (c->self < 0)
+		return 0;
+	if (dut) {
+		for (i = 0; i < c->nnapi && n < max; i++)
+			tids[n++] = c->napi_pid[i];
+		if (c->softirqd_dut >= 0 && n < max)
+			tids[n++] = c->softirqd_dut_pid;
+	} else {
+		if (n < max)
+			tids[n++] = c->self_pid;
+		if (n < max)
+			tids[n++] = c->softirqd_pid;
+	}
+	for (i = 0; i < c->nown && n < max; i++)
+		tids[n++] = c->own_pid[i];
+	return n;
 }
 
 __u64 bench_clock_read_own(const struct bench *b)

@@ -1058,7 +1058,7 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 	if (ret)
 		goto row_failed;
 	if (perf) {
-		ret = hc_fault(err, "bench-perf") ?: bench_perf(b, "enable\n");
+		ret = hc_fault(err, "bench-perf") ?: bench_watch(b, true);
 		if (ret)
 			goto perf_failed;
 	}
@@ -1076,7 +1076,7 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 	if (t->running)
 		hc_proc_stop(&t->p);
 	if (perf && !ret) {
-		ret = bench_perf(b, "disable\n");
+		ret = bench_watch(b, false);
 		if (ret)
 			goto perf_failed;
 	}

@@ -9,6 +9,8 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
 	struct hc_run *run = &r->run;
 	const struct hc_hook *h = run->hook;
+	struct hc_err ferr = {};
+	char step[64];
 	bool loop;
 	int ret;
 
@@ -38,6 +40,12 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		return -EINVAL;
 	run->netns = b->netns;
 	run->no_journal = !b->journal;
+	/* tests (HOOKCMP_FAIL_AT=bench-elsewhere-ROW): where no frame goes */
+	snprintf(step, sizeof(step), "bench-elsewhere-%s", r->name);
+	if (hc_fault(&ferr, step)) {
+		run->dev = "lo";
+		run->ifindex = 1; /* a namespace's loopback */
+	}
 	ret = bench_enter(b->fd_dut) ?: h->load(run) ?: h->attach(run);
 	bench_enter(b->fd_gen);
 	if (!ret && loop)

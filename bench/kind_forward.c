@@ -80,6 +80,7 @@ static void nothing(struct bench *b, struct bench_row *r)
 
 const struct bench_kind bench_kind_fwd_stack = {
 	.name = "stack-forward",
+	.path = "ip_forward",
 	.setup = none,
 	.teardown = nothing,
 	.read = bench_read_sink,
@@ -115,6 +116,7 @@ static void nft_teardown(struct bench *b, struct bench_row *r)
 
 const struct bench_kind bench_kind_fwd_nft = {
 	.name = "nft-fwd",
+	.path = "nft_do_chain !ip_forward",
 	.setup = nft_setup,
 	.teardown = nft_teardown,
 	.read = bench_read_sink,

@@ -14,6 +14,7 @@ static void teardown(struct bench *b, struct bench_row *r)
 
 const struct bench_kind bench_kind_gen = {
 	.name = "gen-only",
+	.path = "bpf_test_run_xdp_live",
 	.setup = setup,
 	.teardown = teardown,
 	.read = bench_read_dut,

@@ -70,6 +70,8 @@ static int read_counts(struct bench *b, struct bench_row *r,
 
 const struct bench_kind bench_kind_ipt = {
 	.name = "iptables",
+	/* iptables-nft (Debian's default) runs its rules in nft_do_chain */
+	.path = "ipt_do_table|nft_do_chain",
 	.setup = setup,
 	.teardown = teardown,
 	.read = read_counts,

@@ -71,6 +71,7 @@ static int read_counts(struct bench *b, struct bench_row *r,
 
 const struct bench_kind bench_kind_nft = {
 	.name = "nft",
+	.path = "nft_do_chain",
 	.setup = setup,
 	.teardown = teardown,
 	.read = read_counts,

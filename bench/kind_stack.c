@@ -16,6 +16,7 @@ static void teardown(struct bench *b, struct bench_row *r)
 
 const struct bench_kind bench_kind_stack = {
 	.name = "stack",
+	.path = BENCH_PATH_STACK,
 	.setup = setup,
 	.teardown = teardown,
 	.read = bench_read_dut,

@@ -213,6 +213,77 @@ static double dropped_pct(const struct bench_row *r)
 	return gen ? 100 * dropped / gen : NAN;
 }
 
+/* Splits a space-separated list in place into up to max items. */
+static int words(char *s, const char **items, int max)
+{
+	int n = 0;
+
+	for (s = strtok(s, " "); s && n < max; s = strtok(NULL, " "))
+		items[n++] = s;
+	return n;
+}
+
+/* The path check: "ok", "MISSING x", "RAN x", "unchecked". */
+static void path_columns(struct hc_pr *p, const struct bench_row *r)
+{
+	const struct bench_path *c = &r->path_check;
+	char missing[sizeof(c->missing)], unexpected[sizeof(c->unexpected)],
+		text[sizeof(c->missing) + 16];
+	const char *m[16], *u[16];
+	int nm, nu;
+
+	snprintf(missing, sizeof(missing), "%s", c->missing);
+	snprintf(unexpected, sizeof(unexpected), "%s", c->unexpected);
+	nm = words(missing, m, 16);
+	nu = words(unexpected, u, 16);
+	snprintf(text, sizeof(text), "%s%s",
+		 !c->checked   ? "unchecked" :
+		 c->missing[0] ? "MISSING " :
+		 c->unexpected[0] ? "RAN " :
+				    "ok",
+		 !c->checked ? "" : c->missing[0] ? m[0] : c->unexpected[0] ? u[0] : "");
+	hc_pr_str(p, HC_PR_TEXT, NULL, "path", -12, text);
+	hc_pr_open(p, HC_PR_DATA, "path", '{');
+	hc_pr_bool(p, HC_PR_DATA, "checked", NULL, 0, c->checked);
+	hc_pr_num(p, HC_PR_DATA, "samples", NULL, 0, 0, c->samples);
+	hc_pr_list(p, HC_PR_DATA, "missing", m, nm);
+	hc_pr_list(p, HC_PR_DATA, "unexpected", u, nu);
+	hc_pr_str(p, HC_PR_DATA, "why", NULL, 0, c->checked ? NULL : c->why);
+	hc_pr_str(p, HC_PR_DATA, "declared", NULL, 0, r->path);
+	hc_pr_close(p, HC_PR_DATA, '}');
+}
+
+/* --profile: the row's top functions, each with its delta to the baseline. */
+static void profile_json(struct hc_pr *p, const struct bench *b,
+			 const struct bench_row *r)
+{
+	struct hc_json *j = &p->j;
+	int i;
+
+	if (!b->profile)
+		return;
+	hc_pr_json_num(p, "profile_ns", r->prof_ns);
+	hc_pr_json_num(p, "profile_overhead_pct", r->prof_over * 100);
+	hc_pr_json_num(p, "profile_timed_ns", r->prof_timed);
+	hc_pr_json_num(p, "profile_clock_ns", r->prof_clock);
+	jw_open(j, "profile", '[');
+	for (i = 0; i < r->npfn && i < (int)b->profile_top; i++) {
+		const struct bench_prof_fn *f = &r->pfn[i];
+
+		jw_open(j, NULL, '{');
+		jw_str(j, "sym", f->name);
+		hc_pr_json_num(p, "ns", f->ns);
+		hc_pr_json_num(p, "delta_ns", f->delta.median);
+		jw_open(j, "ci", '[');
+		hc_pr_json_num(p, NULL, f->delta.lo);
+		hc_pr_json_num(p, NULL, f->delta.hi);
+		jw_close(j, ']');
+		jw_raw(j, "path", f->path ? "true" : "false");
+		jw_close(j, '}');
+	}
+	jw_close(j, ']');
+}
+
 /* Every column of a row, for every output: the one place they are named. */
 static void row_columns(struct hc_pr *p, const struct bench *b,
 			const struct bench_row *r)
@@ -235,6 +306,10 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	       r->unverified[0] ? r->unverified :
 				  NULL);
 	hc_pr_list(p, HC_PR_DATA, "flags", flags, nf);
+	hc_pr_num(p, HC_PR_JSON, "frame_bytes", NULL, 0, 0, r->size);
+	/* the row its deltas and ratios are against; null: none */
+	hc_pr_str(p, HC_PR_JSON, "baseline", NULL, 0,
+		  r->base >= 0 ? b->rows[r->base].name : NULL);
 	hc_pr_num(p, HC_PR_JSON, "excluded_windows", NULL, 0, 0, s->excluded);
 	hc_pr_open(p, HC_PR_DATA, "mpps", '{');
 	hc_pr_num(p, HC_PR_ALL, "median", "Mpps", 7, 3, s->mpps_med);
@@ -289,9 +364,12 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	}
 	if (nf && len < sizeof(valid))
 		snprintf(valid + len, sizeof(valid) - len, ")");
+	path_columns(p, r);
 	hc_pr_str(p, HC_PR_TEXT, NULL, "valid", 0, valid);
-	if (p->mode == HC_PR_JSON)
+	if (p->mode == HC_PR_JSON) {
+		profile_json(p, b, r);
 		rounds_json(p, b, r);
+	}
 }
 
 static void line(struct hc_pr *p, const struct bench *b, const struct bench_row *r)
@@ -410,6 +488,96 @@ static void excluded_text(const struct bench *b, FILE *f)
 	fprintf(f, "; first: %s\n", why);
 }
 
+/* What the path checks found, and why any did not check. */
+static void path_text(const struct bench *b, FILE *f)
+{
+	const char *why = NULL;
+	int i, ok = 0, bad = 0, no = 0;
+
+	for (i = 0; i < b->nrows; i++) {
+		const struct bench_path *c = &b->rows[i].path_check;
+
+		if (!c->checked) {
+			no++;
+			why = why ?: c->why;
+		} else if (c->missing[0] || c->unexpected[0]) {
+			bad++;
+		} else {
+			ok++;
+		}
+	}
+	if (b->no_path)
+		fprintf(f, "path: not checked (--no-path-check)\n");
+	else
+		fprintf(f,
+			"path: %d row%s ran the kernel functions they declare, %d did not (INVALID), %d unchecked%s%s (cpu-clock samples every %d us of the counted threads' CPU time, kernel callchains, in a visit after the warm-up)\n",
+			ok, ok == 1 ? "" : "s", bad, no, why ? ": " : "",
+			why ?: "", BENCH_PATH_PERIOD_NS / 1000);
+}
+
+static int by_delta(const void *a, const void *b)
+{
+	double x = fabs((*(const struct bench_prof_fn *const *)a)->delta.median),
+	       y = fabs((*(const struct bench_prof_fn *const *)b)->delta.median);
+
+	if (isnan(x) || isnan(y))
+		return isnan(x) - isnan(y);
+	return x > y ? -1 : x < y;
+}
+
+/* A profile line: function, ns/pkt, delta [interval], on the path. */
+static void profile_line(FILE *f, const struct bench_prof_fn *fn)
+{
+	char ci[64] = "";
+
+	if (!isnan(fn->delta.lo))
+		snprintf(ci, sizeof(ci), " [%+.1f, %+.1f]", fn->delta.lo,
+			 fn->delta.hi);
+	fprintf(f, "  %-40s %8.1f %+9.1f%-20s%s\n", fn->name, fn->ns,
+		fn->delta.median, ci, fn->path ? " path" : "");
+}
+
+/*
+ * --profile: per row, its costliest functions, then those that differ
+ * most from its baseline's (what it runs that the baseline does not).
+ */
+static void profile_text(const struct bench *b, FILE *f)
+{
+	const struct bench_prof_fn **by = NULL;
+	int i, k, n;
+
+	for (i = 0; i < b->nrows; i++) {
+		const struct bench_row *r = &b->rows[i];
+		const struct bench_row *base = r->base >= 0 ? &b->rows[r->base] :
+							      NULL;
+
+		if (!r->npfn)
+			continue;
+		fprintf(f,
+			"\nprofile %s: %.1f ns/pkt in its samples, %.1f by the task clocks of the same windows; the timed windows: %.1f (its cost, less gen-only's: %.1f), sampling added %+.1f%%\n",
+			r->name, r->prof_ns, r->prof_clock, r->prof_timed,
+			r->sum.ns.median, r->prof_over * 100);
+		fprintf(f, "  %-40s %8s %9s%-20s\n", "function", "ns/pkt",
+			"delta", base && base != r ? " vs baseline [95%]" : "");
+		n = r->npfn < (int)b->profile_top ? r->npfn : (int)b->profile_top;
+		for (k = 0; k < n; k++)
+			profile_line(f, &r->pfn[k]);
+		if (!base || base == r)
+			continue;
+		free(by);
+		by = malloc(r->npfn * sizeof(*by));
+		if (!by)
+			return;
+		for (k = 0; k < r->npfn; k++)
+			by[k] = &r->pfn[k];
+		qsort(by, r->npfn, sizeof(*by), by_delta);
+		fprintf(f, "  against %s, the largest differences:\n", base->name);
+		for (k = 0; k < n; k++)
+			profile_line(f, by[k]);
+	}
+	free(by);
+}
+
 void bench_report_text(const struct bench *b, FILE *f)
 {
 	struct hc_pr p = { .mode = HC_PR_TEXT, .f = f, .header = true };
@@ -488,6 +656,9 @@ void bench_report_text(const struct bench *b, FILE *f)
 		fprintf(f,
 			"Warning: an emulated CPU (hypervisor signature %s, qemu TCG): these timings say nothing about real hardware\n",
 			b->env.hypervisor);
+	path_text(b, f);
+	if (b->profile)
+		profile_text(b, f);
 }
 
 static void dut_json(struct hc_pr *p, const struct bench *b)

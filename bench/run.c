@@ -39,6 +39,13 @@ int bench_perf(struct bench *b, const char *cmd)
 	return read(b->perf_ack, ack, sizeof(ack)) > 0 ? 0 : -EIO;
 }
 
+int bench_watch(struct bench *b, bool on)
+{
+	if (b->smp)
+		return hc_sampler_enable(b->smp, on);
+	return bench_perf(b, on ? "enable\n" : "disable\n");
+}
+
 static void invalid(char *reason, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void invalid(char *reason, const char *fmt, ...)
@@ -190,9 +197,13 @@ static int merge(struct bench *b, const struct bench_row *r,
 	return 0;
 }
 
-/* One row's visit in a round; fails only for what ends the whole bench. */
+/*
+ * One row's visit in a round; fails only for what ends the whole bench.
+ * With sampled, a sampled visit (path.c) into it, not a timed round.
+ */
 static int visit(struct bench *b, struct bench_row *r, int round, int pos,
-		 struct bench_round *acc, struct hc_err *err)
+		 struct bench_round *acc, struct bench_fns *sampled,
+		 struct hc_err *err)
 {
 	struct bench_round rd = { .round = round, .order = pos, .ns = NAN };
 	bool perf = round > 0 && r == &b->rows[b->perf_idx];
@@ -209,14 +220,20 @@ static int visit(struct bench *b, struct bench_row *r, int round, int pos,
 	if (!rret && b->topo->scope)
 		b->topo->scope(b, r, &rerr);
 	if (!rret && !r->dead)
-		ret = b->topo->measure(b, r, &rd, perf, err);
+		ret = sampled ? bench_sampled(b, r, &rd, sampled,
+					round ? 1 : BENCH_PATH_SAMPLES, err) :
+			  b->topo->measure(b, r, &rd, perf, err);
 	t = hc_now();
 	r->kind->teardown(b, r);
 	rd.teardown_ms = (hc_now() - t) * 1e3;
 	if (rret)
 		bench_row_fail(r, "setup", rret, &rerr);
-	if (!ret && !round)
+	if (!ret && !round && !sampled)
 		size_windows(b, r, &rd);
+	if (sampled) {
+		bench_round_free(&rd);
+		return ret;
+	}
 	if (ret || r->dead) {
 		bench_round_free(&rd);
 		return ret;
@@ -261,7 +278,8 @@ static int visits(struct bench *b, const int *order, int round,
 
 			if (b->rows[k].dead)
 				continue;
-			ret = visit(b, &b->rows[k], round, i, &acc[k], err);
+			ret = visit(b, &b->rows[k], round, i, &acc[k], NULL,
+				    err);
 			if (ret)
 				return ret;
 		}
@@ -325,6 +343,44 @@ static bool done(struct bench *b, int round, double secs)
 	return b->target_reached || round >= (int)b->max_rounds;
 }
 
+/*
+ * After the warm-up, every row's path check (path.c); with --profile,
+ * after each round's timed visits, every row's profiled visit.
+ */
+static int sampled_pass(struct bench *b, const int *order, int round,
+			struct hc_err *err)
+{
+	int i, ret = 0;
+
+	b->visit_windows = b->windows;
+	for (i = 0; i < b->nrows && !ret && !hc_stop_sig; i++) {
+		struct bench_row *r = &b->rows[order[i]];
+		struct bench_fns t = {};
+		struct bench_prof *p;
+
+		if (r->dead) {
+			if (!round)
+				memcpy(r->path_check.why, "the row did not run",
+				       sizeof("the row did not run"));
+			continue;
+		}
+		ret = visit(b, r, round, i, NULL, &t, err);
+		if (!round) {
+			bench_path_row(b, r, &t);
+			bench_fns_free(&t);
+			continue;
+		}
+		p = realloc(r->prof, (r->nprof + 1) * sizeof(*r->prof));
+		if (!p) {
+			bench_fns_free(&t);
+			return -ENOMEM;
+		}
+		r->prof = p;
+		r->prof[r->nprof++] = (struct bench_prof){ round, t };
+	}
+	return ret;
+}
+
 int bench_run(struct bench *b, struct hc_err *err)
 {
 	struct bench_round acc[BENCH_MAX_ROWS + 1] = {};
@@ -336,6 +392,9 @@ int bench_run(struct bench *b, struct hc_err *err)
 	ret = b->topo->scope ? b->topo->scope(b, NULL, err) : 0;
 	if (ret)
 		return ret;
+	for (i = 0; b->no_path && i < b->nrows; i++)
+		snprintf(b->rows[i].path_check.why,
+			 sizeof(b->rows[i].path_check.why), "--no-path-check");
 	bench_plan_init(&plan, b->nrows, b->seed);
 	for (round = 0; !hc_stop_sig; round++) {
 		t = hc_now();
@@ -349,6 +408,10 @@ int bench_run(struct bench *b, struct hc_err *err)
 			return ret;
 		if (hc_stop_sig)
 			break;
+		if (round ? b->profile : !b->no_path)
+			ret = sampled_pass(b, order, round, err);
+		if (ret)
+			return ret;
 		if (!round) {
 			fprintf(stderr, "warm-up round: %.1f s\n",
 				hc_now() - t);

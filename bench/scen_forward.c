@@ -8,15 +8,18 @@
 #include <stdio.h>
 #include "bench.h"
 
+#define XDP_RD "xdp_do_redirect bq_enqueue|bq_xmit_all|__dev_flush|xdp_do_flush"
+
 static const struct {
 	const char *name, *hook;
 	__u32 flags; /* how it redirects */
+	const char *path; /* its path past the hook's */
 } redirects[] = {
-	{ "xdp-redirect-map", "xdp-native", HC_RD_MAP },
-	{ "xdp-redirect", "xdp-native", 0 },
-	{ "tc-redirect", "tc-clsact", 0 },
-	{ "tcx-redirect", "tcx", 0 },
-	{ "tc-redirect-peer", "tc-clsact", HC_RD_PEER },
+	{ "xdp-redirect-map", "xdp-native", HC_RD_MAP, XDP_RD " dev_map_enqueue|dev_map_enqueue_multi|dev_map_redirect|__dev_map_lookup_elem|bq_enqueue" },
+	{ "xdp-redirect", "xdp-native", 0, XDP_RD },
+	{ "tc-redirect", "tc-clsact", 0, "skb_do_redirect" },
+	{ "tcx-redirect", "tcx", 0, "skb_do_redirect" },
+	{ "tc-redirect-peer", "tc-clsact", HC_RD_PEER, "skb_do_redirect" },
 };
 
 /* Addressed to the DUT and routed on: every frame must reach the sink. */
@@ -40,6 +43,9 @@ static void build(struct bench *b)
 		r->kind = &bench_kind_fwd_bpf;
 		r->run.conf.def_verdict = HC_REDIRECT;
 		r->run.conf.redirect.flags = redirects[i].flags | HC_RD_DMAC;
+		/* not the stack's forwarding: the redirect's own */
+		bench_row_path(r, redirects[i].path);
+		bench_row_path(r, "!ip_forward");
 		forwards(r);
 	}
 	forwards(bench_row_add(b, "stack-forward", &bench_kind_fwd_stack));

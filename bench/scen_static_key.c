@@ -29,12 +29,15 @@ static void build(struct bench *b)
 		r = bench_row_add(b, qdisc_rows[i].name, &bench_kind_qdisc);
 		r->qdisc = qdisc_rows[i].q;
 		r->other = r->qdisc.other_dev;
+		if (r->qdisc.u32)
+			bench_row_path(r, "tcf_classify");
 	}
 	for (i = 0; i < sizeof(pass_hooks) / sizeof(pass_hooks[0]); i++) {
 		r = bench_row_hook(b, pass_hooks[i],
 				   "-pass");
 		r->run.conf.def_verdict = HC_PASS;
 		r->drop = false;
+		bench_row_path(r, BENCH_PATH_STACK);
 	}
 	for (i = 0; i < (unsigned int)b->nrows; i++)
 		bench_row_base(&b->rows[i], "nothing");

@@ -33,6 +33,7 @@ struct bench_row *bench_row_add(struct bench *b, const char *name,
 	r->size = HC_PKT_MIN;
 	r->drop = true;
 	r->base = r->gen = -1;
+	bench_row_path(r, kind->path);
 	return r;
 }
 
@@ -73,6 +74,8 @@ struct bench_row *bench_row_hook(struct bench *b, const char *name,
 	if (hook->thread)
 		r->kind = &bench_kind_xsk;
 	r->local = row->flags & HC_ROW_LOCAL;
+	r->path[0] = '\0';
+	bench_row_path(r, row->path);
 	return r;
 }
 
@@ -250,6 +253,14 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 	for (i = 0; i < n; i++) {
 		struct bench_row *r = &b->rows[i];
 
+		/* What dropping every frame there must not run (its scenario
+		 * says by now whether the row drops). */
+		if (r->hook && r->drop && r->hook->drop_path) {
+			char g[64];
+
+			snprintf(g, sizeof(g), "!%s", r->hook->drop_path);
+			bench_row_path(r, g);
+		}
 		r->base = bench_row_find(b, r->base_name);
 		if (r->base < 0) {
 			hc_err_set(err, "%s: row %s has no baseline '%s'",

@@ -123,6 +123,13 @@ static const struct hc_opt bench_opts[] = {
 	  "hooks scenario: leave out the floor rows (-bare, xsk-none)" },
 	{ "per-cpu", 0, HC_OPT_FLAG, B(per_cpu), NULL,
 	  "each row's rate per CPU too, from the per-CPU counters" },
+	{ "no-path-check", 0, HC_OPT_FLAG, B(no_path), NULL,
+	  "do not sample each row once to prove it ran its kernel path" },
+	{ "profile", 0, HC_OPT_FLAG, B(profile), NULL,
+	  "each row's cost split into kernel functions, from profiled windows apart from the timed ones" },
+	{ "profile-top", 0, HC_OPT_U32, B(profile_top), "N",
+	  "--profile: the N costliest functions per row (default 15)", NULL,
+	  1, 1000 },
 	{ "dev", 0, HC_OPT_STR, B(dev), "DEV",
 	  "measure this device instead of a veth pair; traffic from --gen-cmd or --external" },
 	HC_OPT_NETNS(B(netns), "--dev is in network namespace NAME"),
@@ -499,7 +506,7 @@ static int measure(struct bench *b)
 	if (ret)
 		return fatal(NULL, ret, &err);
 	b->ran = true;
-	ret = bench_run(b, &err);
+	ret = bench_path_begin(b) ?: bench_run(b, &err);
 	if (ret)
 		return fatal("measuring", ret, &err);
 	return 0;
@@ -649,6 +656,11 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--max-rounds %u is less than --rounds %u",
 			       b->max_rounds, b->rounds);
+	if (b->profile_top && !b->profile)
+		return hc_fail(HC_EXIT_USAGE,
+			       "--profile-top goes with --profile");
+	if (!b->profile_top)
+		b->profile_top = BENCH_PROFILE_TOP;
 	if (b->perf_row && !b->perf_ctl)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--perf-row goes with --perf-ctl");
@@ -693,6 +705,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		goto out;
 
 	bench_summarize(b);
+	bench_profile_summarize(b);
 	if (b->json)
 		bench_report_json(b, stdout);
 	else
@@ -720,6 +733,7 @@ out:
 	if (!ret && hc_stop_sig)
 		ret = 128 + hc_stop_sig;
 	perf_close(b);
+	bench_path_end(b);
 	b->topo->down(b);
 	if (b->fd_root >= 0)
 		close(b->fd_root);
@@ -727,6 +741,7 @@ out:
 		for (k = 0; k < b->rows[i].nrd; k++)
 			bench_round_free(&b->rows[i].rd[k]);
 		free(b->rows[i].rd);
+		bench_profile_free(&b->rows[i]);
 	}
 	return ret;
 }

@@ -128,6 +128,13 @@ struct hc_hook_row {
 	unsigned int flags; /* HC_ROW_* */
 	/* Where no driver runs it (bench's inject): what to say instead. */
 	const char *no_driver;
+	/*
+	 * The kernel functions its path runs, for bench's path check
+	 * (bench/path.c): groups of alternatives "a|b", a trailing '*' a
+	 * prefix, '!' a group it must not run; drop_path: what a row that
+	 * drops every frame must not run either.
+	 */
+	const char *path, *drop_path;
 };
 
 enum {

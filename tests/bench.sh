@@ -112,6 +112,11 @@ test_scenarios() {
 			'($t | test("[0-9] \\[n/a\\] ")) and ($t | test(" n/a +[0-9-]")) and
 			 all(.rows[]; .ns.ci == [null, null] and .significant == null)' "$T/b.json"
 		check "bench $s: every column fits its cells" aligned "$T/out"
+		check "bench $s: every row that ran had its path checked, and passed" jq_true \
+			'all(.rows[]; .path.checked or (.valid | not)) and
+			 all(.rows[] | select(.path.checked); .path.missing == [] and .path.unexpected == []
+			     and .path.samples >= 200)' "$T/b.json"
+		check "bench $s: the table's path column" grep -qE '^row .* path +valid$' "$T/out"
 	done
 	check_eq "bench hooks: row names" \
 		"$("$HC" bench --rounds 1 --packets 2000 -j 2>/dev/null | jq -c '[.rows[].name]')" \
@@ -166,6 +171,66 @@ EOF
 }
 
 # The JSON document is a contract: every key there, of its type.
+# The path check: a row whose program is where no frame goes (a fault
+# the tests inject: the DUT namespace's loopback) is INVALID, naming what
+# it never ran; symbols that read as 0 leave every row unchecked, saying
+# why; --no-path-check checks nothing and says so.
+test_path() {
+	local f="$T/path.json" ks="$T/kallsyms"
+	# shellcheck disable=SC2086
+	HOOKCMP_FAIL_AT=bench-elsewhere-$TC "$HC" bench --hooks $TC $SHORT -o "$f" >"$T/path.out" 2>&1
+	check "bench path: the misplaced row is INVALID for its path" jq_true --arg tc $TC \
+		'.rows[] | select(.name == $tc) | .valid == false and .path.checked and
+		 (.reason | test("^path: never ran [a-z_]+.* in [0-9,]+ samples$")) and
+		 (.path.missing | length > 0)' "$f"
+	check "bench path: the others pass theirs" jq_true --arg tc $TC \
+		'all(.rows[] | select(.name != $tc); .path.checked and .path.missing == [])' "$f"
+	check "bench path: the table says MISSING" grep -qE "^$TC .* MISSING [a-z_]+" "$T/path.out"
+	awk '{ $1 = "0000000000000000"; print }' /proc/kallsyms >"$ks"
+	# shellcheck disable=SC2086
+	unshare -m sh -c 'mount --bind "$1" /proc/kallsyms && shift && exec "$@"' sh "$ks" \
+		"$HC" bench --hooks $TC $SHORT -o "$f" >"$T/path.out" 2>&1
+	check_eq "bench path: unreadable symbols: exit status" "$?" 0
+	check "bench path: unreadable symbols: every row unchecked, saying why" jq_true \
+		'all(.rows[]; .valid and .path.checked == false and
+		     (.path.why | test("every address as 0 [(]kernel.kptr_restrict")))' "$f"
+	check "bench path: the table says unchecked" grep -qE "^$TC .* unchecked " "$T/path.out"
+	# shellcheck disable=SC2086
+	"$HC" bench --hooks $TC $SHORT --no-path-check -o "$f" >"$T/path.out" 2>&1
+	check "bench path: --no-path-check" jq_true \
+		'all(.rows[]; .path.checked == false and .path.why == "--no-path-check")' "$f"
+	check "bench path: --no-path-check said" grep -q '^path: not checked (--no-path-check)' "$T/path.out"
+	root_state_same "bench path: nothing left behind"
+}
+
+# --profile: each row's functions by cost, the top N, with deltas to the
+# baseline, its path functions among them; the text's sections.
+test_profile() {
+	local f="$T/prof.json"
+	"$HC" bench --hooks $TC --rounds 3 --packets 20000 --profile --profile-top 5 \
+		-o "$f" >"$T/prof.out" 2>&1
+	check_eq "bench --profile: exit status" "$?" 0
+	check "bench --profile: JSON shape" jq_true \
+		'all(.rows[]; (.profile | length) > 0 and (.profile | length) <= 5 and
+		  all(.profile[]; (.sym | type) == "string" and (.ns | type) == "number" and
+		      (.ci | length) == 2 and (.path | type) == "boolean") and
+		  ([.profile[].ns] == ([.profile[].ns] | sort | reverse)) and
+		  (.profile_ns > 0) and (.profile_clock_ns > 0) and (.profile_timed_ns > 0))' "$f"
+	check "bench --profile: deltas against the baseline" jq_true --arg tc $TC \
+		'.rows[] | select(.name == $tc) | all(.profile[]; .delta_ns | type == "number")' "$f"
+	"$HC" bench --hooks $TC --rounds 3 --packets 20000 --profile -o "$f" >"$T/prof.out" 2>&1
+	# Self time: a bare program (a few instructions) is under its row's
+	# top 15; the hooks' own programs and classifiers are not.
+	check "bench --profile: a path function among each hook row's top 15" jq_true \
+		'all(.rows[] | select((.flags | index("generator") | not) and (.name | endswith("-bare") | not));
+		     any(.profile[]; .path))' "$f"
+	check "bench --profile: a section per row" grep -qE "^profile $TC: [0-9.]+ ns/pkt in its samples" "$T/prof.out"
+	check "bench --profile: the differential view" grep -q "^  against xdp-native, the largest differences:" "$T/prof.out"
+	check_eq "bench --profile-top without --profile" \
+		"$("$HC" bench --profile-top 3 >/dev/null 2>&1; echo $?)" 2
+	root_state_same "bench --profile: nothing left behind"
+}
+
 test_contract() {
 	local name="bench JSON contract"
 	# shellcheck disable=SC2086

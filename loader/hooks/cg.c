@@ -383,5 +383,7 @@ const struct hc_hook hc_hook_cgroup = {
 	.variants = (const struct hc_hook_row[]){ { "cgroup", "" }, {} },
 	/* The peer of socket-udp: the same socket, no filter on it. */
 	.rows = (const struct hc_hook_row[]){
-		{ "cgroup-udp", "", HC_ROW_LOCAL }, {} },
+		{ "cgroup-udp", "", HC_ROW_LOCAL,
+		  .path = "__cgroup_bpf_run_filter_skb bpf_prog_hc_cg*" },
+		{} },
 };

@@ -248,7 +248,9 @@ const struct hc_hook hc_hook_netfilter = {
 	.opts = nf_opts,
 	/* The BPF peer of iptables-raw: the same hook at the same priority. */
 	.rows = (const struct hc_hook_row[]){
-		{ "netfilter-raw", "", HC_ROW_LOCAL }, {} },
+		{ "netfilter-raw", "", HC_ROW_LOCAL,
+		  .path = "nf_hook_slow bpf_prog_hc_nf*" },
+		{} },
 	.load = nf_load,
 	.attach = nf_attach,
 	.detach = nf_detach,

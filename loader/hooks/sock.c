@@ -244,8 +244,10 @@ static const struct hc_opt sock_opts[] = {
 /* The UDP socket sees only what is addressed to its device. */
 static const struct hc_hook_row sock_rows[] = {
 	{ "socket-udp", "--socket udp",
-	  HC_ROW_EVERY | HC_ROW_BARE | HC_ROW_LOCAL },
-	{ "socket-packet", "--socket packet", HC_ROW_EVERY },
+	  HC_ROW_EVERY | HC_ROW_BARE | HC_ROW_LOCAL,
+	  .path = "__udp4_lib_rcv|udp_rcv udp_queue_rcv_skb|udp_unicast_rcv_skb sk_filter_trim_cap bpf_prog_hc_sock*" },
+	{ "socket-packet", "--socket packet", HC_ROW_EVERY,
+	  .path = "packet_rcv|tpacket_rcv|packet_rcv_fanout bpf_prog_hc_sock*" },
 	{}
 };
 

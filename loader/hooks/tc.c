@@ -252,9 +252,13 @@ static const struct hc_opt tc_opts[] = {
 
 /* tc-ingress's bare program is tc-clsact's; only the qdisc differs. */
 static const struct hc_hook_row tc_rows[] = {
-	{ "tc-clsact", "--qdisc clsact", HC_ROW_EVERY | HC_ROW_BARE },
-	{ "tc-ingress", "--qdisc ingress", HC_ROW_EVERY },
-	{ "tcx", "--tc-attach tcx", HC_ROW_EVERY | HC_ROW_BARE },
+	{ "tc-clsact", "--qdisc clsact", HC_ROW_EVERY | HC_ROW_BARE,
+	  .path = "tcf_classify cls_bpf_classify bpf_prog_hc_tc*" },
+	{ "tc-ingress", "--qdisc ingress", HC_ROW_EVERY,
+	  .path = "tcf_classify cls_bpf_classify bpf_prog_hc_tc*" },
+	/* tcx runs its programs itself: no classifier */
+	{ "tcx", "--tc-attach tcx", HC_ROW_EVERY | HC_ROW_BARE,
+	  .path = "bpf_prog_hc_tc* !tcf_classify" },
 	{}
 };
 

@@ -517,8 +517,11 @@ static const struct hc_opt xdp_opts[] = {
 /* Each with its bare program; in inject, native XDP runs in the live loop. */
 static const struct hc_hook_row xdp_rows[] = {
 	{ "xdp-native", "--xdp-mode native", HC_ROW_EVERY | HC_ROW_BARE,
-	  .no_driver = "--xdp-mode generic" },
-	{ "xdp-generic", "--xdp-mode generic", HC_ROW_EVERY | HC_ROW_BARE },
+	  .no_driver = "--xdp-mode generic",
+	  .path = "bpf_prog_hc_xdp* !do_xdp_generic",
+	  .drop_path = "__netif_receive_skb_core" },
+	{ "xdp-generic", "--xdp-mode generic", HC_ROW_EVERY | HC_ROW_BARE,
+	  .path = "bpf_prog_hc_xdp* do_xdp_generic" },
 	{}
 };
 

@@ -551,5 +551,9 @@ const struct hc_hook hc_hook_xsk = {
 	.read = xsk_read,
 	.report = xsk_report,
 	.thread = XSK_THREAD,
-	.rows = (const struct hc_hook_row[]){ { "xsk-l4", "" }, {} },
+	.rows = (const struct hc_hook_row[]){
+		{ "xsk-l4", "",
+		  .path = "xdp_do_redirect __xsk_map_redirect|__xsk_rcv|xsk_rcv|xsk_generic_rcv",
+		  .drop_path = "__netif_receive_skb_core" },
+		{} },
 };

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Proof that a row ran the kernel path it is named after, and where its
+ * time goes. A visit of the row is sampled (software cpu-clock on the
+ * threads or CPUs whose time the row's cost counts, kernel callchains)
+ * outside the timed windows: once per row after the warm-up for the path
+ * check, once per row and round for --profile. A row declares its path
+ * as groups of alternatives (bench_row.path): each group must show in
+ * some sample's callchain, a '!' group in no more than BENCH_PATH_STRAY
+ * of them (the CPU's other traffic is sampled too).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench.h"
+
+#define PATH_TRIES 5 /* sampled visits at most, to reach BENCH_PATH_SAMPLES */
+
+/* FNV-1a: the table of functions seen, by name. */
+static __u32 hash(const char *s)
+{
+	__u32 h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static struct bench_fn *fn_get(struct bench_fns *t, const char *name)
+{
+	__u32 i;
+
+	if (2 * (t->n + 1) > t->cap) {
+		struct bench_fns big = { .cap = t->cap ? 2 * t->cap : 256 };
+		__u32 k;
+
+		big.fn = calloc(big.cap, sizeof(*big.fn));
+		if (!big.fn)
+			return NULL;
+		for (k = 0; k < t->cap; k++)
+			if (t->fn[k].name) {
+				for (i = hash(t->fn[k].name) % big.cap;
+				     big.fn[i].name; i = (i + 1) % big.cap)
+					;
+				big.fn[i] = t->fn[k];
+			}
+		big.n = t->n;
+		big.samples = t->samples;
+		big.user = t->user;
+		free(t->fn);
+		*t = big;
+	}
+	for (i = hash(name) % t->cap; t->fn[i].name; i = (i + 1) % t->cap)
+		if (!strcmp(t->fn[i].name, name))
+			return &t->fn[i];
+	t->fn[i].name = strdup(name);
+	if (!t->fn[i].name)
+		return NULL;
+	t->n++;
+	return &t->fn[i];
+}
+
+const struct bench_fn *bench_fn_find(const struct bench_fns *t,
+				     const char *name)
+{
+	__u32 i;
+
+	for (i = 0; t->cap && i < t->cap; i++)
+		if (t->fn[i].name && !strcmp(t->fn[i].name, name))
+			return &t->fn[i];
+	return NULL;
+}
+
+void bench_fns_free(struct bench_fns *t)
+{
+	__u32 i;
+
+	for (i = 0; i < t->cap; i++)
+		free(t->fn[i].name);
+	free(t->fn);
+	memset(t, 0, sizeof(*t));
+}
+
+struct agg {
+	const struct hc_ksyms *k;
+	struct bench_fns *t;
+	bool oom;
+};
+
+/*
+ * A sample: its leaf function's self count, and each function of its
+ * chain once. User space is one entry: bench's own work, no symbols.
+ */
+static void add_sample(const struct hc_sample *s, void *ctx)
+{
+	struct agg *a = ctx;
+	struct bench_fn *f;
+	int i;
+
+	a->t->samples++;
+	if (s->user) {
+		a->t->user++;
+		f = fn_get(a->t, BENCH_FN_USER);
+		a->oom |= !f;
+		if (f) {
+			f->self++;
+			f->chain++;
+		}
+		return;
+	}
+	for (i = 0; i < s->n; i++) {
+		const char *name =
+			hc_ksyms_find(a->k, s->ips[i]) ?: "[unknown]";
+
+		f = fn_get(a->t, name);
+		if (!f) {
+			a->oom = true;
+			return;
+		}
+		f->self += !i;
+		/* once per sample: recursion and inlined repeats */
+		if (f->last != a->t->samples) {
+			f->chain++;
+			f->last = a->t->samples;
+		}
+	}
+}
+
+/* The threads, or else the CPUs, whose time a row's window counts. */
+static int open_sampler(struct bench *b, const struct bench_row *r,
+			struct hc_sampler *s)
+{
+	pid_t tids[HC_SAMPLE_MAX];
+	int cpus[HC_SAMPLE_MAX], n = 0, c;
+
+	if (b->dev) {
+		for (c = 0; c < CPU_SETSIZE && n < HC_SAMPLE_MAX; c++)
+			if (CPU_ISSET(c, &b->dut.rx_set))
+				cpus[n++] = c;
+		return hc_sampler_open(s, NULL, cpus, n, BENCH_PATH_PERIOD_NS);
+	}
+	n = bench_clock_tids(b,
+			     b->cpu_mode == BENCH_SPLIT && !r->kind->generator,
+			     tids, HC_SAMPLE_MAX);
+	return n ? hc_sampler_open(s, tids, NULL, n, BENCH_PATH_PERIOD_NS) :
+		   -ESRCH;
+}
+
+/* Packets the sampled windows' time went to. */
+static __u64 packets(const struct bench_row *r, const struct bench_round *rd)
+{
+	return r->kind->generator || !rd->seen ? rd->generated : rd->seen;
+}
+
+int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
+		  struct bench_fns *t, __u64 want, struct hc_err *err)
+{
+	struct hc_sampler s;
+	struct agg a = { .k = &b->ksyms, .t = t };
+	int ret, i;
+
+	ret = open_sampler(b, r, &s);
+	if (ret) {
+		snprintf(t->why, sizeof(t->why), "perf_event_open: %s%s",
+			 strerror(-ret),
+			 ret == -EACCES || ret == -EPERM ?
+				 " (kernel.perf_event_paranoid, or not root)" :
+				 "");
+		return 0;
+	}
+	b->smp = &s;
+	for (i = 0; i < PATH_TRIES && !ret && t->samples < want && !r->dead &&
+		    !hc_stop_sig;
+	     i++) {
+		struct bench_round v = { .round = rd->round, .ns = NAN };
+
+		ret = b->topo->measure(b, r, &v, true, err);
+		/* Its programs are still loaded: their JITed ranges now. */
+		if (!ret && hc_ksyms_bpf(&b->ksyms))
+			snprintf(t->why, sizeof(t->why),
+				 "the BPF programs' symbols: %s",
+				 strerror(errno));
+		if (!ret)
+			hc_sampler_read(&s, add_sample, &a);
+		t->packets += packets(r, &v);
+		t->cpu_ns += v.cpu_ns;
+		if (i)
+			bench_round_free(&v);
+		else
+			*rd = v;
+	}
+	b->smp = NULL;
+	t->lost += s.lost;
+	hc_sampler_close(&s);
+	if (a.oom)
+		return -ENOMEM;
+	return ret;
+}
+
+/* name matches pattern: the same, or its prefix before a final '*'. */
+static bool match(const char *pat, size_t len, const char *name)
+{
+	if (len && pat[len - 1] == '*')
+		return !strncmp(pat, name, len - 1);
+	return strlen(name) == len && !strncmp(pat, name, len);
+}
+
+/* The most samples any alternative of group g (length len) ran in. */
+static __u64 group_chain(const struct bench_fns *t, const char *g, size_t len)
+{
+	__u64 best = 0;
+	__u32 i;
+
+	while (len) {
+		size_t alt = strcspn(g, "|");
+
+		if (alt > len)
+			alt = len;
+		for (i = 0; i < t->cap; i++)
+			if (t->fn[i].name && match(g, alt, t->fn[i].name) &&
+			    t->fn[i].chain > best)
+				best = t->fn[i].chain;
+		g += alt + (alt < len);
+		len -= alt + (alt < len);
+	}
+	return best;
+}
+
+static void append(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
+void bench_path_judge(const char *path, const struct bench_fns *t,
+		      struct bench_path *p)
+{
+	const char *g = path;
+
+	p->samples = t->samples;
+	p->missing[0] = p->unexpected[0] = '\0';
+	while (*g) {
+		size_t len;
+		bool not ;
+		__u64 n;
+
+		g += strspn(g, " ");
+		len = strcspn(g, " ");
+		if (!len)
+			break;
+		not = *g == '!';
+		n = group_chain(t, g + not, len - not );
+		if (!not &&!n)
+			append(p->missing, sizeof(p->missing), "%s%.*s",
+			       p->missing[0] ? " " : "", (int)len, g);
+		else if (not &&n > BENCH_PATH_STRAY * t->samples)
+			append(p->unexpected, sizeof(p->unexpected),
+			       "%s%.*s (%llu)", p->unexpected[0] ? " " : "",
+			       (int)(len - 1), g + 1, (unsigned long long)n);
+		g += len;
+	}
+}
+
+/* The path check's reason: "never ran ipt_do_table in 2,000 samples". */
+static void path_reason(struct bench_row *r, const struct bench_path *p)
+{
+	char n[32];
+	char *alt;
+
+	hc_commas(n, sizeof(n), p->samples);
+	if (p->missing[0]) {
+		char what[sizeof(p->missing) + 64];
+
+		snprintf(what, sizeof(what), "%s", p->missing);
+		/* as a sentence: "a|b c" is "a or b, c" */
+		while ((alt = strpbrk(what, "| ")) &&
+		       strlen(what) + 4 < sizeof(what)) {
+			bool or = *alt == '|';
+
+			memmove(alt + (or ? 4 : 2), alt + 1,
+				strlen(alt + 1) + 1);
+			memcpy(alt, or ? " or " : ", ", or ? 4 : 2);
+		}
+		bench_row_invalid(r, "path: never ran %s in %s samples", what,
+				  n);
+	} else if (p->unexpected[0]) {
+		bench_row_invalid(
+			r, "path: ran %s in %s samples, which it must not",
+			p->unexpected, n);
+	}
+}
+
+static void unchecked(struct bench_path *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void unchecked(struct bench_path *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	p->checked = false;
+	va_start(ap, fmt);
+	vsnprintf(p->why, sizeof(p->why), fmt, ap);
+	va_end(ap);
+}
+
+void bench_path_row(struct bench *b, struct bench_row *r,
+		    const struct bench_fns *t)
+{
+	struct bench_path *p = &r->path_check;
+
+	p->samples = t->samples;
+	if (b->ksyms_why[0]) {
+		unchecked(p, "%s", b->ksyms_why);
+		return;
+	}
+	if (t->why[0]) {
+		unchecked(p, "%s", t->why);
+		return;
+	}
+	if (!r->path[0]) {
+		unchecked(p, "the row declares no path");
+		return;
+	}
+	if (t->samples < BENCH_PATH_MIN) {
+		unchecked(p, "%llu samples, fewer than %d",
+			  (unsigned long long)t->samples, BENCH_PATH_MIN);
+		return;
+	}
+	p->checked = true;
+	bench_path_judge(r->path, t, p);
+	path_reason(r, p);
+}
+
+void bench_row_path(struct bench_row *r, const char *groups)
+{
+	if (groups && groups[0])
+		append(r->path, sizeof(r->path), "%s%s", r->path[0] ? " " : "",
+		       groups);
+}
+
+int bench_path_begin(struct bench *b)
+{
+	char why[sizeof(b->ksyms_why)];
+	int ret;
+
+	ret = hc_ksyms_load(&b->ksyms, NULL, why, sizeof(why));
+	if (ret)
+		snprintf(b->ksyms_why, sizeof(b->ksyms_why), "%s", why);
+	return ret == -ENOMEM ? ret : 0;
+}
+
+void bench_path_end(struct bench *b)
+{
+	hc_ksyms_free(&b->ksyms);
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --profile: each row's time per packet split into the functions its
+ * samples were in (self samples x period / packets the row processed in
+ * the profiled windows), per round, and against its baseline's, paired
+ * per round with a bootstrap interval. The profiled windows are not the
+ * timed ones: sampling costs a little (prof_over says how much).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+
+#define BOOT_N 2000
+#define BOOT_SEED 0x9e3779b9u
+
+/* A function's ns per packet in one profiled visit; 0 if not sampled. */
+static double fn_ns(const struct bench_fns *t, const char *name)
+{
+	const struct bench_fn *f = bench_fn_find(t, name);
+
+	return f && t->packets ?
+		       (double)f->self * BENCH_PATH_PERIOD_NS / t->packets :
+		       0;
+}
+
+static const struct bench_prof *prof_of(const struct bench_row *r, int round)
+{
+	int i;
+
+	for (i = 0; i < r->nprof; i++)
+		if (r->prof[i].round == round && r->prof[i].t.packets)
+			return &r->prof[i];
+	return NULL;
+}
+
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* xorshift32: the bootstrap's draws, the same for the same data. */
+static __u32 next(__u32 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/*
+ * The median of x and a percentile-bootstrap interval of it at level
+ * (resampling the n rounds with replacement); no interval under 3.
+ */
+void bench_boot_median(const double *x, int n, double level, struct st_est *e)
+{
+	double *m = n >= 3 ? malloc(BOOT_N * sizeof(*m)) : NULL,
+	       *y = n >= 3 ? malloc(n * sizeof(*y)) : NULL;
+	__u32 s = BOOT_SEED;
+	int i, k;
+
+	e->median = n ? st_median(x, n) : NAN;
+	e->lo = e->hi = NAN;
+	if (m && y) {
+		for (k = 0; k < BOOT_N; k++) {
+			for (i = 0; i < n; i++)
+				y[i] = x[next(&s) % n];
+			m[k] = st_median(y, n);
+		}
+		qsort(m, BOOT_N, sizeof(*m), by_double);
+		e->lo = st_quantile(m, BOOT_N, (1 - level) / 2);
+		e->hi = st_quantile(m, BOOT_N, 1 - (1 - level) / 2);
+	}
+	free(m);
+	free(y);
+}
+
+/* Whether name is one of the functions path declares it runs. */
+static bool on_path(const char *path, const char *name)
+{
+	const char *g = path;
+
+	while (*g) {
+		size_t len = strcspn(g, " |");
+
+		if (*g != '!' && len &&
+		    (g[len - 1] == '*' ?
+			     !strncmp(g, name, len - 1) :
+			     strlen(name) == len && !strncmp(g, name, len)))
+			return true;
+		g += len;
+		g += strspn(g, " |");
+		if (*g == '!')
+			g += strcspn(g, " ");
+	}
+	return false;
+}
+
+static int by_ns(const void *a, const void *b)
+{
+	const struct bench_prof_fn *x = a, *y = b;
+
+	return x->ns > y->ns ? -1 : x->ns < y->ns;
+}
+
+/* The names in r's and base's profiled visits, each once. */
+static int names(const struct bench_row *r, const struct bench_row *base,
+		 const char ***out)
+{
+	const struct bench_row *rows[2] = { r, base };
+	const char **v = NULL;
+	int n = 0, cap = 0, w, i, j;
+	__u32 k;
+
+	for (w = 0; w < 2; w++)
+		for (i = 0; rows[w] && i < rows[w]->nprof; i++) {
+			const struct bench_fns *t = &rows[w]->prof[i].t;
+
+			for (k = 0; k < t->cap; k++) {
+				const char *name = t->fn[k].name;
+
+				if (!name)
+					continue;
+				for (j = 0; j < n && strcmp(v[j], name); j++)
+					;
+				if (j < n)
+					continue;
+				if (n == cap) {
+					void *p = realloc(
+						v, (cap = cap ? 2 * cap : 256) *
+							   sizeof(*v));
+
+					if (!p)
+						goto fail;
+					v = p;
+				}
+				v[n++] = name;
+			}
+		}
+	*out = v;
+	return n;
+fail:
+	free(v);
+	return -1;
+}
+
+static void row_profile(const struct bench *b, struct bench_row *r)
+{
+	const struct bench_row *base = r->base >= 0 && r->base != r - b->rows ?
+					       &b->rows[r->base] :
+					       NULL;
+	double *x = calloc(r->nprof + 1, sizeof(*x)),
+	       *d = calloc(r->nprof + 1, sizeof(*d)),
+	       *timed = calloc(r->nprof + 1, sizeof(*timed)),
+	       *clock = calloc(r->nprof + 1, sizeof(*clock));
+	const char **v = NULL;
+	int n = names(r, base, &v), i, k, nx, nd;
+
+	r->prof_ns = r->prof_over = r->prof_timed = r->prof_clock = NAN;
+	if (!x || !d || !timed || !clock || n < 0)
+		goto out;
+	r->pfn = calloc(n + 1, sizeof(*r->pfn));
+	if (!r->pfn)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct bench_prof_fn *f = &r->pfn[r->npfn];
+
+		for (k = nx = nd = 0; k < r->nprof; k++) {
+			const struct bench_prof *p = &r->prof[k], *q;
+
+			if (!p->t.packets)
+				continue;
+			x[nx] = fn_ns(&p->t, v[i]);
+			q = base ? prof_of(base, p->round) : NULL;
+			if (q)
+				d[nd++] = x[nx] - fn_ns(&q->t, v[i]);
+			nx++;
+		}
+		f->name = v[i];
+		f->ns = nx ? st_median(x, nx) : NAN;
+		f->delta = (struct st_est){ NAN, NAN, NAN };
+		if (nd)
+			bench_boot_median(d, nd, BENCH_LEVEL, &f->delta);
+		f->path = on_path(r->path, v[i]);
+		r->npfn++;
+	}
+	qsort(r->pfn, r->npfn, sizeof(*r->pfn), by_ns);
+	/* The whole profile, and what sampling added to the windows' cost. */
+	for (k = nx = nd = 0; k < r->nprof; k++) {
+		const struct bench_fns *t = &r->prof[k].t;
+		int j;
+
+		if (!t->packets)
+			continue;
+		clock[nx] = t->cpu_ns / t->packets;
+		x[nx++] =
+			(double)t->samples * BENCH_PATH_PERIOD_NS / t->packets;
+		for (j = 0; j < r->nrd; j++)
+			if (r->rd[j].round == r->prof[k].round &&
+			    r->rd[j].pkt_ns_loaded > 0 && t->cpu_ns > 0) {
+				d[nd] = t->cpu_ns / t->packets /
+					r->rd[j].pkt_ns_loaded;
+				timed[nd++] = r->rd[j].pkt_ns_loaded;
+			}
+	}
+	r->prof_ns = nx ? st_median(x, nx) : NAN;
+	r->prof_over = nd ? st_median(d, nd) - 1 : NAN;
+	r->prof_timed = nd ? st_median(timed, nd) : NAN;
+	r->prof_clock = nx ? st_median(clock, nx) : NAN;
+out:
+	free(v);
+	free(x);
+	free(d);
+	free(timed);
+	free(clock);
+}
+
+void bench_profile_summarize(struct bench *b)
+{
+	int i;
+
+	for (i = 0; i < b->nrows; i++) {
+		free(b->rows[i].pfn);
+		b->rows[i].pfn = NULL;
+		b->rows[i].npfn = 0;
+	}
+	for (i = 0; i < b->nrows; i++)
+		if (b->rows[i].nprof)
+			row_profile(b, &b->rows[i]);
+}
+
+void bench_profile_free(struct bench_row *r)
+{
+	int i;
+
+	for (i = 0; i < r->nprof; i++)
+		bench_fns_free(&r->prof[i].t);
+	free(r->prof);
+	free(r->pfn);
+	r->prof = NULL;
+	r->pfn = NULL;
+	r->nprof = r->npfn = 0;
+}
