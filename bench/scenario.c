@@ -220,6 +220,21 @@ static int select_rows(struct bench *b, struct hc_err *err)
 	return 0;
 }
 
+static void inject_redirect(struct bench_row *r)
+{
+	static const char from[] = "xdp_do_redirect", to[] = "|xdp_do_redirect_frame";
+	char *p = r->path;
+
+	while ((p = strstr(p, from))) {
+		p += sizeof(from) - 1;
+		if ((*p == ' ' || !*p) &&
+		    strlen(r->path) + sizeof(to) <= sizeof(r->path)) {
+			memmove(p + sizeof(to) - 1, p, strlen(p) + 1);
+			memcpy(p, to, sizeof(to) - 1);
+		}
+	}
+}
+
 int bench_rows_build(struct bench *b, struct hc_err *err)
 {
 	bool sizes_differ = false;
@@ -261,6 +276,13 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 			snprintf(g, sizeof(g), "!%s", r->hook->drop_path);
 			bench_row_path(r, g);
 		}
+		/*
+		 * inject: the live loop runs XDP programs itself, and their
+		 * redirects are BPF_PROG_RUN's (xdp_do_redirect_frame); its
+		 * frames that are not a loop row's redirect none.
+		 */
+		if (b->topo && b->topo->inject)
+			inject_redirect(r);
 		r->base = bench_row_find(b, r->base_name);
 		if (r->base < 0) {
 			hc_err_set(err, "%s: row %s has no baseline '%s'",

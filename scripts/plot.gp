@@ -63,6 +63,17 @@ if (kind eq "delta") {
 	set ylabel sprintf("ns/pkt over %s, paired per round (%s)", ARG6, what)
 	eval "plot " . bars(8, 9, 10, "#a85848", ci)
 }
+# DATA here: a header "row FUNCTION... other", then a row's ns per
+# function a line, tab-separated: one stacked bar per row.
+if (kind eq "profile") {
+	set datafile separator "\t"
+	set style data histograms
+	set style histogram rowstacked
+	set key outside right top vertical Left reverse maxrows 40
+	set rmargin 40
+	set ylabel "ns/pkt in the profiled windows, by function (self samples)"
+	plot for [i=2:*] data using i:xtic(1) title columnheader(i)
+}
 # DATA here: blocks "HOOK", then "HOOK LEVEL ns lo hi valid x" lines;
 # a NaN level, undefined, leaves a gap in its hook's line.
 if (kind eq "steps") {

@@ -8,6 +8,8 @@
 #         95% interval
 # steps:  for parse and rules, ns/pkt per hook against depth or rule count,
 #         with its 95% interval
+# profile: with bench --profile, each row's ns/pkt stacked by function:
+#         the rows' top 5 each, the rest as "other"
 # An INVALID row is a marked gap, its reason in the legend; an interval
 # that too few rounds leave out (n/a) is left out of the chart too.
 # Paths reach gnuplot as arguments (gnuplot -c), never inside its script.
@@ -18,7 +20,7 @@ gp=$(dirname -- "$0")/plot.gp
 command -v gnuplot >/dev/null || { echo "plot.sh: needs gnuplot (Debian: gnuplot-nox)" >&2; exit 3; }
 mkdir -p -- "$out"
 data=$(mktemp)
-trap 'rm -f "$data" "$data.why" "$data.steps"' EXIT
+trap 'rm -f "$data" "$data.why" "$data.steps" "$data.prof"' EXIT
 touch "$data.why"
 
 # One line per row:
@@ -105,4 +107,22 @@ if [ "$scenario" = parse ] || [ "$scenario" = rules ]; then
 	       print hook, lvl, $5, $6, $7, $12, x++ }' "$data" >"$data.steps"
 	plot steps "$data.steps" 3
 fi
+# --profile: one column per function among the rows' top 5, tab-separated
+# (a header line of names), and what the rest of each row's samples cost.
+case $in in
+*.json)
+	if jq -e 'any(.rows[]; .profile)' "$in" >/dev/null; then
+		jq -r '([.rows[] | .profile // [] | .[0:5][].sym] | unique) as $f |
+			(["row"] + $f + ["other"] | join("\t")),
+			(.rows[] | select(.profile) | . as $r |
+			 [$f[] as $s | ($r.profile | map(select(.sym == $s)) | .[0].ns // 0)] as $v |
+			 [$r.name] + ($v | map(tostring)) +
+			 [((($r.profile_ns // 0) - ($v | add // 0)) | if . < 0 then 0 else . end) | tostring] |
+			 join("\t"))' "$in" >"$data.prof"
+		for t in png svg; do
+			gnuplot -c "$gp" profile "$data.prof" "$out/profile.$t" "$t" "$title" "$baseline" "" "$ci" ""
+		done
+	fi
+	;;
+esac
 ls -- "$out"/*.png

@@ -311,7 +311,7 @@ test_contract() {
 		[.rows[].rounds[] | {round, order}] | group_by(.round) |
 		all(.[]; ([.[].order] | sort) == [0, 1, 2, 3])' "$T/c.json"
 	check_eq "$name: CSV header" "$(head -n 1 "$T/c.csv")" \
-		"name,valid,status,reason,flags,mpps_median,mpps_min,mpps_max,ns_median,ns_ci_lo,ns_ci_hi,delta_ns_median,delta_ns_ci_lo,delta_ns_ci_hi,delta_median,mde_ns,mde_pct,ratio_median,ratio_ci_lo,ratio_ci_hi,significant,ns_loaded,window_packets"
+		"name,valid,status,reason,flags,mpps_median,mpps_min,mpps_max,ns_median,ns_ci_lo,ns_ci_hi,delta_ns_median,delta_ns_ci_lo,delta_ns_ci_hi,delta_median,mde_ns,mde_pct,ratio_median,ratio_ci_lo,ratio_ci_hi,significant,ns_loaded,window_packets,path_checked,path_samples,path_missing,path_unexpected,path_why,path_declared"
 	check_eq "$name: CSV lines per row" "$(tail -n +2 "$T/c.csv" | cut -d, -f1 | tr '\n' ' ')" \
 		'"nothing" "ingress" "'$TC'-pass" "gen-only" '
 	# The same numbers, to the JSON's 6 significant digits.

@@ -62,6 +62,14 @@ if need gnuplot "bench --plot and plot.sh"; then
 	done
 	check "bench --plot: 2 rounds, no intervals, and the charts say so" \
 		grep -q "ns/pkt over HOOK-none, paired per round (median; too few rounds for a 95% CI)" "$P/delta.svg"
+	check "bench --plot: no profile chart without --profile" not test -e "$P/profile.png"
+	"$HC" bench --hooks tcx --rounds 2 --packets 20000 --profile --plot "$T/pplots" >/dev/null 2>&1
+	check_eq "bench --profile --plot: exit status" "$?" 0
+	check "bench --profile --plot: profile.png is a PNG" is_png "$T/pplots/profile.png"
+	check "bench --profile --plot: the chart stacks functions, the rest as other" jq_true \
+		--rawfile svg "$T/pplots/profile.svg" \
+		'($svg | contains(">other<")) and all(.rows[]; .profile[0].sym as $s | $svg | contains(">" + $s + "<"))' \
+		"$T/pplots/bench.json"
 	# Intervals where the rounds give them, an INVALID row a marked gap.
 	jq 'def ci: if .median then .ci = [.median - 1, .median + 1] else . end;
 		.rows |= map((.ns |= ci) | (.delta_ns |= ci)) |
