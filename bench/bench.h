@@ -17,6 +17,7 @@
 #include <sys/types.h>
 #include "hookcmp.h"
 #include "sample.h"
+#include "jparse.h"
 #include "ethtool.h"
 #include "gen.h"
 #include "stats.h"
@@ -587,9 +588,7 @@ void bench_fns_free(struct bench_fns *t);
 
 /* profile.c: each row's functions by cost, and against its baseline's. */
 void bench_profile_summarize(struct bench *b);
-/* x's median and its percentile-bootstrap interval (seeded: reproducible). */
-void bench_boot_median(const double *x, int n, double level,
-		       struct st_est *e);
+
 void bench_profile_free(struct bench_row *r);
 
 /* run.c: warm-up, rounds, and more of them for --target-ci. */
@@ -641,6 +640,44 @@ bool bench_disagrees(const struct bench *b, const struct bench_row *r);
 /* The row's flags ("baseline", "outliers", ...), how many. */
 int bench_flags(const struct bench *b, const struct bench_row *r,
 		const char **flags, int max);
+
+/* diff.c: bench compare, two runs' documents row by row */
+struct bench_cmp_opts {
+	bool allow_mismatch;
+	double threshold; /* percent; 0: none */
+	__u64 seed;
+};
+
+struct bench_cmp_row {
+	const char *name; /* in the documents */
+	double old_ns, new_ns; /* medians over rounds */
+	struct st_est change; /* NEW / OLD, with its interval */
+	struct st_est vs_base; /* the same of each run's ratio to its baseline */
+	bool has_base;
+	const struct st_est *decided; /* which of the two the verdict takes */
+	double mde_pct; /* the smallest change the interval tells from none */
+	const char *verdict; /* same, slower, faster, n/a, invalid, old only, new only */
+	char why[256];
+};
+
+struct bench_cmp {
+	struct bench_cmp_row *rows;
+	int n;
+	/* rows slower past the threshold against their baselines, the
+	 * interval past it */
+	int regressed;
+	char mismatch[256]; /* what the runs differ in (--allow-mismatch) */
+};
+
+/*
+ * Old and new documents into c. -EINVAL, why saying so, for a document
+ * that is no bench run; -EXDEV for runs that differ in scenario,
+ * topology, CPU mode or a row's frame size, unless allowed.
+ */
+int bench_compare(const struct jp *od, const struct jp *nd,
+		  const struct bench_cmp_opts *opts, struct bench_cmp *c,
+		  char *why, size_t size);
+void bench_compare_free(struct bench_cmp *c);
 
 /* report.c */
 void bench_report_text(const struct bench *b, FILE *f);

@@ -11,8 +11,7 @@
 #include <string.h>
 #include "bench.h"
 
-#define BOOT_N 2000
-#define BOOT_SEED 0x9e3779b9u
+#define BOOT_SEED 0x9e3779b9u /* the intervals reproduce */
 
 /* A function's ns per packet in one profiled visit; 0 if not sampled. */
 static double fn_ns(const struct bench_fns *t, const char *name)
@@ -32,49 +31,6 @@ static const struct bench_prof *prof_of(const struct bench_row *r, int round)
 		if (r->prof[i].round == round && r->prof[i].t.packets)
 			return &r->prof[i];
 	return NULL;
-}
-
-static int by_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* xorshift32: the bootstrap's draws, the same for the same data. */
-static __u32 next(__u32 *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
-}
-
-/*
- * The median of x and a percentile-bootstrap interval of it at level
- * (resampling the n rounds with replacement); no interval under 3.
- */
-void bench_boot_median(const double *x, int n, double level, struct st_est *e)
-{
-	double *m = n >= 3 ? malloc(BOOT_N * sizeof(*m)) : NULL,
-	       *y = n >= 3 ? malloc(n * sizeof(*y)) : NULL;
-	__u32 s = BOOT_SEED;
-	int i, k;
-
-	e->median = n ? st_median(x, n) : NAN;
-	e->lo = e->hi = NAN;
-	if (m && y) {
-		for (k = 0; k < BOOT_N; k++) {
-			for (i = 0; i < n; i++)
-				y[i] = x[next(&s) % n];
-			m[k] = st_median(y, n);
-		}
-		qsort(m, BOOT_N, sizeof(*m), by_double);
-		e->lo = st_quantile(m, BOOT_N, (1 - level) / 2);
-		e->hi = st_quantile(m, BOOT_N, 1 - (1 - level) / 2);
-	}
-	free(m);
-	free(y);
 }
 
 /* Whether name is one of the functions path declares it runs. */
@@ -182,7 +138,7 @@ static void row_profile(const struct bench *b, struct bench_row *r)
 		f->ns = nx ? st_median(x, nx) : NAN;
 		f->delta = (struct st_est){ NAN, NAN, NAN };
 		if (nd)
-			bench_boot_median(d, nd, BENCH_LEVEL, &f->delta);
+			st_boot(d, nd, NULL, 0, BENCH_LEVEL, BOOT_SEED, &f->delta);
 		f->path = on_path(r->path, v[i]);
 		r->npfn++;
 	}

@@ -291,3 +291,42 @@ double st_quantile(const double *x, int n, double p)
 	free(v);
 	return q;
 }
+
+/* A resample of x (n values, with replacement) into y: its median. */
+static double boot_median(const double *x, int n, double *y, __u64 *state)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		y[i] = x[st_rand_below(state, n)];
+	return median_inplace(y, n);
+}
+
+int st_boot(const double *x, int nx, const double *y, int ny, double level,
+	    __u64 seed, struct st_est *e)
+{
+	double *m, *r;
+	int k, n = nx > ny ? nx : ny;
+
+	e->median = y ? st_median(y, ny) / st_median(x, nx) : st_median(x, nx);
+	e->lo = e->hi = NAN;
+	if (nx < ST_BOOT_MIN || (y && ny < ST_BOOT_MIN))
+		return -EINVAL;
+	m = malloc(ST_BOOT_N * sizeof(*m));
+	r = malloc(n * sizeof(*r));
+	if (!m || !r) {
+		free(m);
+		free(r);
+		return -ENOMEM;
+	}
+	for (k = 0; k < ST_BOOT_N; k++) {
+		m[k] = boot_median(x, nx, r, &seed);
+		if (y)
+			m[k] = boot_median(y, ny, r, &seed) / m[k];
+	}
+	e->lo = st_quantile(m, ST_BOOT_N, (1 - level) / 2);
+	e->hi = st_quantile(m, ST_BOOT_N, 1 - (1 - level) / 2);
+	free(m);
+	free(r);
+	return 0;
+}

@@ -89,6 +89,17 @@ struct st_stop {
 /* One check of half-width h (NaN: none) against target; true: stop. */
 bool st_stop_check(struct st_stop *s, double h, double target);
 
+#define ST_BOOT_N 2000 /* bootstrap resamples */
+#define ST_BOOT_MIN 3 /* fewer values: no interval */
+/*
+ * The median of x, or with y the ratio median(y) / median(x), and its
+ * percentile-bootstrap interval at level (x and y resampled apart, with
+ * replacement, ST_BOOT_N times, from seed: the same data, the same
+ * interval). -EINVAL, the estimate alone, under ST_BOOT_MIN values.
+ */
+int st_boot(const double *x, int nx, const double *y, int ny, double level,
+	    __u64 seed, struct st_est *e);
+
 /* The p-quantile of n values, interpolated; x is left as it is. */
 double st_quantile(const double *x, int n, double p);
 

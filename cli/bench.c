@@ -326,29 +326,28 @@ static bool in_path(const char *prog)
  * where `make install` put it beside the binary. HOOKCMP_SCRIPTS
  * overrides both.
  */
-static int find_plot_sh(struct bench *b)
+int bench_plot_sh(char *plot_sh, size_t size)
 {
 	const char *env = getenv("HOOKCMP_SCRIPTS");
 	char exe[400], *slash;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
 	if (env) {
-		snprintf(b->plot_sh, sizeof(b->plot_sh), "%s/plot.sh", env);
+		snprintf(plot_sh, size, "%s/plot.sh", env);
 	} else if (n > 0) {
 		exe[n] = '\0';
 		slash = strrchr(exe, '/');
 		*slash = '\0';
-		snprintf(b->plot_sh, sizeof(b->plot_sh), "%s/scripts/plot.sh",
-			 exe);
-		if (access(b->plot_sh, R_OK))
-			snprintf(b->plot_sh, sizeof(b->plot_sh),
+		snprintf(plot_sh, size, "%s/scripts/plot.sh", exe);
+		if (access(plot_sh, R_OK))
+			snprintf(plot_sh, size,
 				 "%s/../share/hookcmp/scripts/plot.sh", exe);
 	}
-	if (access(b->plot_sh, R_OK))
+	if (access(plot_sh, R_OK))
 		return hc_fail(
 			HC_EXIT_FAIL,
 			"--plot: no %s (set HOOKCMP_SCRIPTS to the scripts directory)",
-			b->plot_sh);
+			plot_sh);
 	if (!in_path("gnuplot"))
 		return hc_fail(HC_EXIT_FAIL,
 			       "--plot needs gnuplot (Debian: gnuplot-nox)");
@@ -372,7 +371,7 @@ static int plot_dir_open(struct bench *b, bool *created)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--plot %s: not a writable directory",
 			       b->plot_dir);
-	return find_plot_sh(b);
+	return bench_plot_sh(b->plot_sh, sizeof(b->plot_sh));
 }
 
 static int plot(struct bench *b)
@@ -749,8 +748,17 @@ out:
 int cmd_bench(int argc, char **argv)
 {
 	struct bench *b = calloc(1, sizeof(*b));
-	int ret;
+	int ret, i;
 
+
+	/* "compare" after any global options main passed on (-j, -p) */
+	for (i = 1; i < argc && argv[i][0] == '-'; i++)
+		;
+	if (i < argc && !strcmp(argv[i], "compare")) {
+		free(b);
+		memmove(argv + i, argv + i + 1, (argc - i) * sizeof(*argv));
+		return cmd_bench_compare(argc - 1, argv);
+	}
 	if (!b)
 		return hc_fail(HC_EXIT_FAIL, "out of memory");
 	ret = bench_main(b, argc, argv);

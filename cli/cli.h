@@ -50,6 +50,10 @@ int hc_show_version(bool json);
 int cmd_run(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+/* bench compare OLD NEW (bench_compare.c) */
+int cmd_bench_compare(int argc, char **argv);
+/* scripts/plot.sh into plot_sh, and gnuplot there: 0, or an exit code. */
+int bench_plot_sh(char *plot_sh, size_t size);
 int cmd_progrun(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
 int cmd_status(int argc, char **argv);

@@ -330,6 +330,8 @@ int hc_write_file(const char *path, const char *s);
 
 /* 9776320 as "9,776,320", into buf. */
 const char *hc_commas(char *buf, size_t size, __u64 v);
+/* The whole of a file, NUL-terminated, to free(); NULL with *err -errno. */
+char *hc_read_file(const char *path, int *err);
 
 /* Maps a negative errno from a setup step to an exit code. */
 int hc_exit_code(int err);

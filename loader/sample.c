@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include "hookcmp.h"
 #include "sample.h"
 
 #define RING_PAGES 256 /* 1 MiB: ~65 ms of samples at a 20 us period */
@@ -27,43 +28,6 @@ static int by_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static char *read_all(const char *path, int *err)
-{
-	size_t len = 0, cap = 1 << 22;
-	char *buf = malloc(cap + 1), *p;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || !buf) {
-		*err = fd < 0 ? -errno : -ENOMEM;
-		goto fail;
-	}
-	while ((n = read(fd, buf + len, cap - len)) > 0) {
-		len += n;
-		if (len < cap)
-			continue;
-		p = realloc(buf, 2 * cap + 1);
-		if (!p) {
-			*err = -ENOMEM;
-			goto fail;
-		}
-		buf = p;
-		cap *= 2;
-	}
-	if (n < 0) {
-		*err = -errno;
-		goto fail;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return NULL;
-}
-
 int hc_ksyms_load(struct hc_ksyms *k, const char *path, char *why, size_t size)
 {
 	char *line, *next;
@@ -71,7 +35,7 @@ int hc_ksyms_load(struct hc_ksyms *k, const char *path, char *why, size_t size)
 
 	memset(k, 0, sizeof(*k));
 	path = path ?: "/proc/kallsyms";
-	k->text = read_all(path, &ret);
+	k->text = hc_read_file(path, &ret);
 	if (!k->text) {
 		snprintf(why, size, "%s: %s", path, strerror(-ret));
 		return ret;

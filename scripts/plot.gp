@@ -63,6 +63,15 @@ if (kind eq "delta") {
 	set ylabel sprintf("ns/pkt over %s, paired per round (%s)", ARG6, what)
 	eval "plot " . bars(8, 9, 10, "#a85848", ci)
 }
+# DATA here: "name change lo hi verdict" a line, tab-separated, percent.
+if (kind eq "compare") {
+	set datafile separator "\t"
+	set yrange [*:*]
+	set xzeroaxis lt -1
+	set ylabel "change of ns/pkt, NEW over OLD, % (95% bootstrap CI)"
+	plot data using 0:2:xtic(1) with boxes lc rgb "#4878a8" notitle, \
+		'' using 0:2:3:4 with yerrorbars lc rgb "black" pt 0 notitle
+}
 # DATA here: a header "row FUNCTION... other", then a row's ns per
 # function a line, tab-separated: one stacked bar per row.
 if (kind eq "profile") {

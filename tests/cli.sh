@@ -89,3 +89,71 @@ t "-p version pretty-prints" 0 '  "type": "version",' -p version
 t "-p before the command" 0 '  "type": "version",' -p version
 t "-p is not --parse" 2 '  "error": "--hook xdp|tc|socket|xsk|netfilter|cgroup is required",' -p eth0
 t "--parse takes no -p" 0 "--parse none|l2|l3|l4" --help
+
+# bench compare on documents written here: rows base (its own baseline), a
+# and b (against base), gen-only; 12 rounds, +-1% of deterministic noise.
+# doc FILE SCENARIO FRAME A_SCALE SHIFT SEED
+CT=$(mktemp -d)
+trap 'rm -rf "$CT"' EXIT
+doc() {
+	awk -v scen="$2" -v frame="$3" -v as="$4" -v shift="$5" -v seed="$6" 'BEGIN {
+		srand(seed)
+		split("base a b gen-only", name, " "); split("100 200 300 50", cost, " ")
+		printf "{\"type\":\"bench\",\"scenario\":\"%s\",\"topology\":\"veth\",\"cpu_mode\":\"inline\",\"rounds\":12,\"env\":{\"kernel\":\"test\"},\"rows\":[", scen
+		for (i = 1; i <= 4; i++) {
+			printf "%s{\"name\":\"%s\",\"status\":\"valid\",\"reason\":null,\"frame_bytes\":%d,\"baseline\":%s,\"rounds\":[",
+				(i > 1 ? "," : ""), name[i], frame, (i < 4 ? "\"base\"" : "null")
+			for (k = 1; k <= 12; k++)
+				printf "%s{\"round\":%d,\"ns\":%.4f}", (k > 1 ? "," : ""), k,
+					cost[i] * shift * (i == 2 ? as : 1) * (1 + (rand() - 0.5) / 50)
+			printf "]}"
+		}
+		print "]}" }' >"$1"
+}
+doc "$CT/old.json" hooks 60 1 1 1
+doc "$CT/slow.json" hooks 60 1.05 1 2
+doc "$CT/shift.json" hooks 60 1 1.2 3
+doc "$CT/rules.json" rules 60 1 1 4
+doc "$CT/big.json" hooks 1500 1 1 5
+t "bench compare: a run against itself" 0 "verdict" bench compare "$CT/old.json" "$CT/old.json"
+t "bench compare: a 5% slower row, --threshold 2" 1 "threshold 2%: 1 row slower past it" \
+	bench compare --threshold 2 "$CT/old.json" "$CT/slow.json"
+t "bench compare: a 5% slower row, --threshold 10" 0 "threshold 10%: 0 rows slower past it" \
+	bench compare --threshold 10 "$CT/old.json" "$CT/slow.json"
+t "bench compare: a shift of the machine fails no threshold" 0 "threshold 2%: 0 rows" \
+	bench compare --threshold 2 "$CT/old.json" "$CT/shift.json"
+t "bench compare: another scenario refused" 2 "OLD's scenario is hooks, NEW's is rules; --allow-mismatch compares them anyway" \
+	bench compare "$CT/old.json" "$CT/rules.json"
+t "bench compare: another frame size refused" 2 "row base: OLD's frames are 60 bytes, NEW's 1500" \
+	bench compare "$CT/old.json" "$CT/big.json"
+t "bench compare: --allow-mismatch" 0 "Warning: the runs differ (--allow-mismatch): OLD's scenario is hooks" \
+	bench compare --allow-mismatch "$CT/old.json" "$CT/rules.json"
+t "bench compare: a file that is not there" 2 "bench compare: $CT/none.json: No such file or directory" \
+	bench compare "$CT/old.json" "$CT/none.json"
+echo '{"type":"bench","rows":[' >"$CT/cut.json"
+t "bench compare: not JSON" 2 "bench compare: $CT/cut.json: not JSON: byte 25: " \
+	bench compare "$CT/cut.json" "$CT/old.json"
+echo '{"type":"run"}' >"$CT/run.json"
+t "bench compare: a document of another command" 2 "OLD is not a bench document" \
+	bench compare "$CT/run.json" "$CT/old.json"
+t "bench compare: one file" 2 "needs OLD.json and NEW.json" bench compare "$CT/old.json"
+t "bench compare: JSON errors" 2 '{"type":"error","error":"bench compare: OLD' -j bench compare "$CT/run.json" "$CT/old.json"
+t "bench compare --help" 0 "Usage: hookcmp bench compare" bench compare --help
+jqt() {	# jqt NAME FILTER FILE
+	if jq -e "$2" "$3" >/dev/null 2>&1; then echo "PASS cli: $1"; else
+		echo "FAIL cli: $1: $2"; head -c 600 "$3" | sed 's/^/  /'; fi
+}
+"$HC" bench compare -j "$CT/old.json" "$CT/slow.json" >"$CT/c.json" 2>/dev/null
+jqt "bench compare -j: the contract" '.type == "compare" and .old.file and .new.scenario == "hooks" and
+	(.rows | length) == 4 and all(.rows[]; (.name | type) == "string" and (.old_ns | type) == "number" and
+	(.new_ns | type) == "number" and (.change.ci | length) == 2 and (.change_vs_baseline.ci | length) == 2 and
+	(.verdict | IN("same", "slower", "faster", "n/a", "invalid", "old only", "new only")) and
+	(.verdict_from | IN("baseline", "raw")) and (.mde_pct | type) == "number")' "$CT/c.json"
+jqt "bench compare -j: the slower row slower, against its baseline" \
+	'(.rows[] | select(.name == "a") | .verdict == "slower" and .verdict_from == "baseline" and
+	  .change_vs_baseline.ci[0] > 1.02) and (.rows[] | select(.name == "b") | .verdict == "same")' "$CT/c.json"
+"$HC" bench compare -j "$CT/old.json" "$CT/shift.json" >"$CT/c.json" 2>/dev/null
+jqt "bench compare -j: a shift: changes, the same against the baseline" \
+	'all(.rows[] | select(.name == "a" or .name == "b"); .change.ci[0] > 1.15 and .verdict == "same")' "$CT/c.json"
+"$HC" bench compare -j "$CT/old.json" "$CT/old.json" >"$CT/c.json" 2>/dev/null
+jqt "bench compare -j: a run against itself: every row same" 'all(.rows[]; .verdict == "same")' "$CT/c.json"

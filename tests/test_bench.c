@@ -1440,6 +1440,270 @@ static void coverage_table(void)
 	}
 }
 
+/* ---- bench compare (diff.c) and the JSON reader it reads with ---- */
+
+/*
+ * A bench document: rows base (its own baseline), a and b (against
+ * base), gen-only (none), n rounds each; row i's round k costs
+ * cost[i] x scale[i] x (1 + up to +-1% of deterministic noise).
+ */
+static char *doc(const char *scen, const char *topo, int frame, int n,
+		 const double *scale, unsigned int seed)
+{
+	static const char *const names[] = { "base", "a", "b", "gen-only" };
+	static const double cost[] = { 100, 200, 300, 50 };
+	size_t cap = 1 << 16, len = 0;
+	char *t = malloc(cap);
+	int i, k;
+
+	len += snprintf(t + len, cap - len,
+			"{\"type\":\"bench\",\"scenario\":\"%s\",\"topology\":\"%s\",\"cpu_mode\":\"inline\",\"rounds\":%d,\"baseline\":\"base\",\"env\":{\"kernel\":\"test\"},\"rows\":[",
+			scen, topo, n);
+	for (i = 0; i < 4; i++) {
+		len += snprintf(t + len, cap - len,
+				"%s{\"name\":\"%s\",\"status\":\"valid\",\"reason\":null,\"frame_bytes\":%d,\"baseline\":%s%s%s,\"rounds\":[",
+				i ? "," : "", names[i], frame, i < 3 ? "\"" : "",
+				i < 3 ? "base" : "null", i < 3 ? "\"" : "");
+		for (k = 1; k <= n; k++) {
+			double noise;
+
+			seed = seed * 1103515245u + 12345u;
+			noise = ((int)((seed >> 16) % 2001) - 1000) / 1e5;
+			len += snprintf(t + len, cap - len,
+					"%s{\"round\":%d,\"ns\":%.4f}",
+					k > 1 ? "," : "", k,
+					cost[i] * scale[i] * (1 + noise));
+		}
+		len += snprintf(t + len, cap - len, "]}");
+	}
+	snprintf(t + len, cap - len, "]}");
+	return t;
+}
+
+static struct jp *parsed(char *text)
+{
+	struct jp *v = NULL;
+	char why[128];
+
+	if (jp_parse(text, &v, why, sizeof(why)))
+		printf("  %s\n", why);
+	free(text);
+	return v;
+}
+
+static const struct bench_cmp_row *cmp_row(const struct bench_cmp *c,
+					   const char *name)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->rows[i].name, name))
+			return &c->rows[i];
+	return NULL;
+}
+
+static void test_compare(void)
+{
+	static const double one[] = { 1, 1, 1, 1 },
+			    slower[] = { 1, 1.05, 1.05, 1 },
+			    shift[] = { 1.2, 1.2, 1.2, 1.2 };
+	struct bench_cmp_opts opts = { .seed = 1, .threshold = 2 };
+	struct jp *old = parsed(doc("hooks", "veth", 60, 20, one, 1)), *new;
+	const struct bench_cmp_row *a, *g;
+	struct bench_cmp c;
+	char why[256];
+	int ret, i;
+
+	/* a run against itself: every row the same */
+	new = parsed(doc("hooks", "veth", 60, 20, one, 1));
+	ret = bench_compare(old, new, &opts, &c, why, sizeof(why));
+	CHECK_EQ(ret, 0, "compare: a run against itself");
+	CHECK_EQ(c.n, 4, "compare: every row compared");
+	for (i = 0, ret = 0; i < c.n; i++)
+		ret += !strcmp(c.rows[i].verdict, "same");
+	CHECK_EQ(ret, 4, "compare: a run against itself: every row same");
+	CHECK_EQ(c.regressed, 0, "compare: a run against itself: none regressed");
+	a = cmp_row(&c, "a");
+	t_result(a && a->has_base && a->decided == &a->vs_base &&
+			 a->mde_pct > 0 && a->mde_pct < 2,
+		 "compare: a row with a baseline decides by it, mde %.2f%%",
+		 a ? a->mde_pct : NAN);
+	g = cmp_row(&c, "gen-only");
+	t_result(g && !g->has_base && g->decided == &g->change,
+		 "compare: a row without one decides by its own change");
+	bench_compare_free(&c);
+	jp_free(new);
+
+	/* a and b 5% slower: slower, past a 2% threshold; NEW/OLD, not OLD/NEW */
+	new = parsed(doc("hooks", "veth", 60, 20, slower, 3));
+	ret = bench_compare(old, new, &opts, &c, why, sizeof(why));
+	a = cmp_row(&c, "a");
+	t_result(!ret && a && !strcmp(a->verdict, "slower") &&
+			 fabs(a->change.median - 1.05) < 0.01 &&
+			 a->change.lo > 1.02 && a->change.hi < 1.08 &&
+			 fabs(a->vs_base.median - 1.05) < 0.01,
+		 "compare: 5%% slower: slower, change %.4f [%.4f, %.4f]",
+		 a ? a->change.median : NAN, a ? a->change.lo : NAN,
+		 a ? a->change.hi : NAN);
+	CHECK_EQ(c.regressed, 2, "compare: 5%% slower: a and b past --threshold 2");
+	t_result(!strcmp(cmp_row(&c, "base")->verdict, "same"),
+		 "compare: 5%% slower: the baseline the same");
+	bench_compare_free(&c);
+	opts.threshold = 10;
+	bench_compare(old, new, &opts, &c, why, sizeof(why));
+	CHECK_EQ(c.regressed, 0, "compare: 5%% slower: none past --threshold 10");
+	bench_compare_free(&c);
+	opts.threshold = 2;
+	/* NEW faster is the same the other way round */
+	ret = bench_compare(new, old, &opts, &c, why, sizeof(why));
+	t_result(!ret && !strcmp(cmp_row(&c, "a")->verdict, "faster") &&
+			 c.regressed == 0,
+		 "compare: the other way round: faster, none regressed");
+	bench_compare_free(&c);
+	jp_free(new);
+
+	/* the whole machine 20% slower: changes slower, against the baseline same */
+	new = parsed(doc("hooks", "veth", 60, 20, shift, 4));
+	ret = bench_compare(old, new, &opts, &c, why, sizeof(why));
+	a = cmp_row(&c, "a");
+	t_result(!ret && a && a->change.lo > 1.15 &&
+			 a->vs_base.lo < 1 && a->vs_base.hi > 1 &&
+			 !strcmp(a->verdict, "same") && c.regressed == 0,
+		 "compare: a 20%% shift of the machine: change %.3f, vs baseline %.4f [%.4f, %.4f], %s, %d regressed",
+		 a ? a->change.median : NAN, a ? a->vs_base.median : NAN,
+		 a ? a->vs_base.lo : NAN, a ? a->vs_base.hi : NAN,
+		 a ? a->verdict : "-", c.regressed);
+	t_result(!strcmp(cmp_row(&c, "gen-only")->verdict, "slower") &&
+			 !strcmp(cmp_row(&c, "base")->verdict, "slower"),
+		 "compare: a 20%% shift: the rows with no other baseline see it (and fail no threshold)");
+	bench_compare_free(&c);
+	jp_free(new);
+
+	/* runs that differ are refused, naming how, unless allowed */
+	{
+		static const struct {
+			const char *scen, *topo;
+			int frame;
+			const char *says;
+		} diff[] = {
+			{ "rules", "veth", 60, "OLD's scenario is hooks, NEW's is rules" },
+			{ "hooks", "inject", 60, "OLD's topology is veth, NEW's is inject" },
+			{ "hooks", "veth", 512, "row base: OLD's frames are 60 bytes, NEW's 512" },
+		};
+		unsigned int k;
+
+		for (k = 0; k < sizeof(diff) / sizeof(diff[0]); k++) {
+			new = parsed(doc(diff[k].scen, diff[k].topo, diff[k].frame,
+					 20, one, 5));
+			opts.allow_mismatch = false;
+			ret = bench_compare(old, new, &opts, &c, why, sizeof(why));
+			t_result(ret == -EXDEV && strstr(why, diff[k].says),
+				 "compare: refused: %s (%s)", diff[k].says, why);
+			bench_compare_free(&c);
+			opts.allow_mismatch = true;
+			ret = bench_compare(old, new, &opts, &c, why, sizeof(why));
+			t_result(!ret && strstr(c.mismatch, diff[k].says),
+				 "compare: --allow-mismatch: compared, the difference kept");
+			bench_compare_free(&c);
+			jp_free(new);
+		}
+		opts.allow_mismatch = false;
+		new = parsed(strdup("{\"type\":\"bench\",\"scenario\":\"hooks\",\"topology\":\"veth\",\"cpu_mode\":\"split\",\"rows\":[]}"));
+		ret = bench_compare(old, new, &opts, &c, why, sizeof(why));
+		t_result(ret == -EXDEV && strstr(why, "cpu_mode is inline, NEW's is split"),
+			 "compare: refused: another CPU mode (%s)", why);
+		bench_compare_free(&c);
+		jp_free(new);
+	}
+	new = parsed(strdup("{\"type\":\"run\",\"rows\":[]}"));
+	ret = bench_compare(old, new, &opts, &c, why, sizeof(why));
+	t_result(ret == -EINVAL && strstr(why, "NEW is not a bench document"),
+		 "compare: a document of another type (%s)", why);
+	jp_free(new);
+
+	/* too few rounds: no interval, n/a and why */
+	new = parsed(doc("hooks", "veth", 60, 2, one, 6));
+	bench_compare(old, new, &opts, &c, why, sizeof(why));
+	a = cmp_row(&c, "a");
+	t_result(a && !strcmp(a->verdict, "n/a") && isnan(a->change.lo) &&
+			 strstr(a->why, "no interval"),
+		 "compare: 2 rounds: n/a, and why");
+	bench_compare_free(&c);
+	jp_free(new);
+	jp_free(old);
+}
+
+static void test_boot(void)
+{
+	double x[20], y[20];
+	struct st_est e, f;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		x[i] = 100 + i;
+		y[i] = 2 * x[i];
+	}
+	st_boot(x, 20, NULL, 0, 0.95, 7, &e);
+	t_result(e.median == 109.5 && e.lo < 109.5 && e.hi > 109.5 &&
+			 e.lo >= 100 && e.hi <= 119,
+		 "st_boot: the median %.1f in its interval [%.1f, %.1f]",
+		 e.median, e.lo, e.hi);
+	st_boot(x, 20, NULL, 0, 0.95, 7, &f);
+	t_result(e.lo == f.lo && e.hi == f.hi,
+		 "st_boot: the same seed, the same interval");
+	st_boot(x, 20, y, 20, 0.95, 7, &e);
+	t_result(e.median == 2 && e.lo > 1.7 && e.hi < 2.3,
+		 "st_boot: a ratio of medians, y over x: %.3f [%.3f, %.3f]",
+		 e.median, e.lo, e.hi);
+	CHECK_EQ(st_boot(x, 2, NULL, 0, 0.95, 7, &e), -EINVAL,
+		 "st_boot: under 3 values, no interval");
+	t_result(e.median == 100.5 && isnan(e.lo),
+		 "st_boot: under 3 values, the estimate alone");
+}
+
+static void test_jparse(void)
+{
+	static const char *const bad[] = {
+		"", "{", "[1,]", "{\"a\" 1}", "{\"a\":1,}", "\"abc", "01",
+		"1.", "1e", "-", "tru", "[1] x", "\"\\q\"", "\"\\u12\"",
+		"{a:1}", "[\"\x01\"]",
+	};
+	const struct jp *m;
+	struct jp *v;
+	char why[128], deep[80];
+	unsigned int i;
+	int ret;
+
+	ret = jp_parse(" {\"s\":\"a\\\"b\\\\c\\n\\u00e9\\ud83d\\ude00\",\"n\":-1.5e2,\"z\":0,"
+		       "\"t\":true,\"f\":false,\"x\":null,\"a\":[1,[2,{\"k\":\"v\"}]],\"o\":{}} ",
+		       &v, why, sizeof(why));
+	CHECK_EQ(ret, 0, "jparse: a document of every type");
+	t_result(v && !strcmp(jp_str(v, "s", ""), "a\"b\\c\n\xc3\xa9\xf0\x9f\x98\x80"),
+		 "jparse: escapes, \\u and a surrogate pair as UTF-8");
+	t_result(v && jp_num(v, "n", 0) == -150 && jp_num(v, "z", 1) == 0,
+		 "jparse: numbers: sign, fraction, exponent, zero");
+	m = jp_get(v, "a");
+	t_result(m && m->type == JP_ARR && m->n == 2 && m->kid[1].n == 2 &&
+			 !strcmp(jp_str(&m->kid[1].kid[1], "k", ""), "v"),
+		 "jparse: nesting");
+	t_result(jp_get(v, "t")->b && !jp_get(v, "f")->b &&
+			 jp_get(v, "x")->type == JP_NULL &&
+			 jp_get(v, "o")->type == JP_OBJ && !jp_get(v, "nope") &&
+			 !strcmp(jp_str(v, "n", "def"), "def"),
+		 "jparse: true, false, null, {}; absent and mistyped members");
+	jp_free(v);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ret = jp_parse(bad[i], &v, why, sizeof(why));
+		t_result(ret == -EINVAL && !v && !strncmp(why, "byte ", 5),
+			 "jparse: refuses '%s' (%s)", bad[i], why);
+	}
+	memset(deep, '[', sizeof(deep) - 1);
+	deep[sizeof(deep) - 1] = '\0';
+	ret = jp_parse(deep, &v, why, sizeof(why));
+	t_result(ret == -EINVAL && strstr(why, "nested too deep"),
+		 "jparse: depth is bounded (%s)", why);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--coverage")) {
@@ -1472,5 +1736,8 @@ int main(int argc, char **argv)
 	test_window_check();
 	test_scope_cpus();
 	test_summary_excluded();
+	test_boot();
+	test_jparse();
+	test_compare();
 	return t_failed ? 1 : 0;
 }
