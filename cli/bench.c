@@ -157,7 +157,8 @@ static void usage(void)
 	int i;
 
 	printf("Usage: hookcmp bench [OPTIONS]\n"
-	       "       hookcmp [-n NETNS] bench --dev DEV --gen-cmd CMD|--external [OPTIONS]\n\n"
+	       "       hookcmp [-n NETNS] bench --dev DEV --gen-cmd CMD|--external [OPTIONS]\n"
+	       "       hookcmp bench compare [OPTIONS] OLD.json NEW.json   (see its --help)\n\n"
 	       "Runs every row of a scenario once per round, in a random order, on a\n"
 	       "veth pair between two namespaces it creates and removes (or on DEV,\n"
 	       "with traffic from elsewhere), and reports each row's cost per packet\n"
