@@ -354,6 +354,8 @@ int bench_path_begin(struct bench *b)
 	char why[sizeof(b->ksyms_why)];
 	int ret;
 
+	if (b->no_path && !b->profile)
+		return 0;
 	ret = hc_ksyms_load(&b->ksyms, NULL, why, sizeof(why));
 	if (ret)
 		snprintf(b->ksyms_why, sizeof(b->ksyms_why), "%s", why);

@@ -360,8 +360,9 @@ static int sampled_pass(struct bench *b, const int *order, int round,
 
 		if (r->dead) {
 			if (!round)
-				memcpy(r->path_check.why, "the row did not run",
-				       sizeof("the row did not run"));
+				snprintf(r->path_check.why,
+					 sizeof(r->path_check.why), "%s",
+					 "the row did not run");
 			continue;
 		}
 		ret = visit(b, r, round, i, NULL, &t, err);
