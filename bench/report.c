@@ -28,13 +28,7 @@ static void rp_est(struct hc_pr *p, int which, const char *key, const char *labe
 	if (!(which & p->mode))
 		return;
 	if (p->mode == HC_PR_JSON) {
-		jw_open(&p->j, key, '{');
-		hc_pr_json_num(p, "median", e->median);
-		jw_open(&p->j, "ci", '[');
-		hc_pr_json_num(p, NULL, e->lo);
-		hc_pr_json_num(p, NULL, e->hi);
-		jw_close(&p->j, ']');
-		jw_close(&p->j, '}');
+		hc_pr_json_est(p, key, e->median, e->lo, e->hi);
 	} else if (p->mode == HC_PR_CSV && p->header) {
 		hc_pr_csv_name(p, key, "_median");
 		hc_pr_csv_name(p, key, "_ci_lo");

@@ -107,13 +107,7 @@ static void est(struct hc_pr *p, const char *key, const char *label,
 	char text[96], m[24], lo[24], hi[24];
 
 	if (p->mode == HC_PR_JSON) {
-		jw_open(&p->j, key, '{');
-		hc_pr_json_num(p, "median", e->median);
-		jw_open(&p->j, "ci", '[');
-		hc_pr_json_num(p, NULL, e->lo);
-		hc_pr_json_num(p, NULL, e->hi);
-		jw_close(&p->j, ']');
-		jw_close(&p->j, '}');
+		hc_pr_json_est(p, key, e->median, e->lo, e->hi);
 		return;
 	}
 	pct(m, sizeof(m), e->median);

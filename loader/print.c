@@ -46,6 +46,18 @@ void hc_pr_json_num(struct hc_pr *p, const char *key, double v)
 		jw_f64(&p->j, key, v);
 }
 
+void hc_pr_json_est(struct hc_pr *p, const char *key, double median,
+		    double lo, double hi)
+{
+	jw_open(&p->j, key, '{');
+	hc_pr_json_num(p, "median", median);
+	jw_open(&p->j, "ci", '[');
+	hc_pr_json_num(p, NULL, lo);
+	hc_pr_json_num(p, NULL, hi);
+	jw_close(&p->j, ']');
+	jw_close(&p->j, '}');
+}
+
 /*
  * Text: width < 0 aligns left; the last column has width 0. A column is
  * as wide as its widest cell, which a measuring pass finds first.

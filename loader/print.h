@@ -33,6 +33,9 @@ void hc_pr_csv_name(struct hc_pr *p, const char *key, const char *suffix);
 void hc_pr_csv_num(struct hc_pr *p, int prec, double v);
 /* NaN and infinities are null. */
 void hc_pr_json_num(struct hc_pr *p, const char *key, double v);
+/* An estimate: {"median": M, "ci": [LO, HI]}. */
+void hc_pr_json_est(struct hc_pr *p, const char *key, double median,
+		    double lo, double hi);
 /*
  * Text: width < 0 aligns left; the last column has width 0. A column is
  * as wide as its widest cell, which a measuring pass finds first.
