@@ -332,6 +332,11 @@ void bench_path_row(struct bench *b, struct bench_row *r,
 		unchecked(p, "the row declares no path");
 		return;
 	}
+	/* No traffic is the row's accounting's to say, not a path missed. */
+	if (!t->packets) {
+		unchecked(p, "no packet reached the row in its sampled windows");
+		return;
+	}
 	if (t->samples < BENCH_PATH_MIN) {
 		unchecked(p, "%llu samples, fewer than %d",
 			  (unsigned long long)t->samples, BENCH_PATH_MIN);

@@ -107,6 +107,10 @@ test_gen_cmd() {
 			{name, status, reason}]' "$json")" "[]"
 		check "$name: AF_XDP rows on one of two queues are unverified" jq_true \
 			'all(.rows[] | select(.name | startswith("xsk-")); .status == "unverified")' "$json"
+		# The receive CPUs sampled whole: every row that ran proved its path.
+		check "$name: every row that ran had its path checked, and passed" jq_true \
+			'all(.rows[]; .path.checked or (.valid | not)) and
+			 all(.rows[] | select(.path.checked); .path.missing == [] and .path.unexpected == [])' "$json"
 		check "$name: every row ran every round, no generator row" jq_true \
 			'(.rows | length) >= 5 and all(.rows[]; [.rounds[].round] == [1, 2] and
 			 (.flags | index("generator") | not))' "$json"
