@@ -51,6 +51,9 @@
 #define BENCH_CPU_DUT 1 /* split: the DUT's NAPI kthreads */
 #define BENCH_STEAL_MAX 0.01 /* a window with more steal is excluded */
 #define BENCH_PATH_PERIOD_NS 100000 /* sampling: every 100 us of CPU time */
+/* An emulated CPU (qemu TCG) pays for every timer interrupt many times over. */
+#define BENCH_PATH_PERIOD_EMU_NS 1000000
+#define BENCH_PATH_SECS 0.5 /* sampled visits past BENCH_PATH_MIN stop after */
 #define BENCH_PATH_SAMPLES 2000 /* the path check samples a row this often */
 #define BENCH_PATH_MIN 200 /* fewer samples check nothing */
 #define BENCH_PATH_STRAY 0.02 /* a '!' function in more samples: it ran */
@@ -249,6 +252,7 @@ struct bench_fns {
 	struct bench_fn *fn; /* open addressing by name */
 	__u32 n, cap;
 	__u64 samples, user, lost;
+	__u64 period_ns; /* each sample's CPU time */
 	__u64 packets; /* the row processed in the sampled windows */
 	double cpu_ns; /* the windows' CPU time by the task clocks */
 	char why[160]; /* sampling failed: why */
@@ -581,6 +585,8 @@ void bench_path_row(struct bench *b, struct bench_row *r,
 /* Appends groups to the row's path. */
 void bench_row_path(struct bench_row *r, const char *groups);
 int bench_path_begin(struct bench *b);
+/* The sampling period: BENCH_PATH_PERIOD_NS, or emulated's. */
+__u64 bench_path_period(const struct bench *b);
 void bench_path_end(struct bench *b);
 const struct bench_fn *bench_fn_find(const struct bench_fns *t,
 				     const char *name);

@@ -132,7 +132,7 @@ static void add_sample(const struct hc_sample *s, void *ctx)
 
 /* The threads, or else the CPUs, whose time a row's window counts. */
 static int open_sampler(struct bench *b, const struct bench_row *r,
-			struct hc_sampler *s)
+			struct hc_sampler *s, __u64 period)
 {
 	pid_t tids[HC_SAMPLE_MAX];
 	int cpus[HC_SAMPLE_MAX], n = 0, c;
@@ -141,12 +141,12 @@ static int open_sampler(struct bench *b, const struct bench_row *r,
 		for (c = 0; c < CPU_SETSIZE && n < HC_SAMPLE_MAX; c++)
 			if (CPU_ISSET(c, &b->dut.rx_set))
 				cpus[n++] = c;
-		return hc_sampler_open(s, NULL, cpus, n, BENCH_PATH_PERIOD_NS);
+		return hc_sampler_open(s, NULL, cpus, n, period);
 	}
 	n = bench_clock_tids(b,
 			     b->cpu_mode == BENCH_SPLIT && !r->kind->generator,
 			     tids, HC_SAMPLE_MAX);
-	return n ? hc_sampler_open(s, tids, NULL, n, BENCH_PATH_PERIOD_NS) :
+	return n ? hc_sampler_open(s, tids, NULL, n, period) :
 		   -ESRCH;
 }
 
@@ -161,9 +161,11 @@ int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
 {
 	struct hc_sampler s;
 	struct agg a = { .k = &b->ksyms, .t = t };
+	double start = hc_now();
 	int ret, i;
 
-	ret = open_sampler(b, r, &s);
+	t->period_ns = bench_path_period(b);
+	ret = open_sampler(b, r, &s, t->period_ns);
 	if (ret) {
 		snprintf(t->why, sizeof(t->why), "perf_event_open: %s%s",
 			 strerror(-ret),
@@ -173,8 +175,11 @@ int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
 		return 0;
 	}
 	b->smp = &s;
-	for (i = 0; i < PATH_TRIES && !ret && t->samples < want && !r->dead &&
-		    !hc_stop_sig;
+	/* Enough samples, or enough to check and time up. */
+	for (i = 0; i < PATH_TRIES && !ret && t->samples < want &&
+		    !(t->samples >= BENCH_PATH_MIN &&
+		      hc_now() - start > BENCH_PATH_SECS) &&
+		    !r->dead && !hc_stop_sig;
 	     i++) {
 		struct bench_round v = { .round = rd->round, .ns = NAN };
 
@@ -352,6 +357,12 @@ void bench_row_path(struct bench_row *r, const char *groups)
 	if (groups && groups[0])
 		append(r->path, sizeof(r->path), "%s%s", r->path[0] ? " " : "",
 		       groups);
+}
+
+__u64 bench_path_period(const struct bench *b)
+{
+	return b->env.emulated ? BENCH_PATH_PERIOD_EMU_NS :
+				 BENCH_PATH_PERIOD_NS;
 }
 
 int bench_path_begin(struct bench *b)

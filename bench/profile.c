@@ -19,7 +19,7 @@ static double fn_ns(const struct bench_fns *t, const char *name)
 	const struct bench_fn *f = bench_fn_find(t, name);
 
 	return f && t->packets ?
-		       (double)f->self * BENCH_PATH_PERIOD_NS / t->packets :
+		       (double)f->self * t->period_ns / t->packets :
 		       0;
 }
 
@@ -152,7 +152,7 @@ static void row_profile(const struct bench *b, struct bench_row *r)
 			continue;
 		clock[nx] = t->cpu_ns / t->packets;
 		x[nx++] =
-			(double)t->samples * BENCH_PATH_PERIOD_NS / t->packets;
+			(double)t->samples * t->period_ns / t->packets;
 		for (j = 0; j < r->nrd; j++)
 			if (r->rd[j].round == r->prof[k].round &&
 			    r->rd[j].pkt_ns_loaded > 0 && t->cpu_ns > 0) {

@@ -506,7 +506,7 @@ static void path_text(const struct bench *b, FILE *f)
 		fprintf(f,
 			"path: %d row%s ran the kernel functions they declare, %d did not (INVALID), %d unchecked%s%s (cpu-clock samples every %d us of the counted threads' CPU time, kernel callchains, in a visit after the warm-up)\n",
 			ok, ok == 1 ? "" : "s", bad, no, why ? ": " : "",
-			why ?: "", BENCH_PATH_PERIOD_NS / 1000);
+			why ?: "", (int)(bench_path_period(b) / 1000));
 }
 
 static int by_delta(const void *a, const void *b)

@@ -26,7 +26,9 @@ GUEST_TREE=/tmp/hookcmp
 # locked up a CPU in one of two runs (doc/kernels.md). The bench suite,
 # the longest under TCG, runs in the 6.1 guest only: CI runs both guests
 # one after the other and must stay within its time (doc/kernels.md).
-SUITES="cli prog-run netns redirect xsk bench"
+# Of bench, all but compare and profile, whose kernel side (the sampler,
+# the symbols) the path check covers there too.
+SUITES="cli prog-run netns redirect xsk $(printf 'bench:%s ' scenarios path contract forward inject target perf_ctl exits cgroup_kill scope)"
 SUITES_612="cli prog-run netns redirect xsk"
 TIMEOUT=${VM_TIMEOUT:-3000}
 
