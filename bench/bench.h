@@ -140,6 +140,8 @@ struct bench_kind {
 	bool forks;
 	/* its rows' kernel path, as struct hc_hook_row's (path.c) */
 	const char *path;
+	/* its program's runs so far, while BPF stats are on (path.c) */
+	int (*runs)(struct bench *b, struct bench_row *r, __u64 *runs);
 };
 
 /* The stack's IPv4 receive: where frames not for the hooks end. */
@@ -255,6 +257,7 @@ struct bench_fns {
 	__u64 period_ns; /* each sample's CPU time */
 	__u64 packets; /* the row processed in the sampled windows */
 	double cpu_ns; /* the windows' CPU time by the task clocks */
+	__s64 runs; /* its program ran in them (BPF stats), -1 unknown */
 	char why[160]; /* sampling failed: why */
 };
 
@@ -262,6 +265,7 @@ struct bench_fns {
 struct bench_path {
 	bool checked;
 	__u64 samples;
+	__s64 runs; /* its program's runs in them (BPF stats), -1 unknown */
 	char missing[160]; /* its groups no sample ran */
 	char unexpected[160]; /* its '!' groups that ran, with their counts */
 	char why[160]; /* not checked: why */
@@ -425,6 +429,7 @@ struct bench {
 	struct hc_ksyms ksyms;
 	char ksyms_why[160]; /* they cannot be read: why */
 	struct hc_sampler *smp;
+	bool bpf_stats; /* on for the path check's pass: programs count runs */
 	struct hc_gen gen;
 	int gen_fd; /* the generator's own program, gen.prog_fd between rows */
 	struct hc_pkt_spec spec; /* the frame, but for size and destination */
@@ -576,6 +581,16 @@ void bench_env_read(struct bench_env *env);
  */
 int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
 		  struct bench_fns *t, __u64 want, struct hc_err *err);
+/*
+ * A declared path, a group at a time from *pos (g its text, '!' kept, len
+ * its length), and a group an alternative at a time ('!' skipped). False
+ * at the end.
+ */
+bool bench_path_group(const char **pos, const char **g, size_t *len);
+bool bench_path_alt(const char **g, size_t *len, const char **alt,
+		    size_t *alen);
+/* name matches pattern pat (len): the same, or a prefix before a final '*' */
+bool bench_path_match(const char *pat, size_t len, const char *name);
 /* path's groups against t's samples: p's missing and unexpected. */
 void bench_path_judge(const char *path, const struct bench_fns *t,
 		      struct bench_path *p);

@@ -96,9 +96,15 @@ static int read_counts(struct bench *b, struct bench_row *r,
 	return 0;
 }
 
+static int runs(struct bench *b, struct bench_row *r, __u64 *n)
+{
+	return hc_prog_runs(&r->run, n);
+}
+
 const struct bench_kind bench_kind_bpf = {
 	.name = "bpf",
 	.setup = setup,
 	.teardown = teardown,
 	.read = read_counts,
+	.runs = runs,
 };

@@ -42,6 +42,11 @@ static void bpf_teardown(struct bench *b, struct bench_row *r)
 	bench_kind_bpf.teardown(b, r);
 }
 
+static int bpf_runs(struct bench *b, struct bench_row *r, __u64 *n)
+{
+	return bench_kind_bpf.runs(b, r, n);
+}
+
 /* What the program did not redirect it dropped, or passed to the stack. */
 static int bpf_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 {
@@ -65,6 +70,7 @@ const struct bench_kind bench_kind_fwd_bpf = {
 	.setup = bpf_setup,
 	.teardown = bpf_teardown,
 	.read = bpf_read,
+	.runs = bpf_runs,
 	.dropped_at = DEV_DROPS ", the program's drops",
 };
 

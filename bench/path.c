@@ -164,6 +164,11 @@ int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	double start = hc_now();
 	int ret, i;
 
+	__u64 runs0 = 0, runs1;
+
+	t->runs = -1;
+	if (b->bpf_stats && r->kind->runs && !r->kind->runs(b, r, &runs0))
+		t->runs = 0;
 	t->period_ns = bench_path_period(b);
 	ret = open_sampler(b, r, &s, t->period_ns);
 	if (ret) {
@@ -199,6 +204,9 @@ int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
 			*rd = v;
 	}
 	b->smp = NULL;
+	if (t->runs >= 0)
+		t->runs = r->kind->runs(b, r, &runs1) ? -1 :
+							(__s64)(runs1 - runs0);
 	t->lost += s.lost;
 	hc_sampler_close(&s);
 	if (a.oom)
@@ -206,8 +214,34 @@ int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	return ret;
 }
 
-/* name matches pattern: the same, or its prefix before a final '*'. */
-static bool match(const char *pat, size_t len, const char *name)
+bool bench_path_group(const char **pos, const char **g, size_t *len)
+{
+	*pos += strspn(*pos, " ");
+	*g = *pos;
+	*len = strcspn(*pos, " ");
+	*pos += *len;
+	return *len;
+}
+
+bool bench_path_alt(const char **g, size_t *len, const char **alt,
+		    size_t *alen)
+{
+	if (**g == '!') {
+		++*g;
+		--*len;
+	}
+	if (!*len)
+		return false;
+	*alt = *g;
+	*alen = strcspn(*g, "|");
+	if (*alen > *len)
+		*alen = *len;
+	*g += *alen + (*alen < *len);
+	*len -= *alen + (*alen < *len);
+	return true;
+}
+
+bool bench_path_match(const char *pat, size_t len, const char *name)
 {
 	if (len && pat[len - 1] == '*')
 		return !strncmp(pat, name, len - 1);
@@ -217,22 +251,32 @@ static bool match(const char *pat, size_t len, const char *name)
 /* The most samples any alternative of group g (length len) ran in. */
 static __u64 group_chain(const struct bench_fns *t, const char *g, size_t len)
 {
+	const char *alt;
 	__u64 best = 0;
+	size_t alen;
 	__u32 i;
 
-	while (len) {
-		size_t alt = strcspn(g, "|");
-
-		if (alt > len)
-			alt = len;
+	while (bench_path_alt(&g, &len, &alt, &alen))
 		for (i = 0; i < t->cap; i++)
-			if (t->fn[i].name && match(g, alt, t->fn[i].name) &&
+			if (t->fn[i].name &&
+			    bench_path_match(alt, alen, t->fn[i].name) &&
 			    t->fn[i].chain > best)
 				best = t->fn[i].chain;
-		g += alt + (alt < len);
-		len -= alt + (alt < len);
-	}
 	return best;
+}
+
+/* Group g (length len) names BPF programs only. */
+static bool progs_only(const char *g, size_t len)
+{
+	static const char pre[] = "bpf_prog_";
+	const char *alt;
+	size_t alen;
+
+	while (bench_path_alt(&g, &len, &alt, &alen))
+		if (alen < sizeof(pre) - 1 ||
+		    strncmp(alt, pre, sizeof(pre) - 1))
+			return false;
+	return true;
 }
 
 static void append(char *buf, size_t size, const char *fmt, ...)
@@ -252,29 +296,25 @@ static void append(char *buf, size_t size, const char *fmt, ...)
 void bench_path_judge(const char *path, const struct bench_fns *t,
 		      struct bench_path *p)
 {
-	const char *g = path;
+	const char *g;
+	size_t len;
 
 	p->samples = t->samples;
 	p->missing[0] = p->unexpected[0] = '\0';
-	while (*g) {
-		size_t len;
-		bool not ;
-		__u64 n;
+	while (bench_path_group(&path, &g, &len)) {
+		bool not = *g == '!';
+		__u64 n = group_chain(t, g, len);
 
-		g += strspn(g, " ");
-		len = strcspn(g, " ");
-		if (!len)
-			break;
-		not = *g == '!';
-		n = group_chain(t, g + not, len - not );
-		if (!not &&!n)
+		/* the row's program ran, if too briefly to be sampled */
+		if (!not && !n && t->runs > 0 && progs_only(g, len))
+			n = 1;
+		if (!not && !n)
 			append(p->missing, sizeof(p->missing), "%s%.*s",
 			       p->missing[0] ? " " : "", (int)len, g);
-		else if (not &&n > BENCH_PATH_STRAY * t->samples)
+		else if (not && n > BENCH_PATH_STRAY * t->samples)
 			append(p->unexpected, sizeof(p->unexpected),
 			       "%s%.*s (%llu)", p->unexpected[0] ? " " : "",
 			       (int)(len - 1), g + 1, (unsigned long long)n);
-		g += len;
 	}
 }
 
@@ -325,6 +365,7 @@ void bench_path_row(struct bench *b, struct bench_row *r,
 	struct bench_path *p = &r->path_check;
 
 	p->samples = t->samples;
+	p->runs = t->runs;
 	if (b->ksyms_why[0]) {
 		unchecked(p, "%s", b->ksyms_why);
 		return;

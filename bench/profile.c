@@ -36,21 +36,13 @@ static const struct bench_prof *prof_of(const struct bench_row *r, int round)
 /* Whether name is one of the functions path declares it runs. */
 static bool on_path(const char *path, const char *name)
 {
-	const char *g = path;
+	const char *g, *alt;
+	size_t len, alen;
 
-	while (*g) {
-		size_t len = strcspn(g, " |");
-
-		if (*g != '!' && len &&
-		    (g[len - 1] == '*' ?
-			     !strncmp(g, name, len - 1) :
-			     strlen(name) == len && !strncmp(g, name, len)))
-			return true;
-		g += len;
-		g += strspn(g, " |");
-		if (*g == '!')
-			g += strcspn(g, " ");
-	}
+	while (bench_path_group(&path, &g, &len))
+		while (*g != '!' && bench_path_alt(&g, &len, &alt, &alen))
+			if (bench_path_match(alt, alen, name))
+				return true;
 	return false;
 }
 

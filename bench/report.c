@@ -240,6 +240,8 @@ static void path_columns(struct hc_pr *p, const struct bench_row *r)
 	hc_pr_open(p, HC_PR_DATA, "path", '{');
 	hc_pr_bool(p, HC_PR_DATA, "checked", NULL, 0, c->checked);
 	hc_pr_num(p, HC_PR_DATA, "samples", NULL, 0, 0, c->samples);
+	hc_pr_num(p, HC_PR_DATA, "prog_runs", NULL, 0, 0,
+		  c->runs >= 0 ? (double)c->runs : NAN);
 	hc_pr_list(p, HC_PR_DATA, "missing", m, nm);
 	hc_pr_list(p, HC_PR_DATA, "unexpected", u, nu);
 	hc_pr_str(p, HC_PR_DATA, "why", NULL, 0, c->checked ? NULL : c->why);

@@ -33,6 +33,7 @@ struct bench_row *bench_row_add(struct bench *b, const char *name,
 	r->size = HC_PKT_MIN;
 	r->drop = true;
 	r->base = r->gen = -1;
+	r->path_check.runs = -1;
 	bench_row_path(r, kind->path);
 	return r;
 }
@@ -222,17 +223,24 @@ static int select_rows(struct bench *b, struct hc_err *err)
 
 static void inject_redirect(struct bench_row *r)
 {
-	static const char from[] = "xdp_do_redirect", to[] = "|xdp_do_redirect_frame";
-	char *p = r->path;
+	static const char from[] = "xdp_do_redirect",
+			  to[] = "|xdp_do_redirect_frame";
+	const char *pos = r->path, *g, *alt;
+	size_t len, alen;
 
-	while ((p = strstr(p, from))) {
-		p += sizeof(from) - 1;
-		if ((*p == ' ' || !*p) &&
-		    strlen(r->path) + sizeof(to) <= sizeof(r->path)) {
-			memmove(p + sizeof(to) - 1, p, strlen(p) + 1);
-			memcpy(p, to, sizeof(to) - 1);
+	while (bench_path_group(&pos, &g, &len))
+		while (bench_path_alt(&g, &len, &alt, &alen)) {
+			char *end = r->path + (alt - r->path) + alen;
+
+			if (alen != sizeof(from) - 1 ||
+			    strncmp(alt, from, alen) ||
+			    strlen(r->path) + sizeof(to) > sizeof(r->path))
+				continue;
+			memmove(end + sizeof(to) - 1, end, strlen(end) + 1);
+			memcpy(end, to, sizeof(to) - 1);
+			pos += sizeof(to) - 1;
+			g += sizeof(to) - 1;
 		}
-	}
 }
 
 int bench_rows_build(struct bench *b, struct hc_err *err)

@@ -260,6 +260,7 @@ struct bpf_object_skeleton;
 const struct bpf_object_open_opts *hc_prog_open_opts(void);
 int hc_prog_load(struct hc_run *r, struct bpf_object_skeleton *s,
 		 const char *prog);
+int hc_prog_runs(const struct hc_run *r, __u64 *runs);
 void hc_prog_unload(struct hc_run *r);
 
 /*

@@ -73,6 +73,18 @@ int hc_prog_load(struct hc_run *r, struct bpf_object_skeleton *s,
 	return 0;
 }
 
+/* Times its program ran: counted only while BPF stats are on. */
+int hc_prog_runs(const struct hc_run *r, __u64 *runs)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(r->prog_fd, &info, &len))
+		return -errno;
+	*runs = info.run_cnt;
+	return 0;
+}
+
 void hc_prog_unload(struct hc_run *r)
 {
 	if (r->skel)

@@ -120,6 +120,11 @@ test_scenarios() {
 			 all(.rows[] | select(.path.checked); .path.missing == [] and .path.unexpected == []
 			     and .path.samples >= 200)' "$T/b.json"
 		check "bench $s: the table's path column" grep -qE '^row .* path +valid$' "$T/out"
+		# a bare program may show in no sample: its run count stands in
+		check "bench $s: each row's program counted runs in the path check" jq_true \
+			'all(.rows[] | select(.valid and (.path.declared | test("bpf_prog_"))
+						and (.name | test("^xsk") | not));
+			     .path.prog_runs > 0)' "$T/b.json"
 	done
 	check_eq "bench hooks: row names" \
 		"$("$HC" bench --rounds 1 --packets 2000 -j 2>/dev/null | jq -c '[.rows[].name]')" \
@@ -185,7 +190,7 @@ test_path() {
 	check "bench path: the misplaced row is INVALID for its path" jq_true --arg tc $TC \
 		'.rows[] | select(.name == $tc) | .valid == false and .path.checked and
 		 (.reason | test("^path: never ran [a-z_]+.* in [0-9,]+ samples$")) and
-		 (.path.missing | length > 0)' "$f"
+		 (.path.missing | length > 0) and .path.prog_runs == 0' "$f"
 	check "bench path: the others pass theirs" jq_true --arg tc $TC \
 		'all(.rows[] | select(.name != $tc); .path.checked and .path.missing == [])' "$f"
 	check "bench path: the table says MISSING" grep -qE "^$TC .* MISSING [a-z_]+" "$T/path.out"
@@ -340,7 +345,7 @@ test_contract() {
 		[.rows[].rounds[] | {round, order}] | group_by(.round) |
 		all(.[]; ([.[].order] | sort) == [0, 1, 2, 3])' "$T/c.json"
 	check_eq "$name: CSV header" "$(head -n 1 "$T/c.csv")" \
-		"name,valid,status,reason,flags,mpps_median,mpps_min,mpps_max,ns_median,ns_ci_lo,ns_ci_hi,delta_ns_median,delta_ns_ci_lo,delta_ns_ci_hi,delta_median,mde_ns,mde_pct,ratio_median,ratio_ci_lo,ratio_ci_hi,significant,ns_loaded,window_packets,path_checked,path_samples,path_missing,path_unexpected,path_why,path_declared"
+		"name,valid,status,reason,flags,mpps_median,mpps_min,mpps_max,ns_median,ns_ci_lo,ns_ci_hi,delta_ns_median,delta_ns_ci_lo,delta_ns_ci_hi,delta_median,mde_ns,mde_pct,ratio_median,ratio_ci_lo,ratio_ci_hi,significant,ns_loaded,window_packets,path_checked,path_samples,path_prog_runs,path_missing,path_unexpected,path_why,path_declared"
 	check_eq "$name: CSV lines per row" "$(tail -n +2 "$T/c.csv" | cut -d, -f1 | tr '\n' ' ')" \
 		'"nothing" "ingress" "'$TC'-pass" "gen-only" '
 	# The same numbers, to the JSON's 6 significant digits.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Mutation check of the bench's statistics: each mutation is one sed edit
-# of a copy of bench/statistics.c or bench/summary.c; build/test_bench,
+# of a copy of bench/statistics.c, bench/summary.c or bench/path.c; build/test_bench,
 # rebuilt against the copy, must fail. The unmutated copy must pass.
 # Needs the objects `make build/test_bench` leaves in build/.
 cd "$(dirname "$0")/.." || exit 1
@@ -92,4 +92,11 @@ mutate $S "the mde as the delta's half-width" 's|s->mde_ns = st_mde(&s->delta);|
 mutate $S "the drift threshold's edge (>= 1.10)" 's|r->sum.drift > BENCH_DRIFT_MAX|r->sum.drift >= BENCH_DRIFT_MAX|'
 mutate $S "contended at the threshold itself (>=)" 's|r->rd\[i\].pkt_ns > BENCH_CONTENDED \* min|r->rd[i].pkt_ns >= BENCH_CONTENDED * min|'
 mutate $S "contended rounds kept in the costs" 's|rd->ns = rd->contended ? NAN : rd->pkt_ns;|rd->ns = rd->pkt_ns;|'
+# The path check's grammar and judge.
+P=path
+mutate $P "a final '*' ignored" "s|if (len \&\& pat\[len - 1\] == '\\*')|if (0)|"
+mutate $P "a '!' group past any share of the samples" 's|n > BENCH_PATH_STRAY \* t->samples|n > 0|'
+mutate $P "runs meet any group" 's|t->runs > 0 \&\& progs_only(g, len)|t->runs > 0|'
+mutate $P "runs of 0 meet a group of programs" 's|t->runs > 0 \&\& progs_only|t->runs >= 0 \&\& progs_only|'
+mutate $P "alternatives only the first of a group" 's#\*alen = strcspn(\*g, "|");#*alen = *len;#'
 exit $failed

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 static int t_failed;
 
@@ -36,6 +37,15 @@ static inline bool t_result(bool ok, const char *fmt, ...)
 			printf("  expected %s = %lld, got %lld\n", #got, w_, \
 			       g_);                                          \
 		t_result(g_ == w_, fmt, ##__VA_ARGS__);                      \
+	})
+
+#define CHECK_STR(got, want, fmt, ...)                                       \
+	({                                                                   \
+		const char *g_ = (got), *w_ = (want);                        \
+		if (strcmp(g_, w_))                                          \
+			printf("  expected %s = '%s', got '%s'\n", #got, w_, \
+			       g_);                                          \
+		t_result(!strcmp(g_, w_), fmt, ##__VA_ARGS__);               \
 	})
 
 #endif

@@ -1661,6 +1661,77 @@ static void test_boot(void)
 		 "st_boot: under 3 values, the estimate alone");
 }
 
+/* A sampled visit's functions, by hand: names and the samples holding each. */
+static void fns(struct bench_fns *t, struct bench_fn *fn, int n,
+		__u64 samples)
+{
+	memset(t, 0, sizeof(*t));
+	t->fn = fn;
+	t->n = t->cap = n;
+	t->samples = samples;
+	t->runs = -1;
+}
+
+static void test_path_judge(void)
+{
+	struct bench_fn fn[] = {
+		{ .name = "ip_rcv_core", .chain = 40 },
+		{ .name = "tcf_classify", .chain = 30 },
+		{ .name = "bpf_prog_hc_tc", .chain = 5 },
+		{ .name = "__netif_receive_skb_core", .chain = 5 },
+	};
+	const char *pos = "a|b* !c  d", *g, *alt;
+	struct bench_fns t;
+	struct bench_path p;
+	size_t len, alen;
+	int ng = 0, na = 0;
+
+	while (bench_path_group(&pos, &g, &len)) {
+		ng++;
+		while (bench_path_alt(&g, &len, &alt, &alen))
+			na++;
+	}
+	t_result(ng == 3 && na == 4, "path: 3 groups, 4 alternatives (%d, %d)",
+		 ng, na);
+	t_result(bench_path_match("ip_rcv*", 7, "ip_rcv_core") &&
+			 !bench_path_match("ip_rcv", 6, "ip_rcv_core") &&
+			 bench_path_match("ip_rcv", 6, "ip_rcv"),
+		 "path: a final '*' a prefix, else the whole name");
+
+	fns(&t, fn, 4, 200);
+	bench_path_judge("ip_rcv|ip_rcv_core tcf_classify bpf_prog_hc_tc*", &t, &p);
+	t_result(!p.missing[0] && !p.unexpected[0] && p.samples == 200,
+		 "judge: every group met ('%s')", p.missing);
+	bench_path_judge("ip_rcv nft_do_chain|ipt_do_table tcf_classify", &t, &p);
+	CHECK_STR(p.missing, "ip_rcv nft_do_chain|ipt_do_table",
+		  "judge: the groups no sample ran, as declared");
+	/* 5 of 200 is over 2%; of 1000, under */
+	bench_path_judge("tcf_classify !__netif_receive_skb_core", &t, &p);
+	CHECK_STR(p.unexpected, "__netif_receive_skb_core (5)",
+		  "judge: a '!' group past its 2%%, with its count");
+	t.samples = 1000;
+	bench_path_judge("tcf_classify !__netif_receive_skb_core", &t, &p);
+	CHECK_STR(p.unexpected, "", "judge: a '!' group within its 2%%");
+	bench_path_judge("!tcf_classify|x", &t, &p);
+	t_result(!p.missing[0] && p.unexpected[0],
+		 "judge: any alternative of a '!' group counts ('%s')",
+		 p.unexpected);
+
+	/* A bare program in no sample: its run count stands in for it. */
+	fn[2].name = "bpf_prog_other";
+	bench_path_judge("tcf_classify bpf_prog_hc_tc*", &t, &p);
+	CHECK_STR(p.missing, "bpf_prog_hc_tc*", "judge: runs unknown, missing");
+	t.runs = 0;
+	bench_path_judge("tcf_classify bpf_prog_hc_tc*", &t, &p);
+	CHECK_STR(p.missing, "bpf_prog_hc_tc*", "judge: no runs, missing");
+	t.runs = 5000;
+	bench_path_judge("tcf_classify bpf_prog_hc_tc*", &t, &p);
+	CHECK_STR(p.missing, "", "judge: the program ran, met");
+	bench_path_judge("cls_bpf_classify|bpf_prog_hc_tc*", &t, &p);
+	CHECK_STR(p.missing, "cls_bpf_classify|bpf_prog_hc_tc*",
+		  "judge: runs meet a group of programs only");
+}
+
 static void test_jparse(void)
 {
 	static const char *const bad[] = {
@@ -1737,6 +1808,7 @@ int main(int argc, char **argv)
 	test_scope_cpus();
 	test_summary_excluded();
 	test_boot();
+	test_path_judge();
 	test_jparse();
 	test_compare();
 	return t_failed ? 1 : 0;
