@@ -35,24 +35,21 @@ static struct bench_fn *fn_get(struct bench_fns *t, const char *name)
 	__u32 i;
 
 	if (2 * (t->n + 1) > t->cap) {
-		struct bench_fns big = { .cap = t->cap ? 2 * t->cap : 256 };
-		__u32 k;
+		__u32 cap = t->cap ? 2 * t->cap : 256, k;
+		struct bench_fn *fn = calloc(cap, sizeof(*fn));
 
-		big.fn = calloc(big.cap, sizeof(*big.fn));
-		if (!big.fn)
+		if (!fn)
 			return NULL;
 		for (k = 0; k < t->cap; k++)
 			if (t->fn[k].name) {
-				for (i = hash(t->fn[k].name) % big.cap;
-				     big.fn[i].name; i = (i + 1) % big.cap)
+				for (i = hash(t->fn[k].name) % cap; fn[i].name;
+				     i = (i + 1) % cap)
 					;
-				big.fn[i] = t->fn[k];
+				fn[i] = t->fn[k];
 			}
-		big.n = t->n;
-		big.samples = t->samples;
-		big.user = t->user;
 		free(t->fn);
-		*t = big;
+		t->fn = fn;
+		t->cap = cap;
 	}
 	for (i = hash(name) % t->cap; t->fn[i].name; i = (i + 1) % t->cap)
 		if (!strcmp(t->fn[i].name, name))

@@ -221,6 +221,21 @@ static int select_rows(struct bench *b, struct hc_err *err)
 	return 0;
 }
 
+/* Takes group (as declared, '!' and all) out of the row's path. */
+static void path_remove(struct bench_row *r, const char *group)
+{
+	const char *pos = r->path, *g;
+	size_t len;
+
+	while (bench_path_group(&pos, &g, &len))
+		if (len == strlen(group) && !strncmp(g, group, len)) {
+			char *at = r->path + (g - r->path);
+
+			memmove(at, at + len, strlen(at + len) + 1);
+			pos = at;
+		}
+}
+
 static void inject_redirect(struct bench_row *r)
 {
 	static const char from[] = "xdp_do_redirect",
@@ -291,6 +306,13 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 		 */
 		if (b->topo && b->topo->inject)
 			inject_redirect(r);
+		/*
+		 * The loop's rows attach generic XDP to hcd's idle peer, which
+		 * turns generic XDP's static key on: every frame they pass to
+		 * the stack calls do_xdp_generic, to find no program on hcd.
+		 */
+		if (b->topo && b->topo->inject && r->hook && r->hook->no_driver)
+			path_remove(r, "!do_xdp_generic");
 		r->base = bench_row_find(b, r->base_name);
 		if (r->base < 0) {
 			hc_err_set(err, "%s: row %s has no baseline '%s'",

@@ -48,22 +48,6 @@ static int parse_seed(void *cfg, const char *arg, struct hc_err *err)
 	return 0;
 }
 
-static int parse_pct(void *cfg, const char *arg, struct hc_err *err)
-{
-	struct bench *b = cfg;
-	double v;
-
-	if (hc_parse_secs(arg, 100, &v) || !(v > 0)) {
-		hc_err_set(
-			err,
-			"--target-ci '%s': expected a percent over 0, up to 100",
-			arg);
-		return -EINVAL;
-	}
-	b->target_ci = v;
-	return 0;
-}
-
 /* Where a bench option applies (struct hc_opt's scope). */
 enum { BENCH_SC_TARGET = 1 << 0 };
 static const char *const bench_scopes[] = { "--target-ci", NULL };
@@ -83,9 +67,9 @@ static const struct hc_opt bench_opts[] = {
 	{ "seed", 0, HC_OPT_FUNC, 0, "S",
 	  "seed of the rows' orders (default: random, printed)",
 	  .fn = parse_seed },
-	{ "target-ci", 0, HC_OPT_FUNC, 0, "PCT",
+	{ "target-ci", 0, HC_OPT_PCT, B(target_ci), "PCT",
 	  "add rounds until every delta interval is within +-PCT% of its row's cost, three checks in a row",
-	  .fn = parse_pct },
+	  NULL, 0, 100 },
 	{ "max-rounds", 0, HC_OPT_U32, B(max_rounds), "N",
 	  "give up after N rounds (default 100)", NULL, 1, MAX_ROUNDS,
 	  .scope = BENCH_SC_TARGET },

@@ -24,28 +24,12 @@ struct cmp_cmd {
 	const char *plot_dir;
 };
 
-static int parse_threshold(void *cfg, const char *arg, struct hc_err *err)
-{
-	struct cmp_cmd *c = cfg;
-	double v;
-
-	if (hc_parse_secs(arg, 1000, &v) || !(v > 0)) {
-		hc_err_set(
-			err,
-			"--threshold '%s': expected a percent over 0, up to 1000",
-			arg);
-		return -EINVAL;
-	}
-	c->threshold = v;
-	return 0;
-}
-
 #define C(f) offsetof(struct cmp_cmd, f)
 
 static const struct hc_opt cmp_opts[] = {
-	{ "threshold", 0, HC_OPT_FUNC, 0, "PCT",
+	{ "threshold", 0, HC_OPT_PCT, C(threshold), "PCT",
 	  "exit 1 when a row is slower by more than PCT%, its interval past it",
-	  .fn = parse_threshold },
+	  NULL, 0, 1000 },
 	{ "allow-mismatch", 0, HC_OPT_FLAG, C(allow), NULL,
 	  "compare runs of different scenarios, topologies, CPU modes or frame sizes" },
 	{ "seed", 0, HC_OPT_U32, C(seed), "S",

@@ -63,6 +63,16 @@ int hc_opt_set(const struct hc_opt *o, void *cfg, const char *arg,
 		}
 		*(double *)p = d;
 		return 0;
+	case HC_OPT_PCT:
+		if (hc_parse_secs(arg, o->max, &d) || !(d > 0)) {
+			hc_err_set(
+				err,
+				"--%s '%s': expected a percent over 0, up to %lu",
+				o->name, arg, o->max);
+			return -EINVAL;
+		}
+		*(double *)p = d;
+		return 0;
 	case HC_OPT_ENUM:
 		c = choice(o->choices, arg);
 		if (c < 0) {
