@@ -603,6 +603,8 @@ int bench_path_begin(struct bench *b);
 /* The sampling period: BENCH_PATH_PERIOD_NS, or emulated's. */
 __u64 bench_path_period(const struct bench *b);
 void bench_path_end(struct bench *b);
+/* name's entry in t, added if new (NULL: no memory); or found only. */
+struct bench_fn *bench_fn_get(struct bench_fns *t, const char *name);
 const struct bench_fn *bench_fn_find(const struct bench_fns *t,
 				     const char *name);
 void bench_fns_free(struct bench_fns *t);

@@ -30,7 +30,7 @@ static __u32 hash(const char *s)
 	return h;
 }
 
-static struct bench_fn *fn_get(struct bench_fns *t, const char *name)
+struct bench_fn *bench_fn_get(struct bench_fns *t, const char *name)
 {
 	__u32 i;
 
@@ -66,8 +66,10 @@ const struct bench_fn *bench_fn_find(const struct bench_fns *t,
 {
 	__u32 i;
 
-	for (i = 0; t->cap && i < t->cap; i++)
-		if (t->fn[i].name && !strcmp(t->fn[i].name, name))
+	if (!t->cap)
+		return NULL;
+	for (i = hash(name) % t->cap; t->fn[i].name; i = (i + 1) % t->cap)
+		if (!strcmp(t->fn[i].name, name))
 			return &t->fn[i];
 	return NULL;
 }
@@ -101,7 +103,7 @@ static void add_sample(const struct hc_sample *s, void *ctx)
 	a->t->samples++;
 	if (s->user) {
 		a->t->user++;
-		f = fn_get(a->t, BENCH_FN_USER);
+		f = bench_fn_get(a->t, BENCH_FN_USER);
 		a->oom |= !f;
 		if (f) {
 			f->self++;
@@ -113,7 +115,7 @@ static void add_sample(const struct hc_sample *s, void *ctx)
 		const char *name =
 			hc_ksyms_find(a->k, s->ips[i]) ?: "[unknown]";
 
-		f = fn_get(a->t, name);
+		f = bench_fn_get(a->t, name);
 		if (!f) {
 			a->oom = true;
 			return;

@@ -53,45 +53,46 @@ static int by_ns(const void *a, const void *b)
 	return x->ns > y->ns ? -1 : x->ns < y->ns;
 }
 
-/* The names in r's and base's profiled visits, each once. */
+/*
+ * The names in r's and base's profiled visits, each once: the rows' own
+ * strings, which last as long as their profiles.
+ */
 static int names(const struct bench_row *r, const struct bench_row *base,
 		 const char ***out)
 {
 	const struct bench_row *rows[2] = { r, base };
-	const char **v = NULL;
-	int n = 0, cap = 0, w, i, j;
+	struct bench_fns set = {};
+	const char **v;
+	int n = 0, max = 0, w, i;
 	__u32 k;
 
+	for (w = 0; w < 2; w++)
+		for (i = 0; rows[w] && i < rows[w]->nprof; i++)
+			max += rows[w]->prof[i].t.n;
+	v = calloc(max + 1, sizeof(*v));
+	if (!v)
+		return -1;
 	for (w = 0; w < 2; w++)
 		for (i = 0; rows[w] && i < rows[w]->nprof; i++) {
 			const struct bench_fns *t = &rows[w]->prof[i].t;
 
 			for (k = 0; k < t->cap; k++) {
-				const char *name = t->fn[k].name;
+				__u32 was = set.n;
 
-				if (!name)
+				if (!t->fn[k].name)
 					continue;
-				for (j = 0; j < n && strcmp(v[j], name); j++)
-					;
-				if (j < n)
-					continue;
-				if (n == cap) {
-					void *p = realloc(
-						v, (cap = cap ? 2 * cap : 256) *
-							   sizeof(*v));
-
-					if (!p)
-						goto fail;
-					v = p;
+				if (!bench_fn_get(&set, t->fn[k].name)) {
+					bench_fns_free(&set);
+					free(v);
+					return -1;
 				}
-				v[n++] = name;
+				if (set.n > was)
+					v[n++] = t->fn[k].name;
 			}
 		}
+	bench_fns_free(&set);
 	*out = v;
 	return n;
-fail:
-	free(v);
-	return -1;
 }
 
 static void row_profile(const struct bench *b, struct bench_row *r)
