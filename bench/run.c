@@ -384,7 +384,8 @@ static int sampled_pass(struct bench *b, const int *order, int round,
 		p = realloc(r->prof, (r->nprof + 1) * sizeof(*r->prof));
 		if (!p) {
 			bench_fns_free(&t);
-			return -ENOMEM;
+			ret = -ENOMEM;
+			break;
 		}
 		r->prof = p;
 		r->prof[r->nprof++] = (struct bench_prof){ round, t };
