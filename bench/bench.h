@@ -140,8 +140,14 @@ struct bench_kind {
 	bool forks;
 	/* its rows' kernel path, as struct hc_hook_row's (path.c) */
 	const char *path;
-	/* its program's runs so far, while BPF stats are on (path.c) */
+	/*
+	 * How often the code its counts are kept in has run so far (a BPF
+	 * program's runs while BPF stats are on, a rule's counter), and the
+	 * path's alternatives that code is: a group of them is met when
+	 * this grew in the sampled visit, in no sample or not (path.c).
+	 */
 	int (*runs)(struct bench *b, struct bench_row *r, __u64 *runs);
+	const char *counted;
 };
 
 /* The stack's IPv4 receive: where frames not for the hooks end. */
@@ -257,7 +263,8 @@ struct bench_fns {
 	__u64 period_ns; /* each sample's CPU time */
 	__u64 packets; /* the row processed in the sampled windows */
 	double cpu_ns; /* the windows' CPU time by the task clocks */
-	__s64 runs; /* its program ran in them (BPF stats), -1 unknown */
+	__s64 runs; /* the kind's counted code ran in them, -1 unknown */
+	const char *counted; /* the alternatives that code is */
 	char why[160]; /* sampling failed: why */
 };
 
@@ -265,7 +272,7 @@ struct bench_fns {
 struct bench_path {
 	bool checked;
 	__u64 samples;
-	__s64 runs; /* its program's runs in them (BPF stats), -1 unknown */
+	__s64 runs; /* its counted code's runs in them, -1 unknown */
 	char missing[160]; /* its groups no sample ran */
 	char unexpected[160]; /* its '!' groups that ran, with their counts */
 	char why[160]; /* not checked: why */
@@ -429,7 +436,8 @@ struct bench {
 	struct hc_ksyms ksyms;
 	char ksyms_why[160]; /* they cannot be read: why */
 	struct hc_sampler *smp;
-	bool bpf_stats; /* on for the path check's pass: programs count runs */
+	bool path_pass; /* the path check's visits: kinds count their runs */
+	bool bpf_stats; /* on in them: BPF programs count their runs */
 	struct hc_gen gen;
 	int gen_fd; /* the generator's own program, gen.prog_fd between rows */
 	struct hc_pkt_spec spec; /* the frame, but for size and destination */

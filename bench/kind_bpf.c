@@ -98,6 +98,8 @@ static int read_counts(struct bench *b, struct bench_row *r,
 
 static int runs(struct bench *b, struct bench_row *r, __u64 *n)
 {
+	if (!b->bpf_stats)
+		return -ENODATA; /* the kernel counts none */
 	return hc_prog_runs(&r->run, n);
 }
 
@@ -107,4 +109,5 @@ const struct bench_kind bench_kind_bpf = {
 	.teardown = teardown,
 	.read = read_counts,
 	.runs = runs,
+	.counted = "bpf_prog_*",
 };

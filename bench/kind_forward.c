@@ -71,6 +71,7 @@ const struct bench_kind bench_kind_fwd_bpf = {
 	.teardown = bpf_teardown,
 	.read = bpf_read,
 	.runs = bpf_runs,
+	.counted = "bpf_prog_*",
 	.dropped_at = DEV_DROPS ", the program's drops",
 };
 

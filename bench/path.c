@@ -166,7 +166,8 @@ int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	__u64 runs0 = 0, runs1;
 
 	t->runs = -1;
-	if (b->bpf_stats && r->kind->runs && !r->kind->runs(b, r, &runs0))
+	t->counted = r->kind->counted;
+	if (b->path_pass && r->kind->runs && !r->kind->runs(b, r, &runs0))
 		t->runs = 0;
 	t->period_ns = bench_path_period(b);
 	ret = open_sampler(b, r, &s, t->period_ns);
@@ -264,17 +265,25 @@ static __u64 group_chain(const struct bench_fns *t, const char *g, size_t len)
 	return best;
 }
 
-/* Group g (length len) names BPF programs only. */
-static bool progs_only(const char *g, size_t len)
+/* Every alternative of group g (length len) is one of counted's. */
+static bool counted_only(const char *g, size_t len, const char *counted)
 {
-	static const char pre[] = "bpf_prog_";
-	const char *alt;
-	size_t alen;
+	const char *alt, *c, *calt;
+	size_t alen, clen, calen;
 
-	while (bench_path_alt(&g, &len, &alt, &alen))
-		if (alen < sizeof(pre) - 1 ||
-		    strncmp(alt, pre, sizeof(pre) - 1))
+	if (!counted)
+		return false;
+	while (bench_path_alt(&g, &len, &alt, &alen)) {
+		char name[128];
+		bool found = false;
+
+		snprintf(name, sizeof(name), "%.*s", (int)alen, alt);
+		for (c = counted, clen = strlen(c);
+		     !found && bench_path_alt(&c, &clen, &calt, &calen);)
+			found = bench_path_match(calt, calen, name);
+		if (!found)
 			return false;
+	}
 	return true;
 }
 
@@ -304,8 +313,9 @@ void bench_path_judge(const char *path, const struct bench_fns *t,
 		bool not = *g == '!';
 		__u64 n = group_chain(t, g, len);
 
-		/* the row's program ran, if too briefly to be sampled */
-		if (!not && !n && t->runs > 0 && progs_only(g, len))
+		/* the code the row counts in ran, if too briefly to sample */
+		if (!not && !n && t->runs > 0 &&
+		    counted_only(g, len, t->counted))
 			n = 1;
 		if (!not && !n)
 			append(p->missing, sizeof(p->missing), "%s%.*s",
@@ -321,21 +331,25 @@ void bench_path_judge(const char *path, const struct bench_fns *t,
 static void path_reason(struct bench_row *r, const struct bench_path *p)
 {
 	char n[32];
-	char *alt;
 
 	hc_commas(n, sizeof(n), p->samples);
 	if (p->missing[0]) {
-		char what[sizeof(p->missing) + 64];
+		char what[2 * sizeof(p->missing)] = "";
+		const char *pos = p->missing, *g, *alt;
+		size_t len, alen;
 
-		snprintf(what, sizeof(what), "%s", p->missing);
 		/* as a sentence: "a|b c" is "a or b, c" */
-		while ((alt = strpbrk(what, "| ")) &&
-		       strlen(what) + 4 < sizeof(what)) {
-			bool or = *alt == '|';
+		while (bench_path_group(&pos, &g, &len)) {
+			bool first = true;
 
-			memmove(alt + (or ? 4 : 2), alt + 1,
-				strlen(alt + 1) + 1);
-			memcpy(alt, or ? " or " : ", ", or ? 4 : 2);
+			while (bench_path_alt(&g, &len, &alt, &alen)) {
+				append(what, sizeof(what), "%s%.*s",
+				       first && what[0] ? ", " :
+				       first		? "" :
+							  " or ",
+				       (int)alen, alt);
+				first = false;
+			}
 		}
 		bench_row_invalid(r, "path: never ran %s in %s samples", what,
 				  n);

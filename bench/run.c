@@ -361,6 +361,7 @@ static int sampled_pass(struct bench *b, const int *order, int round,
 	if (!round) {
 		stats = bpf_enable_stats(BPF_STATS_RUN_TIME);
 		b->bpf_stats = stats >= 0;
+		b->path_pass = true;
 	}
 	b->visit_windows = b->windows;
 	for (i = 0; i < b->nrows && !ret && !hc_stop_sig; i++) {
@@ -392,7 +393,7 @@ static int sampled_pass(struct bench *b, const int *order, int round,
 	}
 	if (stats >= 0)
 		close(stats);
-	b->bpf_stats = false;
+	b->bpf_stats = b->path_pass = false;
 	return ret;
 }
 

@@ -96,7 +96,8 @@ mutate $S "contended rounds kept in the costs" 's|rd->ns = rd->contended ? NAN :
 P=path
 mutate $P "a final '*' ignored" "s|if (len \&\& pat\[len - 1\] == '\\*')|if (0)|"
 mutate $P "a '!' group past any share of the samples" 's|n > BENCH_PATH_STRAY \* t->samples|n > 0|'
-mutate $P "runs meet any group" 's|t->runs > 0 \&\& progs_only(g, len)|t->runs > 0|'
-mutate $P "runs of 0 meet a group of programs" 's|t->runs > 0 \&\& progs_only|t->runs >= 0 \&\& progs_only|'
+mutate $P "runs meet any group" 's|counted_only(g, len, t->counted)|1|'
+mutate $P "runs of 0 meet a group of what counted" 's|t->runs > 0 \&\&|t->runs >= 0 \&\&|'
+mutate $P "a group met if one alternative was counted" 's|if (!found)|if (found)|'
 mutate $P "alternatives only the first of a group" 's#\*alen = strcspn(\*g, "|");#*alen = *len;#'
 exit $failed

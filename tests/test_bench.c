@@ -1699,6 +1699,7 @@ static void test_path_judge(void)
 		 "path: a final '*' a prefix, else the whole name");
 
 	fns(&t, fn, 4, 200);
+	t.counted = "bpf_prog_*";
 	bench_path_judge("ip_rcv|ip_rcv_core tcf_classify bpf_prog_hc_tc*", &t, &p);
 	t_result(!p.missing[0] && !p.unexpected[0] && p.samples == 200,
 		 "judge: every group met ('%s')", p.missing);
@@ -1730,6 +1731,13 @@ static void test_path_judge(void)
 	bench_path_judge("cls_bpf_classify|bpf_prog_hc_tc*", &t, &p);
 	CHECK_STR(p.missing, "cls_bpf_classify|bpf_prog_hc_tc*",
 		  "judge: runs meet a group of programs only");
+	/* a rule's counter: the chain it counts in ran */
+	t.counted = "ipt_do_table|nft_do_chain";
+	bench_path_judge("ipt_do_table|nft_do_chain nft_do_chain", &t, &p);
+	CHECK_STR(p.missing, "", "judge: runs meet the groups of what counted");
+	bench_path_judge("nft_do_chain|ipt_do_table* nf_hook_slow", &t, &p);
+	CHECK_STR(p.missing, "nft_do_chain|ipt_do_table* nf_hook_slow",
+		  "judge: not a group with more than what counted");
 }
 
 static void test_jparse(void)
