@@ -142,9 +142,10 @@ struct bench_kind {
 	const char *path;
 	/*
 	 * How often the code its counts are kept in has run so far (a BPF
-	 * program's runs while BPF stats are on, a rule's counter), and the
-	 * path's alternatives that code is: a group of them is met when
-	 * this grew in the sampled visit, in no sample or not (path.c).
+	 * program's runs while BPF stats are on; without runs(), what read()
+	 * saw, as a rule's counter), and the path's alternatives that code
+	 * is: a group of them is met when this grew in the sampled visit, in
+	 * no sample or not (path.c).
 	 */
 	int (*runs)(struct bench *b, struct bench_row *r, __u64 *runs);
 	const char *counted;

@@ -69,16 +69,6 @@ static int read_counts(struct bench *b, struct bench_row *r,
 	return 0;
 }
 
-/* The rule's counter: it counts in the chain's evaluation. */
-static int runs(struct bench *b, struct bench_row *r, __u64 *n)
-{
-	struct bench_count c = {};
-	int ret = read_counts(b, r, &c);
-
-	*n = c.seen;
-	return ret;
-}
-
 const struct bench_kind bench_kind_nft = {
 	.name = "nft",
 	.path = "nft_do_chain",
@@ -86,6 +76,5 @@ const struct bench_kind bench_kind_nft = {
 	.teardown = teardown,
 	.read = read_counts,
 	.forks = true,
-	.runs = runs,
 	.counted = "nft_do_chain",
 };

@@ -155,19 +155,31 @@ static __u64 packets(const struct bench_row *r, const struct bench_round *rd)
 	return r->kind->generator || !rd->seen ? rd->generated : rd->seen;
 }
 
+/* The count of the code the row's kind counts in (struct bench_kind). */
+static int runs(struct bench *b, struct bench_row *r, __u64 *n)
+{
+	struct bench_count c = {};
+	int ret;
+
+	if (r->kind->runs)
+		return r->kind->runs(b, r, n);
+	ret = r->kind->read(b, r, &c);
+	*n = c.seen;
+	return ret;
+}
+
 int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
 		  struct bench_fns *t, __u64 want, struct hc_err *err)
 {
 	struct hc_sampler s;
 	struct agg a = { .k = &b->ksyms, .t = t };
 	double start = hc_now();
-	int ret, i;
-
 	__u64 runs0 = 0, runs1;
+	int ret, i;
 
 	t->runs = -1;
 	t->counted = r->kind->counted;
-	if (b->path_pass && r->kind->runs && !r->kind->runs(b, r, &runs0))
+	if (b->path_pass && t->counted && !runs(b, r, &runs0))
 		t->runs = 0;
 	t->period_ns = bench_path_period(b);
 	ret = open_sampler(b, r, &s, t->period_ns);
@@ -205,8 +217,7 @@ int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	}
 	b->smp = NULL;
 	if (t->runs >= 0)
-		t->runs = r->kind->runs(b, r, &runs1) ? -1 :
-							(__s64)(runs1 - runs0);
+		t->runs = runs(b, r, &runs1) ? -1 : (__s64)(runs1 - runs0);
 	t->lost += s.lost;
 	hc_sampler_close(&s);
 	if (a.oom)
