@@ -289,7 +289,8 @@ void hc_report(const struct hc_run *r, const char *level, const char *what,
 	       int err);
 
 int hc_fault(struct hc_err *err, const char *step);
-/* HOOKCMP_PAUSE_AT=STEP holds that step up to 5 s, or until a signal. */
+/* HOOKCMP_PAUSE_AT=STEP holds that step up to 5 s, or until a signal
+ * (SIGUSR1 only ends the hold). */
 void hc_pause(const char *step);
 
 /* Set by SIGINT, SIGTERM and SIGHUP once hc_install_signals() ran. */

@@ -90,22 +90,32 @@ void hc_report(const struct hc_run *r, const char *level, const char *what,
 /*
  * Fault injection for the tests: HOOKCMP_FAIL_AT=STEP makes that setup
  * step fail, so every undo path can be checked to leave nothing behind;
- * HOOKCMP_PAUSE_AT=STEP holds it so a signal can land right there.
+ * HOOKCMP_PAUSE_AT=STEP holds it so a signal can land right there, or a
+ * test can change the machine there and end the hold with SIGUSR1.
  */
 static volatile int hc_nr_signals;
+
+static void on_release(int sig)
+{
+	(void)sig;
+	hc_nr_signals++;
+}
 
 void hc_pause(const char *step)
 {
 	const char *at = getenv("HOOKCMP_PAUSE_AT");
-	int i;
-
+	struct sigaction sa = { .sa_handler = on_release };
 	int seen = hc_nr_signals;
+	int i;
 
 	if (!at || strcmp(at, step))
 		return;
+	sigaction(SIGUSR1, &sa, NULL);
 	fprintf(stderr, "hookcmp: paused at step '%s'\n", step);
 	for (i = 0; i < 50 && hc_nr_signals == seen; i++)
 		usleep(100000);
+	/* A late one must not interrupt what follows with EINTR. */
+	signal(SIGUSR1, SIG_IGN);
 }
 
 /* HOOKCMP_FAIL_AT=STEP[:ERRNO]: the error is EIO unless a number is given. */

@@ -759,12 +759,15 @@ test_cgroup_kill() {
 }
 
 # in_dut PID CMD: sh -c CMD in bench PID's DUT namespace with a sysfs of
-# it. bench's namespaces have no names: the DUT's is the fd that has hcd.
+# it; 1 with DUT_NS empty if there is none. bench's namespaces have no
+# names: the DUT's is the fd that has hcd.
 in_dut() {
 	local pid=$1 fd
+	DUT_NS=
 	for fd in /proc/"$pid"/fd/*; do
 		[[ $(readlink "$fd") == net:* ]] || continue
 		nsenter --net="$fd" ip link show hcd >/dev/null 2>&1 || continue
+		DUT_NS=$fd
 		nsenter --net="$fd" unshare --mount --propagation private \
 			sh -c "mount -t sysfs sysfs /sys && $2"
 		return
@@ -773,10 +776,12 @@ in_dut() {
 }
 
 # scope_run NAME STEP CMD ARGS...: bench ARGS held at each STEP it
-# reaches, with CMD run in its DUT's namespace at every hold (a hold lasts
-# 5 s), the JSON into $T/scope.json and its stderr into $T/scope.err.
+# reaches, with CMD run in its DUT's namespace at every hold (SIGUSR1 then
+# ends the hold, which would last 5 s), the JSON into $T/scope.json and its stderr into $T/scope.err. A
+# hold where the kernel refuses CMD (6.1: threaded on a device with no
+# NAPI) is said, not counted.
 scope_run() {
-	local name=$1 step=$2 cmd=$3 pid i n=0 ran=0
+	local name=$1 step=$2 cmd=$3 pid i n=0 held=0 changed=0
 	shift 3
 	: >"$T/scope.err"
 	rm -f "$T/scope.json"
@@ -785,16 +790,23 @@ scope_run() {
 	for i in $(seq $((WAIT_TICKS * 4))); do
 		kill -0 "$pid" 2>/dev/null || break
 		n=$(grep -c "paused at step '$step'" "$T/scope.err")
-		if [ "$n" -gt "$ran" ]; then
-			in_dut "$pid" "$cmd" || fail "$name: no DUT namespace to change"
-			ran=$n
+		if [ "$n" -gt "$held" ]; then
+			if in_dut "$pid" "$cmd" 2>"$T/scope.cmd"; then
+				changed=$((changed + 1))
+			elif [ -z "$DUT_NS" ]; then
+				fail "$name: hold $n: no DUT namespace to change"
+			else
+				echo "# $name: hold $n: the DUT refused it: $(tr '\n' ' ' <"$T/scope.cmd")"
+			fi
+			held=$n
+			kill -USR1 "$pid" 2>/dev/null
 		fi
 		sleep 0.1
 	done
 	kill -KILL "$pid" 2>/dev/null
 	wait "$pid"
 	SCOPE_RC=$?
-	check "$name: changed the DUT at each of bench's holds ($ran)" [ "$ran" -ge 1 ]
+	check "$name: changed the DUT at bench's holds ($changed of $held)" [ "$changed" -ge 1 ]
 }
 
 # The scope checks: RPS or threaded NAPI turned on from outside, the NAPI
@@ -851,13 +863,16 @@ test_scope() {
 		"$T/scope.err"
 	check "$name: RPS before the run: no report" not test -e "$T/scope.json"
 
-	# Every window says whether it stands; no excluded one has a cost.
+	# Every window says whether it stands; a round with one excluded says
+	# why, and the counts add up (a round keeps the cost of the others).
 	"$HC" bench --scenario aa --rounds 2 --packets 20000 $NOPATH -o "$T/scope.json" >"$T/scope.out" 2>&1
-	check "$name: windows: each excluded or not, and the count per row" jq_true \
+	check "$name: windows: each excluded or not, and the count per round and row" jq_true \
 		'all(.rows[]; (.excluded_windows | type) == "number" and
-		 .excluded_windows == ([.rounds[] | select(.excluded != null)] | length) and
-		 all(.rounds[]; .excluded == null or ((.excluded | type) == "string" and .ns == null)))' \
-		"$T/scope.json"
+		 .excluded_windows == ([.rounds[].excluded_windows] | add) and
+		 all(.rounds[]; .excluded_windows == ([.windows[] | select(.excluded)] | length) and
+		     (.excluded_windows > 0) == ((.excluded | type) == "string") and
+		     (.excluded_windows < (.windows | length) or .ns == null)))' \
+		"$T/scope.json" || sed 's/^/  /' "$T/scope.out"
 	root_state_same "$name: nothing left behind"
 }
 

@@ -152,9 +152,12 @@ run_tests() {
 			fail "$0: no test $t; it has $(echo $all)"
 			continue
 		fi
+		local t0=$SECONDS
 		! declare -F setup_test >/dev/null || setup_test
 		"$t"
 		! declare -F teardown_test >/dev/null || teardown_test
+		# Where a suite's time goes, for CI's budget (doc/kernels.md).
+		echo "# ${t#test_}: $((SECONDS - t0)) s"
 	done
 }
 
