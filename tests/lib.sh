@@ -157,7 +157,7 @@ run_tests() {
 		"$t"
 		! declare -F teardown_test >/dev/null || teardown_test
 		# Where a suite's time goes, for CI's budget (doc/kernels.md).
-		echo "# ${t#test_}: $((SECONDS - t0)) s"
+		echo "# test ${t#test_}: $((SECONDS - t0)) s"
 	done
 }
 
