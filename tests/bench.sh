@@ -777,9 +777,9 @@ in_dut() {
 
 # scope_run NAME STEP CMD ARGS...: bench ARGS held at each STEP it
 # reaches, with CMD run in its DUT's namespace at every hold (SIGUSR1 then
-# ends the hold, which would last 5 s), the JSON into $T/scope.json and its stderr into $T/scope.err. A
-# hold where the kernel refuses CMD (6.1: threaded on a device with no
-# NAPI) is said, not counted.
+# ends the hold, which would last 5 s), the JSON into $T/scope.json and
+# its stderr into $T/scope.err. A hold where the kernel refuses CMD is
+# said, with its message, and not counted.
 scope_run() {
 	local name=$1 step=$2 cmd=$3 pid i n=0 held=0 changed=0
 	shift 3
