@@ -6,6 +6,7 @@
 # KVM where it works, TCG otherwise; a hard timeout either way.
 #
 #   scripts/vm-check.sh [--kernel 6.1|6.12|DEB-PACKAGE|PATH] [--fetch] [-- COMMAND...]
+#   scripts/vm-check.sh --kernel K1 --kernel K2 ...   (their suites, all at once)
 #
 # 6.1 (the default) is the newest Debian 12 linux-image-6.1.*-amd64 that
 # apt-get can download; 6.12 the newest Debian 13 linux-image-6.12.*-amd64,
@@ -159,7 +160,7 @@ fetch() {
 # initramfs: busybox, the modules that reach the 9p root, and an init that
 # mounts it and hands over to guest().
 initramfs() {
-	local d=$VM/initramfs m b mods=
+	local d=$RUN/initramfs m b mods=
 	rm -rf "$d"
 	mkdir -p "$d"/{bin,dev,root,mod}
 	cp "$(command -v busybox)" "$d/bin/busybox" || exit 1
@@ -198,15 +199,39 @@ mount -t tmpfs tmpfs /root/run && mount -t tmpfs tmpfs /root/tmp &&
 exec switch_root /root /bin/bash $GUEST_SRC/scripts/vm-check.sh --guest ${KDIR#"$TREE"/}
 EOF
 	chmod +x "$d/init"
-	(cd "$d" && find . | busybox cpio -o -H newc 2>/dev/null) | gzip -1 >"$VM/initramfs.gz"
+	(cd "$d" && find . | busybox cpio -o -H newc 2>/dev/null) | gzip -1 >"$RUN/initramfs.gz"
 }
 
-kernel='' fetch_only=''
+# together KERNEL...: one guest per kernel, all at once (each is one
+# qemu process; under TCG the two of CI share the host's two CPUs), each
+# one's log printed whole when it ends, then one count line for all.
+together() {
+	local k pids=() rc=0 t0=$SECONDS
+	mkdir -p "$VM"
+	for k in "$@"; do
+		"$0" --kernel "$k" >"$VM/check-$k.log" 2>&1 &
+		pids+=($!)
+	done
+	trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 130' INT
+	trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 143' TERM
+	for k in "$@"; do
+		wait "${pids[0]}" || rc=1
+		pids=("${pids[@]:1}")
+		echo "== guest $k: ended after $((SECONDS - t0)) s =="
+		cat "$VM/check-$k.log"
+	done
+	cat "$VM/check-"*.log | awk '/^PASS/ { p++ } /^FAIL/ { f++ } /^SKIP/ { s++ }
+		END { printf "guests: %d passed, %d failed, %d skipped\n", p, f, s }'
+	return $rc
+}
+
+kernel='' kernels=() fetch_only=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel)
 		[ $# -ge 2 ] || usage 2
 		kernel=$2
+		kernels+=("$2")
 		shift 2
 		;;
 	--fetch) fetch_only=1 && shift ;;
@@ -217,8 +242,17 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+if [ ${#kernels[@]} -gt 1 ]; then
+	[ $# -eq 0 ] && [ -z "$fetch_only" ] || usage 2
+	together "${kernels[@]}"
+	exit
+fi
 fetch "$kernel"
 [ -n "$fetch_only" ] && exit 0
+# Each kernel's guest in a folder of its own: guests of two kernels run
+# at once (make check-vm).
+RUN=$VM/run-$KVER
+mkdir -p "$RUN"
 initramfs
 
 qemu=(qemu-system-x86_64 -nodefaults -nographic -no-reboot -m 2048 -smp 2
@@ -234,7 +268,7 @@ if [ -w /dev/kvm ] &&
 	accel=kvm cpu=host
 fi
 
-res=$VM/results
+res=$RUN/results
 rm -rf "$res"
 mkdir -p "$res"
 : >"$res/log"
@@ -261,7 +295,7 @@ trap 'stop_guest SIGTERM 143' TERM
 trap 'stop_guest SIGHUP 129' HUP
 
 timeout -k 10 "$TIMEOUT" "${qemu[@]}" -accel "$accel" -cpu "$cpu" \
-	-serial "file:$VM/console.log" -initrd "$VM/initramfs.gz" \
+	-serial "file:$RUN/console.log" -initrd "$RUN/initramfs.gz" \
 	-append "console=ttyS0 panic=-1 quiet" \
 	-virtfs local,path=/,mount_tag=hcroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$TREE,mount_tag=hctree,security_model=none,readonly=on,multidevs=remap" \
@@ -285,7 +319,7 @@ if [ "$qrc" = 124 ]; then
 else
 	echo "FAIL vm: the guest stopped without a result (qemu exit $qrc)"
 fi
-tail -n 20 "$VM/console.log" | awk '{ gsub(/\033(\[[0-9;?]*[a-zA-Z]|c)|\r/, ""); print "  " $0 }'
+tail -n 20 "$RUN/console.log" | awk '{ gsub(/\033(\[[0-9;?]*[a-zA-Z]|c)|\r/, ""); print "  " $0 }'
 awk '/^PASS/ { p++ } /^FAIL/ { f++ } /^SKIP/ { s++ }
 	END { printf "%d passed, %d failed, %d skipped\n", p, f + 1, s }' "$res/log"
 exit 1

@@ -103,7 +103,7 @@ test_scenarios() {
 	for s in $scens; do
 		# shellcheck disable=SC2086
 		"$HC" bench --scenario "$s" $SHORT -o "$T/b.json" >"$T/out" 2>"$T/err"
-		check_eq "bench $s: exit status" "$?" 0
+		check_eq "bench $s: exit status" "$?" 0 "$T/err"
 		rows=$(jq '.rows | length' "$T/b.json")
 		invalid=$(jq -c --arg m "$MISSING" --argjson ok '[]' "$UNEXPECTED" "$T/b.json")
 		check "bench $s: rows ran ($rows)" [ "${rows:-0}" -ge 3 ]
@@ -209,7 +209,7 @@ test_path() {
 	# shellcheck disable=SC2086
 	unshare -m sh -c 'mount --bind "$1" /proc/kallsyms && shift && exec "$@"' sh "$ks" \
 		"$HC" bench --hooks $TC $SHORT -o "$f" >"$T/path.out" 2>&1
-	check_eq "bench path: unreadable symbols: exit status" "$?" 0
+	check_eq "bench path: unreadable symbols: exit status" "$?" 0 "$T/path.out"
 	check "bench path: unreadable symbols: every row unchecked, saying why" jq_true \
 		'all(.rows[]; .valid and .path.checked == false and
 		     (.path.why | test("every address as 0 [(]kernel.kptr_restrict")))' "$f"
@@ -228,7 +228,7 @@ test_profile() {
 	local f="$T/prof.json"
 	"$HC" bench --hooks $TC --rounds 3 --packets 20000 --profile --profile-top 5 \
 		-o "$f" >"$T/prof.out" 2>&1
-	check_eq "bench --profile: exit status" "$?" 0
+	check_eq "bench --profile: exit status" "$?" 0 "$T/prof.out"
 	check "bench --profile: JSON shape" jq_true \
 		'all(.rows[]; (.profile | length) > 0 and (.profile | length) <= 5 and
 		  all(.profile[]; (.sym | type) == "string" and (.ns | type) == "number" and
@@ -264,7 +264,7 @@ test_compare() {
 		check_eq "bench compare: a rules run: exit status" "$?" 0
 	done
 	"$HC" bench compare -j "$a" "$b" >"$out" 2>"$T/cmp.err"
-	check_eq "bench compare: two runs: exit status" "$?" 0
+	check_eq "bench compare: two runs: exit status" "$?" 0 "$T/cmp.err"
 	check "bench compare: two runs: every row compared" jq_true --slurpfile r "$a" \
 		'(.rows | length) == ($r[0].rows | length) and
 		 all(.rows[]; .verdict | IN("same", "slower", "faster", "n/a"))' "$out"
@@ -285,7 +285,7 @@ test_contract() {
 	# shellcheck disable=SC2086
 	"$HC" bench --scenario static-key --hooks ingress,$TC --rounds 6 --packets 20000 --seed 42 $NOPATH -j \
 		-o "$T/c.json" --csv "$T/c.csv" >"$T/c.out" 2>"$T/c.err"
-	check_eq "$name: exit status" "$?" 0
+	check_eq "$name: exit status" "$?" 0 "$T/c.err"
 	check_eq "$name: -j prints one document on stdout" "$(jq -s length "$T/c.out")" 1
 	check "$name: progress goes to stderr" grep -q "^round 6/6" "$T/c.err"
 	check "$name: -o writes the same document" cmp -s "$T/c.out" "$T/c.json"
@@ -471,7 +471,7 @@ test_inject() {
 	for s in $scens; do
 		# shellcheck disable=SC2086
 		"$HC" bench --topology inject --scenario "$s" $SHORT -o "$T/inj-$s.json" >"$T/out" 2>"$T/err"
-		check_eq "$name $s: exit status" "$?" 0
+		check_eq "$name $s: exit status" "$?" 0 "$T/err"
 		check "$name $s: the topology and where the work ran, recorded" jq_true \
 			'.topology == "inject" and .cpu_mode == "inline" and .env.work_in_bench_thread' "$T/inj-$s.json"
 		invalid=$(jq -c --arg m "$MISSING" --argjson ok "$ok" "$UNEXPECTED" "$T/inj-$s.json")
@@ -549,7 +549,7 @@ test_target() {
 	local n
 	"$HC" bench --scenario aa --rounds 2 --max-rounds 4 --target-ci 0.0001 --packets 20000 $NOPATH \
 		-o "$T/t.json" >"$T/t.out" 2>"$T/t.err"
-	check_eq "bench --target-ci: exit status" "$?" 0
+	check_eq "bench --target-ci: exit status" "$?" 0 "$T/t.err"
 	n=$(jq .rounds "$T/t.json")
 	check "bench --target-ci: between --rounds and --max-rounds ($n)" [ "$n" -ge 2 -a "$n" -le 4 ]
 	check "bench --target-ci: says how it ended" \
@@ -686,7 +686,7 @@ EOF
 	# No task-clock counters (perf_event_open refused): the wall clock.
 	# shellcheck disable=SC2086
 	out=$(HOOKCMP_FAIL_AT=bench-clock "$HC" bench --scenario aa $QUICK -j 2>"$T/w.err")
-	check_eq "bench without task-clock counters: exit status" "$?" 0
+	check_eq "bench without task-clock counters: exit status" "$?" 0 "$T/w.err"
 	# An emulated CPU's receiver may fall behind (UNEXPECTED); a round
 	# whose every window was excluded has no time at all.
 	check "bench without task-clock counters: the wall clock, said and recorded" jq_true \

@@ -98,7 +98,7 @@ test_gen_cmd() {
 		# shellcheck disable=SC2086
 		"$HC" -n "$D" bench --dev "$DEV" --scenario "$s" $SHORT --per-cpu \
 			--gen-cmd "$GEN" -o "$json" >"$T/out" 2>"$T/err"; cat "$T/out"
-		check_eq "$name: exit status" "$?" 0
+		check_eq "$name: exit status" "$?" 0 "$T/err"
 		# AF_XDP rows bind one socket, on queue 0: the other queue's
 		# frames reach no socket, and the sum cannot close.
 		check_eq "$name: every row valid" "$(jq -c --arg m "${missing#|}" '[.rows[] |
@@ -195,7 +195,7 @@ test_external() {
 	done
 	"$HC" -n "$D" bench --dev "$DEV" --external --settle 0.2 --window 0.5 --rounds 2 \
 		--hooks xdp-native,$TC,stack --per-cpu -o "$json" >"$T/out" 2>"$T/err"; cat "$T/out"
-	check_eq "$name: exit status" "$?" 0
+	check_eq "$name: exit status" "$?" 0 "$T/err"
 	kill -INT "$bg"
 	wait "$bg"
 	check "$name: nothing says what was sent" jq_true \
@@ -409,7 +409,7 @@ test_pin() {
 	"$HC" -n "$D" bench --dev "$DEV" --hooks xdp-native --rounds 1 \
 		--gen-cmd "grep Cpus_allowed_list /proc/self/status >>$T/aff; $GEN" \
 		-o "$json" >"$T/out" 2>"$T/err"
-	check_eq "$name: exit status" "$?" 0
+	check_eq "$name: exit status" "$?" 0 "$T/err"
 	check "$name: said" grep -qF "bench, --gen-cmd, iptables and nft pinned to CPU 1, away from the receive CPUs (0)" "$T/err"
 	check "$name: recorded" jq_true '.device.rx_cpus_counted == "0" and .device.pinned_cpus == "1"' "$json"
 	check_eq "$name: --gen-cmd ran on CPU 1, every window" "$(sort -u "$T/aff" | tr -d '[:space:]')" "Cpus_allowed_list:1"
@@ -427,7 +427,7 @@ test_no_napi() {
 	dut_state >"$T/dut.nonapi"
 	"$HC" -n "$D" bench --dev "$DEV" --hooks "$TC" --rounds 2 --gen-cmd "$GEN" \
 		-o "$json" >"$T/out" 2>"$T/err"
-	check_eq "$name: exit status (the baseline row is valid)" "$?" 0
+	check_eq "$name: exit status (the baseline row is valid)" "$?" 0 "$T/err"
 	check "$name: said before the first window" awk -v row="$TC" '
 		index($0, "Warning: " row ": " dev " is a veth with GRO off and no native XDP program here") { w = NR }
 		/^round 1\// { r = NR } END { exit !(w && r && w < r) }' dev="$DEV" "$T/err"
@@ -442,7 +442,7 @@ test_no_napi() {
 	check "$name: xdp-native valid" jq_true '.rows[] | select(.name == "xdp-native") | .status == "valid"' "$json"
 	"$HC" -n "$D" bench --dev "$DEV" --hooks "$TC" --rounds 2 --gen-cmd "$GEN" --tune gro=on \
 		-o "$json" >"$T/out" 2>"$T/err"
-	check_eq "$name, --tune gro=on: exit status" "$?" 0
+	check_eq "$name, --tune gro=on: exit status" "$?" 0 "$T/err"
 	check "$name, --tune gro=on: $TC valid" jq_true --arg r "$TC" \
 		'.rows[] | select(.name == $r) | .status == "valid" and .reason == null' "$json"
 	check_eq "$name, --tune gro=on: no warning" "$(grep -c "is a veth with GRO off" "$T/err")" 0

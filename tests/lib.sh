@@ -11,8 +11,49 @@ D=hct$$d	# device under test side
 DEV=hcd
 HCPID=
 
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; }
+# Failures keep their evidence: the last document jq_true judged false is
+# summed up under the FAIL line (each row's name, validity, reason and
+# path), and the test's files are kept under build/test-failures/.
+HC_DOC=
+HC_FAILED=
+KEEP=${KEEP:-$PWD/build/test-failures}
+pass() {
+	HC_DOC=
+	echo "PASS $*"
+}
+fail() {
+	echo "FAIL $*"
+	[ -n "$HC_DOC" ] && doc_evidence "$HC_DOC"
+	HC_DOC=
+	HC_FAILED=1
+}
+
+# doc_evidence FILE: what a person reads first in a document a check
+# judged: a bench document's rows, one line each, or the document's head.
+doc_evidence() {
+	echo "  evidence from ${1#"$T/"}:"
+	jq -r 'if type == "object" and has("rows") then .rows[] |
+		"  row \(.name): valid=\(.valid) status=\(.status // "-") reason=\(.reason // "-")" +
+		(if .path then " path={checked=\(.path.checked) samples=\(.path.samples)" +
+			" prog_runs=\(.path.prog_runs) missing=\(.path.missing | tojson)" +
+			" unexpected=\(.path.unexpected | tojson) why=\(.path.why // "-")}"
+		 else "" end) +
+		" rounds=\([.rounds[]? | "\(.round):\(.generated)/\(.seen)/\(.dropped_before)/\(.dropped_dut)"] | join(","))"
+		else "  " + (tojson | .[0:600]) end' "$1" 2>/dev/null | head -n 40 ||
+		head -c 2000 "$1" | sed 's/^/  /'
+}
+
+# keep_failed DIR: after a failure, the test's files (its JSON documents,
+# the output and errors of its commands) go to $KEEP/DIR, for CI's log to
+# name; after a success, that folder goes.
+keep_failed() {
+	rm -rf "${KEEP:?}/$1"
+	[ -n "$HC_FAILED" ] || return 0
+	HC_FAILED=
+	mkdir -p "$KEEP/$1" &&
+		find "$T" -maxdepth 1 -type f -size -8M -exec cp {} "$KEEP/$1/" \; &&
+		echo "# kept for the failure: $KEEP/$1"
+}
 
 # check NAME COMMAND...: PASS when COMMAND succeeds.
 check() {
@@ -22,6 +63,19 @@ check() {
 }
 
 not() { ! "$@"; }
+
+# plant NAME COMMAND...: someone else's state, set up for a test to judge
+# hookcmp against (ip or tc loading a BPF object, a qdisc). When it cannot
+# be set up, that is a FAIL of the setup, saying so, and false: the caller
+# judges nothing.
+plant() {
+	local name=$1 out
+	shift
+	out=$("$@" 2>&1) && return 0
+	fail "$name: setup failed (not hookcmp's doing): $*"
+	sed 's/^/  /' <<<"$out"
+	return 1
+}
 
 # How long (in tenths of a second) to wait for something that should come
 # soon: long enough for an emulated CPU or a loaded machine, and only a
@@ -38,11 +92,24 @@ wait_for() {
 	return 1
 }
 
-# jq_true ARGS...: jq -e, quietly; for use with check.
-jq_true() { jq -e "$@" >/dev/null; }
+# jq_true ARGS... [FILE]: jq -e, quietly; for use with check. When it is
+# false, fail() shows the document (FILE, or what came on stdin).
+jq_true() {
+	local doc=${!#}
+	HC_DOC=
+	if [ ! -f "$doc" ]; then
+		doc=$T/stdin.json
+		cat >"$doc"
+		jq -e "$@" "$doc" >/dev/null && return 0
+	else
+		jq -e "$@" >/dev/null && return 0
+	fi
+	HC_DOC=$doc
+	return 1
+}
 
-# check_eq NAME GOT WANT: true when they are equal, for a caller that
-# has more to show when they are not.
+# check_eq NAME GOT WANT [FILE...]: true when they are equal; when not,
+# both and the tail of each FILE (the errors of the command judged).
 check_eq() {
 	if [ "$2" = "$3" ]; then
 		pass "$1"
@@ -50,6 +117,11 @@ check_eq() {
 		fail "$1"
 		echo "  expected: $3"
 		echo "  got:      $2"
+		local f
+		for f in "${@:4}"; do
+			echo "  ${f#"$T/"}, its end:"
+			tail -n 8 "$f" 2>/dev/null | sed 's/^/    /'
+		done
 		return 1
 	fi
 }
@@ -89,8 +161,9 @@ topo_down() {
 # another hookcmp) loading BPF on the host cannot make the suite flaky:
 # the BPF programs, maps and links that processes of this sandbox hold,
 # what is attached in the sandbox's namespaces (bpftool net), the DUT's
-# qdiscs and filters, the namespaces and the journal. Nothing else can keep
-# a BPF object alive without a pin, and bpffs is not mounted here.
+# qdiscs and filters, the namespaces, the journal and hookcmp's pins (the
+# only other way to keep a BPF object alive; --replace pins in
+# /sys/fs/bpf/hookcmp).
 # held_here: {"prog":[ids],"map":[ids],"link":[ids]} from the fds of the
 # processes in this mount namespace, unsorted and with repeats.
 held_here() {
@@ -136,6 +209,7 @@ snapshot() {
 	ip netns list
 	ls /run/hookcmp 2>/dev/null
 	hc_cgroups
+	find /sys/fs/bpf/hookcmp -mindepth 1 2>/dev/null
 	ip netns exec "$D" awk '$1 == "XDP" { print "AF_XDP sockets", $3 }' /proc/net/protocols
 }
 
@@ -143,8 +217,11 @@ snapshot() {
 # defines, in that order, or the NAMEs given ("cgroup" is test_cgroup),
 # each between setup_test and teardown_test where the suite has them. A
 # NAME the suite does not have is a FAIL, with the names it has.
+HC_PER_TEST=
 run_tests() {
 	local t all
+	HC_PER_TEST=1
+	keep_failed "$(basename "$0" .sh).setup"
 	all=$(sed -n 's/^\(test_[a-z0-9_]*\)() {$/\1/p' "$0")
 	for t in ${*:-$all}; do
 		t=test_${t#test_}
@@ -156,13 +233,31 @@ run_tests() {
 		! declare -F setup_test >/dev/null || setup_test
 		"$t"
 		! declare -F teardown_test >/dev/null || teardown_test
+		keep_failed "$(basename "$0" .sh).${t#test_}"
 		# Where a suite's time goes, for CI's budget (doc/kernels.md).
 		echo "# test ${t#test_}: $((SECONDS - t0)) s"
 	done
 }
 
+# check_mounts: at a suite's start, the mounts under /sys are those of the
+# layout it runs under (tests/sandbox.sh), so both are really tested.
+check_mounts() {
+	local got want
+	got=$(findmnt -rn -o TARGET,FSTYPE | awk '$1 ~ "^/sys/fs/(bpf|cgroup)" { print $1 "=" $2 }' |
+		LC_ALL=C sort | tr '\n' ' ')
+	case $HOOKCMP_MOUNTS in
+	plain) want='/sys/fs/cgroup=cgroup2 ' ;;
+	host) want='/sys/fs/bpf=bpf /sys/fs/cgroup=tmpfs '
+		want+=$(findmnt -rn /sys/fs/cgroup/hctest >/dev/null && echo '/sys/fs/cgroup/hctest=cgroup ')
+		want+='/sys/fs/cgroup/unified=cgroup2 '
+		[ -e /sys/fs/bpf/someones_map ] || want+='(and /sys/fs/bpf/someones_map) ' ;;
+	esac
+	want=$(tr ' ' '\n' <<<"$want" | LC_ALL=C sort | tr '\n' ' ')
+	check_eq "$(basename "$0" .sh) runs under the $HOOKCMP_MOUNTS mounts" "${got# }" "${want# }"
+}
+
 # hookcmp's cgroups (--hook cgroup), wherever they are in the hierarchy
-# (tests/sandbox.sh mounts it at /sys/fs/cgroup).
+# (tests/sandbox.sh mounts it at /sys/fs/cgroup or /sys/fs/cgroup/unified).
 hc_cgroups() { find /sys/fs/cgroup -mindepth 1 -type d -name 'hookcmp.*' 2>/dev/null | sort; }
 
 # set_sysctl KEY VALUE: the old value comes back when the test exits,
@@ -344,6 +439,8 @@ signal_table() {
 }
 
 cleanup_all() {
+	# Suites that do not run_tests keep their files whole.
+	[ -n "$HC_PER_TEST" ] || keep_failed "$(basename "$0" .sh)"
 	restore_sysctls
 	topo_down
 	rm -rf "$T"

@@ -5,6 +5,7 @@
 # JSON summary, what ip/tc/bpftool saw, and that the DUT is as before.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
+[ "$(id -u)" -ne 0 ] || check_mounts
 
 # Did the kernel really attach it? Asked of ip, tc and bpftool, not hookcmp.
 observed() {
@@ -218,7 +219,8 @@ EOF
 	fi
 	# No cgroup2 mount in hookcmp's sight: one of its own, seen by nobody.
 	: >"$T/err"
-	unshare --mount --propagation private sh -c 'umount /sys/fs/cgroup && exec "$@"' sh \
+	unshare --mount --propagation private sh -c \
+		'umount "$(findmnt -rn -t cgroup2 -o TARGET | head -n 1)" && exec "$@"' sh \
 		"$HC" -n "$D" --hook cgroup -j -i 0 -d 3 "$DEV" >"$T/out" 2>"$T/err" &
 	HCPID=$!
 	if wait_for "attached to" "$T/err"; then
@@ -387,7 +389,8 @@ test_foreign_clsact() {
 test_foreign_xdp() {
 	local name="foreign xdp" id out rc
 	topo_up || { fail "$name: topology"; return; }
-	ip -n "$D" link set dev "$DEV" xdpgeneric obj build/xdp.bpf.o sec xdp
+	plant "$name" ip -n "$D" link set dev "$DEV" xdpgeneric obj build/xdp.bpf.o sec xdp ||
+		{ topo_down; return; }
 	id=$(ip -n "$D" -d -j link show dev "$DEV" | jq '.[0].xdp.prog.id')
 	snapshot >"$T/before"
 	for mode in generic native; do
@@ -439,7 +442,7 @@ EOF
 
 	# Someone else's tc state in the way: exit 5, theirs untouched.
 	while IFS=';' read -r setup say args; do
-		eval "$setup"
+		plant "$name" eval "$setup" || continue
 		snapshot >"$T/before"
 		# shellcheck disable=SC2086
 		out=$("$HC" -n "$D" $args -d 0.3 -i 0 "$DEV" 2>&1)
@@ -464,7 +467,7 @@ test_duration() {
 	topo_up || { fail "$name: topology"; return; }
 	snapshot >"$T/before"
 	"$HC" -n "$D" --hook xdp -j -i 0.2 -d 1.1 "$DEV" >"$T/out" 2>"$T/err"
-	check_eq "$name: exit status" "$?" 0
+	check_eq "$name: exit status" "$?" 0 "$T/err"
 	check "$name: at least 4 interval lines" \
 		[ "$(jq -s '[.[] | select(.type == "interval")] | length' "$T/out")" -ge 4 ]
 	check_eq "$name: last line is the summary" "$(summary | jq -r .type)" summary
@@ -884,14 +887,15 @@ test_cleanup() {
 		wait "$HCPID" 2>/dev/null
 		HCPID=
 		ip -n "$D" link set dev "$DEV" xdpgeneric off
-		ip -n "$D" link set dev "$DEV" xdpgeneric obj build/xdp.bpf.o sec xdp
-		id=$(ip -n "$D" -d -j link show dev "$DEV" | jq '.[0].xdp.prog.id')
-		out=$("$HC" cleanup --all)
-		check "$name: a program that is not ours is left alone and reported" \
-			grep -q "left alone, the device runs program $id" <<<"$out"
-		check_eq "$name: theirs is still attached" \
-			"$(ip -n "$D" -d -j link show dev "$DEV" | jq '.[0].xdp.prog.id')" "$id"
-		ip -n "$D" link set dev "$DEV" xdpgeneric off
+		if plant "$name" ip -n "$D" link set dev "$DEV" xdpgeneric obj build/xdp.bpf.o sec xdp; then
+			id=$(ip -n "$D" -d -j link show dev "$DEV" | jq '.[0].xdp.prog.id')
+			out=$("$HC" cleanup --all)
+			check "$name: a program that is not ours is left alone and reported" \
+				grep -q "left alone, the device runs program $id" <<<"$out"
+			check_eq "$name: theirs is still attached" \
+				"$(ip -n "$D" -d -j link show dev "$DEV" | jq '.[0].xdp.prog.id')" "$id"
+			ip -n "$D" link set dev "$DEV" xdpgeneric off
+		fi
 	else
 		fail "$name: did not attach"
 	fi
@@ -989,7 +993,7 @@ test_bench_here() {
 	local name="bench on $(uname -r)" emulated
 	"$HC" bench --scenario static-key --hooks ingress,tcx --rounds 1 --packets 2000 \
 		-o "$T/bench.json" >"$T/bench.txt" 2>&1
-	check_eq "$name: exit status" "$?" 0
+	check_eq "$name: exit status" "$?" 0 "$T/bench.txt"
 	if kernel_has 6.6; then
 		check "$name: the tcx row ran" jq_true \
 			'.rows[] | select(.name == "tcx-pass") | .valid' "$T/bench.json"

@@ -7,6 +7,7 @@
 # it did not create.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
+[ "$(id -u)" -ne 0 ] || check_mounts
 
 kill9() {
 	kill -KILL "$HCPID" 2>/dev/null
@@ -79,7 +80,7 @@ test_replace() {
 		name="--replace ($mode)"
 		flag=xdpgeneric
 		[ $mode = native ] && flag=xdpdrv
-		ip -n "$D" link set dev "$DEV" $flag obj build/xdp.bpf.o sec xdp
+		plant "$name" ip -n "$D" link set dev "$DEV" $flag obj build/xdp.bpf.o sec xdp || continue
 		id=$(xdp_id "$D" "$DEV")
 		snapshot >"$T/before"
 		out=$("$HC" -n "$D" --hook xdp --xdp-mode $mode -f "$DEV" -d 0.3 -i 0 2>&1)
@@ -582,14 +583,16 @@ EOF
 	fi
 	check_state_same "$name"
 
-	tc -n "$D" qdisc add dev "$DEV" clsact
-	tc -n "$D" filter add dev "$DEV" ingress prio 1 handle 1 protocol ip bpf da obj build/tc.bpf.o sec tc
-	snapshot >"$T/before"
-	out=$("$HC" -n "$D" --hook tc -d 0.2 -i 0 "$DEV" 2>&1)
-	check_eq "$name: a filter of another protocol at our prio: busy" "$?" 5
-	check "$name: and says so" grep -q "a bpf filter of protocol 0x0800 holds prio 1 already" <<<"$out"
-	check_state_same "$name: protocol conflict"
-	tc -n "$D" qdisc del dev "$DEV" clsact
+	if plant "$name" tc -n "$D" qdisc add dev "$DEV" clsact &&
+		plant "$name" tc -n "$D" filter add dev "$DEV" ingress prio 1 handle 1 \
+			protocol ip bpf da obj build/tc.bpf.o sec tc; then
+		snapshot >"$T/before"
+		out=$("$HC" -n "$D" --hook tc -d 0.2 -i 0 "$DEV" 2>&1)
+		check_eq "$name: a filter of another protocol at our prio: busy" "$?" 5
+		check "$name: and says so" grep -q "a bpf filter of protocol 0x0800 holds prio 1 already" <<<"$out"
+		check_state_same "$name: protocol conflict"
+	fi
+	tc -n "$D" qdisc del dev "$DEV" clsact 2>/dev/null
 
 	out=$("$HC" -j -n "$(printf 'hc\377x')" --hook xdp "$DEV" 2>/dev/null)
 	check "$name: a name that is not UTF-8 in JSON" jq_true -e \

@@ -114,7 +114,7 @@ test_text() {
 	local name="xsk text"
 	topo_up || { fail "$name: topology"; return; }
 	"$HC" -n "$D" --hook xsk -i 0.2 -d 0.7 "$DEV" >"$T/out" 2>"$T/err"
-	check_eq "$name: exit status" "$?" 0
+	check_eq "$name: exit status" "$?" 0 "$T/err"
 	check "$name: summary header" grep -q "^Summary: xsk (native) on $DEV" "$T/out"
 	check "$name: the mode and the ring counters under it" \
 		grep -q "^AF_XDP: copy mode, queue 0; dropped before the hook 0 (rx_dropped 0, rx_ring_full 0); rx_fill_ring_empty_descs [0-9]*, rx_invalid_descs 0" "$T/out"
