@@ -166,9 +166,12 @@ demo: deps
 	$(MAKE) hookcmp build/hc-send
 	scripts/demo.sh
 
+# What the tests run: `make -j2 test-bins` builds it all at once.
+test-bins: hookcmp build/hookcmp.8 $(TEST_BINS)
+
 # make check SUITES="netns bench:scope": those suites or tests only.
 check: deps
-	$(MAKE) hookcmp build/hookcmp.8 $(TEST_BINS)
+	$(MAKE) test-bins
 	SANITIZE=$(SANITIZE) tests/run.sh $(SUITES)
 
 # The kernel-dependent suites inside each of KERNEL, one guest after the
@@ -200,5 +203,5 @@ format:
 clean:
 	rm -rf build hookcmp
 
-.PHONY: all deps deps-vm demo check check-vm fuzz man install format clean
+.PHONY: all deps deps-vm demo test-bins check check-vm fuzz man install format clean
 .SECONDARY: $(HOOKS:%=build/%.bpf.o) build/tests/bad.bpf.o

@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include "bench.h"
 
-#define PATH_TRIES 5 /* sampled visits at most, to reach BENCH_PATH_SAMPLES */
+#define PATH_TRIES 5 /* sampled visits, to reach BENCH_PATH_SAMPLES */
 
 /* FNV-1a: the table of functions seen, by name. */
 static __u32 hash(const char *s)
@@ -192,11 +192,14 @@ int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
 		return 0;
 	}
 	b->smp = &s;
-	/* Enough samples, or enough to check and time up. */
-	for (i = 0; i < PATH_TRIES && !ret && t->samples < want &&
-		    !(t->samples >= BENCH_PATH_MIN &&
-		      hc_now() - start > BENCH_PATH_SECS) &&
-		    !r->dead && !hc_stop_sig;
+	/* Enough samples, or enough to check and time up; with too few to
+	 * check, more visits while they bring frames, up to a limit. */
+	for (i = 0; !ret && t->samples < want && !r->dead && !hc_stop_sig &&
+		    (t->samples >= BENCH_PATH_MIN ?
+			     i < PATH_TRIES &&
+				     hc_now() - start <= BENCH_PATH_SECS :
+			     i < PATH_TRIES || (t->packets &&
+				     hc_now() - start < BENCH_PATH_MAX_SECS));
 	     i++) {
 		struct bench_round v = { .round = rd->round, .ns = NAN };
 

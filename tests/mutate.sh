@@ -22,44 +22,55 @@ LDFLAGS=$(mk LDFLAGS)
 LDLIBS=$(mk LDLIBS)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-failed=0
 
-# build FILE: test_bench with bench/FILE.c replaced by $T/FILE.c.
+# build DIR FILE: test_bench with bench/FILE.c replaced by DIR/FILE.c.
 build() {
-	local objs=${OBJS/build\/bench\/$1.o/$T\/$1.o}
+	local objs=${OBJS/build\/bench\/$2.o/$1\/$2.o}
 
 	# shellcheck disable=SC2086
-	$CC $FLAGS -c "$T/$1.c" -o "$T/$1.o" 2>"$T/cc.err" &&
-		$CC $LDFLAGS -o "$T/test_bench" $objs $LDLIBS 2>>"$T/cc.err"
+	$CC $FLAGS -c "$1/$2.c" -o "$1/$2.o" 2>"$1/cc.err" &&
+		$CC $LDFLAGS -o "$1/test_bench" $objs $LDLIBS 2>>"$1/cc.err"
 }
 
-# mutate FILE WHAT SED: the mutation of bench/FILE.c must fail test_bench.
-mutate() {
-	local file=$1 what=$2
+# mutant DIR FILE WHAT SED: the mutation of bench/FILE.c must fail
+# test_bench, which stops at its first failure.
+mutant() {
+	local d=$1 file=$2 what=$3
 
-	sed -e "$3" "bench/$file.c" >"$T/$file.c"
-	if cmp -s "bench/$file.c" "$T/$file.c"; then
+	mkdir -p "$d"
+	sed -e "$4" "bench/$file.c" >"$d/$file.c"
+	if cmp -s "bench/$file.c" "$d/$file.c"; then
 		echo "FAIL mutation did not apply: $what"
-		failed=1
-	elif ! build "$file"; then
+	elif ! build "$d" "$file"; then
 		echo "FAIL mutation does not compile: $what"
-		sed 's/^/  /' "$T/cc.err" | head -5
-		failed=1
-	elif timeout 300 "$T/test_bench" >/dev/null 2>&1; then
+		sed 's/^/  /' "$d/cc.err" | head -5
+	elif HC_TEST_FAIL_FAST=1 timeout 300 "$d/test_bench" >/dev/null 2>&1; then
 		echo "FAIL mutation survived: $what"
-		failed=1
 	else
 		echo "PASS mutation killed: $what"
 	fi
 }
 
+# mutate FILE WHAT SED: a mutant, as many at once as there are CPUs; their
+# lines are printed in order at the end.
+JOBS=$(nproc)
+N=0
+mutate() {
+	N=$((N + 1))
+	mutant "$T/$N" "$@" >"$T/$N.res" &
+	while [ "$(jobs -pr | wc -l)" -ge "$JOBS" ]; do
+		wait -n
+	done
+}
+
 # The control: the same build of the tree's own sources passes.
-cp bench/statistics.c "$T/statistics.c"
-if build statistics && "$T/test_bench" >"$T/out" 2>&1; then
+mkdir -p "$T/0"
+cp bench/statistics.c "$T/0/statistics.c"
+if build "$T/0" statistics && "$T/0/test_bench" >"$T/out" 2>&1; then
 	echo "PASS mutate control: the unmutated copy passes"
 else
 	echo "FAIL mutate control: the unmutated copy fails"
-	grep -m5 '^FAIL' "$T/out" "$T/cc.err" | sed 's/^/  /'
+	grep -m5 '^FAIL' "$T/out" "$T/0/cc.err" | sed 's/^/  /'
 	exit 1
 fi
 
@@ -100,4 +111,8 @@ mutate $P "runs meet any group" 's|counted_only(g, len, t->counted)|1|'
 mutate $P "runs of 0 meet a group of what counted" 's|t->runs > 0 \&\&|t->runs >= 0 \&\&|'
 mutate $P "a group met if one alternative was counted" 's|if (!found)|if (found)|'
 mutate $P "alternatives only the first of a group" 's#\*alen = strcspn(\*g, "|");#*alen = *len;#'
-exit $failed
+wait
+for i in $(seq "$N"); do
+	cat "$T/$i.res"
+done
+! grep -q '^FAIL' "$T"/*.res

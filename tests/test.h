@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int t_failed;
@@ -26,6 +27,9 @@ static inline bool t_result(bool ok, const char *fmt, ...)
 	printf("\n");
 	if (!ok)
 		t_failed++;
+	/* tests/mutate.sh: a killed mutant need not run the rest. */
+	if (!ok && getenv("HC_TEST_FAIL_FAST"))
+		exit(1);
 	return ok;
 }
 
