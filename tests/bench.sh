@@ -80,6 +80,7 @@ MISSING=${MISSING#|}
 # checks that they were counted).
 UNEXPECTED='.env.emulated as $emu | [.rows[] | select(.valid | not) |
 	select($m == "" or (.reason | test($m) | not)) |
+	select(.reason | test($load) | not) |
 	select(.reason as $r | $ok | index($r) | not) |
 	select((.name | startswith("xsk-")) and '"$SAW_FEW"' | not) |
 	select('"$EMU_BEHIND"' or ($emu and (.reason | test(": [0-9]+ dropped at the DUT [(]"))) | not) |
@@ -105,7 +106,9 @@ test_scenarios() {
 		"$HC" bench --scenario "$s" $SHORT -o "$T/b.json" >"$T/out" 2>"$T/err"
 		check_eq "bench $s: exit status" "$?" 0 "$T/err"
 		rows=$(jq '.rows | length' "$T/b.json")
-		invalid=$(jq -c --arg m "$MISSING" --argjson ok '[]' "$UNEXPECTED" "$T/b.json")
+		invalid=$(jq -c --arg m "$MISSING" --arg load "$LOAD_REASON" --argjson ok '[]' \
+			"$UNEXPECTED" "$T/b.json")
+		load_skips "bench $s" "$T/b.json"
 		check "bench $s: rows ran ($rows)" [ "${rows:-0}" -ge 3 ]
 		check_eq "bench $s: every row valid" "$invalid" "[]"
 		check "bench $s: every row ran every round" jq_true \
@@ -126,8 +129,10 @@ test_scenarios() {
 			'($t | test("[0-9] \\[n/a\\] ")) and ($t | test(" n/a +[0-9-]")) and
 			 all(.rows[]; .ns.ci == [null, null] and .significant == null)' "$T/b.json"
 		check "bench $s: every column fits its cells" aligned "$T/out"
-		check "bench $s: every row that ran had its path checked, and passed" jq_true \
-			'all(.rows[]; .path.checked or (.valid | not)) and
+		check "bench $s: every row that ran had its path checked (or too few samples, above), and passed" \
+			jq_true --arg few "$LOAD_UNCHECKED" \
+			'any(.rows[]; .path.checked) and
+			 all(.rows[]; .path.checked or (.valid | not) or (.path.why // "" | test($few))) and
 			 all(.rows[] | select(.path.checked); .path.missing == [] and .path.unexpected == []
 			     and .path.samples >= 200)' "$T/b.json"
 		check "bench $s: the table's path column" grep -qE '^row .* path +valid$' "$T/out"
@@ -202,9 +207,16 @@ test_path() {
 		'.rows[] | select(.name == $tc) | .valid == false and .path.checked and
 		 (.reason | test("^path: never ran [a-z_]+.* in [0-9,]+ samples$")) and
 		 (.path.missing | length > 0) and .path.prog_runs == 0' "$f"
-	check "bench path: the others pass theirs" jq_true --arg tc $TC \
-		'all(.rows[] | select(.name != $tc); .path.checked and .path.missing == [])' "$f"
+	load_skips "bench path" "$f"
+	check "bench path: the others pass theirs" jq_true --arg tc $TC --arg few "$LOAD_UNCHECKED" \
+		'all(.rows[] | select(.name != $tc); (.path.checked and .path.missing == []) or
+		     (.path.checked == false and (.path.why // "" | test($few))))' "$f"
 	check "bench path: the table says MISSING" grep -qE "^$TC .* MISSING [a-z_]+" "$T/path.out"
+	# What a FAIL line shows of a document it judged (tests/lib.sh).
+	local ev
+	ev=$(check "judged" jq_true --arg tc $TC '.rows[] | select(.name == $tc) | .valid' "$f")
+	check "bench path: a FAIL line shows the failing row, its reason, path and rounds" \
+		grep -qE "^  row $TC: valid=false status=invalid reason=path: never ran .* path=[{]checked=true samples=[0-9]+ prog_runs=0 missing=\[.+\] .* rounds=1:[0-9]+/" <<<"$ev"
 	awk '{ $1 = "0000000000000000"; print }' /proc/kallsyms >"$ks"
 	# shellcheck disable=SC2086
 	unshare -m sh -c 'mount --bind "$1" /proc/kallsyms && shift && exec "$@"' sh "$ks" \
@@ -474,7 +486,9 @@ test_inject() {
 		check_eq "$name $s: exit status" "$?" 0 "$T/err"
 		check "$name $s: the topology and where the work ran, recorded" jq_true \
 			'.topology == "inject" and .cpu_mode == "inline" and .env.work_in_bench_thread' "$T/inj-$s.json"
-		invalid=$(jq -c --arg m "$MISSING" --argjson ok "$ok" "$UNEXPECTED" "$T/inj-$s.json")
+		invalid=$(jq -c --arg m "$MISSING" --arg load "$LOAD_REASON" --argjson ok "$ok" \
+			"$UNEXPECTED" "$T/inj-$s.json")
+		load_skips "$name $s" "$T/inj-$s.json"
 		check_eq "$name $s: every row valid but those that cannot be" "$invalid" "[]"
 		check "$name $s: every round accounted for" jq_true "$ACCOUNTED" "$T/inj-$s.json"
 		check "$name $s: the table says how the frames came" \

@@ -101,15 +101,19 @@ test_gen_cmd() {
 		check_eq "$name: exit status" "$?" 0 "$T/err"
 		# AF_XDP rows bind one socket, on queue 0: the other queue's
 		# frames reach no socket, and the sum cannot close.
-		check_eq "$name: every row valid" "$(jq -c --arg m "${missing#|}" '[.rows[] |
+		load_skips "$name" "$json"
+		check_eq "$name: every row valid" "$(jq -c --arg m "${missing#|}" --arg load "$LOAD_REASON" '[.rows[] |
 			select(.name | startswith("xsk-") | not) |
 			select(.status != "valid") | select($m == "" or (.reason | test($m) | not)) |
+			select(.reason // "" | test($load) | not) |
 			{name, status, reason}]' "$json")" "[]"
 		check "$name: AF_XDP rows on one of two queues are unverified" jq_true \
 			'all(.rows[] | select(.name | startswith("xsk-")); .status == "unverified")' "$json"
 		# The receive CPUs sampled whole: every row that ran proved its path.
-		check "$name: every row that ran had its path checked, and passed" jq_true \
-			'all(.rows[]; .path.checked or (.valid | not)) and
+		check "$name: every row that ran had its path checked (or too few samples, above), and passed" \
+			jq_true --arg few "$LOAD_UNCHECKED" \
+			'any(.rows[]; .path.checked) and
+			 all(.rows[]; .path.checked or (.valid | not) or (.path.why // "" | test($few))) and
 			 all(.rows[] | select(.path.checked); .path.missing == [] and .path.unexpected == [])' "$json"
 		check "$name: every row ran every round, no generator row" jq_true \
 			'(.rows | length) >= 5 and all(.rows[]; [.rounds[].round] == [1, 2] and
@@ -422,12 +426,21 @@ test_pin() {
 # and the row is INVALID for the frames lost, with the cause and the fix
 # (not for its window's length); with that fix it is valid.
 test_no_napi() {
-	local name="bench --dev, GRO off" json=$T/nonapi.json reason
+	local name="bench --dev, GRO off" json=$T/nonapi.json reason rc
 	ip netns exec "$D" ethtool -K "$DEV" gro off
 	dut_state >"$T/dut.nonapi"
 	"$HC" -n "$D" bench --dev "$DEV" --hooks "$TC" --rounds 2 --gen-cmd "$GEN" \
 		-o "$json" >"$T/out" 2>"$T/err"
-	check_eq "$name: exit status (the baseline row is valid)" "$?" 0 "$T/err"
+	rc=$?
+	load_skips "$name" "$json"
+	# The baseline row decides the exit status; the machine's load may
+	# leave it INVALID (said above), never for another reason.
+	if jq_true '.rows[] | select(.name == "xdp-native") | .status == "valid"' "$json"; then
+		check_eq "$name: exit status (the baseline row is valid)" "$rc" 0 "$T/err"
+	else
+		check "$name: xdp-native valid, or INVALID for the machine's load" jq_true \
+			--arg load "$LOAD_REASON" '.rows[] | select(.name == "xdp-native") | .reason | test($load)' "$json"
+	fi
 	check "$name: said before the first window" awk -v row="$TC" '
 		index($0, "Warning: " row ": " dev " is a veth with GRO off and no native XDP program here") { w = NR }
 		/^round 1\// { r = NR } END { exit !(w && r && w < r) }' dev="$DEV" "$T/err"
@@ -439,12 +452,16 @@ test_no_napi() {
 		grep -qE "^warm-up round: [0-9,]+ offered by the generator, none of them left its device, 0 seen at the hook, 0 dropped before it: the frames were lost where no counter on $DEV sees them; a veth runs NAPI only with GRO on or a native XDP program: --tune gro=on\$" <<<"$reason"
 	check "$name: not for its window's length" not grep -q "too short" <<<"$reason"
 	check "$name: the table says so" grep -qF "INVALID: warm-up round: " "$T/out"
-	check "$name: xdp-native valid" jq_true '.rows[] | select(.name == "xdp-native") | .status == "valid"' "$json"
 	"$HC" -n "$D" bench --dev "$DEV" --hooks "$TC" --rounds 2 --gen-cmd "$GEN" --tune gro=on \
 		-o "$json" >"$T/out" 2>"$T/err"
-	check_eq "$name, --tune gro=on: exit status" "$?" 0 "$T/err"
-	check "$name, --tune gro=on: $TC valid" jq_true --arg r "$TC" \
-		'.rows[] | select(.name == $r) | .status == "valid" and .reason == null' "$json"
+	rc=$?
+	load_skips "$name, --tune gro=on" "$json"
+	if jq_true 'all(.rows[]; .status == "valid")' "$json"; then
+		check_eq "$name, --tune gro=on: exit status" "$rc" 0 "$T/err"
+	fi
+	check "$name, --tune gro=on: $TC valid (or INVALID for the machine's load)" jq_true \
+		--arg r "$TC" --arg load "$LOAD_REASON" '.rows[] | select(.name == $r) |
+		(.status == "valid" and .reason == null) or (.reason // "" | test($load))' "$json"
 	check_eq "$name, --tune gro=on: no warning" "$(grep -c "is a veth with GRO off" "$T/err")" 0
 	state_same "$name: the DUT is as it was (GRO off)" dut_state "$T/dut.nonapi" 30
 	ip netns exec "$D" ethtool -K "$DEV" gro on
