@@ -209,7 +209,7 @@ together() {
 	local k pids=() rc=0 t0=$SECONDS
 	mkdir -p "$VM"
 	for k in "$@"; do
-		"$0" --kernel "$k" >"$VM/check-$k.log" 2>&1 &
+		VM_RUN= "$0" --kernel "$k" >"$VM/check-$k.log" 2>&1 &
 		pids+=($!)
 	done
 	trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 130' INT
@@ -249,9 +249,9 @@ if [ ${#kernels[@]} -gt 1 ]; then
 fi
 fetch "$kernel"
 [ -n "$fetch_only" ] && exit 0
-# Each kernel's guest in a folder of its own: guests of two kernels run
-# at once (make check-vm).
-RUN=$VM/run-$KVER
+# Each kernel's guest in a folder of its own (or VM_RUN): guests of two
+# kernels run at once (make check-vm).
+RUN=${VM_RUN:-$VM/run-$KVER}
 mkdir -p "$RUN"
 initramfs
 
