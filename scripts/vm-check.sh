@@ -220,7 +220,7 @@ together() {
 		echo "== guest $k: ended after $((SECONDS - t0)) s =="
 		cat "$VM/check-$k.log"
 	done
-	cat "$VM/check-"*.log | awk '/^PASS/ { p++ } /^FAIL/ { f++ } /^SKIP/ { s++ }
+	printf "$VM/check-%s.log\n" "$@" | xargs cat | awk '/^PASS/ { p++ } /^FAIL/ { f++ } /^SKIP/ { s++ }
 		END { printf "guests: %d passed, %d failed, %d skipped\n", p, f, s }'
 	return $rc
 }
