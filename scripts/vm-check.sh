@@ -22,18 +22,19 @@ VM=$TREE/build/vm
 GUEST_RES=/tmp/vm-results
 GUEST_SRC=/tmp/hookcmp-src
 GUEST_TREE=/tmp/hookcmp
-# The suites of tests/run.sh whose results depend on the kernel. Not
+# The suites of tests/run.sh whose results depend on the kernel (not cli:
+# usage errors, found before anything asks the kernel). Not
 # bench-dev-short: under TCG, 6.1's threaded NAPI on the two-queue veth
 # locked up a CPU in one of two runs (doc/kernels.md). The bench suite,
 # the longest under TCG, runs in the 6.1 guest only: CI runs both guests
-# one after the other and must stay within its time (doc/kernels.md).
+# beside the host's suites and must stay within its time (doc/kernels.md).
 # Of bench, the tests whose outcome the kernel decides: the scenarios
 # (with the path check, whose names differ by kernel), forward, inject,
 # cgroup_kill, scope. Not path, contract, target, perf_ctl, compare,
 # profile or exits: bench's own mechanics, the same on any kernel, run on
 # the host (exits' undo paths are the netns suite's; doc/kernels.md).
-SUITES="cli prog-run netns redirect xsk $(printf 'bench:%s ' scenarios forward inject cgroup_kill scope)"
-SUITES_612="cli prog-run netns redirect xsk"
+SUITES="prog-run netns redirect xsk $(printf 'bench:%s ' scenarios forward inject cgroup_kill scope)"
+SUITES_612="prog-run netns redirect xsk"
 TIMEOUT=${VM_TIMEOUT:-3000}
 
 usage() {

@@ -31,6 +31,7 @@ fail() {
 # doc_evidence FILE: what a person reads first in a document a check
 # judged: a bench document's rows, one line each, or the document's head.
 doc_evidence() {
+	[ -s "$1" ] || { echo "  evidence: ${1#"$T/"} is missing or empty"; return; }
 	echo "  evidence from ${1#"$T/"}:"
 	jq -r 'if type == "object" and has("rows") then .rows[] |
 		"  row \(.name): valid=\(.valid) status=\(.status // "-") reason=\(.reason // "-")" +
@@ -97,7 +98,9 @@ wait_for() {
 jq_true() {
 	local doc=${!#}
 	HC_DOC=
-	if [ ! -f "$doc" ]; then
+	# A path that is not there (a command that wrote nothing) is jq's
+	# to refuse, not a cue to read stdin.
+	if [[ ! -f $doc && ($doc != */* || $doc == *[[:space:]]*) ]]; then
 		doc=$T/stdin.json
 		cat >"$doc"
 		jq -e "$@" "$doc" >/dev/null && return 0
