@@ -96,6 +96,9 @@ if [ "$(id -u)" -eq 0 ] && { want netns || want safety || want bench || want xsk
 	churn=$(mktemp)
 	nsenter --mount=/proc/$$/fd/8 --net=/proc/$$/fd/9 "$PWD/build/bpf-churn" >"$churn" &
 	churn_pid=$!
+	# However this script ends (a reader gone: SIGPIPE), the other BPF
+	# user goes with it.
+	trap 'kill -TERM $churn_pid 2>/dev/null' EXIT
 	# netns under the mounts of a Debian host (a bpffs with a pin, cgroup
 	# v1 beside cgroup2), the others under the plain ones
 	# (tests/sandbox.sh): hookcmp and the tools it is tested against
@@ -111,6 +114,7 @@ if [ "$(id -u)" -eq 0 ] && { want netns || want safety || want bench || want xsk
 		test_bad_input test_external test_run_per_cpu test_tune
 	kill -TERM "$churn_pid"
 	wait "$churn_pid"
+	trap - EXIT
 	if [ "$(cat "$churn")" -gt 0 ] 2>/dev/null; then
 		echo "PASS netns suite ran beside another BPF user ($(cat "$churn") programs and maps loaded and unloaded)"
 		pass=$((pass + 1))
