@@ -91,18 +91,26 @@ udp_delivered() {
 		END { print n + 0 }' /proc/net/snmp /proc/net/snmp6
 }
 
+# udp_wait N0 N: until the UDP layer in $D has taken N datagrams more
+# than N0, or a generous limit.
+udp_wait() {
+	local i
+	for i in $(seq "$WAIT_TICKS"); do
+		[ $(($(udp_delivered) - $1)) -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # udp_mix NAME MAC ACTION: the mix to the UDP socket of a running
 # hookcmp, which then stops: 9 datagrams to its port counted, by ACTION,
 # and the 3 TCP segments not.
 udp_mix() {
-	local n0 i
+	local n0
 	n0=$(udp_delivered)
 	"$SEND" -n "$G" --dst-mac "$2" --dst4 192.0.2.2 \
 		--dst6 2001:db8::2 hcg udp4:5 udp6:4 tcp4:3 2>/dev/null
-	for i in $(seq "$WAIT_TICKS"); do
-		[ $(($(udp_delivered) - n0)) -ge 9 ] && break
-		sleep 0.1
-	done
+	udp_wait "$n0" 9
 	hc_stop TERM
 	check_eq "$1: exit status after SIGTERM" "$HCRC" 143
 	if [ "$3" = drop ]; then
@@ -148,11 +156,11 @@ test_socket_udp() {
 # cg_observed PID ID: program ID runs at inet ingress of the cgroup that
 # hookcmp PID made, and that cgroup holds no process.
 cg_observed() {
-	local cg
+	local cg procs
 	cg=$(hc_cgroups | grep "/hookcmp\.$1\$") || return 1
 	bpftool -j cgroup show "$cg" | jq -e --argjson id "$2" \
 		'any(.[]; .id == $id and .attach_type == "cgroup_inet_ingress")' >/dev/null &&
-		[ -z "$(cat "$cg/cgroup.procs")" ]
+		procs=$(cat "$cg/cgroup.procs") && [ -z "$procs" ]
 }
 
 # BPF at cgroup ingress: a cgroup_skb/ingress program on a cgroup hookcmp
@@ -162,7 +170,7 @@ cg_observed() {
 # cleanup). With no cgroup2 mount in sight it mounts one of its own that
 # nothing else sees.
 test_cgroup() {
-	local name="cgroup" mac id home
+	local name="cgroup" mac id home n0
 	topo_up || { fail "$name: topology"; return; }
 	ip -n "$D" addr add 192.0.2.2/24 dev "$DEV"
 	ip -n "$D" addr add 2001:db8::2/64 dev "$DEV" nodad
@@ -221,14 +229,15 @@ EOF
 	: >"$T/err"
 	unshare --mount --propagation private sh -c \
 		'umount "$(findmnt -rn -t cgroup2 -o TARGET | head -n 1)" && exec "$@"' sh \
-		"$HC" -n "$D" --hook cgroup -j -i 0 -d 3 "$DEV" >"$T/out" 2>"$T/err" &
+		"$HC" -n "$D" --hook cgroup -j -i 0 "$DEV" >"$T/out" 2>"$T/err" &
 	HCPID=$!
 	if wait_for "attached to" "$T/err"; then
 		check "$name: without a cgroup2 mount: its cgroup all the same" \
 			cg_observed "$HCPID" "$(prog_id)"
+		n0=$(udp_delivered)
 		"$SEND" -n "$G" --dst-mac "$mac" --dst4 192.0.2.2 hcg udp4:3 tcp4:2 2>/dev/null
-		wait "$HCPID"
-		HCPID=
+		udp_wait "$n0" 3
+		hc_stop TERM
 		check_eq "$name: without a cgroup2 mount: counts" "$(class_counts)" "udp4:3:3:0"
 	else
 		fail "$name: without a cgroup2 mount: did not attach"
