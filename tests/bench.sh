@@ -494,7 +494,6 @@ test_inject() {
 		echo "SKIP $name: parse, rules, size, aa, forward, the signals and NET_RX on CPU 1 under TCG (the guest's time limit; they run on the host)"
 	fi
 	for s in $scens; do
-		# shellcheck disable=SC2086
 		local nopath=
 		case $s in parse | rules | size | aa) nopath=--no-path-check ;; esac
 		# shellcheck disable=SC2086
