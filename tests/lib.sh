@@ -29,17 +29,21 @@ fail() {
 }
 
 # doc_evidence FILE: what a person reads first in a document a check
-# judged: a bench document's rows, one line each, or the document's head.
+# judged: a bench or compare document's rows, one line each (a round as
+# ROUND:GENERATED/SEEN/DROPPED_BEFORE/DROPPED_DUT@NS), or its head.
 doc_evidence() {
 	[ -s "$1" ] || { echo "  evidence: ${1#"$T/"} is missing or empty"; return; }
 	echo "  evidence from ${1#"$T/"}:"
-	jq -r 'if type == "object" and has("rows") then .rows[] |
+	jq -r 'if type == "object" and .type == "compare" then .rows[] |
+		"  row \(.name): verdict=\(.verdict) from=\(.verdict_from) old_ns=\(.old_ns)" +
+		" new_ns=\(.new_ns) change=\(.change_vs_baseline // .change | tojson) why=\(.why // "-")"
+		elif type == "object" and has("rows") then .rows[] |
 		"  row \(.name): valid=\(.valid) status=\(.status // "-") reason=\(.reason // "-")" +
 		(if .path then " path={checked=\(.path.checked) samples=\(.path.samples)" +
 			" prog_runs=\(.path.prog_runs) missing=\(.path.missing | tojson)" +
 			" unexpected=\(.path.unexpected | tojson) why=\(.path.why // "-")}"
 		 else "" end) +
-		" rounds=\([.rounds[]? | "\(.round):\(.generated)/\(.seen)/\(.dropped_before)/\(.dropped_dut)"] | join(","))"
+		" rounds=\([.rounds[]? | "\(.round):\(.generated)/\(.seen)/\(.dropped_before)/\(.dropped_dut)@\(.ns // "-" | if type == "number" then round else . end)"] | join(","))"
 		else "  " + (tojson | .[0:600]) end' "$1" 2>/dev/null | head -n 40 ||
 		head -c 2000 "$1" | sed 's/^/  /'
 }
