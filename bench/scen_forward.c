@@ -17,8 +17,9 @@ static const struct {
 } redirects[] = {
 	{ "xdp-redirect-map", "xdp-native", HC_RD_MAP, XDP_RD " dev_map_enqueue|dev_map_enqueue_multi|dev_map_redirect|__dev_map_lookup_elem|bq_enqueue" },
 	{ "xdp-redirect", "xdp-native", 0, XDP_RD },
-	{ "tc-redirect", "tc-clsact", 0, "skb_do_redirect" },
-	{ "tcx-redirect", "tcx", 0, "skb_do_redirect" },
+	/* skb_do_redirect tail-calls __bpf_redirect: often not in a callchain */
+	{ "tc-redirect", "tc-clsact", 0, "skb_do_redirect|__bpf_redirect" },
+	{ "tcx-redirect", "tcx", 0, "skb_do_redirect|__bpf_redirect" },
 	{ "tc-redirect-peer", "tc-clsact", HC_RD_PEER, "skb_do_redirect" },
 };
 
