@@ -86,8 +86,13 @@ UNEXPECTED='.env.emulated as $emu | [.rows[] | select(.valid | not) |
 	select('"$EMU_BEHIND"' or ($emu and (.reason | test(": [0-9]+ dropped at the DUT [(]"))) | not) |
 	{name, reason}]'
 
+# path_opt SCENARIO: parse, rules, size and aa run the hooks scenario's
+# rows with other options, on its paths, which hooks checks: they run with
+# --no-path-check.
+path_opt() { case $1 in parse | rules | size | aa) echo --no-path-check ;; esac; }
+
 test_scenarios() {
-	local s rows invalid tool
+	local s rows invalid tool nopath
 	for tool in iptables nft; do
 		command -v $tool >/dev/null ||
 			echo "SKIP bench hooks: the $tool row (not installed)"
@@ -102,10 +107,7 @@ test_scenarios() {
 		echo "SKIP bench parse, rules, size, aa: under TCG (the guest's time limit; they run on the host)"
 	fi
 	for s in $scens; do
-		# parse, rules, size and aa run the hooks scenario's rows with
-		# other options, on its paths: hooks checks those.
-		local nopath=
-		case $s in parse | rules | size | aa) nopath=--no-path-check ;; esac
+		nopath=$(path_opt "$s")
 		# shellcheck disable=SC2086
 		"$HC" bench --scenario "$s" $SHORT $nopath -o "$T/b.json" >"$T/out" 2>"$T/err"
 		check_eq "bench $s: exit status" "$?" 0 "$T/err"
@@ -499,7 +501,7 @@ test_forward() {
 # thread. Every scenario runs; the rows that cannot say the frames reached
 # their hook are INVALID at setup, saying why.
 test_inject() {
-	local name="bench inject" s invalid sig pid i rc
+	local name="bench inject" s invalid sig pid i rc nopath
 	local bare='setup: inject: a bare program counts nothing, and no driver counts what hcd received: nothing would say the frames reached the hook: Operation not supported'
 	local ok
 	ok=$(jq -nc --arg bare "$bare" '[$bare]')
@@ -511,8 +513,7 @@ test_inject() {
 		echo "SKIP $name: parse, rules, size, aa, forward, the signals and NET_RX on CPU 1 under TCG (the guest's time limit; they run on the host)"
 	fi
 	for s in $scens; do
-		local nopath=
-		case $s in parse | rules | size | aa) nopath=--no-path-check ;; esac
+		nopath=$(path_opt "$s")
 		# shellcheck disable=SC2086
 		"$HC" bench --topology inject --scenario "$s" $SHORT $nopath -o "$T/inj-$s.json" >"$T/out" 2>"$T/err"
 		check_eq "$name $s: exit status" "$?" 0 "$T/err"

@@ -87,15 +87,21 @@ plant() {
 # failing test waits it out.
 WAIT_TICKS=${WAIT_TICKS:-300}
 
-# wait_for TEXT FILE: up to WAIT_TICKS for TEXT to show up in FILE.
-wait_for() {
+# wait_until COMMAND...: up to WAIT_TICKS for COMMAND to succeed.
+wait_until() {
 	local i
 	for i in $(seq "$WAIT_TICKS"); do
-		grep -q "$1" "$2" && return 0
+		"$@" && return 0
 		sleep 0.1
 	done
 	return 1
 }
+
+# wait_for TEXT FILE: up to WAIT_TICKS for TEXT to show up in FILE.
+wait_for() { wait_until grep -q "$1" "$2"; }
+
+# grown FN N0 N: the count FN prints is at least N past N0.
+grown() { [ $(($("$1") - $2)) -ge "$3" ]; }
 
 # jq_true ARGS... [FILE]: jq -e, quietly; for use with check. When it is
 # false, fail() shows the document (FILE, or what came on stdin).

@@ -91,17 +91,6 @@ udp_delivered() {
 		END { print n + 0 }' /proc/net/snmp /proc/net/snmp6
 }
 
-# udp_wait N0 N: until the UDP layer in $D has taken N datagrams more
-# than N0, or a generous limit.
-udp_wait() {
-	local i
-	for i in $(seq "$WAIT_TICKS"); do
-		[ $(($(udp_delivered) - $1)) -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # udp_mix NAME MAC ACTION: the mix to the UDP socket of a running
 # hookcmp, which then stops: 9 datagrams to its port counted, by ACTION,
 # and the 3 TCP segments not.
@@ -110,7 +99,7 @@ udp_mix() {
 	n0=$(udp_delivered)
 	"$SEND" -n "$G" --dst-mac "$2" --dst4 192.0.2.2 \
 		--dst6 2001:db8::2 hcg udp4:5 udp6:4 tcp4:3 2>/dev/null
-	udp_wait "$n0" 9
+	wait_until grown udp_delivered "$n0" 9
 	hc_stop TERM
 	check_eq "$1: exit status after SIGTERM" "$HCRC" 143
 	if [ "$3" = drop ]; then
@@ -236,7 +225,7 @@ EOF
 			cg_observed "$HCPID" "$(prog_id)"
 		n0=$(udp_delivered)
 		"$SEND" -n "$G" --dst-mac "$mac" --dst4 192.0.2.2 hcg udp4:3 tcp4:2 2>/dev/null
-		udp_wait "$n0" 3
+		wait_until grown udp_delivered "$n0" 3
 		hc_stop TERM
 		check_eq "$name: without a cgroup2 mount: counts" "$(class_counts)" "udp4:3:3:0"
 	else
@@ -273,7 +262,7 @@ udp_noports() {
 # DEV: lo's traffic in the same namespace passes, uncounted. Before 6.4:
 # exit 4 naming the version, having changed nothing.
 test_netfilter() {
-	local name="netfilter" mac id want p0 p1 u0 i args out prio
+	local name="netfilter" mac id want p0 p1 u0 args out prio
 	topo_up || { fail "$name: topology"; return; }
 	snapshot >"$T/before"
 	if ! kernel_has 6.4; then
@@ -315,19 +304,13 @@ EOF
 		p0=$(ip_passed)
 		# shellcheck disable=SC2086
 		"$SEND" -n "$G" --dst-mac "$mac" hcg $MIX 2>/dev/null
-		for i in $(seq "$WAIT_TICKS"); do
-			[ $(($(ip_passed) - p0)) -ge 28 ] && break
-			sleep 0.1
-		done
+		wait_until grown ip_passed "$p0" 28
 		p1=$(ip_passed)
 		# Three datagrams to a closed port on lo: delivered (the stack
 		# counts them NoPorts), so not dropped, and not counted below.
 		u0=$(udp_noports)
 		ip netns exec "$D" bash -c 'for i in 1 2 3; do echo x >/dev/udp/127.0.0.1/9; done'
-		for i in $(seq "$WAIT_TICKS"); do
-			[ $(($(udp_noports) - u0)) -ge 3 ] && break
-			sleep 0.1
-		done
+		wait_until grown udp_noports "$u0" 3
 		check_eq "$name $args: lo's traffic passes" $(($(udp_noports) - u0)) 3
 		hc_stop INT
 		check_eq "$name $args: exit status after SIGINT" "$HCRC" 130
