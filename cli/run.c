@@ -365,13 +365,10 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 		double now = hc_now(), wake = end;
 		int timeout;
 
-		if (now >= end)
-			break;
-		if (!hinted && now >= start->t + IDLE_HINT_SECS) {
-			idle_hint(r, start);
-			hinted = true;
-		}
-		if (r->interval > 0 && now >= next) {
+		/* An interval due by now is printed even when the run is
+		 * over: a stalled VM must not swallow every line.
+		 */
+		if (r->interval > 0 && now >= next && next <= end) {
 			if (!hc_run_read(r, &cur)) {
 				hc_stats_interval(r, &prev, &cur,
 						  cur.t - start->t);
@@ -381,6 +378,12 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 			if (next < now)
 				next = now + r->interval;
 			continue;
+		}
+		if (now >= end)
+			break;
+		if (!hinted && now >= start->t + IDLE_HINT_SECS) {
+			idle_hint(r, start);
+			hinted = true;
 		}
 		if (r->interval > 0 && next < wake)
 			wake = next;

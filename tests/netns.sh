@@ -468,6 +468,18 @@ test_duration() {
 	"$HC" -n "$D" --hook tc -i 0.3 -d 0.7 "$DEV" >"$T/out" 2>"$T/err"
 	check "$name: text output has the receive total line" grep -q "^receive total" "$T/out"
 	check "$name: text summary" grep -q "^Summary: tc (clsact) on $DEV" "$T/out"
+	# Stopped past its end (a stalled VM), the run still prints the
+	# interval that fell due.
+	"$HC" -n "$D" --hook xdp -i 1 -d 1.2 "$DEV" >"$T/out" 2>"$T/err" &
+	local pid=$!
+	wait_until sh -c "ip -n $D link show dev $DEV | grep -q xdp"
+	kill -STOP "$pid"
+	sleep 2.5
+	kill -CONT "$pid"
+	wait "$pid"
+	check_eq "$name: stopped past its end: exit status" "$?" 0 "$T/err"
+	check "$name: stopped past its end: the interval due is printed" \
+		grep -q "^receive total" "$T/out"
 	check_state_same "$name"
 	topo_down
 }
