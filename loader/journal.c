@@ -393,8 +393,34 @@ static __u64 ino_of(const char *path)
 }
 
 /*
- * Field 22 of PROC/stat: when the process started, in clock ticks; 0
- * for a zombie, which has let go of all it held.
+ * The boottime offset of this process's time namespace, in clock ticks:
+ * /proc/PID/stat shows a start time shifted by the reader's offset.
+ */
+static long long boottime_off(void)
+{
+	static long long off = -1;
+	long long secs, nsecs;
+	char line[128];
+	FILE *f;
+
+	if (off != -1)
+		return off;
+	off = 0;
+	f = fopen("/proc/self/timens_offsets", "re");
+	if (!f)
+		return off; /* no time namespaces: no offset */
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "boottime %lld %lld", &secs, &nsecs) == 2)
+			off = (secs * 1000000000LL + nsecs) /
+			      (1000000000LL / sysconf(_SC_CLK_TCK));
+	fclose(f);
+	return off;
+}
+
+/*
+ * Field 22 of PROC/stat: when the process started, in clock ticks of the
+ * initial time namespace's boottime, whichever namespace reads it; 0 for
+ * a zombie, which has let go of all it held.
  */
 static __u64 start_of(const char *proc)
 {
@@ -415,7 +441,16 @@ static __u64 start_of(const char *proc)
 			start = strtoull(p + 1, NULL, 10);
 	}
 	fclose(f);
-	return start;
+	return start ? start - boottime_off() : 0;
+}
+
+/*
+ * An offset of no whole number of ticks rounds the shifted start either
+ * way: a tick apart is the same start.
+ */
+static bool same_start(__u64 a, __u64 b)
+{
+	return a && b && (a == b || a + 1 == b || b + 1 == a);
 }
 
 /* The pid in the process's own PID namespace: NSpid's last. */
@@ -449,7 +484,7 @@ bool hc_journal_alive(const struct hc_jrec *rec)
 	snprintf(proc, sizeof(proc), "/proc/%d", rec->pid);
 	if (rec->pidns == ino_of("/proc/self/ns/pid"))
 		return (!kill(rec->pid, 0) || errno == EPERM) &&
-		       start_of(proc) == rec->start;
+		       same_start(start_of(proc), rec->start);
 	/*
 	 * Another PID namespace: the process that started at that tick with
 	 * that pid in its own namespace (stat and status are readable where
@@ -462,7 +497,8 @@ bool hc_journal_alive(const struct hc_jrec *rec)
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
 		snprintf(proc, sizeof(proc), "/proc/%s", de->d_name);
-		if (start_of(proc) != rec->start || nspid_of(proc) != rec->pid)
+		if (!same_start(start_of(proc), rec->start) ||
+		    nspid_of(proc) != rec->pid)
 			continue;
 		snprintf(ns, sizeof(ns), "%s/ns/pid", proc);
 		ino = ino_of(ns);
@@ -476,7 +512,8 @@ bool hc_journal_alive(const struct hc_jrec *rec)
 
 bool hc_jrec_same_run(const struct hc_jrec *a, const struct hc_jrec *b)
 {
-	return a->pid == b->pid && a->pidns == b->pidns && a->start == b->start;
+	return a->pid == b->pid && a->pidns == b->pidns &&
+	       same_start(a->start, b->start);
 }
 
 /* ---- records ---- */

@@ -208,6 +208,48 @@ test_pidns() {
 	topo_down
 }
 
+# A run and a cleanup in time namespaces of their own (a boottime a day
+# ahead shifts the start time /proc shows): the live run stays live both
+# ways, and a dead one is still dead.
+test_timens() {
+	local name="time namespace" id out T1="unshare -T --boottime 86400"
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	: >"$T/err"
+	$T1 "$HC" -n "$D" --hook xdp -i 0 "$DEV" >/dev/null 2>"$T/err" &
+	HCPID=$!
+	if wait_for "attached to" "$T/err"; then
+		id=$(xdp_id "$D" "$DEV")
+		check "$name: a run in one: status from the host says attached" \
+			grep -q "attached by hookcmp $HCPID" <<<"$("$HC" status 2>&1)"
+		out=$("$HC" -n "$D" cleanup "$DEV" 2>&1)
+		check "$name: a run in one: cleanup from the host sees it alive" \
+			grep -q "still runs it" <<<"$out"
+		check_eq "$name: a run in one: its program stays" "$(xdp_id "$D" "$DEV")" "$id"
+		kill9
+		out=$("$HC" -n "$D" cleanup "$DEV" 2>&1)
+		check "$name: a run in one, killed: cleanup from the host detaches it" \
+			grep -q "detached" <<<"$out"
+	else
+		fail "$name: a run in one did not attach"
+		sed 's/^/  /' "$T/err"
+		kill9
+	fi
+	if hc_start -n "$D" --hook tc -i 0 "$DEV"; then
+		id=$(tc -n "$D" -j filter show dev "$DEV" ingress | jq '[.[].options.prog.id // empty][0]')
+		out=$($T1 "$HC" cleanup --all 2>&1)
+		check "$name: cleanup in one sees the host's run alive" grep -q "still runs it" <<<"$out"
+		check_eq "$name: cleanup in one leaves its filter" \
+			"$(tc -n "$D" -j filter show dev "$DEV" ingress | jq '[.[].options.prog.id // empty][0]')" "$id"
+		hc_stop
+		check_eq "$name: the host's run then ends as usual" "$HCRC" 130
+	else
+		fail "$name: a run on the host did not attach"
+	fi
+	check_state_same "$name"
+	topo_down
+}
+
 # A device that moves or is renamed, a namespace unmounted while a process
 # holds it: what hookcmp attached is followed and undone where it is.
 test_follow() {
@@ -690,6 +732,6 @@ test_outputs() {
 }
 
 # tests/safety.sh [TEST...]: these, or all of them.
-for t in ${*:-test_recycled test_replace test_shared_qdisc test_pidns test_follow test_vanished test_tune test_names test_journal test_anonymous test_fds test_numbers test_privileges test_outputs}; do
+for t in ${*:-test_recycled test_replace test_shared_qdisc test_pidns test_timens test_follow test_vanished test_tune test_names test_journal test_anonymous test_fds test_numbers test_privileges test_outputs}; do
 	"$t"
 done
