@@ -245,14 +245,6 @@ int hc_run_of(struct hc_run *r, const struct hc_hook *h, const char *args,
 /* Where --replace pins the program it takes the slot from. */
 #define HC_BPFFS "/sys/fs/bpf"
 #define HC_PIN_DIR HC_BPFFS "/hookcmp"
-/*
- * Takes ours_fd off ifindex's XDP slot (mode: XDP_FLAGS_DRV_MODE or
- * SKB_MODE) if it is still there, putting back the program pinned at
- * pin ("": none): 0; -EEXIST, the slot is not ours any more (it stays);
- * -ENODEV; or another error, and the pin stays. The pin goes otherwise.
- */
-int hc_xdp_put_back(struct hc_nl *nl, int ifindex, __u32 mode, int ours_fd,
-		    const char *pin, __u32 foreign_id, struct hc_err *err);
 
 /* loader/prog.c: the parts of loading a hook's skeleton they all share */
 struct bpf_object_open_opts;

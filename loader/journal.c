@@ -11,8 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <linux/if_ether.h>
+#include <linux/openat2.h>
 #include <linux/pkt_sched.h>
 #include "journal.h"
 #include "netns.h"
@@ -284,6 +286,23 @@ static const char *hint(int e)
 }
 
 /*
+ * No symbolic link anywhere in the path, a trailing slash's included;
+ * a kernel without openat2 (before 5.6) checks the last component only.
+ */
+static int open_dir(const char *dir)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+	int fd = syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
+
+	if (fd < 0 && (errno == ENOSYS || errno == E2BIG))
+		fd = open(dir, how.flags);
+	return fd;
+}
+
+/*
  * The journal's directory, checked once per process: a real directory
  * (no symlink), of root's or the caller's, that nobody else can write.
  * Everything after goes through this fd, so the path cannot be swapped.
@@ -309,16 +328,18 @@ static int dir_get(bool create, struct hc_err *err)
 			   strerror(e), hint(e));
 		return -e;
 	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = open_dir(dir);
 	if (fd < 0) {
 		e = errno;
 		if (e == ENOENT && !create)
 			return -ENOENT;
 		if (e == ELOOP || e == ENOTDIR) {
-			hc_err_set(err, "the journal %s is %s: refused", dir,
+			hc_err_set(err, "the journal %s %s: refused", dir,
 				   !lstat(dir, &st) && S_ISLNK(st.st_mode) ?
-					   "a symbolic link" :
-					   "not a directory");
+					   "is a symbolic link" :
+				   e == ELOOP ?
+					   "has a symbolic link in its path" :
+					   "is not a directory");
 			return -EPERM;
 		}
 		hc_err_set(err, "the journal %s: %s%s", dir, strerror(e),
@@ -518,26 +539,43 @@ bool hc_jrec_same_run(const struct hc_jrec *a, const struct hc_jrec *b)
 
 /* ---- records ---- */
 
-/* One more than the highest sequence number in the journal's names. */
-static __u64 next_seq(int dfd)
+static void read_rec(int dfd, const char *name, struct hc_jrec *rec);
+
+/* Room for every record's number in its name's 20 digits, never wrapped. */
+#define SEQ_MAX 9999999999999999999ULL
+
+/*
+ * One more than the highest sequence number of the journal's records:
+ * what is not a record (a stray file named like one) counts for nothing.
+ */
+static int next_seq(int dfd, __u64 *seq)
 {
-	unsigned long long seq, max = 0;
+	struct hc_jrec rec;
 	struct dirent *de;
-	DIR *d;
+	__u64 max = 0;
 	int fd = dup(dfd);
+	DIR *d;
 
 	d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
 		if (fd >= 0)
 			close(fd);
-		return time(NULL); /* still in order, if not dense */
+		*seq = time(NULL); /* still in order, if not dense */
+		return 0;
 	}
 	rewinddir(d);
-	while ((de = readdir(d)))
-		if (sscanf(de->d_name, "%20llu-", &seq) == 1 && seq > max)
-			max = seq;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		read_rec(dfd, de->d_name, &rec);
+		if (!rec.bad[0] && rec.seq > max)
+			max = rec.seq;
+	}
 	closedir(d);
-	return max + 1;
+	if (max >= SEQ_MAX)
+		return -EOVERFLOW;
+	*seq = max + 1;
+	return 0;
 }
 
 int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
@@ -563,12 +601,12 @@ int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
 		/* No MAC address (lo, tun) is all zeroes, and stays so. */
 		if (rec->dev[0])
 			hc_dev_mac(rec->dev, rec->mac);
-		rec->seq = next_seq(dir_fd);
+		ret = next_seq(dir_fd, &rec->seq);
 		snprintf(rec->name, sizeof(rec->name), "%020llu-%s-%d",
 			 (unsigned long long)rec->seq,
 			 rec->kind->name, rec->pid);
 	}
-	len = hc_jrec_format(rec, buf, sizeof(buf));
+	len = ret ?: hc_jrec_format(rec, buf, sizeof(buf));
 	snprintf(tmp, sizeof(tmp), ".tmp-%s", rec->name);
 	ret = len < 0 ? len : 0;
 	if (!ret) {

@@ -112,6 +112,43 @@ test_replace() {
 		else
 			fail "$name: did not attach"
 		fi
+		# Theirs goes back from the fd the run holds, not from its pin.
+		if hc_start -n "$D" --hook xdp --xdp-mode $mode --replace -i 0 "$DEV"; then
+			rm -f /sys/fs/bpf/hookcmp/xdp-*
+			hc_stop INT
+			check_eq "$name, its pin removed mid-run: theirs is back" \
+				"$(xdp_id "$D" "$DEV")" "$id" "$T/err"
+			check "$name, its pin removed mid-run: says so" \
+				grep -q "XDP program $id is back on $DEV" "$T/err"
+			check_state_same "$name (pin removed mid-run)"
+			check "$name, its pin removed mid-run: no pin directory left" \
+				test ! -e /sys/fs/bpf/hookcmp
+		else
+			fail "$name: did not attach"
+		fi
+		# Under ip netns exec the pin is in a bpffs of hookcmp's own mount
+		# namespace: kill -9 loses it, and theirs with it when nothing
+		# else holds it. cleanup says so, never "put back".
+		: >"$T/err"
+		ip netns exec "$D" "$HC" --hook xdp --xdp-mode $mode --replace -i 0 "$DEV" \
+			>/dev/null 2>"$T/err" &
+		HCPID=$!
+		if wait_for "attached to" "$T/err"; then
+			kill9
+			wait_until sh -c "! bpftool prog show id $id >/dev/null 2>&1"
+			out=$("$HC" cleanup --all 2>&1)
+			check_eq "$name, pin lost with kill -9: cleanup exit" "$?" 0
+			check "$name, pin lost with kill -9: cleanup says theirs was lost" \
+				grep -q "XDP program $id that hookcmp had replaced was lost" <<<"$out"
+			check "$name, pin lost with kill -9: never says put back" \
+				not grep -q "put back" <<<"$out"
+			check_eq "$name, pin lost with kill -9: the slot is empty" "$(xdp_id "$D" "$DEV")" 0
+			check "$name, pin lost with kill -9: no record left" journal_empty
+		else
+			fail "$name: under ip netns exec: did not attach"
+			sed 's/^/  /' "$T/err"
+			kill9
+		fi
 		ip -n "$D" link set dev "$DEV" $flag off
 	done
 	expect_table "replace" "" <<EOF
@@ -325,6 +362,39 @@ test_follow() {
 	ip netns del "$N" 2>/dev/null
 }
 
+# The device moved away and another made at its ifindex while the run
+# looked elsewhere (stopped): its stop finds the slot there not ours, and
+# follows its program to where the device went.
+test_moved_replaced() {
+	local name M=hct$$m mode idx i rc
+	for mode in generic native; do
+		for i in 1 2 3; do
+			name="moved, another at its ifindex ($mode, $i)"
+			topo_up && ip netns add "$M" || { fail "$name: topology"; return; }
+			if hc_start -n "$D" --hook xdp --xdp-mode $mode -i 0 "$DEV"; then
+				idx=$(ip -n "$D" -j link show dev "$DEV" | jq '.[0].ifindex')
+				kill -STOP "$HCPID"
+				ip -n "$D" link set "$DEV" netns "$M"
+				ip -n "$D" link add "$DEV" index "$idx" type veth peer name hcq
+				kill -INT "$HCPID"
+				kill -CONT "$HCPID"
+				wait "$HCPID"
+				rc=$?
+				HCPID=
+				check_eq "$name: exit status" "$rc" 130 "$T/err"
+				check "$name: detached where it went" \
+					grep -q "detached.*found in netns '$M'" "$T/err"
+				check_eq "$name: nothing on it in $M" "$(xdp_id "$M" "$DEV")" 0
+				check "$name: no record left" journal_empty
+			else
+				fail "$name: did not attach"
+			fi
+			ip netns del "$M"
+			topo_down
+		done
+	done
+}
+
 # Our filter deleted under a running hookcmp: the run ends well, its
 # records go, cleanup has nothing to do; our qdisc deleted and someone's
 # made: cleanup leaves theirs.
@@ -504,6 +574,54 @@ test_journal() {
 	check "$name: the symlink's target was never made" test ! -e /etc/passwd-hc-not-there
 	rm -f /run/hookcmp/fifo /run/hookcmp/junk /run/hookcmp/00000000000000000099-xdp-1
 	check_state_same "$name: FIFO, symlink"
+
+	# A stray file named past the last number: the next record's number
+	# neither wraps nor is taken from it.
+	mkdir -m 0700 /run/hookcmp
+	touch /run/hookcmp/99999999999999999999
+	if hc_start -n "$D" --hook tc -i 0 "$DEV"; then
+		kill9
+		check "$name: beside a stray number: the record is numbered 1" \
+			test -e "$(ls -d /run/hookcmp/00000000000000000001-* 2>/dev/null | head -n 1)"
+		check "$name: beside a stray number: status sees it" \
+			grep -q "STALE" <<<"$("$HC" status 2>&1)"
+		out=$("$HC" cleanup --all 2>&1)
+		check "$name: beside a stray number: cleanup undoes it" grep -q "deleted" <<<"$out"
+	else
+		fail "$name: did not attach beside a stray number"
+	fi
+	rm -f /run/hookcmp/99999999999999999999
+	check_state_same "$name: a stray number"
+
+	# A record's pin outside hookcmp's own directory is never unlinked.
+	if hc_start -n "$D" --hook xdp --xdp-mode generic -i 0 "$DEV"; then
+		kill9
+		ip -n "$D" link set dev "$DEV" xdpgeneric off
+		touch "$T/x"
+		sed -i -e "s|^pin=.*|pin=/sys/fs/bpf/hookcmp/../../../..$T/x|" \
+			-e 's|^prog_id=.*|prog_id=4294967295|' \
+			-e 's|^foreign_id=.*|foreign_id=4294967294|' /run/hookcmp/*-xdp-*
+		"$HC" cleanup --all >"$T/out" 2>&1
+		check "$name: a pin outside /sys/fs/bpf/hookcmp stays" test -e "$T/x"
+		check "$name: a pin outside: the record goes" journal_empty
+	else
+		fail "$name: did not attach for a pin outside"
+	fi
+	rm -f "$T/x"
+	check_state_same "$name: a pin outside"
+
+	# A symbolic link anywhere in the path is refused, a trailing slash's too.
+	rm -rf /run/hookcmp
+	mkdir -m 0700 /run/hc-elsewhere && ln -s /run/hc-elsewhere /run/hc-link
+	out=$(HOOKCMP_JOURNAL=/run/hc-link/ "$HC" -n "$D" --hook xdp -d 0.1 -i 0 "$DEV" 2>&1)
+	check_eq "$name: a symbolic link with a trailing slash: exit" "$?" 3
+	check "$name: a symbolic link with a trailing slash: says why" \
+		grep -qF "the journal /run/hc-link/ has a symbolic link in its path: refused" <<<"$out"
+	mkdir -m 0700 /run/hc-elsewhere/j
+	out=$(HOOKCMP_JOURNAL=/run/hc-link/j "$HC" -n "$D" --hook xdp -d 0.1 -i 0 "$DEV" 2>&1)
+	check_eq "$name: a symbolic link in the path: exit" "$?" 3
+	check_eq "$name: a symbolic link in the path: nothing attached" "$(xdp_id "$D" "$DEV")" 0
+	rm -rf /run/hc-link /run/hc-elsewhere
 
 	while IFS=';' read -r setup say; do
 		rm -rf /run/hookcmp
@@ -732,6 +850,6 @@ test_outputs() {
 }
 
 # tests/safety.sh [TEST...]: these, or all of them.
-for t in ${*:-test_recycled test_replace test_shared_qdisc test_pidns test_timens test_follow test_vanished test_tune test_names test_journal test_anonymous test_fds test_numbers test_privileges test_outputs}; do
+for t in ${*:-test_recycled test_replace test_shared_qdisc test_pidns test_timens test_follow test_moved_replaced test_vanished test_tune test_names test_journal test_anonymous test_fds test_numbers test_privileges test_outputs}; do
 	"$t"
 done

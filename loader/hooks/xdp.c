@@ -70,18 +70,37 @@ static __u32 mode_flag(const struct hc_run *r)
 					      XDP_FLAGS_SKB_MODE;
 }
 
+/*
+ * A record's pin is one of ours only as a name right in HC_PIN_DIR, a
+ * real directory: cleanup never unlinks anything else a record names.
+ */
+static bool our_pin(const char *pin)
+{
+	const char *name = pin + sizeof(HC_PIN_DIR);
+	struct stat st;
+
+	return !strncmp(pin, HC_PIN_DIR "/", sizeof(HC_PIN_DIR)) &&
+	       name[0] && name[0] != '.' && !strchr(name, '/') &&
+	       !lstat(HC_PIN_DIR, &st) && S_ISDIR(st.st_mode);
+}
+
 static void unpin(const char *pin)
 {
-	char dir[sizeof(((struct hc_run *)0)->pin)], *slash;
-
-	if (!pin[0] || unlink(pin))
+	if (!our_pin(pin))
 		return;
-	snprintf(dir, sizeof(dir), "%s", pin);
-	slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = '\0';
-		rmdir(dir); /* only once no other run's pin is in it */
-	}
+	unlink(pin);
+	rmdir(HC_PIN_DIR); /* only once no other run's pin is in it */
+}
+
+/*
+ * The program --replace took the slot from: by its pin, else by its id
+ * (ids are not reused), as long as anything holds it; -1 when nothing.
+ */
+static int theirs_of(const char *pin, __u32 foreign_id)
+{
+	int fd = our_pin(pin) ? bpf_obj_get(pin) : -1;
+
+	return fd >= 0 ? fd : bpf_prog_get_fd_by_id(foreign_id);
 }
 
 /* A bpffs to keep the replaced program in: the system's, or one mounted
@@ -259,46 +278,54 @@ explain:
 	return err;
 }
 
-int hc_xdp_put_back(struct hc_nl *nl, int ifindex, __u32 mode, int ours_fd,
-		    const char *pin, __u32 foreign_id, struct hc_err *err)
+/*
+ * Takes ours_fd off ifindex's XDP slot if it is still there, with theirs
+ * (-1: none) in its place, then reads the slot back. 0: it holds
+ * foreign_id (0: nothing); 1: ours is off but the slot holds something
+ * else, said in err; -EEXIST: ours was not there, nothing changed;
+ * another error: ours may still be there.
+ */
+static int put_back(struct hc_nl *nl, int ifindex, __u32 mode, int ours_fd,
+		    int theirs, __u32 foreign_id, struct hc_err *err)
 {
-	int theirs = -1, ret;
+	struct hc_link_info li;
+	__u32 slot;
+	int ret;
 
-	if (pin[0]) {
-		theirs = bpf_obj_get(pin);
-		if (theirs < 0 && errno != ENOENT) {
-			ret = -errno;
-			hc_err_set(
-				err,
-				"the XDP program hookcmp replaced (id %u), pinned at %s",
-				foreign_id, pin);
-			return ret;
-		}
-	}
 	/* IFLA_XDP_EXPECTED_FD: only if ours is still there. */
 	ret = hc_nl_xdp_set(nl, ifindex, theirs, ours_fd,
 			    mode | XDP_FLAGS_REPLACE, err);
 	if (ret == -EEXIST)
-		hc_err_set(
-			err,
-			"the XDP program there is no longer ours, so it stays%s",
-			theirs >= 0 ? "; the one hookcmp replaced is let go" :
-				      "");
-	else if (ret && ret != -ENODEV && theirs >= 0)
-		hc_err_set(
-			err,
-			"XDP program %u was not put back: it waits, pinned at %s",
-			foreign_id, pin);
+		hc_err_set(err, "the XDP program there is no longer ours");
 	else if (ret && ret != -ENODEV)
 		hc_err_set(err, "our XDP program may still be attached");
-	if (!ret || ret == -EEXIST)
-		unpin(pin);
-	if (theirs >= 0)
-		close(theirs);
-	return ret;
+	if (ret)
+		return ret;
+	if (hc_nl_link_get(nl, ifindex, &li, err))
+		return 1;
+	slot = mode == XDP_FLAGS_DRV_MODE ? li.drv_id : li.skb_id;
+	if (slot == foreign_id)
+		return 0;
+	if (!foreign_id)
+		hc_err_set(err, "detached; XDP program %u is in the slot now",
+			   slot);
+	else if (theirs < 0)
+		hc_err_set(
+			err,
+			"detached, but XDP program %u that hookcmp had replaced was lost: nothing held it any more (its pin is gone), and the slot is empty",
+			foreign_id);
+	else
+		hc_err_set(
+			err,
+			"detached, but XDP program %u was not put back: the slot holds %u",
+			foreign_id, slot);
+	return 1;
 }
 
-/* A device that left this namespace keeps the record: the caller follows. */
+/*
+ * Ours not in the slot at our ifindex (the device left this namespace, or
+ * another took its ifindex) keeps the record: the caller follows it.
+ */
 int hc_xdp_detach(struct hc_run *r)
 {
 	int err;
@@ -309,19 +336,21 @@ int hc_xdp_detach(struct hc_run *r)
 	if (!r->xdp_attached)
 		return 0;
 	r->xdp_attached = false;
-	err = hc_xdp_put_back(r->nl, r->ifindex, mode_flag(r), r->prog_fd,
-			      r->pin, r->foreign_id, &r->err);
-	if (err == -ENODEV)
-		return err;
+	/* What --replace took goes back from the fd held, not the pin. */
+	err = put_back(r->nl, r->ifindex, mode_flag(r), r->prog_fd,
+		       r->foreign_id ? r->foreign_fd : -1, r->foreign_id,
+		       &r->err);
+	if (err == -EEXIST || err == -ENODEV)
+		return -ENODEV;
 	if (!err && r->foreign_id)
 		hc_err_set(&r->err, "XDP program %u is back on %s",
 			   r->foreign_id, r->dev);
-	/* What may still be ours stays in the journal for cleanup. */
-	if (!err || err == -EEXIST)
-		hc_journal_end(r, &hc_jkind_xdp);
-	if (!err || err == -EEXIST)
-		release_foreign(r);
-	return err;
+	if (err < 0)
+		return err; /* may still be ours: the record stays */
+	hc_journal_end(r, &hc_jkind_xdp);
+	unpin(r->pin);
+	release_foreign(r);
+	return 0;
 }
 
 /* ---- its journal record, undone by cleanup ---- */
@@ -336,21 +365,28 @@ static void xdp_off(struct hc_undo_ctx *c, int ifindex, const char *name,
 {
 	const struct hc_jrec *j = c->rec;
 	char note[IF_NAMESIZE + 32];
-	int ours, ret;
+	int ours, theirs, ret;
 
 	ours = bpf_prog_get_fd_by_id(j->prog_id);
 	if (ours < 0)
 		return hc_undo_failed(c, -errno);
-	ret = hc_xdp_put_back(c->nl, ifindex,
-			      !strcmp(j->mode, "native") ? XDP_FLAGS_DRV_MODE :
-							   XDP_FLAGS_SKB_MODE,
-			      ours, j->pin, j->foreign_id, &c->err);
+	theirs = j->foreign_id ? theirs_of(j->pin, j->foreign_id) : -1;
+	ret = put_back(c->nl, ifindex,
+		       !strcmp(j->mode, "native") ? XDP_FLAGS_DRV_MODE :
+						    XDP_FLAGS_SKB_MODE,
+		       ours, theirs, j->foreign_id, &c->err);
 	close(ours);
+	if (theirs >= 0)
+		close(theirs);
 	hc_undo_renamed(j, name, note, sizeof(note));
-	if (ret && ret != -EEXIST)
+	if (ret < 0 && ret != -EEXIST)
 		return hc_undo_failed(c, ret);
-	if (ret)
-		hc_undo_say(c, "left alone", false, "%s", c->err.msg);
+	if (ret != -EEXIST)
+		unpin(j->pin);
+	if (ret == -EEXIST)
+		hc_undo_say(c, "left alone", false, "%s, so it stays", c->err.msg);
+	else if (ret)
+		hc_undo_say(c, "detached", false, "%s%s", c->err.msg, note);
 	else if (j->foreign_id)
 		hc_undo_say(c, "restored", false,
 		    "detached, and XDP program %u put back as it was%s%s%s",
@@ -404,10 +440,11 @@ static void undo_xdp(struct hc_undo_ctx *c)
 	if (ret)
 		return;
 	/* Ours is gone: what --replace took stays where it is. */
-	if (j->pin[0] && !unlink(j->pin) && j->foreign_id != slot)
+	if (our_pin(j->pin) && !access(j->pin, F_OK) && j->foreign_id != slot)
 		snprintf(c->note, sizeof(c->note),
 			 "; XDP program %u that hookcmp had replaced is let go",
 			 j->foreign_id);
+	unpin(j->pin);
 	if (slot && slot == j->foreign_id)
 		hc_undo_say(c, "left alone", false,
 		    "hookcmp never took the slot: XDP program %u is still there",
