@@ -351,6 +351,15 @@ static void std_fds_open(void)
 			_exit(HC_EXIT_FAIL);
 }
 
+/* Output that never arrived (a full disk, a closed file) is a failure. */
+static int flushed(int ret)
+{
+	if (!fflush(stdout) && !ferror(stdout))
+		return ret;
+	fprintf(stderr, "Error: writing the output: %s\n", strerror(errno));
+	return ret ?: HC_EXIT_FAIL;
+}
+
 int main(int argc, char **argv)
 {
 	int nglob, i;
@@ -367,7 +376,7 @@ int main(int argc, char **argv)
 	if ((!c || !c->name) && 1 + nglob < argc)
 		c = near_command(argc, argv, argv[1 + nglob]);
 	if (!c || !c->name)
-		return cmd_run(argc, argv);
+		return flushed(cmd_run(argc, argv));
 	if (!c->fn)
 		return hc_fail(HC_EXIT_USAGE,
 			       "unknown command '%s'; did you mean '%s'?",
@@ -383,5 +392,5 @@ int main(int argc, char **argv)
 		args[i - 1] = argv[i];
 	i = c->fn(argc - 1, args);
 	free(args);
-	return i;
+	return flushed(i);
 }

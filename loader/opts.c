@@ -54,11 +54,13 @@ int hc_opt_set(const struct hc_opt *o, void *cfg, const char *arg,
 		*(__u32 *)p = v;
 		return 0;
 	case HC_OPT_SECS:
-		if (hc_parse_secs(arg, o->max ? o->max : HC_MAX_SECS, &d)) {
+		if (hc_parse_secs(arg, o->max ? o->max : HC_MAX_SECS, &d) ||
+		    (o->min && !(d > 0))) {
 			hc_err_set(
 				err,
-				"--%s '%s': expected seconds from 0 to %lu (digits and a fraction, as 0.5)",
-				o->name, arg, o->max ? o->max : HC_MAX_SECS);
+				"--%s '%s': expected seconds %s 0 to %lu (digits and a fraction, as 0.5)",
+				o->name, arg, o->min ? "over" : "from",
+				o->max ? o->max : HC_MAX_SECS);
 			return -EINVAL;
 		}
 		*(double *)p = d;

@@ -13,7 +13,7 @@
 enum hc_opt_type {
 	HC_OPT_FLAG, /* bool, no argument */
 	HC_OPT_U32, /* __u32 within [min, max] */
-	HC_OPT_SECS, /* double, seconds from 0 to max (HC_MAX_SECS if 0) */
+	HC_OPT_SECS, /* double, seconds from 0 (over 0 if min) to max (HC_MAX_SECS if 0) */
 	HC_OPT_PCT, /* double, a percent over 0, up to max */
 	HC_OPT_ENUM, /* int: index into choices */
 	HC_OPT_STR, /* const char * */

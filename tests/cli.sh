@@ -23,6 +23,14 @@ t "help lists every option group" 0 "--tc-attach qdisc|tcx" --help
 t "help command" 0 "Exit status: 0 ok" help
 t "--version" 0 "hookcmp 0." --version
 t "version command" 0 "(libbpf v1." version
+out=$("$HC" version 2>&1 >/dev/full)
+rc=$?
+if [ "$rc" = 1 ] && grep -q "writing the output: No space left on device" <<<"$out"; then
+	echo "PASS cli: output that cannot be written: exit 1, and why"
+else
+	echo "FAIL cli: output that cannot be written: exit $rc, wanted 1 and why"
+	echo "$out" | sed 's/^/  /' | head -5
+fi
 t "missing --hook" 2 "--hook xdp|tc|socket|xsk|netfilter|cgroup is required" eth0
 t "bad --hook" 2 "--hook 'ebpf': expected one of xdp|tc|socket|xsk|netfilter|cgroup" --hook ebpf eth0
 t "no device" 2 "name one device" --hook tc
@@ -54,7 +62,9 @@ t "port 010 is ten, not eight" 2 "--port '010x'" --hook socket --port 010x eth0
 t "handle takes 0x" 2 "no device 'hcnodev0'" --hook tc --handle 0x10 hcnodev0
 t "handle's message says 0x" 2 "(decimal, or 0x hex)" --hook tc --handle 1x eth0
 t "prio does not take 0x" 2 "--prio '0x10'" --hook tc --prio 0x10 eth0
-t "seconds: no exponent" 2 "--duration '1e9': expected seconds from 0 to 10000000" --hook tc -d 1e9 eth0
+t "seconds: no exponent" 2 "--duration '1e9': expected seconds over 0 to 10000000" --hook tc -d 1e9 eth0
+t "--duration 0 is not forever" 2 "--duration '0': expected seconds over 0" --hook tc -d 0 eth0
+t "gen --duration 0" 2 "--duration '0': expected seconds over 0" gen -d 0 eth0
 t "seconds: no inf" 2 "--interval 'inf': expected seconds" --hook tc -i inf eth0
 t "MAC: no spaces" 2 "not a MAC address" --hook xdp -a redirect --redirect x --redirect-dmac " 2:0:0:0:0:1" eth0
 long=$(printf 'n%.0s' $(seq 249))

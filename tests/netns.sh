@@ -480,6 +480,10 @@ test_duration() {
 	check_eq "$name: stopped past its end: exit status" "$?" 0 "$T/err"
 	check "$name: stopped past its end: the interval due is printed" \
 		grep -q "^receive total" "$T/out"
+	"$HC" -n "$D" -j --hook xdp -i 0.1 -d 0.3 "$DEV" >/dev/full 2>"$T/err"
+	check_eq "$name: output that cannot be written: exit 1" "$?" 1 "$T/err"
+	check "$name: output that cannot be written: says why" \
+		grep -q "writing the output: No space left on device" "$T/err"
 	check_state_same "$name"
 	topo_down
 }
