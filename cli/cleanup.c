@@ -151,9 +151,10 @@ static int list_records(struct hc_jrec **recs, int *n)
 	int ret = hc_journal_list(recs, n, &err);
 
 	if (ret)
-		return hc_fail(ret == -EACCES || ret == -EPERM ? HC_EXIT_PERM :
-								 HC_EXIT_FAIL,
-			       "%s", err.msg[0] ? err.msg : strerror(-ret));
+		return hc_fail(hc_exit_code(ret), "%s%s%s%s%s%s", err.msg,
+			       err.msg[0] ? ": " : "", strerror(-ret),
+			       err.hint[0] ? " (" : "", err.hint,
+			       err.hint[0] ? ")" : "");
 	warn_bad(*recs, *n);
 	return 0;
 }

@@ -278,11 +278,12 @@ const char *hc_journal_dir(void)
 	return dir_opt ? dir_opt : env && *env ? env : HC_RUN_DIR;
 }
 
-static const char *hint(int e)
+/* The caller adds strerror(-ret): the message says what, the hint how. */
+static void say(struct hc_err *err, int e, const char *what, const char *dir)
 {
-	return e == EACCES || e == EPERM || e == EROFS ?
-		       " (--journal DIR keeps it elsewhere)" :
-		       "";
+	hc_err_set(err, "%s %s", what, dir);
+	if (e == EACCES || e == EPERM || e == EROFS)
+		hc_err_hint(err, "--journal DIR keeps it elsewhere");
 }
 
 /*
@@ -324,8 +325,7 @@ static int dir_get(bool create, struct hc_err *err)
 	dir_fd = -1;
 	if (create && mkdir(dir, 0700) && errno != EEXIST) {
 		e = errno;
-		hc_err_set(err, "cannot create the journal %s: %s%s", dir,
-			   strerror(e), hint(e));
+		say(err, e, "cannot create the journal", dir);
 		return -e;
 	}
 	fd = open_dir(dir);
@@ -342,8 +342,7 @@ static int dir_get(bool create, struct hc_err *err)
 					   "is not a directory");
 			return -EPERM;
 		}
-		hc_err_set(err, "the journal %s: %s%s", dir, strerror(e),
-			   hint(e));
+		say(err, e, "the journal", dir);
 		return -e;
 	}
 	if (fstat(fd, &st) || !S_ISDIR(st.st_mode)) {
@@ -626,8 +625,7 @@ int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
 		ret = -errno;
 	if (ret) {
 		unlinkat(dir_fd, tmp, 0);
-		hc_err_set(err, "writing the journal %s/%s: %s",
-			   hc_journal_dir(), rec->name, strerror(-ret));
+		say(err, -ret, "writing the journal", hc_journal_dir());
 		if (first)
 			rec->name[0] = '\0';
 	}

@@ -45,6 +45,7 @@ int hc_exit_code(int err)
 		return HC_EXIT_OK;
 	case EPERM:
 	case EACCES:
+	case EROFS:
 		return HC_EXIT_PERM;
 	case EOPNOTSUPP:
 	case ERANGE: /* XDP: the MTU is too large for the driver */

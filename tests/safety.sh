@@ -623,6 +623,15 @@ test_journal() {
 	check_eq "$name: a symbolic link in the path: nothing attached" "$(xdp_id "$D" "$DEV")" 0
 	rm -rf /run/hc-link /run/hc-elsewhere
 
+	# A read-only journal: the permission exit, its reason said once.
+	mkdir "$T/ro" && mount -t tmpfs -o ro tmpfs "$T/ro"
+	out=$(HOOKCMP_JOURNAL=$T/ro/j "$HC" -n "$D" --hook tc -d 0.1 -i 0 "$DEV" 2>&1)
+	check_eq "$name: read-only: exit 3" "$?" 3
+	check_eq "$name: read-only: says why, once" \
+		"$(grep -c "Read-only file system" <<<"$out") $(grep -c "cannot create the journal $T/ro/j: Read-only file system$" <<<"$out")" "1 1"
+	check_eq "$name: read-only: nothing attached" "$(qdisc_kinds "$D" "$DEV")" '["noqueue"]'
+	umount "$T/ro"
+
 	while IFS=';' read -r setup say; do
 		rm -rf /run/hookcmp
 		eval "$setup"
@@ -809,8 +818,10 @@ EOF
 		--inh-caps=+bpf,+net_admin,+perfmon --ambient-caps=+bpf,+net_admin,+perfmon \
 		"$HC" --hook xdp -d 0.2 -i 0 "$DEV" 2>&1)
 	check_eq "least privilege: without --journal: exit" "$?" 3
-	check "least privilege: the error names the journal and --journal" \
-		grep -q "the journal /run/hookcmp: Permission denied (--journal DIR keeps it elsewhere)" <<<"$out"
+	check "least privilege: the error names the journal" \
+		grep -q "the journal /run/hookcmp: Permission denied$" <<<"$out"
+	check "least privilege: the hint names --journal" \
+		grep -q "^Hint: --journal DIR keeps it elsewhere" <<<"$out"
 	rm -rf "$j"
 	check_state_same "least privilege: without --journal"
 	if hc_start -n "$D" --hook xdp -i 0 "$DEV"; then
