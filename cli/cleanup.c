@@ -23,6 +23,7 @@
 #include "json.h"
 #include "netns.h"
 #include "opts.h"
+#include "print.h"
 #include "undo.h"
 
 struct clean_cli {
@@ -131,7 +132,7 @@ static void say(const struct hc_jrec *j, bool json, const char *state,
 	if (json)
 		return json_record(j, state, detail);
 	hc_undo_describe(j, what, sizeof(what));
-	printf("%s: %s\n", what, detail);
+	hc_text_printf(stdout, "%s: %s\n", what, detail);
 }
 
 /* What is in the journal's directory but is not a record: said, skipped. */
@@ -141,8 +142,9 @@ static void warn_bad(const struct hc_jrec *recs, int n)
 
 	for (i = 0; i < n; i++)
 		if (recs[i].bad[0])
-			fprintf(stderr, "Warning: %s/%s: %s, skipped\n",
-				hc_journal_dir(), recs[i].name, recs[i].bad);
+			hc_text_printf(stderr, "Warning: %s/%s: %s, skipped\n",
+				       hc_journal_dir(), recs[i].name,
+				       recs[i].bad);
 }
 
 static int list_records(struct hc_jrec **recs, int *n)
@@ -273,9 +275,10 @@ int cmd_cleanup(int argc, char **argv)
 			hc_journal_del(&recs[i]);
 	}
 	if (!done && !c.json)
-		printf("nothing to clean up%s%s%s%s\n", dev ? " on " : "",
-		       dev ? dev : "", c.netns ? " in netns " : "",
-		       c.netns ? c.netns : "");
+		hc_text_printf(stdout, "nothing to clean up%s%s%s%s\n",
+			       dev ? " on " : "", dev ? dev : "",
+			       c.netns ? " in netns " : "",
+			       c.netns ? c.netns : "");
 	if (c.json)
 		jw_close(&out, ']');
 	ret = left ? HC_EXIT_FAIL : 0;
@@ -325,7 +328,7 @@ int cmd_status(int argc, char **argv)
 	if (c.json)
 		jw_close(&out, ']');
 	else if (!shown)
-		printf("hookcmp has nothing attached%s%s\n", dev ? " to " : "",
-		       dev ? dev : "");
+		hc_text_printf(stdout, "hookcmp has nothing attached%s%s\n",
+			       dev ? " to " : "", dev ? dev : "");
 	return 0;
 }

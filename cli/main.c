@@ -27,6 +27,7 @@
 #include "netns.h"
 #include "nl.h"
 #include "opts.h"
+#include "print.h"
 #include "rules.h"
 #include "stats.h"
 #include "undo.h"
@@ -102,7 +103,7 @@ int hc_fail(int code, const char *fmt, ...)
 		jw_u64(&j, "exit", code);
 		jw_close(&j, '}');
 	}
-	fprintf(stderr, "Error: %s\n", msg);
+	hc_text_printf(stderr, "Error: %s\n", msg);
 	if (code == HC_EXIT_USAGE)
 		fprintf(stderr, "Try 'hookcmp --help'.\n");
 	return code;

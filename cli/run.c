@@ -22,6 +22,7 @@
 #include "netns.h"
 #include "nl.h"
 #include "opts.h"
+#include "print.h"
 #include "rules.h"
 #include "stats.h"
 #include "undo.h"
@@ -173,10 +174,11 @@ static void warn_stale(const struct hc_run *r)
 		    recs[i].netns_ino == here.ino &&
 		    recs[i].netns_dev == here.dev &&
 		    !hc_journal_alive(&recs[i]))
-			fprintf(stderr,
+			hc_text_printf(
+				stderr,
 				"Warning: a hookcmp that died (pid %d) left its %s on %s; run: hookcmp%s%s cleanup %s\n",
-				recs[i].pid, recs[i].kind->name,
-				r->dev, r->netns ? " -n " : "",
+				recs[i].pid, recs[i].kind->name, r->dev,
+				r->netns ? " -n " : "",
 				r->netns ? r->netns : "", r->dev);
 	free(recs);
 }
@@ -192,7 +194,7 @@ static void detach(struct hc_run *r)
 	if (err && err != -ENODEV)
 		hc_report(r, "Warning", "detach incomplete", err);
 	else if (!err && r->err.msg[0])
-		fprintf(stderr, "hookcmp: %s\n", r->err.msg);
+		hc_text_printf(stderr, "hookcmp: %s\n", r->err.msg);
 }
 
 /*
@@ -218,7 +220,7 @@ static int follow(struct hc_run *r)
 			break;
 		hc_undo(&pass, j, &u);
 		hc_undo_describe(j, what, sizeof(what));
-		fprintf(stderr, "hookcmp: %s: %s\n", what, u.detail);
+		hc_text_printf(stderr, "hookcmp: %s: %s\n", what, u.detail);
 		if (u.keep) {
 			left++;
 			j->name[0] = '\0'; /* stays on disk, for cleanup */
@@ -227,7 +229,8 @@ static int follow(struct hc_run *r)
 		}
 	}
 	if (left)
-		fprintf(stderr,
+		hc_text_printf(
+			stderr,
 			"Hint: hookcmp%s%s cleanup %s, once it can be undone\n",
 			r->netns ? " -n " : "", r->netns ? r->netns : "",
 			r->dev);
@@ -349,7 +352,7 @@ static void idle_hint(const struct hc_run *r, const struct hc_snap *start)
 	if (n)
 		return;
 	r->hook->idle_hint(r, IDLE_HINT_SECS, hint, sizeof(hint));
-	fprintf(stderr, "Hint: %s\n", hint);
+	hc_text_printf(stderr, "Hint: %s\n", hint);
 }
 
 static int run_loop(struct hc_run *r, const struct hc_snap *start)
@@ -428,7 +431,8 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (!hc_jit_enabled())
-		fprintf(stderr,
+		hc_text_printf(
+			stderr,
 			"Warning: the BPF JIT is off (net.core.bpf_jit_enable=0): costs are the interpreter's\n");
 	snprintf(hook, sizeof(hook), "--hook %s", r->hook->name);
 	ret = hc_cmd_device(r->netns, r->dev, hook, &r->ifindex);
@@ -481,7 +485,7 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		if (warn[0])
-			fprintf(stderr, "Warning: %s\n", warn);
+			hc_text_printf(stderr, "Warning: %s\n", warn);
 	}
 	err = hc_fault(&r->err, "load") ?: h->load(r);
 	if (err) {
@@ -509,15 +513,18 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (r->foreign_id)
-		fprintf(stderr,
+		hc_text_printf(
+			stderr,
 			"Warning: --replace: XDP program %u gave its place on %s to ours; it goes back when hookcmp stops\n",
 			r->foreign_id, r->dev);
 	if (r->shared_with)
-		fprintf(stderr,
+		hc_text_printf(
+			stderr,
 			"hookcmp: the %s on %s is hookcmp %d's too: the last of us to stop removes it\n",
 			h->attach_name(r), r->dev, r->shared_with);
 	if (!hc_stop_sig)
-		fprintf(stderr,
+		hc_text_printf(
+			stderr,
 			"hookcmp: %s (%s) attached to %s, prog id %u%s%s%s%s; Ctrl-C stops\n",
 			h->name, h->attach_name(r), r->dev, r->prog_id,
 			r->redirect_dev ? ", redirecting to " : "",
@@ -526,7 +533,8 @@ int cmd_run(int argc, char **argv)
 	ret = run_loop(r, &start);
 	if (ret == -ENODEV) {
 		/* The counts stay; what was attached is followed after. */
-		fprintf(stderr,
+		hc_text_printf(
+			stderr,
 			"Error: %s (%s %s) disappeared while hookcmp ran on it (deleted, or moved to another namespace)\n",
 			r->dev, h->name, h->attach_name(r));
 		ret = HC_EXIT_FAIL;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,4 +209,20 @@ void hc_pr_end(struct hc_pr *p)
 	if (p->mode != HC_PR_JSON && !p->measure && p->col)
 		fputc('\n', p->f);
 	p->col = 0;
+}
+
+void hc_text_printf(FILE *f, const char *fmt, ...)
+{
+	char buf[2048];
+	const unsigned char *c;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (c = (const unsigned char *)buf; *c; c++)
+		if ((*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7f)
+			fprintf(f, "\\x%02x", *c);
+		else
+			fputc(*c, f);
 }

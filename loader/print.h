@@ -61,4 +61,12 @@ void hc_pr_close(struct hc_pr *p, int which, char c);
 /* A line of columns ends (text and CSV), if it has any. */
 void hc_pr_end(struct hc_pr *p);
 
+/*
+ * Free text for a terminal (messages, status lines): a control character
+ * in it (a device named with escape sequences) is written as \xHH, never
+ * sent raw. Newlines and tabs pass.
+ */
+void hc_text_printf(FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 #endif

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include "hookcmp.h"
+#include "print.h"
 
 void hc_err_set(struct hc_err *err, const char *fmt, ...)
 {
@@ -78,14 +79,15 @@ void hc_report(const struct hc_run *r, const char *level, const char *what,
 	const struct hc_hook *h = r->hook;
 	const struct hc_err *e = &r->err;
 
-	fprintf(stderr, "%s: %s on %s (%s %s): %s%s%s", level, what, r->dev,
-		h->name, h->attach_name(r), e->msg[0] ? e->msg : "",
-		e->msg[0] ? ": " : "", strerror(-err));
+	hc_text_printf(stderr, "%s: %s on %s (%s %s): %s%s%s", level, what,
+		       r->dev, h->name, h->attach_name(r),
+		       e->msg[0] ? e->msg : "", e->msg[0] ? ": " : "",
+		       strerror(-err));
 	if (e->kernel[0])
-		fprintf(stderr, ". Kernel: %s", e->kernel);
-	fprintf(stderr, "\n");
+		hc_text_printf(stderr, ". Kernel: %s", e->kernel);
+	hc_text_printf(stderr, "\n");
 	if (e->hint[0])
-		fprintf(stderr, "Hint: %s\n", e->hint);
+		hc_text_printf(stderr, "Hint: %s\n", e->hint);
 }
 
 /*

@@ -536,6 +536,24 @@ test_names() {
 		ip netns del "$ns"
 		ip netns del "$trap"
 	done
+	# A device named with terminal escapes: text shows them as \xHH.
+	local esc=$'\e]0;X\a\e[2J'
+	name="a device named with escapes"
+	topo_up || { fail "$name: topology"; return; }
+	ip -n "$D" link add "$esc" type veth peer name hcq && ip -n "$D" link set "$esc" up ||
+		{ fail "$name: setup"; topo_down; return; }
+	if hc_start -n "$D" --hook tc -i 0 "$esc"; then
+		kill9
+		{ "$HC" status; "$HC" -n "$D" cleanup "$esc"; "$HC" -n "$D" cleanup "$esc"; } \
+			>"$T/out" 2>&1
+		check "$name: status and cleanup send no control character" \
+			not grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$T/out" "$T/err"
+		check "$name: they show it escaped" grep -qF 'on \x1b]0;X\x07\x1b[2J' "$T/out"
+		check "$name: no record left" journal_empty
+	else
+		fail "$name: did not attach"
+	fi
+	topo_down
 }
 
 # The journal's directory: made 0700, refused when it is not a real
