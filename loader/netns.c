@@ -282,12 +282,15 @@ int hc_netns_with_dev(const char *dev, char *list, size_t size)
 {
 	int home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC), fd;
 	DIR *d = opendir("/run/netns");
+	struct stat here, st;
 	struct dirent *de;
 	char path[300];
 	size_t len = 0;
 	int n = 0;
 
 	list[0] = '\0';
+	if (home >= 0 && fstat(home, &here))
+		here.st_ino = 0;
 	while (d && home >= 0 && (de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
@@ -295,6 +298,12 @@ int hc_netns_with_dev(const char *dev, char *list, size_t size)
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
+		/* Not where it was looked for already, under any name. */
+		if (!fstat(fd, &st) && st.st_ino == here.st_ino &&
+		    st.st_dev == here.st_dev) {
+			close(fd);
+			continue;
+		}
 		if (!setns(fd, CLONE_NEWNET) && if_nametoindex(dev) &&
 		    len < size) {
 			len += snprintf(list + len, size - len, "%s'%s'",
