@@ -21,7 +21,6 @@
 
 #define JREC_MAGIC "hookcmp-journal 2\n"
 #define JREC_MAX 4096 /* a record is a few hundred bytes */
-#define PIDNS_INIT_INO 0xeffffffcULL /* PROC_PID_INIT_INO */
 
 /* The kinds their owners registered: hooks, qdisc/, bench. */
 static const struct hc_jkind *kinds[16];
@@ -47,25 +46,29 @@ const struct hc_jkind *hc_journal_kind(const char *name)
 
 enum ftype { F_U64, F_INT, F_U32, F_BOOL, F_STR, F_KIND, F_MAC, F_VAL };
 
+/*
+ * Format 2's fields. A field added since its first records is optional:
+ * missing, it keeps its old meaning, its zero (netns_proc: not known,
+ * cgroup: none). A change of a field's meaning is a new format.
+ */
 static const struct field {
 	const char *key;
 	enum ftype type;
 	size_t off, size;
+	bool added;
 } fields[] = {
-#define F(k, t)                                          \
-	{                                                \
-#k, t, offsetof(struct hc_jrec, k),      \
-			sizeof(((struct hc_jrec *)0)->k) \
-	}
+#define F(k, t, ...)                                                    \
+	{ #k, t, offsetof(struct hc_jrec, k),                           \
+	  sizeof(((struct hc_jrec *)0)->k), __VA_ARGS__ }
 	F(seq, F_U64),	      F(pid, F_INT),	    F(pidns, F_U64),
 	F(start, F_U64),      F(kind, F_KIND),	    F(done, F_BOOL),
 	F(shared, F_BOOL),    F(netns, F_STR),	    F(netns_dev, F_U64),
-	F(netns_ino, F_U64),  F(netns_proc, F_U64), F(dev, F_STR),
+	F(netns_ino, F_U64),  F(netns_proc, F_U64, true), F(dev, F_STR),
 	F(ifindex, F_INT),    F(mac, F_MAC),	    F(mode, F_STR),
 	F(prog_id, F_U32),    F(parent, F_U32),	    F(prio, F_U32),
 	F(handle, F_U32),     F(chain, F_U32),	    F(protocol, F_U32),
 	F(foreign_id, F_U32), F(pin, F_STR),	    F(val, F_VAL),
-	F(cgroup, F_STR),     F(cgroup_ino, F_U64),
+	F(cgroup, F_STR, true), F(cgroup_ino, F_U64, true),
 #undef F
 };
 #define NR_FIELDS (sizeof(fields) / sizeof(fields[0]))
@@ -251,13 +254,17 @@ int hc_jrec_parse(const char *buf, size_t len, struct hc_jrec *rec)
 		seen[i] = true;
 	}
 	for (i = 0; i < NR_FIELDS; i++)
-		if (!seen[i])
+		if (!seen[i] && !fields[i].added)
 			goto bad;
 	if (rec->pid > 0 && rec->seq && rec->kind)
 		return 0;
 bad:
 	memset(rec, 0, sizeof(*rec));
-	snprintf(rec->bad, sizeof(rec->bad), "not a hookcmp record");
+	/* Format 1 (until 2026-12-01) held no proof to act on. */
+	snprintf(rec->bad, sizeof(rec->bad), "%s",
+		 len > 4 && !memcmp(buf, "pid=", 4) ?
+			 "an older hookcmp's format 1, too little proof to act on" :
+			 "not a hookcmp record");
 	return -EINVAL;
 }
 
@@ -527,7 +534,7 @@ bool hc_journal_alive(const struct hc_jrec *rec)
 	}
 	closedir(d);
 	/* Only the initial PID namespace sees every process there is. */
-	return de || ino_of("/proc/self/ns/pid") != PIDNS_INIT_INO;
+	return de || !hc_pidns_initial();
 }
 
 bool hc_jrec_same_run(const struct hc_jrec *a, const struct hc_jrec *b)

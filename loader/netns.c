@@ -202,7 +202,6 @@ int hc_netns_each(const char *first, const struct hc_netns_id *target,
 	struct dirent *de;
 	__u64 *mnts = NULL;
 	int nmnt = 0, ret;
-	struct stat st;
 	DIR *d;
 
 	if (all)
@@ -238,9 +237,15 @@ int hc_netns_each(const char *first, const struct hc_netns_id *target,
 	free(w.seen);
 	/* Only the initial PID namespace sees every process there is. */
 	if (all && !ret)
-		*all = !w.blind && !stat("/proc/self/ns/pid", &st) &&
-		       st.st_ino == PIDNS_INIT_INO;
+		*all = !w.blind && hc_pidns_initial();
 	return ret;
+}
+
+bool hc_pidns_initial(void)
+{
+	struct stat st;
+
+	return !stat("/proc/self/ns/pid", &st) && st.st_ino == PIDNS_INIT_INO;
 }
 
 struct find {

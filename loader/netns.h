@@ -39,7 +39,8 @@ int hc_netns_each(const char *first, const struct hc_netns_id *target,
 /*
  * An fd on the namespace id, trying the name first: -ENOENT when it is
  * gone (nothing this process can see holds it), -ESRCH when it may live
- * out of sight (another PID namespace's processes).
+ * out of sight (another PID namespace's processes, or a process whose
+ * namespace the kernel hides and the record has no /proc/net inode for).
  */
 int hc_netns_open(const struct hc_netns_id *id, const char *name, char *where,
 		  size_t size);
@@ -49,5 +50,8 @@ int hc_netns_open(const struct hc_netns_id *id, const char *name, char *where,
  * as "'A', 'B'" into list; how many. For an error that says where to look.
  */
 int hc_netns_with_dev(const char *dev, char *list, size_t size);
+
+/* Whether this process is in the initial PID namespace, which sees all. */
+bool hc_pidns_initial(void);
 
 #endif

@@ -39,9 +39,13 @@ bool hc_undo_ns_missing(struct hc_undo_ctx *c)
 {
 	if (c->nl)
 		return false;
-	if (c->gone == -ESRCH)
+	if (c->gone == -ESRCH && !hc_pidns_initial())
 		hc_undo_say(c, "failed", true,
 		    "its network namespace (inode %llu) is out of sight from this PID namespace: run hookcmp cleanup from the initial one",
+		    (unsigned long long)c->rec->netns_ino);
+	else if (c->gone == -ESRCH)
+		hc_undo_say(c, "failed", true,
+		    "its network namespace (inode %llu) was not found, but a process whose namespace the kernel hides may hold it: the record stays",
 		    (unsigned long long)c->rec->netns_ino);
 	else
 		hc_undo_say(c, "gone", false,

@@ -641,6 +641,43 @@ test_journal() {
 	check_eq "$name: a symbolic link in the path: nothing attached" "$(xdp_id "$D" "$DEV")" 0
 	rm -rf /run/hc-link /run/hc-elsewhere
 
+	# Records as earlier versions wrote them (tests/journal/FORMAT-WHAT):
+	# format 2's are read, the fields added since taking their old meaning;
+	# format 1's are skipped, saying why.
+	local f rec
+	for f in tests/journal/*; do
+		rm -rf /run/hookcmp && mkdir -m 0700 /run/hookcmp
+		rec=$(printf '%020d-%s-17019' "$(sed -n 's/^seq=//p' "$f")" \
+			"$(sed -n 's/^kind=//p' "$f")")
+		cp "$f" "/run/hookcmp/$rec"
+		out=$("$HC" cleanup --all 2>&1)
+		case ${f##*/} in
+		1-*) check "$name: an earlier record (${f##*/}): skipped, saying why" \
+			grep -q "an older hookcmp's format 1, too little proof to act on, skipped" <<<"$out" ;;
+		2-first-*)
+			# No /proc/net inode: where the kernel hides a process's
+			# namespace, a namespace not found may live there.
+			check "$name: an earlier record (${f##*/}): read and judged" \
+				grep -qE "in netns 'A x': .*(gone|the record stays)" <<<"$out" ;;
+		*) check "$name: an earlier record (${f##*/}): read" not grep -q "skipped" <<<"$out"
+		   check "$name: an earlier record (${f##*/}): cleanup acts on it" \
+			grep -q "in netns 'A x': .*gone" <<<"$out"
+		   check "$name: an earlier record (${f##*/}): and it goes" journal_empty ;;
+		esac
+	done
+	rm -rf /run/hookcmp
+	# A live one, rewritten as format 2's first records were: undone.
+	if hc_start -n "$D" --hook tc -i 0 "$DEV"; then
+		kill9
+		sed -i '/^netns_proc=/d; /^cgroup/d' /run/hookcmp/*
+		out=$("$HC" cleanup --all 2>&1)
+		check "$name: format 2's first records: undone" grep -q "deleted" <<<"$out"
+		check "$name: format 2's first records: none left" journal_empty
+	else
+		fail "$name: did not attach for format 2's first records"
+	fi
+	check_state_same "$name: earlier records"
+
 	# A read-only journal: the permission exit, its reason said once.
 	mkdir "$T/ro" && mount -t tmpfs -o ro tmpfs "$T/ro"
 	out=$(HOOKCMP_JOURNAL=$T/ro/j "$HC" -n "$D" --hook tc -d 0.1 -i 0 "$DEV" 2>&1)
