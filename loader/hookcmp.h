@@ -51,6 +51,7 @@ struct hc_jrec {
 	const struct hc_jkind *kind;
 	bool done; /* a qdisc: created or joined, not only about to be */
 	bool shared; /* a qdisc: joined, another hookcmp run created it */
+	__u32 proof; /* a qdisc: what else proves it ours (qdisc/qdisc.h) */
 	char netns[256]; /* -n NAME (NAME_MAX), or "" */
 	__u64 netns_dev, netns_ino; /* the namespace's nsfs identity */
 	__u64 netns_proc; /* and the inode of its /proc/net/dev */
@@ -281,6 +282,8 @@ void hc_report(const struct hc_run *r, const char *level, const char *what,
 	       int err);
 
 int hc_fault(struct hc_err *err, const char *step);
+/* The tests' fault at the Nth netlink answer: 0, or -EIO (util.c). */
+int hc_nl_fault(void);
 /* HOOKCMP_PAUSE_AT=STEP holds that step up to 5 s, or until a signal
  * (SIGUSR1 only ends the hold). */
 void hc_pause(const char *step);

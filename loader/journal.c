@@ -49,7 +49,8 @@ enum ftype { F_U64, F_INT, F_U32, F_BOOL, F_STR, F_KIND, F_MAC, F_VAL };
 /*
  * Format 2's fields. A field added since its first records is optional:
  * missing, it keeps its old meaning, its zero (netns_proc: not known,
- * cgroup: none). A change of a field's meaning is a new format.
+ * cgroup: none, proof: none). A change of a field's meaning is a new
+ * format.
  */
 static const struct field {
 	const char *key;
@@ -69,6 +70,7 @@ static const struct field {
 	F(handle, F_U32),     F(chain, F_U32),	    F(protocol, F_U32),
 	F(foreign_id, F_U32), F(pin, F_STR),	    F(val, F_VAL),
 	F(cgroup, F_STR, true), F(cgroup_ino, F_U64, true),
+	F(proof, F_U32, true),
 #undef F
 };
 #define NR_FIELDS (sizeof(fields) / sizeof(fields[0]))

@@ -219,9 +219,9 @@ static int talk(struct hc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data,
 		ret = parse_replies(nl->buf, ret, seq, nl->portid, cb, data,
 				    err);
 		if (ret == MNL_CB_ERROR)
-			return errno ? -errno : -EIO;
+			return hc_nl_fault() ?: (errno ? -errno : -EIO);
 	} while (ret > MNL_CB_STOP);
-	return 0;
+	return hc_nl_fault();
 }
 
 /*

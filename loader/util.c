@@ -137,6 +137,26 @@ int hc_fault(struct hc_err *err, const char *step)
 	return -e;
 }
 
+/*
+ * HOOKCMP_NL_FAULT=N:eio|kill: the answer to hookcmp's N-th netlink
+ * request (from 1) is lost (eio: read, then reported as never come), or
+ * hookcmp is killed right after it (kill). tests/safety.sh sweeps N.
+ */
+int hc_nl_fault(void)
+{
+	const char *at = getenv("HOOKCMP_NL_FAULT");
+	static int n;
+	char *how;
+
+	if (!at || ++n != strtol(at, &how, 10) || *how != ':')
+		return 0;
+	fprintf(stderr, "hookcmp: netlink fault injected at answer %d (%s)\n",
+		n, how + 1);
+	if (!strcmp(how + 1, "kill"))
+		raise(SIGKILL);
+	return -EIO;
+}
+
 volatile int hc_stop_sig;
 
 static void on_signal(int sig)

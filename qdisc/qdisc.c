@@ -105,6 +105,17 @@ int hc_filter_attach(struct hc_nl *nl, const struct hc_filter *f, int prog_fd,
 			err);
 }
 
+int hc_filter_ours(struct hc_nl *nl, const struct hc_filter *f, __u32 prog_id)
+{
+	struct hc_filter_info i;
+	int ret = filter_find(nl, f, false, &i, NULL);
+
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	return !strcmp(i.kind, "bpf") && i.prog_id == prog_id &&
+	       i.protocol == protocol_of(f);
+}
+
 int hc_filter_detach(struct hc_nl *nl, const struct hc_filter *f, __u32 prog_id,
 		     struct hc_err *err)
 {
@@ -226,7 +237,9 @@ int hc_qdisc_acquire(struct hc_nl *nl, struct hc_jrec *rec, const char *netns,
 		     bool journal, enum hc_qdisc_own *own, int *with,
 		     struct hc_err *err)
 {
-	int ret;
+	bool keep = false; /* the add may have happened: the record stays */
+	char have[32];
+	int ret, look;
 
 	*own = HC_QDISC_THEIRS;
 	*with = 0;
@@ -235,9 +248,22 @@ int hc_qdisc_acquire(struct hc_nl *nl, struct hc_jrec *rec, const char *netns,
 		return ret;
 	/* Pending first: killed right after the add, cleanup knows of it. */
 	rec->done = rec->shared = false;
-	ret = (journal ? hc_journal_add(rec, netns, err) : 0) ?:
+	ret = hc_nl_ingress_qdisc(nl, rec->ifindex, have, sizeof(have), err);
+	rec->proof = !ret && !have[0] ? HC_QDISC_NONE_BEFORE :
+					HC_QDISC_PROOF_NONE;
+	ret = ret ?: (journal ? hc_journal_add(rec, netns, err) : 0) ?:
 		      hc_fault(err, "qdisc")		      ?:
 		      hc_nl_qdisc_add(nl, rec->ifindex, rec->mode, err);
+	/* No answer: what is there says whether the add happened. */
+	if (ret && ret != -EEXIST && rec->name[0]) {
+		look = hc_nl_ingress_qdisc(nl, rec->ifindex, have,
+					   sizeof(have), NULL);
+		if (!look && !strcmp(have, rec->mode) &&
+		    rec->proof == HC_QDISC_NONE_BEFORE)
+			ret = 0;
+		else if (look)
+			keep = true;
+	}
 	if (!ret) {
 		*own = HC_QDISC_CREATED;
 		rec->done = true;
@@ -256,7 +282,7 @@ int hc_qdisc_acquire(struct hc_nl *nl, struct hc_jrec *rec, const char *netns,
 		if (ret)
 			*own = HC_QDISC_THEIRS;
 	}
-	if (journal && *own == HC_QDISC_THEIRS)
+	if (journal && *own == HC_QDISC_THEIRS && !keep)
 		hc_journal_del(rec);
 	if (journal)
 		hc_journal_unlock();

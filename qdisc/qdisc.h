@@ -30,6 +30,15 @@ struct hc_tc_dir {
 enum { HC_TC_DIR_INGRESS, HC_TC_DIR_EGRESS, HC_NR_TC_DIRS };
 extern const struct hc_tc_dir hc_tc_dirs[HC_NR_TC_DIRS];
 
+/*
+ * A qdisc record's proof beside its filter's record: no ingress qdisc was
+ * there when the pending record was written (a qdisc of its kind with no
+ * filter, after a kill before the record said "created", is the one
+ * hookcmp made); or our filter was on it and is being removed (empty,
+ * it is ours to delete even when the filter's record is gone).
+ */
+enum { HC_QDISC_PROOF_NONE, HC_QDISC_NONE_BEFORE, HC_QDISC_FILTER_LEAVING };
+
 /* How a run holds the ingress qdisc its filter hangs on. */
 enum hc_qdisc_own {
 	HC_QDISC_THEIRS, /* it was there: not ours to delete */
@@ -43,7 +52,9 @@ enum hc_qdisc_own {
  * it now, else someone else's. With a journal (rec->name set or journal
  * true), rec is written pending before the qdisc is added and rewritten
  * as done, or dropped when the qdisc is not ours; all under the journal's
- * lock. *with: the pid of the run we share it with.
+ * lock. An add whose answer is lost is confirmed by looking: the qdisc
+ * there is ours when none was before; a look that fails keeps the pending
+ * record. *with: the pid of the run we share it with.
  */
 int hc_qdisc_acquire(struct hc_nl *nl, struct hc_jrec *rec, const char *netns,
 		     bool journal, enum hc_qdisc_own *own, int *with,
@@ -57,6 +68,9 @@ int hc_qdisc_acquire(struct hc_nl *nl, struct hc_jrec *rec, const char *netns,
  */
 int hc_qdisc_release(struct hc_nl *nl, int ifindex, const char *kind,
 		     const struct hc_jrec *rec, bool proof, struct hc_err *err);
+
+/* 1 when f is there and runs prog_id, 0 when not, or -errno. */
+int hc_filter_ours(struct hc_nl *nl, const struct hc_filter *f, __u32 prog_id);
 
 /* EEXIST and any other conflict at f's prio or handle are -EBUSY. */
 int hc_filter_attach(struct hc_nl *nl, const struct hc_filter *f, int prog_fd,

@@ -127,14 +127,19 @@ static void undo_qdisc(struct hc_undo_ctx *c)
 
 	if (hc_undo_ns_missing(c))
 		return;
-	if (!j->done)
+	if (!j->done && j->proof != HC_QDISC_NONE_BEFORE)
 		return hc_undo_say(c, "left alone", false,
 				   "never created by hookcmp, left alone");
-	ret = hc_qdisc_release(c->nl, j->ifindex, j->mode, j, proof_for(c),
+	/* Pending: none was there before, so one of its kind is hookcmp's. */
+	ret = hc_qdisc_release(c->nl, j->ifindex, j->mode, j,
+			       !j->done || proof_for(c) ||
+				       j->proof == HC_QDISC_FILTER_LEAVING,
 			       &c->err);
 	switch (ret) {
 	case 0:
-		return hc_undo_say(c, "deleted", false, "deleted%s",
+		return hc_undo_say(c, "deleted", false, "deleted%s%s",
+				   j->done ? "" :
+					     " (made by a hookcmp stopped before it could say so: none was there before)",
 				   hc_undo_now_called(c));
 	case -ENOENT:
 	case -ENODEV:

@@ -287,6 +287,40 @@ test_timens() {
 	topo_down
 }
 
+# Every netlink answer in turn lost (eio) or the run killed right after it
+# (kill), then cleanup: nothing left at any point, each point a line.
+test_nl_sweep() {
+	local args how n out name
+	topo_up || { fail "netlink sweep: topology"; return; }
+	snapshot >"$T/before"
+	for args in "--hook tc" "--hook tc --tc-attach qdisc --qdisc ingress" \
+		"--hook xdp --xdp-mode generic"; do
+		for how in eio kill; do
+			name="netlink sweep ($args, $how)"
+			for n in $(seq 100); do
+				# shellcheck disable=SC2086
+				out=$(HOOKCMP_NL_FAULT=$n:$how "$HC" -n "$D" $args -d 0.2 -i 0 "$DEV" 2>&1)
+				grep -q "fault injected at answer $n " <<<"$out" || break
+				"$HC" cleanup --all >"$T/cleanup" 2>&1
+				if wait_same snapshot "$T/before" 20; then
+					pass "$name at answer $n: nothing left"
+				else
+					fail "$name at answer $n: something was left"
+					sed 's/^/  run: /' <<<"$out"
+					sed 's/^/  cleanup: /' "$T/cleanup"
+					diff "$T/before" "$T/before.after" | sed 's/^/  /' | head -20
+					tc -n "$D" qdisc del dev "$DEV" clsact 2>/dev/null
+					tc -n "$D" qdisc del dev "$DEV" ingress 2>/dev/null
+					ip -n "$D" link set dev "$DEV" xdpgeneric off
+					rm -rf /run/hookcmp
+				fi
+			done
+			check "$name: swept $((n - 1)) answers to the run's end" test "$n" -gt 3 -a "$n" -lt 100
+		done
+	done
+	topo_down
+}
+
 # A device that moves or is renamed, a namespace unmounted while a process
 # holds it: what hookcmp attached is followed and undone where it is.
 test_follow() {
@@ -916,6 +950,6 @@ test_outputs() {
 }
 
 # tests/safety.sh [TEST...]: these, or all of them.
-for t in ${*:-test_recycled test_replace test_shared_qdisc test_pidns test_timens test_follow test_moved_replaced test_vanished test_tune test_names test_journal test_anonymous test_fds test_numbers test_privileges test_outputs}; do
+for t in ${*:-test_recycled test_replace test_shared_qdisc test_pidns test_timens test_nl_sweep test_follow test_moved_replaced test_vanished test_tune test_names test_journal test_anonymous test_fds test_numbers test_privileges test_outputs}; do
 	"$t"
 done

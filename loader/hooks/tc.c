@@ -92,7 +92,7 @@ static int tc_attach(struct hc_run *r)
 {
 	struct hc_filter f = our_filter(r);
 	enum hc_qdisc_own own;
-	int err;
+	int err, ours;
 
 	if (cfg(r)->attach == ATTACH_TCX) {
 		err = hc_fault(&r->err, "tcx");
@@ -120,14 +120,29 @@ static int tc_attach(struct hc_run *r)
 	r->qdisc_own = own;
 	if (err)
 		return err;
-	err = hc_fault(&r->err, "filter")		     ?:
-		      journal_filter(r) ?:
-		      hc_filter_attach(r->nl, &f, r->prog_fd, &r->err);
-	if (!err)
-		r->filter_added = true;
-	else
+	err = hc_fault(&r->err, "filter") ?: journal_filter(r);
+	if (err) {
 		hc_journal_end(r, &hc_jkind_filter);
-	return err;
+		return err;
+	}
+	err = hc_filter_attach(r->nl, &f, r->prog_fd, &r->err);
+	/* An answer lost: what is there says; a look that fails, detach. */
+	ours = err ? hc_filter_ours(r->nl, &f, r->prog_id) : 1;
+	r->filter_added = ours != 0;
+	if (!ours)
+		hc_journal_end(r, &hc_jkind_filter);
+	return ours > 0 ? 0 : err;
+}
+
+/* Before our filter goes: its qdisc, empty after, is ours to delete. */
+static void leaving(struct hc_run *r, enum hc_qdisc_own own)
+{
+	struct hc_jrec *rec = hc_journal_of(r, &hc_jkind_qdisc);
+
+	if (own == HC_QDISC_THEIRS || r->no_journal || !rec->name[0])
+		return;
+	rec->proof = HC_QDISC_FILTER_LEAVING;
+	hc_journal_add(rec, r->netns, NULL);
 }
 
 /*
@@ -153,6 +168,7 @@ static int tc_detach(struct hc_run *r)
 	    !if_indextoname(r->ifindex, name))
 		return -ENODEV;
 	if (filter) {
+		leaving(r, own);
 		err = hc_filter_detach(r->nl, &f, r->prog_id, &r->err);
 		/* Other errors: it may still be there, and the qdisc with it. */
 		if (err && err != -EEXIST && err != -ENOENT)
@@ -180,7 +196,9 @@ static int tc_detach(struct hc_run *r)
 						 hc_journal_of(r, &hc_jkind_qdisc),
 			       !err,
 			       &r->err);
-	if (ret == -ENODEV)
+	/* Not an answer that settles it: the record stays, for follow. */
+	if (ret == -ENODEV || (ret && ret != -ENOENT && ret != -ESTALE &&
+			       ret != -EBUSY && ret != -EUSERS))
 		return ret;
 	hc_journal_end(r, &hc_jkind_qdisc);
 	if (ret == -ESTALE) {

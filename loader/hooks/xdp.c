@@ -184,6 +184,11 @@ static int take_over(struct hc_run *r)
 	return err;
 }
 
+static __u32 slot_of(const struct hc_link_info *li, const char *mode)
+{
+	return !strcmp(mode, "native") ? li->drv_id : li->skb_id;
+}
+
 /* The live hookcmp run that attached program id, or 0. */
 static int live_owner(__u32 id)
 {
@@ -204,7 +209,7 @@ int hc_xdp_attach(struct hc_run *r)
 {
 	__u32 flags = mode_flag(r);
 	struct hc_link_info info;
-	int err;
+	int err, look;
 
 	if (xcfg(r)->attach == HC_XDP_LINK) {
 		/* A bpf_link goes away with the process: nothing to journal. */
@@ -238,10 +243,19 @@ int hc_xdp_attach(struct hc_run *r)
 		      hc_nl_xdp_set(r->nl, r->ifindex, r->prog_fd,
 				    r->foreign_id ? r->foreign_fd : -1, flags,
 				    &r->err);
+	/* An answer lost: the slot says; a look that fails, detach. */
+	if (err && hc_journal_of(r, &hc_jkind_xdp)->name[0]) {
+		look = hc_nl_link_get(r->nl, r->ifindex, &info, NULL);
+		if (!look && slot_of(&info, hc_xdp_mode_name(r)) == r->prog_id)
+			err = 0;
+		r->xdp_attached = look != 0; /* not known: detach decides */
+	}
 	if (!err) {
 		r->xdp_attached = true;
 		return 0;
 	}
+	if (r->xdp_attached)
+		return err;
 	hc_journal_end(r, &hc_jkind_xdp);
 	unpin(r->pin);
 	release_foreign(r);
@@ -355,10 +369,6 @@ int hc_xdp_detach(struct hc_run *r)
 
 /* ---- its journal record, undone by cleanup ---- */
 
-static __u32 slot_of(const struct hc_link_info *li, const char *mode)
-{
-	return !strcmp(mode, "native") ? li->drv_id : li->skb_id;
-}
 
 static void xdp_off(struct hc_undo_ctx *c, int ifindex, const char *name,
 		    const char *where)
