@@ -940,19 +940,6 @@ int hc_nl_filter_each(struct hc_nl *nl, int ifindex, __u32 parent,
 	return ret ? ret : q.stop;
 }
 
-static int count_one(const struct hc_filter_info *info, void *data)
-{
-	++*(int *)data;
-	return 0;
-}
-
-int hc_nl_filter_count(struct hc_nl *nl, int ifindex, __u32 parent, int *n,
-		       struct hc_err *err)
-{
-	*n = 0;
-	return hc_nl_filter_each(nl, ifindex, parent, count_one, n, err);
-}
-
 /* ---- routes ---- */
 
 struct route_query {

@@ -116,9 +116,6 @@ int hc_nl_filter_del(struct hc_nl *nl, const struct hc_filter *f,
 int hc_nl_filter_each(struct hc_nl *nl, int ifindex, __u32 parent,
 		      int (*fn)(const struct hc_filter_info *info, void *data),
 		      void *data, struct hc_err *err);
-/* Counts the filters under parent; *n is 0 when there are none. */
-int hc_nl_filter_count(struct hc_nl *nl, int ifindex, __u32 parent, int *n,
-		       struct hc_err *err);
 
 /* dst/prefixlen out of oif, on the link: `ip route add DST/LEN dev OIF`. */
 struct in_addr;

@@ -289,10 +289,41 @@ int hc_qdisc_acquire(struct hc_nl *nl, struct hc_jrec *rec, const char *netns,
 	return ret;
 }
 
+/* The filters on a qdisc: all, and those of live hookcmp runs' records. */
+struct on_qdisc {
+	const struct hc_jrec *rec, *recs;
+	int nrecs, total, hookcmp, pid;
+};
+
+static int count_filter(const struct hc_filter_info *info, void *data)
+{
+	struct on_qdisc *q = data;
+	int i;
+
+	q->total++;
+	for (i = 0; i < q->nrecs; i++) {
+		const struct hc_jrec *j = &q->recs[i];
+
+		if (!j->bad[0] && j->kind == &hc_jkind_filter &&
+		    j->netns_ino == q->rec->netns_ino &&
+		    j->netns_dev == q->rec->netns_dev &&
+		    j->ifindex == info->ifindex && j->prio == info->prio &&
+		    j->handle == info->handle && j->prog_id == info->prog_id &&
+		    !strcmp(info->kind, "bpf") && hc_journal_alive(j)) {
+			q->hookcmp++;
+			q->pid = j->pid;
+			break;
+		}
+	}
+	return 0;
+}
+
 int hc_qdisc_release(struct hc_nl *nl, int ifindex, const char *kind,
 		     const struct hc_jrec *rec, bool proof, struct hc_err *err)
 {
-	int i, n, total = 0, ret, pid;
+	struct on_qdisc q = { .rec = rec };
+	struct hc_jrec *recs = NULL;
+	int i, ret, pid;
 	char have[32];
 
 	ret = rec ? hc_journal_lock(err) : 0;
@@ -315,20 +346,29 @@ int hc_qdisc_release(struct hc_nl *nl, int ifindex, const char *kind,
 			   kind, pid);
 		ret = -EUSERS;
 	}
+	if (!ret && rec)
+		hc_journal_list(&recs, &q.nrecs, NULL);
+	q.recs = recs;
 	for (i = 0; !ret && i < HC_NR_TC_DIRS; i++) {
 		if (strcmp(kind, "clsact") && !hc_tc_dirs[i].on_ingress)
 			continue;
-		ret = hc_nl_filter_count(nl, ifindex, hc_tc_dirs[i].parent, &n,
-					 err);
-		total += n;
+		ret = hc_nl_filter_each(nl, ifindex, hc_tc_dirs[i].parent,
+					count_filter, &q, err);
+		ret = ret < 0 ? ret : 0;
 	}
-	if (!ret && total) {
+	free(recs);
+	if (!ret && q.total > q.hookcmp) {
 		hc_err_set(
 			err,
 			"the %s hookcmp created stays: %d filter%s of someone else's hang%s on it",
-			kind, total, total > 1 ? "s" : "",
-			total > 1 ? "" : "s");
+			kind, q.total - q.hookcmp,
+			q.total - q.hookcmp > 1 ? "s" : "",
+			q.total - q.hookcmp > 1 ? "" : "s");
 		ret = -EBUSY;
+	} else if (!ret && q.hookcmp) {
+		hc_err_set(err, "the filter of hookcmp %d, which still runs, is on it",
+			   q.pid);
+		ret = -EAGAIN;
 	}
 	if (!ret && !proof) {
 		hc_err_set(

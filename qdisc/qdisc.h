@@ -64,7 +64,9 @@ int hc_qdisc_acquire(struct hc_nl *nl, struct hc_jrec *rec, const char *netns,
  * removed from it), no record but rec (NULL: no journal) says another
  * hookcmp run holds it, and no filter is left. 0 deleted; -ENOENT it is
  * gone; it stays, err saying why, with -EUSERS (another hookcmp run
- * shares it), -EBUSY (someone's filters) or -ESTALE (no proof).
+ * shares it), -EBUSY (someone's filters), -EAGAIN (the filter of a live
+ * hookcmp run that did not share it: not someone else's, not ours to
+ * take) or -ESTALE (no proof).
  */
 int hc_qdisc_release(struct hc_nl *nl, int ifindex, const char *kind,
 		     const struct hc_jrec *rec, bool proof, struct hc_err *err);

@@ -120,9 +120,27 @@ static void undo_filter(struct hc_undo_ctx *c)
 		hc_undo_say(c, "gone", false, "already gone");
 }
 
+/*
+ * A live run's filter on a dead run's qdisc: the record stays, with the
+ * proof this pass found written into it, for a cleanup after that run.
+ */
+static void wait_for_run(struct hc_undo_ctx *c, bool proof)
+{
+	struct hc_jrec later = *c->rec;
+
+	if (proof && later.proof != HC_QDISC_FILTER_LEAVING) {
+		later.proof = HC_QDISC_FILTER_LEAVING;
+		hc_journal_add(&later, NULL, NULL);
+	}
+	hc_undo_say(c, "left alone", true,
+		    "left for now: %s; hookcmp cleanup removes it once that run ends",
+		    c->err.msg);
+}
+
 static void undo_qdisc(struct hc_undo_ctx *c)
 {
 	const struct hc_jrec *j = c->rec;
+	bool proof;
 	int ret;
 
 	if (hc_undo_ns_missing(c))
@@ -131,11 +149,11 @@ static void undo_qdisc(struct hc_undo_ctx *c)
 		return hc_undo_say(c, "left alone", false,
 				   "never created by hookcmp, left alone");
 	/* Pending: none was there before, so one of its kind is hookcmp's. */
-	ret = hc_qdisc_release(c->nl, j->ifindex, j->mode, j,
-			       !j->done || proof_for(c) ||
-				       j->proof == HC_QDISC_FILTER_LEAVING,
-			       &c->err);
+	proof = !j->done || proof_for(c) || j->proof == HC_QDISC_FILTER_LEAVING;
+	ret = hc_qdisc_release(c->nl, j->ifindex, j->mode, j, proof, &c->err);
 	switch (ret) {
+	case -EAGAIN:
+		return wait_for_run(c, proof && j->done);
 	case 0:
 		return hc_undo_say(c, "deleted", false, "deleted%s%s",
 				   j->done ? "" :

@@ -205,6 +205,38 @@ test_shared_qdisc() {
 	topo_down
 }
 
+# A dead run's clsact with a live run's filter on it (it came after the
+# death, so it did not share): that filter is hookcmp's, not someone
+# else's, and the record waits for that run to end.
+test_dead_qdisc_live_filter() {
+	local name="a dead run's clsact, a live run's filter" out live
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	if hc_start -n "$D" --hook tc -i 0 "$DEV"; then
+		kill9
+		if hc_start -n "$D" --hook tc --prio 2 -i 0 "$DEV"; then
+			live=$HCPID
+			out=$("$HC" -n "$D" cleanup "$DEV" 2>&1)
+			check "$name: never called someone else's" not grep -q "someone else" <<<"$out"
+			check "$name: cleanup says it waits for that run" \
+				grep -q "left for now: the filter of hookcmp $live, which still runs" <<<"$out"
+			check_eq "$name: the live run's filter stays" \
+				"$(tc -n "$D" -j filter show dev "$DEV" ingress | jq '[.[] | select(.options.handle)] | length')" 1
+			hc_stop INT
+			out=$("$HC" cleanup --all 2>&1)
+			check_eq "$name: after it ended: cleanup exit" "$?" 0
+			check "$name: after it ended: the clsact goes" grep -q "qdisc clsact.*deleted" <<<"$out"
+		else
+			fail "$name: the second did not attach"
+		fi
+	else
+		fail "$name: the first did not attach"
+	fi
+	check_state_same "$name"
+	check "$name: no record left" journal_empty
+	topo_down
+}
+
 # A run inside its own PID namespace is alive to the host's cleanup, and
 # stale once it is dead.
 test_pidns() {
@@ -950,6 +982,6 @@ test_outputs() {
 }
 
 # tests/safety.sh [TEST...]: these, or all of them.
-for t in ${*:-test_recycled test_replace test_shared_qdisc test_pidns test_timens test_nl_sweep test_follow test_moved_replaced test_vanished test_tune test_names test_journal test_anonymous test_fds test_numbers test_privileges test_outputs}; do
+for t in ${*:-test_recycled test_replace test_shared_qdisc test_dead_qdisc_live_filter test_pidns test_timens test_nl_sweep test_follow test_moved_replaced test_vanished test_tune test_names test_journal test_anonymous test_fds test_numbers test_privileges test_outputs}; do
 	"$t"
 done
