@@ -44,9 +44,10 @@ bool hc_undo_ns_missing(struct hc_undo_ctx *c)
 		    "its network namespace (inode %llu) is out of sight from this PID namespace: run hookcmp cleanup from the initial one",
 		    (unsigned long long)c->rec->netns_ino);
 	else if (c->gone == -ESRCH)
-		hc_undo_say(c, "failed", true,
-		    "its network namespace (inode %llu) was not found, but a process whose namespace the kernel hides may hold it: the record stays",
-		    (unsigned long long)c->rec->netns_ino);
+		hc_undo_say(
+			c, "failed", true,
+			"its network namespace (inode %llu) was not found, but a process whose namespace the kernel hides may hold it: the record stays",
+			(unsigned long long)c->rec->netns_ino);
 	else
 		hc_undo_say(c, "gone", false,
 		    "its network namespace is gone, and this with it");

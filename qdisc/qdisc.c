@@ -249,15 +249,16 @@ int hc_qdisc_acquire(struct hc_nl *nl, struct hc_jrec *rec, const char *netns,
 	/* Pending first: killed right after the add, cleanup knows of it. */
 	rec->done = rec->shared = false;
 	ret = hc_nl_ingress_qdisc(nl, rec->ifindex, have, sizeof(have), err);
-	rec->proof = !ret && !have[0] ? HC_QDISC_NONE_BEFORE :
-					HC_QDISC_PROOF_NONE;
-	ret = ret ?: (journal ? hc_journal_add(rec, netns, err) : 0) ?:
-		      hc_fault(err, "qdisc")		      ?:
+	rec->proof =
+		!ret && !have[0] ? HC_QDISC_NONE_BEFORE : HC_QDISC_PROOF_NONE;
+	ret = ret						      ?:
+		      (journal ? hc_journal_add(rec, netns, err) : 0) ?:
+		      hc_fault(err, "qdisc")			      ?:
 		      hc_nl_qdisc_add(nl, rec->ifindex, rec->mode, err);
 	/* No answer: what is there says whether the add happened. */
 	if (ret && ret != -EEXIST && rec->name[0]) {
-		look = hc_nl_ingress_qdisc(nl, rec->ifindex, have,
-					   sizeof(have), NULL);
+		look = hc_nl_ingress_qdisc(nl, rec->ifindex, have, sizeof(have),
+					   NULL);
 		if (!look && !strcmp(have, rec->mode) &&
 		    rec->proof == HC_QDISC_NONE_BEFORE)
 			ret = 0;
@@ -366,8 +367,10 @@ int hc_qdisc_release(struct hc_nl *nl, int ifindex, const char *kind,
 			q.total - q.hookcmp > 1 ? "" : "s");
 		ret = -EBUSY;
 	} else if (!ret && q.hookcmp) {
-		hc_err_set(err, "the filter of hookcmp %d, which still runs, is on it",
-			   q.pid);
+		hc_err_set(
+			err,
+			"the filter of hookcmp %d, which still runs, is on it",
+			q.pid);
 		ret = -EAGAIN;
 	}
 	if (!ret && !proof) {

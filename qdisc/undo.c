@@ -132,9 +132,10 @@ static void wait_for_run(struct hc_undo_ctx *c, bool proof)
 		later.proof = HC_QDISC_FILTER_LEAVING;
 		hc_journal_add(&later, NULL, NULL);
 	}
-	hc_undo_say(c, "left alone", true,
-		    "left for now: %s; hookcmp cleanup removes it once that run ends",
-		    c->err.msg);
+	hc_undo_say(
+		c, "left alone", true,
+		"left for now: %s; hookcmp cleanup removes it once that run ends",
+		c->err.msg);
 }
 
 static void undo_qdisc(struct hc_undo_ctx *c)
@@ -155,10 +156,12 @@ static void undo_qdisc(struct hc_undo_ctx *c)
 	case -EAGAIN:
 		return wait_for_run(c, proof && j->done);
 	case 0:
-		return hc_undo_say(c, "deleted", false, "deleted%s%s",
-				   j->done ? "" :
-					     " (made by a hookcmp stopped before it could say so: none was there before)",
-				   hc_undo_now_called(c));
+		return hc_undo_say(
+			c, "deleted", false, "deleted%s%s",
+			j->done ?
+				"" :
+				" (made by a hookcmp stopped before it could say so: none was there before)",
+			hc_undo_now_called(c));
 	case -ENOENT:
 	case -ENODEV:
 		return hc_undo_say(c, "gone", false, "already gone%s%s",

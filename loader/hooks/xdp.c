@@ -79,8 +79,8 @@ static bool our_pin(const char *pin)
 	const char *name = pin + sizeof(HC_PIN_DIR);
 	struct stat st;
 
-	return !strncmp(pin, HC_PIN_DIR "/", sizeof(HC_PIN_DIR)) &&
-	       name[0] && name[0] != '.' && !strchr(name, '/') &&
+	return !strncmp(pin, HC_PIN_DIR "/", sizeof(HC_PIN_DIR)) && name[0] &&
+	       name[0] != '.' && !strchr(name, '/') &&
 	       !lstat(HC_PIN_DIR, &st) && S_ISDIR(st.st_mode);
 }
 
@@ -369,7 +369,6 @@ int hc_xdp_detach(struct hc_run *r)
 
 /* ---- its journal record, undone by cleanup ---- */
 
-
 static void xdp_off(struct hc_undo_ctx *c, int ifindex, const char *name,
 		    const char *where)
 {
@@ -394,7 +393,8 @@ static void xdp_off(struct hc_undo_ctx *c, int ifindex, const char *name,
 	if (ret != -EEXIST)
 		unpin(j->pin);
 	if (ret == -EEXIST)
-		hc_undo_say(c, "left alone", false, "%s, so it stays", c->err.msg);
+		hc_undo_say(c, "left alone", false, "%s, so it stays",
+			    c->err.msg);
 	else if (ret)
 		hc_undo_say(c, "detached", false, "%s%s", c->err.msg, note);
 	else if (j->foreign_id)
