@@ -19,7 +19,9 @@
 #include "journal.h"
 #include "netns.h"
 
-#define JREC_MAGIC "hookcmp-journal 2\n"
+/* Format 3 has every field; format 2 lacks those added since its first. */
+#define JREC_MAGIC "hookcmp-journal 3\n"
+#define JREC_MAGIC_2 "hookcmp-journal 2\n"
 #define JREC_MAX 4096 /* a record is a few hundred bytes */
 
 /* The kinds their owners registered: hooks, qdisc/, bench. */
@@ -47,10 +49,10 @@ const struct hc_jkind *hc_journal_kind(const char *name)
 enum ftype { F_U64, F_INT, F_U32, F_BOOL, F_STR, F_KIND, F_MAC, F_VAL };
 
 /*
- * Format 2's fields. A field added since its first records is optional:
- * missing, it keeps its old meaning, its zero (netns_proc: not known,
- * cgroup: none, proof: none). A change of a field's meaning is a new
- * format.
+ * The fields. One added since format 2's first records may be missing
+ * from a format 2 record: it keeps its old meaning, its zero (netns_proc:
+ * not known, cgroup: none, proof: none). Format 3 records have them all,
+ * so a cut one is never read. A new field or meaning is a new format.
  */
 static const struct field {
 	const char *key;
@@ -229,12 +231,14 @@ static int parse_field(const struct field *f, const char *s, size_t len,
 int hc_jrec_parse(const char *buf, size_t len, struct hc_jrec *rec)
 {
 	const char *end = buf + len, *line, *eol, *eq;
-	bool seen[NR_FIELDS] = {};
+	bool seen[NR_FIELDS] = {}, v2;
 	size_t i, mlen = strlen(JREC_MAGIC);
 
 	memset(rec, 0, sizeof(*rec));
-	if (len < mlen || memcmp(buf, JREC_MAGIC, mlen) ||
-	    memchr(buf, '\0', len))
+	if (len < mlen || memchr(buf, '\0', len))
+		goto bad;
+	v2 = !memcmp(buf, JREC_MAGIC_2, mlen);
+	if (!v2 && memcmp(buf, JREC_MAGIC, mlen))
 		goto bad;
 	for (line = buf + mlen; line < end; line = eol + 1) {
 		eol = memchr(line, '\n', end - line);
@@ -256,7 +260,7 @@ int hc_jrec_parse(const char *buf, size_t len, struct hc_jrec *rec)
 		seen[i] = true;
 	}
 	for (i = 0; i < NR_FIELDS; i++)
-		if (!seen[i] && !fields[i].added)
+		if (!seen[i] && !(v2 && fields[i].added))
 			goto bad;
 	if (rec->pid > 0 && rec->seq && rec->kind)
 		return 0;

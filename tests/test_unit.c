@@ -475,6 +475,9 @@ static void test_journal_records(void)
 	snprintf(rec.pin, sizeof(rec.pin), "/sys/fs/bpf/hookcmp/xdp-1-2-8");
 	rec.val[0] = 1;
 	rec.val[3] = 4294967295u;
+	snprintf(rec.cgroup, sizeof(rec.cgroup), "/a b/hookcmp.1");
+	rec.cgroup_ino = 9;
+	rec.proof = 2;
 	len = hc_jrec_format(&rec, buf, sizeof(buf));
 	t_result(len > 0 && !hc_jrec_parse(buf, len, &back) &&
 			 !memcmp(&rec, &back, sizeof(rec)),
@@ -489,6 +492,36 @@ static void test_journal_records(void)
 	CHECK_EQ(n, 0, "journal record: no prefix of it parses");
 	t_result(hc_jrec_parse(buf, len, &back) == 0 && !back.bad[0],
 		 "journal record: parsed whole, it is not bad");
+	/*
+	 * Format 2 as first written: no netns_proc, cgroup, cgroup_ino or
+	 * proof. Read, those zero; the same lines missing in format 3 are not.
+	 */
+	{
+		static const char *const added[] = { "netns_proc=", "cgroup=",
+						     "cgroup_ino=", "proof=" };
+		struct hc_jrec old;
+		size_t k;
+
+		memcpy(&old, &rec, sizeof(old)); /* padding too, for memcmp */
+		snprintf(bad, sizeof(bad), "%s", buf);
+		for (k = 0; k < sizeof(added) / sizeof(added[0]); k++) {
+			p = strstr(bad, added[k]);
+			if (p && p[-1] == '\n') {
+				eol = strchr(p, '\n');
+				memmove(p, eol + 1, strlen(eol + 1) + 1);
+			}
+		}
+		t_result(hc_jrec_parse(bad, strlen(bad), &back) == -EINVAL,
+			 "journal record: format 3 without its newer fields refused");
+		memcpy(strchr(bad, ' ') + 1, "2", 1);
+		old.netns_proc = 0;
+		memset(old.cgroup, 0, sizeof(old.cgroup));
+		old.cgroup_ino = 0;
+		old.proof = 0;
+		t_result(!hc_jrec_parse(bad, strlen(bad), &back) &&
+				 !memcmp(&old, &back, sizeof(old)),
+			 "journal record: format 2 without them read, as zero");
+	}
 	/* One line garbled at a time. */
 	for (i = 0; i < sizeof(garbled) / sizeof(garbled[0]); i++) {
 		const char *key = garbled[i];
