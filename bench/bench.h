@@ -56,8 +56,9 @@
 #define BENCH_PATH_SECS 0.5 /* sampled visits past BENCH_PATH_MIN stop after */
 #define BENCH_PATH_SAMPLES 2000 /* the path check samples a row this often */
 #define BENCH_PATH_MIN 200 /* fewer samples check nothing */
-/* Under BENCH_PATH_MIN, sampled visits go on until this long (a busy
- * machine, a short visit: the generator alone) while frames arrive. */
+/* Under BENCH_PATH_MIN, or while a group of the row's path has not shown,
+ * sampled visits go on until this long (a busy machine, a short visit:
+ * the generator alone) while frames arrive. */
 #define BENCH_PATH_MAX_SECS 10.0
 #define BENCH_PATH_STRAY 0.02 /* a '!' function in more samples: it ran */
 #define BENCH_PROFILE_TOP 15 /* --profile-top's default */
