@@ -551,8 +551,6 @@ bool hc_jrec_same_run(const struct hc_jrec *a, const struct hc_jrec *b)
 
 /* ---- records ---- */
 
-static void read_rec(int dfd, const char *name, struct hc_jrec *rec);
-
 /* Room for every record's number in its name's 20 digits, never wrapped. */
 #define SEQ_MAX 9999999999999999999ULL
 
@@ -560,30 +558,19 @@ static void read_rec(int dfd, const char *name, struct hc_jrec *rec);
  * One more than the highest sequence number of the journal's records:
  * what is not a record (a stray file named like one) counts for nothing.
  */
-static int next_seq(int dfd, __u64 *seq)
+static int next_seq(__u64 *seq)
 {
-	struct hc_jrec rec;
-	struct dirent *de;
-	__u64 max = 0;
-	int fd = dup(dfd);
-	DIR *d;
+	struct hc_jrec *recs;
+	__u64 max;
+	int n;
 
-	d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (hc_journal_list(&recs, &n, NULL)) {
 		*seq = time(NULL); /* still in order, if not dense */
 		return 0;
 	}
-	rewinddir(d);
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		read_rec(dfd, de->d_name, &rec);
-		if (!rec.bad[0] && rec.seq > max)
-			max = rec.seq;
-	}
-	closedir(d);
+	/* The list has its records first, the last change first. */
+	max = n && !recs[0].bad[0] ? recs[0].seq : 0;
+	free(recs);
 	if (max >= SEQ_MAX)
 		return -EOVERFLOW;
 	*seq = max + 1;
@@ -613,7 +600,7 @@ int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
 		/* No MAC address (lo, tun) is all zeroes, and stays so. */
 		if (rec->dev[0])
 			hc_dev_mac(rec->dev, rec->mac);
-		ret = next_seq(dir_fd, &rec->seq);
+		ret = next_seq(&rec->seq);
 		snprintf(rec->name, sizeof(rec->name), "%020llu-%s-%d",
 			 (unsigned long long)rec->seq,
 			 rec->kind->name, rec->pid);
