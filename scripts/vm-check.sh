@@ -22,19 +22,27 @@ VM=$TREE/build/vm
 GUEST_RES=/tmp/vm-results
 GUEST_SRC=/tmp/hookcmp-src
 GUEST_TREE=/tmp/hookcmp
-# The suites of tests/run.sh whose results depend on the kernel (not cli:
-# usage errors, found before anything asks the kernel). Not
+# The tests of tests/run.sh whose outcome the kernel decides (doc/kernels.md).
+# Not cli (usage errors, found before anything asks the kernel); of netns
+# not bad_input (its kernel rows are xsk's), duration, faults, signals or
+# cleanup_netns: hookcmp's own timers, undo steps, signal handling and
+# journal, whose kernel calls the other tests make; of redirect not usage
+# or bad_target; of xsk not text or faults_signals. Not
 # bench-dev-short: under TCG, 6.1's threaded NAPI on the two-queue veth
-# locked up a CPU in one of two runs (doc/kernels.md). The bench suite,
-# the longest under TCG, runs in the 6.1 guest only: CI runs both guests
-# beside the host's suites and must stay within its time (doc/kernels.md).
-# Of bench, the tests whose outcome the kernel decides: the scenarios
-# (with the path check, whose names differ by kernel), forward, inject,
-# cgroup_kill, scope. Not path, contract, target, perf_ctl, compare,
-# profile or exits: bench's own mechanics, the same on any kernel, run on
-# the host (exits' undo paths are the netns suite's; doc/kernels.md).
-SUITES="prog-run netns redirect xsk $(printf 'bench:%s ' scenarios forward inject cgroup_kill scope)"
-SUITES_612="prog-run netns redirect xsk"
+# locked up a CPU in one of two runs. The bench suite, the longest under
+# TCG, runs in the 6.1 guest only, and of it the tests whose outcome the
+# kernel decides: the scenarios (with the path check, whose names differ
+# by kernel), forward, inject, cgroup_kill, scope.
+pick() {
+	local s=$1 t
+	shift
+	for t; do printf '%s:%s ' "$s" "$t"; done
+}
+SUITES_612="prog-run $(pick netns hooks tcx_refused socket_udp cgroup netfilter \
+	foreign_clsact foreign_xdp from_zero bytes inject gen device_trouble \
+	default_route cleanup bench_here jit_off)$(pick redirect forward mixed dmac \
+	no_napi refresh)$(pick xsk one_queue two_queues ring_full bad_input cleanup device_gone)"
+SUITES="$SUITES_612 $(pick bench scenarios forward inject cgroup_kill scope)"
 TIMEOUT=${VM_TIMEOUT:-3000}
 
 usage() {
