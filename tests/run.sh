@@ -22,7 +22,10 @@ named() { [[ $SUITES == *" $1 "* ]]; }
 . tests/sandbox.sh
 
 pass=0 failed=0 skipped=0
-TIMES=() T0=$SECONDS STAMP=$(mktemp)
+TIMES=() T0=$SECONDS STAMP=$(mktemp) out='' churn='' churn_pid=''
+# However this script ends (killed, or a reader gone: SIGPIPE), its files
+# and the other BPF user (below) go with it.
+trap '[ -z "$churn_pid" ] || kill -TERM $churn_pid 2>/dev/null; rm -f "$STAMP" "$out" "$churn"' EXIT
 
 # run NAME COMMAND...: a command that dies without saying FAIL still fails.
 run() {
@@ -96,9 +99,6 @@ if [ "$(id -u)" -eq 0 ] && { want netns || want safety || want bench || want xsk
 	churn=$(mktemp)
 	nsenter --mount=/proc/$$/fd/8 --net=/proc/$$/fd/9 "$PWD/build/bpf-churn" >"$churn" &
 	churn_pid=$!
-	# However this script ends (a reader gone: SIGPIPE), the other BPF
-	# user goes with it.
-	trap 'kill -TERM $churn_pid 2>/dev/null' EXIT
 	# netns under the mounts of a Debian host (a bpffs with a pin, cgroup
 	# v1 beside cgroup2), the others under the plain ones
 	# (tests/sandbox.sh): hookcmp and the tools it is tested against
@@ -114,7 +114,7 @@ if [ "$(id -u)" -eq 0 ] && { want netns || want safety || want bench || want xsk
 		test_bad_input test_external test_run_per_cpu test_tune
 	kill -TERM "$churn_pid"
 	wait "$churn_pid"
-	trap - EXIT
+	churn_pid=
 	if [ "$(cat "$churn")" -gt 0 ] 2>/dev/null; then
 		echo "PASS netns suite ran beside another BPF user ($(cat "$churn") programs and maps loaded and unloaded)"
 		pass=$((pass + 1))
@@ -122,7 +122,6 @@ if [ "$(id -u)" -eq 0 ] && { want netns || want safety || want bench || want xsk
 		echo "FAIL netns suite: the other BPF user did not run"
 		failed=$((failed + 1))
 	fi
-	rm -f "$churn"
 fi
 
 named vm && run vm tests/vm.sh
@@ -139,6 +138,5 @@ echo
 echo "# total: $((SECONDS - T0)) s"
 [ -d build/test-failures ] && find build/test-failures -mindepth 1 -maxdepth 1 -newer "$STAMP" |
 	sed 's/^/# kept for a failure: /'
-rm -f "$STAMP"
 echo "$pass passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
