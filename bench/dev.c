@@ -421,8 +421,7 @@ static int tune_original(struct bench *b, struct hc_jrec *rec,
 	for (i = 0; !ret && i < n; i++) {
 		o = &recs[i];
 		if (o->bad[0] || o->kind != rec->kind ||
-		    o->ifindex != b->if_dut || o->netns_ino != here.ino ||
-		    o->netns_dev != here.dev ||
+		    o->ifindex != b->if_dut || !hc_netns_same(&o->ns, &here) ||
 		    memcmp(o->mac, mac, sizeof(mac)))
 			continue;
 		if (hc_journal_alive(o)) {

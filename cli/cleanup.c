@@ -74,8 +74,7 @@ static bool selected(const struct select *s, const struct hc_jrec *j)
 	if (j->bad[0] || (s->dev && strcmp(j->dev, s->dev)))
 		return false;
 	return !s->netns || !strcmp(j->netns, s->netns) ||
-	       (s->id.ino && j->netns_ino == s->id.ino &&
-		j->netns_dev == s->id.dev);
+	       (s->id.ino && hc_netns_same(&j->ns, &s->id));
 }
 
 static void ns_label(const struct hc_jrec *j, char *buf, size_t size)
@@ -84,7 +83,7 @@ static void ns_label(const struct hc_jrec *j, char *buf, size_t size)
 		snprintf(buf, size, "'%s'", j->netns);
 	else
 		snprintf(buf, size, "inode %llu",
-			 (unsigned long long)j->netns_ino);
+			 (unsigned long long)j->ns.ino);
 }
 
 /* status and cleanup -j: one document, an array of records (f: stdout). */
@@ -102,7 +101,7 @@ static void json_record(const struct hc_jrec *j, const char *state,
 	jw_str(&w, "dev", j->dev);
 	jw_u64(&w, "ifindex", j->ifindex);
 	jw_str(&w, "netns", j->netns);
-	jw_u64(&w, "netns_ino", j->netns_ino);
+	jw_u64(&w, "netns_ino", j->ns.ino);
 	jw_str(&w, "mode", j->mode);
 	if (j->kind->json)
 		j->kind->json(j, &w);
@@ -178,7 +177,7 @@ static int check_one_netns(const struct select *sel, struct hc_jrec *recs,
 			continue;
 		for (k = 0; k < i; k++)
 			if (selected(sel, &recs[k]) &&
-			    recs[k].netns_ino == recs[i].netns_ino)
+			    hc_netns_same(&recs[k].ns, &recs[i].ns))
 				break;
 		if (k < i)
 			continue;

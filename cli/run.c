@@ -171,8 +171,7 @@ static void warn_stale(const struct hc_run *r)
 		return;
 	for (i = 0; i < n; i++)
 		if (!recs[i].bad[0] && recs[i].ifindex == r->ifindex &&
-		    recs[i].netns_ino == here.ino &&
-		    recs[i].netns_dev == here.dev &&
+		    hc_netns_same(&recs[i].ns, &here) &&
 		    !hc_journal_alive(&recs[i]))
 			hc_text_printf(
 				stderr,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 #include "hc_shared.h"
+#include "netns.h"
 
 #define HC_VERSION "0.1.0"
 
@@ -53,8 +54,7 @@ struct hc_jrec {
 	bool shared; /* a qdisc: joined, another hookcmp run created it */
 	__u32 proof; /* a qdisc: what else proves it ours (qdisc/qdisc.h) */
 	char netns[256]; /* -n NAME (NAME_MAX), or "" */
-	__u64 netns_dev, netns_ino; /* the namespace's nsfs identity */
-	__u64 netns_proc; /* and the inode of its /proc/net/dev */
+	struct hc_netns_id ns; /* the namespace it was made in */
 	char dev[16];
 	int ifindex;
 	__u8 mac[6];

@@ -19,9 +19,9 @@
 #include "journal.h"
 #include "netns.h"
 
-/* Format 3 has every field; format 2 lacks those added since its first. */
-#define JREC_MAGIC "hookcmp-journal 3\n"
-#define JREC_MAGIC_2 "hookcmp-journal 2\n"
+/* "hookcmp-journal N": this hookcmp writes format 4 and reads 2 to 4. */
+#define JREC_MAGIC "hookcmp-journal "
+#define JREC_FORMAT 4
 #define JREC_MAX 4096 /* a record is a few hundred bytes */
 
 /* The kinds their owners registered: hooks, qdisc/, bench. */
@@ -49,31 +49,54 @@ const struct hc_jkind *hc_journal_kind(const char *name)
 enum ftype { F_U64, F_INT, F_U32, F_BOOL, F_STR, F_KIND, F_MAC, F_VAL };
 
 /*
- * The fields. One added since format 2's first records may be missing
- * from a format 2 record: it keeps its old meaning, its zero (netns_proc:
- * not known, cgroup: none, proof: none). Format 3 records have them all,
- * so a cut one is never read. A new field or meaning is a new format.
+ * The fields, each in every record since its format. One missing from an
+ * older format's record keeps its old meaning, its zero (netns_proc: not
+ * known, cgroup: none, proof: none, netns_cookie: not known), and was in
+ * some of format 2's records, written before it had its own format. A
+ * record of its own format or later has it, so a cut one is never read.
  */
 static const struct field {
 	const char *key;
 	enum ftype type;
 	size_t off, size;
-	bool added;
+	int since;
 } fields[] = {
-#define F(k, t, ...)                                                    \
-	{ #k, t, offsetof(struct hc_jrec, k),                           \
-	  sizeof(((struct hc_jrec *)0)->k), __VA_ARGS__ }
-	F(seq, F_U64),	      F(pid, F_INT),	    F(pidns, F_U64),
-	F(start, F_U64),      F(kind, F_KIND),	    F(done, F_BOOL),
-	F(shared, F_BOOL),    F(netns, F_STR),	    F(netns_dev, F_U64),
-	F(netns_ino, F_U64),  F(netns_proc, F_U64, true), F(dev, F_STR),
-	F(ifindex, F_INT),    F(mac, F_MAC),	    F(mode, F_STR),
-	F(prog_id, F_U32),    F(parent, F_U32),	    F(prio, F_U32),
-	F(handle, F_U32),     F(chain, F_U32),	    F(protocol, F_U32),
-	F(foreign_id, F_U32), F(pin, F_STR),	    F(val, F_VAL),
-	F(cgroup, F_STR, true), F(cgroup_ino, F_U64, true),
-	F(proof, F_U32, true),
+#define FM(k, m, t, ...)                                              \
+	{                                                             \
+		k, t, offsetof(struct hc_jrec, m),                    \
+			sizeof(((struct hc_jrec *)0)->m), __VA_ARGS__ \
+	}
+#define F(k, t, ...) FM(#k, k, t, __VA_ARGS__)
+	F(seq, F_U64),
+	F(pid, F_INT),
+	F(pidns, F_U64),
+	F(start, F_U64),
+	F(kind, F_KIND),
+	F(done, F_BOOL),
+	F(shared, F_BOOL),
+	F(netns, F_STR),
+	FM("netns_dev", ns.dev, F_U64),
+	FM("netns_ino", ns.ino, F_U64),
+	FM("netns_proc", ns.proc, F_U64, 3),
+	FM("netns_cookie", ns.cookie, F_U64, 4),
+	F(dev, F_STR),
+	F(ifindex, F_INT),
+	F(mac, F_MAC),
+	F(mode, F_STR),
+	F(prog_id, F_U32),
+	F(parent, F_U32),
+	F(prio, F_U32),
+	F(handle, F_U32),
+	F(chain, F_U32),
+	F(protocol, F_U32),
+	F(foreign_id, F_U32),
+	F(pin, F_STR),
+	F(val, F_VAL),
+	F(cgroup, F_STR, 3),
+	F(cgroup_ino, F_U64, 3),
+	F(proof, F_U32, 3),
 #undef F
+#undef FM
 };
 #define NR_FIELDS (sizeof(fields) / sizeof(fields[0]))
 
@@ -163,7 +186,7 @@ static int format_field(const struct field *f, const struct hc_jrec *rec,
 
 int hc_jrec_format(const struct hc_jrec *rec, char *buf, size_t size)
 {
-	size_t n = snprintf(buf, size, JREC_MAGIC), i;
+	size_t n = snprintf(buf, size, JREC_MAGIC "%d\n", JREC_FORMAT), i;
 	int k;
 
 	for (i = 0; i < NR_FIELDS && n < size; i++) {
@@ -231,14 +254,16 @@ static int parse_field(const struct field *f, const char *s, size_t len,
 int hc_jrec_parse(const char *buf, size_t len, struct hc_jrec *rec)
 {
 	const char *end = buf + len, *line, *eol, *eq;
-	bool seen[NR_FIELDS] = {}, v2;
-	size_t i, mlen = strlen(JREC_MAGIC);
+	bool seen[NR_FIELDS] = {};
+	size_t i, mlen = strlen(JREC_MAGIC) + 2;
+	int format;
 
 	memset(rec, 0, sizeof(*rec));
 	if (len < mlen || memchr(buf, '\0', len))
 		goto bad;
-	v2 = !memcmp(buf, JREC_MAGIC_2, mlen);
-	if (!v2 && memcmp(buf, JREC_MAGIC, mlen))
+	format = buf[mlen - 2] - '0';
+	if (memcmp(buf, JREC_MAGIC, mlen - 2) || format < 2 ||
+	    format > JREC_FORMAT || buf[mlen - 1] != '\n')
 		goto bad;
 	for (line = buf + mlen; line < end; line = eol + 1) {
 		eol = memchr(line, '\n', end - line);
@@ -260,7 +285,7 @@ int hc_jrec_parse(const char *buf, size_t len, struct hc_jrec *rec)
 		seen[i] = true;
 	}
 	for (i = 0; i < NR_FIELDS; i++)
-		if (!seen[i] && !(v2 && fields[i].added))
+		if (!seen[i] && format >= (fields[i].since ?: 2))
 			goto bad;
 	if (rec->pid > 0 && rec->seq && rec->kind)
 		return 0;
@@ -580,7 +605,6 @@ static int next_seq(__u64 *seq)
 int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
 {
 	char buf[JREC_MAX], tmp[sizeof(rec->name) + 8];
-	struct hc_netns_id id = {};
 	bool first = !rec->name[0];
 	int fd = -1, len, ret;
 
@@ -593,10 +617,7 @@ int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
 		rec->start = start_of("/proc/self");
 		snprintf(rec->netns, sizeof(rec->netns), "%s",
 			 netns ? netns : "");
-		hc_netns_self(&id);
-		rec->netns_dev = id.dev;
-		rec->netns_ino = id.ino;
-		rec->netns_proc = id.proc;
+		hc_netns_self(&rec->ns);
 		/* No MAC address (lo, tun) is all zeroes, and stays so. */
 		if (rec->dev[0])
 			hc_dev_mac(rec->dev, rec->mac);

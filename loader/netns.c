@@ -9,11 +9,54 @@
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include "hookcmp.h"
 #include "netns.h"
 
 #define PIDNS_INIT_INO 0xeffffffcULL /* PROC_PID_INIT_INO */
+#ifndef SO_NETNS_COOKIE
+#define SO_NETNS_COOKIE 71
+#endif
+
+bool hc_netns_same(const struct hc_netns_id *a, const struct hc_netns_id *b)
+{
+	return a->ino == b->ino && a->dev == b->dev &&
+	       (!a->cookie || !b->cookie || a->cookie == b->cookie);
+}
+
+/* The current thread's namespace's cookie, or 0 before Linux 5.14. */
+static __u64 cookie_here(void)
+{
+	socklen_t len = sizeof(__u64);
+	__u64 cookie = 0;
+	int s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (s >= 0 && getsockopt(s, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len))
+		cookie = 0;
+	if (s >= 0)
+		close(s);
+	return cookie;
+}
+
+/* The cookie of the namespace fd is open on: only a socket there says. */
+static int cookie_of(int fd, __u64 *cookie)
+{
+	int home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (home < 0)
+		return -errno;
+	if (setns(fd, CLONE_NEWNET)) {
+		ret = -errno;
+	} else {
+		*cookie = cookie_here();
+		if (setns(home, CLONE_NEWNET))
+			ret = -errno;
+	}
+	close(home);
+	return ret;
+}
 
 static int id_of(int fd, struct hc_netns_id *id)
 {
@@ -35,6 +78,7 @@ int hc_netns_self(struct hc_netns_id *id)
 	id->dev = st.st_dev;
 	id->ino = st.st_ino;
 	id->proc = stat("/proc/thread-self/net/dev", &st) ? 0 : st.st_ino;
+	id->cookie = cookie_here();
 	return 0;
 }
 
@@ -259,8 +303,16 @@ static int match(int fd, const struct hc_netns_id *id, const char *where,
 		 void *data)
 {
 	struct find *f = data;
+	struct hc_netns_id here = *id;
+	int ret;
 
 	if (id->ino != f->id->ino || id->dev != f->id->dev)
+		return 0;
+	/* Another namespace that got the inode of one gone. */
+	ret = f->id->cookie ? cookie_of(fd, &here.cookie) : 0;
+	if (ret)
+		return ret;
+	if (!hc_netns_same(&here, f->id))
 		return 0;
 	f->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	if (f->fd < 0)

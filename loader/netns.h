@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Network namespaces by identity, not by name: the nsfs device and inode
- * of a namespace are what a journal record keeps, and a namespace is found
- * again wherever something still holds it (a name under /run/netns, a
- * process, an open file, a bind mount), or proven gone.
+ * of a namespace, and its cookie, are what a journal record keeps, and a
+ * namespace is found again wherever something still holds it (a name
+ * under /run/netns, a process, an open file, a bind mount), or proven
+ * gone.
  */
 #ifndef HC_NETNS_H
 #define HC_NETNS_H
@@ -19,7 +20,18 @@ struct hc_netns_id {
 	 * where the kernel hides its ns links, even from root.
 	 */
 	__u64 proc;
+	/*
+	 * Its cookie (SO_NETNS_COOKIE, Linux 5.14), never reused while the
+	 * machine runs: nsfs reuses a freed namespace's inode. 0: unknown.
+	 */
+	__u64 cookie;
 };
+
+/*
+ * Whether a and b are one namespace: the same nsfs inode, and the same
+ * cookie where both know it.
+ */
+bool hc_netns_same(const struct hc_netns_id *a, const struct hc_netns_id *b);
 
 /* The identity of the current thread's network namespace. */
 int hc_netns_self(struct hc_netns_id *id);

@@ -40,14 +40,15 @@ bool hc_undo_ns_missing(struct hc_undo_ctx *c)
 	if (c->nl)
 		return false;
 	if (c->gone == -ESRCH && !hc_pidns_initial())
-		hc_undo_say(c, "failed", true,
-		    "its network namespace (inode %llu) is out of sight from this PID namespace: run hookcmp cleanup from the initial one",
-		    (unsigned long long)c->rec->netns_ino);
+		hc_undo_say(
+			c, "failed", true,
+			"its network namespace (inode %llu) is out of sight from this PID namespace: run hookcmp cleanup from the initial one",
+			(unsigned long long)c->rec->ns.ino);
 	else if (c->gone == -ESRCH)
 		hc_undo_say(
 			c, "failed", true,
 			"its network namespace (inode %llu) was not found, but a process whose namespace the kernel hides may hold it: the record stays",
-			(unsigned long long)c->rec->netns_ino);
+			(unsigned long long)c->rec->ns.ino);
 	else
 		hc_undo_say(c, "gone", false,
 		    "its network namespace is gone, and this with it");
@@ -188,16 +189,13 @@ int hc_undo_follow(struct hc_undo_ctx *c,
 void hc_undo(struct hc_undo_pass *pass, const struct hc_jrec *rec,
 	     struct hc_undo *u)
 {
-	struct hc_netns_id id = { .dev = rec->netns_dev,
-				  .ino = rec->netns_ino,
-				  .proc = rec->netns_proc };
 	struct hc_undo_ctx c = { .rec = rec, .pass = pass, .u = u };
 	int home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 	char name[sizeof(rec->netns) + 8];
 	int fd;
 
 	memset(u, 0, sizeof(*u));
-	fd = hc_netns_open(&id, rec->netns, c.where, sizeof(c.where));
+	fd = hc_netns_open(&rec->ns, rec->netns, c.where, sizeof(c.where));
 	if (fd >= 0) {
 		c.gone = setns(fd, CLONE_NEWNET) ? -errno : 0;
 		close(fd);

@@ -190,8 +190,8 @@ static int kind_check(struct hc_nl *nl, int ifindex, const char *kind,
 
 static bool same_qdisc(const struct hc_jrec *a, const struct hc_jrec *b)
 {
-	return a->kind == &hc_jkind_qdisc && a->done && a->ifindex == b->ifindex &&
-	       a->netns_ino == b->netns_ino && a->netns_dev == b->netns_dev &&
+	return a->kind == &hc_jkind_qdisc && a->done &&
+	       a->ifindex == b->ifindex && hc_netns_same(&a->ns, &b->ns) &&
 	       !strcmp(a->mode, b->mode) && !hc_jrec_same_run(a, b);
 }
 
@@ -306,8 +306,7 @@ static int count_filter(const struct hc_filter_info *info, void *data)
 		const struct hc_jrec *j = &q->recs[i];
 
 		if (!j->bad[0] && j->kind == &hc_jkind_filter &&
-		    j->netns_ino == q->rec->netns_ino &&
-		    j->netns_dev == q->rec->netns_dev &&
+		    hc_netns_same(&j->ns, &q->rec->ns) &&
 		    j->ifindex == info->ifindex && j->prio == info->prio &&
 		    j->handle == info->handle && j->prog_id == info->prog_id &&
 		    !strcmp(info->kind, "bpf") && hc_journal_alive(j)) {

@@ -29,8 +29,7 @@ static bool proof_for(const struct hc_undo_ctx *c)
 		const struct hc_jrec *f = &c->pass->removed[i];
 
 		if (hc_jrec_same_run(f, q) && f->ifindex == q->ifindex &&
-		    f->netns_ino == q->netns_ino &&
-		    f->netns_dev == q->netns_dev)
+		    hc_netns_same(&f->ns, &q->ns))
 			return true;
 	}
 	return false;

@@ -71,6 +71,53 @@ test_recycled() {
 	done
 }
 
+# nsfs gives a freed namespace's inode to the next one made: a dead run's
+# record must not take the new namespace for its own, neither at cleanup
+# (their clsact stays) nor when a new run there ends (its clsact goes,
+# shared with no one).
+test_reused_inode() {
+	local name="netns inode reused" A=hct$$r ino i out
+	ip netns add "$A" && ip -n "$A" link add d0 type veth peer name d1 &&
+		ip -n "$A" link set d0 up || { fail "$name: setup"; return; }
+	ino=$(stat -L -c %i "/run/netns/$A")
+	if ! hc_start -n "$A" --hook tc -i 0 d0; then
+		fail "$name: did not attach"
+		ip netns del "$A"
+		return
+	fi
+	kill9
+	ip netns del "$A"
+	# The old namespace is freed in the background: until then its
+	# inode is not free.
+	for i in $(seq "$WAIT_TICKS"); do
+		ip netns add "$A"
+		[ "$(stat -L -c %i "/run/netns/$A")" = "$ino" ] && break
+		ip netns del "$A"
+		sleep 0.1
+	done
+	if [ "$(stat -L -c %i "/run/netns/$A" 2>/dev/null)" != "$ino" ]; then
+		echo "SKIP $name: no new namespace got inode $ino in $WAIT_TICKS tries: nothing to mistake"
+		"$HC" cleanup --all >/dev/null 2>&1
+		ip netns del "$A" 2>/dev/null
+		return
+	fi
+	ip -n "$A" link add d0 type veth peer name d1 && ip -n "$A" link set d0 up
+	"$HC" -n "$A" --hook tc -d 0.3 -i 0 d0 >/dev/null 2>"$T/err"
+	check_eq "$name: a new run there: exit" "$?" 0 "$T/err"
+	check "$name: a new run there: shares its clsact with no one" \
+		not grep -q "which shares it" "$T/err"
+	check_eq "$name: a new run there: its clsact went" "$(qdisc_kinds "$A" d0)" '["noqueue"]'
+	# Theirs now, whatever the run left.
+	tc -n "$A" qdisc del dev d0 clsact 2>/dev/null
+	plant "$name" tc -n "$A" qdisc add dev d0 clsact
+	out=$("$HC" cleanup --all 2>&1)
+	check_eq "$name: cleanup exit" "$?" 0
+	check "$name: cleanup says the namespace went" grep -q "network namespace is gone" <<<"$out"
+	check_eq "$name: their clsact is still there" "$(qdisc_kinds "$A" d0)" '["clsact","noqueue"]'
+	check "$name: the records are gone" journal_empty
+	ip netns del "$A"
+}
+
 # --force is only about the default route; --replace takes an XDP slot
 # and gives it back, after a normal exit, a signal, and kill -9 + cleanup.
 test_replace() {
@@ -708,8 +755,8 @@ test_journal() {
 	rm -rf /run/hc-link /run/hc-elsewhere
 
 	# Records as earlier versions wrote them (tests/journal/FORMAT-WHAT):
-	# format 2's are read, the fields added since taking their old meaning;
-	# format 1's are skipped, saying why.
+	# formats 2 and 3 are read, the fields added since taking their old
+	# meaning; format 1's are skipped, saying why.
 	local f rec
 	for f in tests/journal/*; do
 		rm -rf /run/hookcmp && mkdir -m 0700 /run/hookcmp
@@ -735,7 +782,7 @@ test_journal() {
 	# A live one, rewritten as format 2's first records were: undone.
 	if hc_start -n "$D" --hook tc -i 0 "$DEV"; then
 		kill9
-		sed -i '1s/ 3$/ 2/; /^netns_proc=/d; /^cgroup/d; /^proof=/d' /run/hookcmp/*
+		sed -i '1s/ 4$/ 2/; /^netns_proc=/d; /^netns_cookie=/d; /^cgroup/d; /^proof=/d' /run/hookcmp/*
 		out=$("$HC" cleanup --all 2>&1)
 		check "$name: format 2's first records: undone" grep -q "deleted" <<<"$out"
 		check "$name: format 2's first records: none left" journal_empty
@@ -981,7 +1028,5 @@ test_outputs() {
 	check "$name: writes the CSV" test -s "$T/b.csv"
 }
 
-# tests/safety.sh [TEST...]: these, or all of them.
-for t in ${*:-test_recycled test_replace test_shared_qdisc test_dead_qdisc_live_filter test_pidns test_timens test_nl_sweep test_follow test_moved_replaced test_vanished test_tune test_names test_journal test_anonymous test_fds test_numbers test_privileges test_outputs}; do
-	"$t"
-done
+# tests/safety.sh [NAME...]: these tests, or all of them (tests/lib.sh).
+run_tests "$@"

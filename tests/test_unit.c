@@ -459,9 +459,10 @@ static void test_journal_records(void)
 	memset(rec.netns, 'n', sizeof(rec.netns) - 1);
 	memcpy(rec.netns, "a b%\t\xff\x80", 7);
 	snprintf(rec.dev, sizeof(rec.dev), "eth0.100");
-	rec.netns_dev = 4;
-	rec.netns_ino = 4026532247ULL;
-	rec.netns_proc = 4026532253ULL;
+	rec.ns.dev = 4;
+	rec.ns.ino = 4026532247ULL;
+	rec.ns.proc = 4026532253ULL;
+	rec.ns.cookie = 0x123456789abcULL;
 	rec.ifindex = 2147483647;
 	memcpy(rec.mac, "\x02\x00\xab\xcd\xef\x01", 6);
 	snprintf(rec.mode, sizeof(rec.mode), "clsact");
@@ -493,34 +494,61 @@ static void test_journal_records(void)
 	t_result(hc_jrec_parse(buf, len, &back) == 0 && !back.bad[0],
 		 "journal record: parsed whole, it is not bad");
 	/*
-	 * Format 2 as first written: no netns_proc, cgroup, cgroup_ino or
-	 * proof. Read, those zero; the same lines missing in format 3 are not.
+	 * Older formats: 3 had no netns_cookie; 2 as first written no
+	 * netns_proc, cgroup, cgroup_ino or proof either. Read, those are
+	 * zero; the same lines missing in today's format are not.
 	 */
 	{
-		static const char *const added[] = { "netns_proc=", "cgroup=",
-						     "cgroup_ino=", "proof=" };
+		static const struct {
+			char format;
+			const char *missing[6];
+		} older[] = {
+			{ '3', { "netns_cookie=" } },
+			{ '2',
+			  { "netns_cookie=", "netns_proc=", "cgroup=",
+			    "cgroup_ino=", "proof=" } },
+		};
 		struct hc_jrec old;
-		size_t k;
+		size_t f, k;
 
-		memcpy(&old, &rec, sizeof(old)); /* padding too, for memcmp */
-		snprintf(bad, sizeof(bad), "%s", buf);
-		for (k = 0; k < sizeof(added) / sizeof(added[0]); k++) {
-			p = strstr(bad, added[k]);
-			if (p && p[-1] == '\n') {
-				eol = strchr(p, '\n');
-				memmove(p, eol + 1, strlen(eol + 1) + 1);
+		for (f = 0; f < sizeof(older) / sizeof(older[0]); f++) {
+			memcpy(&old, &rec, sizeof(old)); /* padding too */
+			old.ns.cookie = 0;
+			if (older[f].format == '2') {
+				old.ns.proc = 0;
+				memset(old.cgroup, 0, sizeof(old.cgroup));
+				old.cgroup_ino = 0;
+				old.proof = 0;
 			}
+			snprintf(bad, sizeof(bad), "%s", buf);
+			for (k = 0; older[f].missing[k]; k++) {
+				p = strstr(bad, older[f].missing[k]);
+				if (p && p[-1] == '\n') {
+					eol = strchr(p, '\n');
+					memmove(p, eol + 1,
+						strlen(eol + 1) + 1);
+				}
+			}
+			t_result(
+				hc_jrec_parse(bad, strlen(bad), &back) ==
+					-EINVAL,
+				"journal record: format 4 without format %c's missing fields refused",
+				older[f].format);
+			*strchr(bad, '4') = older[f].format;
+			t_result(
+				!hc_jrec_parse(bad, strlen(bad), &back) &&
+					!memcmp(&old, &back, sizeof(old)),
+				"journal record: format %c without them read, as zero",
+				older[f].format);
 		}
-		t_result(hc_jrec_parse(bad, strlen(bad), &back) == -EINVAL,
-			 "journal record: format 3 without its newer fields refused");
-		memcpy(strchr(bad, ' ') + 1, "2", 1);
-		old.netns_proc = 0;
-		memset(old.cgroup, 0, sizeof(old.cgroup));
-		old.cgroup_ino = 0;
-		old.proof = 0;
-		t_result(!hc_jrec_parse(bad, strlen(bad), &back) &&
-				 !memcmp(&old, &back, sizeof(old)),
-			 "journal record: format 2 without them read, as zero");
+		/* Formats this hookcmp does not know. */
+		for (k = 0; k < 3; k++) {
+			snprintf(bad, sizeof(bad), "%s", buf);
+			*strchr(bad, '4') = "015"[k];
+			t_result(hc_jrec_parse(bad, strlen(bad), &back) ==
+					 -EINVAL,
+				 "journal record: format %c refused", "015"[k]);
+		}
 	}
 	/* One line garbled at a time. */
 	for (i = 0; i < sizeof(garbled) / sizeof(garbled[0]); i++) {
