@@ -797,9 +797,9 @@ test_cgroup_kill() {
 	wait "$pid" 2>/dev/null
 	check "$name: the cgroup stays" test -d "$cg"
 	check "$name: status names it, stale" \
-		grep -q "^cgroup /.*hookcmp\.$pid on hcd.*: STALE" <("$HC" status 2>&1)
+		grep -q "^cgroup /.*hookcmp\.$pid\.[0-9.]* on hcd.*: STALE" <("$HC" status 2>&1)
 	check "$name: cleanup removes it" \
-		grep -q "^cgroup /.*hookcmp\.$pid on hcd.*: deleted" <("$HC" cleanup --all 2>&1)
+		grep -q "^cgroup /.*hookcmp\.$pid\.[0-9.]* on hcd.*: deleted" <("$HC" cleanup --all 2>&1)
 	root_state_same "$name: nothing left behind"
 	check_eq "$name: a bench that ends keeps no record" \
 		"$("$HC" bench --hooks cgroup-udp $QUICK -j 2>/dev/null | jq -r '.rows[] | select(.name == "cgroup-udp") | .valid'):$(hc_cgroups)$(ls /run/hookcmp 2>/dev/null)" "true:"

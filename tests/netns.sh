@@ -146,7 +146,7 @@ test_socket_udp() {
 # hookcmp PID made, and that cgroup holds no process.
 cg_observed() {
 	local cg procs
-	cg=$(hc_cgroups | grep "/hookcmp\.$1\$") || return 1
+	cg=$(hc_cgroups | grep "/hookcmp\.$1\.[0-9]*\.[0-9]*$") || return 1
 	bpftool -j cgroup show "$cg" | jq -e --argjson id "$2" \
 		'any(.[]; .id == $id and .attach_type == "cgroup_inet_ingress")' >/dev/null &&
 		procs=$(cat "$cg/cgroup.procs") && [ -z "$procs" ]
@@ -194,17 +194,17 @@ EOF
 		wait "$HCPID"
 		HCPID=
 		check "$name: status after kill -9 names the cgroup" \
-			grep -q "^cgroup /.*hookcmp\.[0-9]* on $DEV in netns '$D': STALE" <(
+			grep -q "^cgroup /.*hookcmp\.[0-9.]* on $DEV in netns '$D': STALE" <(
 				"$HC" status 2>&1)
 		check "$name: cleanup removes it" \
-			grep -q "^cgroup /.*hookcmp\.[0-9]* on $DEV in netns '$D': deleted" <(
+			grep -q "^cgroup /.*hookcmp\.[0-9.]* on $DEV in netns '$D': deleted" <(
 				"$HC" -n "$D" cleanup "$DEV" 2>&1)
 		check_eq "$name: none left after cleanup" "$(hc_cgroups)" ""
 	fi
 	# A record whose cgroup is not the one it made: left alone.
 	if hc_start -n "$D" --hook cgroup -i 0 "$DEV"; then
 		local cg
-		cg=$(hc_cgroups | grep "/hookcmp\.$HCPID\$")
+		cg=$(hc_cgroups | grep "/hookcmp\.$HCPID\.[0-9]*\.[0-9]*$")
 		kill -KILL "$HCPID"
 		wait "$HCPID"
 		HCPID=

@@ -118,6 +118,86 @@ test_reused_inode() {
 	ip netns del "$A"
 }
 
+# The cgroup hook's cgroup: found by its id from outside the cgroup
+# namespace it was made in, named so that runs in two PID namespaces do
+# not collide, and removed after a kill -9 at any step.
+test_cgroup_identity() {
+	local name="cgroup" cg=/sys/fs/cgroup/hct$$ p1 p2 step
+	topo_up || { fail "$name: topology"; return; }
+	ip -n "$D" addr add 192.0.2.2/24 dev "$DEV"
+	snapshot >"$T/before"
+
+	# Its cgroup namespace's root is below the host's: the path its
+	# record keeps is not the host's.
+	name="cgroup made in a cgroup namespace"
+	if plant "$name" mkdir "$cg"; then
+		: >"$T/err"
+		sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec unshare --cgroup "$@"' \
+			sh "$cg" "$HC" -n "$D" --hook cgroup -i 0 "$DEV" >/dev/null 2>"$T/err" &
+		HCPID=$!
+		if wait_for "attached to" "$T/err"; then
+			kill9
+			check_eq "$name: its cgroup stays after kill -9" "$(hc_cgroups | grep -c "^$cg/hookcmp\.")" 1
+			"$HC" cleanup --all >"$T/out" 2>&1
+			check_eq "$name: the host's cleanup removes it" \
+				"$(grep -c "^cgroup .*: deleted$" "$T/out")" 1 "$T/out"
+			check_eq "$name: none left" "$(hc_cgroups)" ""
+			check "$name: no record left" journal_empty
+		else
+			fail "$name: did not attach"
+			sed 's/^/  /' "$T/err"
+			kill9
+		fi
+		"$HC" cleanup --all >/dev/null 2>&1
+		# What a failed cleanup left, too.
+		find "$cg" -depth -type d -exec rmdir {} \;
+	fi
+
+	# Both are pid 1 in there.
+	name="cgroup runs in two PID namespaces"
+	: >"$T/err1"
+	: >"$T/err2"
+	unshare --pid --fork --mount-proc --kill-child=KILL \
+		"$HC" -n "$D" --hook cgroup --port 9 -i 0 "$DEV" >/dev/null 2>"$T/err1" &
+	p1=$!
+	unshare --pid --fork --mount-proc --kill-child=KILL \
+		"$HC" -n "$D" --hook cgroup --port 10 -i 0 "$DEV" >/dev/null 2>"$T/err2" &
+	p2=$!
+	check "$name: the first attaches" wait_for "attached to" "$T/err1"
+	check "$name: the second attaches too" wait_for "attached to" "$T/err2" ||
+		sed 's/^/  /' "$T/err2"
+	check_eq "$name: a cgroup each" "$(hc_cgroups | wc -l)" 2
+	kill -KILL "$p1" "$p2"
+	wait "$p1" "$p2" 2>/dev/null
+	# --kill-child: hookcmp in there dies with unshare, not at once.
+	wait_until sh -c "! \"$HC\" status 2>&1 | grep -q 'attached by'"
+	"$HC" cleanup --all >"$T/out" 2>&1
+	check_eq "$name: cleanup removes both" "$(grep -c "^cgroup .*: deleted$" "$T/out")" 2 "$T/out"
+	check_eq "$name: none left" "$(hc_cgroups)" ""
+
+	# Killed at every step: cleanup leaves nothing.
+	for step in load cgroup cgroup-made cgroup-socket run detach; do
+		name="cgroup killed at $step"
+		: >"$T/err"
+		HOOKCMP_PAUSE_AT=$step "$HC" -n "$D" --hook cgroup -i 0 "$DEV" >/dev/null 2>"$T/err" &
+		HCPID=$!
+		if [ "$step" = detach ]; then
+			wait_for "attached to" "$T/err"
+			kill -INT "$HCPID"
+		fi
+		if ! wait_for "paused at step '$step'" "$T/err"; then
+			fail "$name: never paused there"
+			sed 's/^/  /' "$T/err"
+		fi
+		kill9
+		"$HC" cleanup --all >"$T/out" 2>&1
+		check_eq "$name: no cgroup left after cleanup" "$(hc_cgroups)" "" "$T/out"
+		check "$name: no record left" journal_empty
+	done
+	check_state_same "$name"
+	topo_down
+}
+
 # --force is only about the default route; --replace takes an XDP slot
 # and gives it back, after a normal exit, a signal, and kill -9 + cleanup.
 test_replace() {

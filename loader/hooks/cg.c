@@ -8,6 +8,7 @@
  * datagram escapes the program. The cgroup is journalled: the link and
  * the socket die with hookcmp, the directory does not.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -222,9 +223,21 @@ static int journal(struct hc_run *r, const char *path, __u64 ino)
 	return hc_journal_add(rec, r->netns, &r->err);
 }
 
+/*
+ * Its name: the run's pid, PID namespace and start time, what its record
+ * proves a run by. No other process makes that name, in any PID
+ * namespace, so a record of it proves it ours before its inode is known.
+ */
+static void cgroup_name(const struct hc_jrec *rec, char *buf, size_t size)
+{
+	snprintf(buf, size, "hookcmp.%d.%llu.%llu", rec->pid,
+		 (unsigned long long)rec->pidns,
+		 (unsigned long long)rec->start);
+}
+
 static int make_cgroup(struct hc_run *r, struct cg_state *st)
 {
-	char *path = st->path;
+	char *path = st->path, name[64];
 	struct stat sb;
 	int ret;
 
@@ -235,8 +248,17 @@ static int make_cgroup(struct hc_run *r, struct cg_state *st)
 			"no cgroup v2 to put the socket in: none is mounted here and mounting one failed");
 		return st->root_fd;
 	}
-	snprintf(path, sizeof(st->path), "%s%shookcmp.%d", st->home,
-		 st->home[0] ? "/" : "", getpid());
+	/* The record first: its name comes from the record's identity. */
+	ret = journal(r, "", 0);
+	if (ret)
+		return ret;
+	cgroup_name(hc_journal_of(r, &hc_jkind_cgroup), name, sizeof(name));
+	if (snprintf(path, sizeof(st->path), "%s%s%s", st->home,
+		     st->home[0] ? "/" : "", name) >= (int)sizeof(st->path)) {
+		hc_err_set(&r->err, "the cgroup path /%s/%s is too long",
+			   st->home, name);
+		return -ENAMETOOLONG;
+	}
 	ret = journal(r, path, 0);
 	if (ret)
 		return ret;
@@ -246,6 +268,7 @@ static int make_cgroup(struct hc_run *r, struct cg_state *st)
 		return ret;
 	}
 	st->made = true;
+	hc_pause("cgroup-made");
 	st->dir_fd =
 		openat(st->root_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (st->dir_fd < 0 || fstat(st->dir_fd, &sb))
@@ -321,33 +344,96 @@ static const char *cg_attach_name(const struct hc_run *r)
 	return "ingress";
 }
 
-/* The cgroup --hook cgroup made, while its inode says it is that one. */
+#ifndef FILEID_KERNFS
+#define FILEID_KERNFS 0xfe /* include/linux/exportfs.h: a kernfs node's id */
+#endif
+
+/*
+ * A cgroup by its id, its inode, wherever it is: the path a record keeps
+ * is below its writer's cgroup namespace's root, which no other
+ * namespace sees.
+ */
+static int open_by_id(int root, __u64 id)
+{
+	_Alignas(struct file_handle) char buf[sizeof(struct file_handle) +
+					     sizeof(id)];
+	struct file_handle *fh = (struct file_handle *)buf;
+	int fd;
+
+	fh->handle_bytes = sizeof(id);
+	fh->handle_type = FILEID_KERNFS;
+	memcpy(fh->f_handle, &id, sizeof(id));
+	fd = open_by_handle_at(root, fh, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Removes the directory fd is open on: by its inode, among its parent's. */
+static int rmdir_fd(int fd, __u64 ino)
+{
+	int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = parent < 0 ? NULL : fdopendir(parent);
+	struct dirent *de;
+	struct stat sb;
+	int ret = -ENOENT;
+
+	if (!d) {
+		ret = -errno;
+		if (parent >= 0)
+			close(parent);
+		return ret;
+	}
+	while (ret == -ENOENT && (de = readdir(d)))
+		if (de->d_ino == ino &&
+		    !fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) &&
+		    sb.st_ino == ino)
+			ret = unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) ?
+				      -errno :
+				      0;
+	closedir(d);
+	return ret;
+}
+
+/*
+ * The cgroup --hook cgroup made: by its id once its record has it, else by
+ * its path, while its inode or, before the record knew it, its name
+ * proves it that one.
+ */
 static void undo_cgroup(struct hc_undo_ctx *c)
 {
 	const struct hc_jrec *j = c->rec;
-	char home[200];
+	const char *base = strrchr(j->cgroup, '/');
+	char home[200], name[64];
 	struct stat sb;
-	int root = hc_cgroup_root(home, sizeof(home)), ret = 0;
+	int root = hc_cgroup_root(home, sizeof(home)), fd, ret = 0;
 
 	if (root < 0) {
 		hc_undo_failed(c, root);
 		return;
 	}
-	if (fstatat(root, j->cgroup, &sb, AT_SYMLINK_NOFOLLOW))
-		ret = -errno;
-	if (ret == -ENOENT)
+	fd = j->done ? open_by_id(root, j->cgroup_ino) : -EINVAL;
+	cgroup_name(j, name, sizeof(name));
+	base = base ? base + 1 : j->cgroup;
+	if (fd >= 0)
+		ret = rmdir_fd(fd, j->cgroup_ino);
+	else if (!j->cgroup[0] ||
+		 fstatat(root, j->cgroup, &sb, AT_SYMLINK_NOFOLLOW))
+		ret = j->cgroup[0] ? -errno : -ENOENT;
+	if (fd < 0 && ret == -ENOENT)
 		hc_undo_say(c, "gone", false, "already gone");
 	else if (ret)
 		hc_undo_failed(c, ret);
-	else if (!j->done || sb.st_ino != j->cgroup_ino)
+	else if (fd < 0 &&
+		 (j->done ? sb.st_ino != j->cgroup_ino : strcmp(base, name)))
 		hc_undo_say(c, "left alone", false,
 		    "not proven ours: left alone; /%s has inode %llu, hookcmp %s (remove it with rmdir if it is yours)",
 		    j->cgroup, (unsigned long long)sb.st_ino,
 		    j->done ? "made another" : "died before it knew its own");
-	else if (unlinkat(root, j->cgroup, AT_REMOVEDIR))
+	else if (fd < 0 && unlinkat(root, j->cgroup, AT_REMOVEDIR))
 		hc_undo_failed(c, -errno);
 	else
 		hc_undo_say(c, "deleted", false, "deleted");
+	if (fd >= 0)
+		close(fd);
 	close(root);
 }
 
