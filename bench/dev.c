@@ -28,7 +28,9 @@
 #include "journal.h"
 #include "netns.h"
 #include "nl.h"
+#include "print.h"
 #include "stats.h"
+#include "undo.h"
 
 #define SAMPLE_SECS 0.1
 #define DRAIN_SECS 0.5
@@ -576,6 +578,28 @@ static int dev_up(struct bench *b, struct hc_err *err)
 	return 0;
 }
 
+/*
+ * What could not be undone where it was made: undone wherever the device
+ * is now, or proven gone with it (deleted mid-run), as cleanup would; the
+ * record stays only for what is neither.
+ */
+static void settle(struct hc_jrec *rec)
+{
+	struct hc_undo_pass pass = {};
+	struct hc_undo u;
+	char what[400];
+
+	hc_undo(&pass, rec, &u);
+	hc_undo_describe(rec, what, sizeof(what));
+	hc_text_printf(stderr, "%s: %s: %s\n", u.keep ? "Warning" : "hookcmp",
+		       what, u.detail);
+	if (u.keep)
+		hc_text_printf(stderr, "Hint: run hookcmp cleanup %s\n",
+			       rec->dev);
+	else
+		hc_journal_del(rec);
+}
+
 static void dev_down(struct bench *b)
 {
 	int i;
@@ -584,15 +608,16 @@ static void dev_down(struct bench *b)
 		bench_enter(b->fd_dut);
 	for (i = b->ntuned - 1; i >= 0; i--) {
 		if (bench_tune_put(&b->tuned[i]))
-			fprintf(stderr,
-				"Warning: could not put %s on %s back; run hookcmp cleanup %s\n",
-				b->tuned[i].kind->name, b->tuned[i].dev,
-				b->tuned[i].dev);
+			settle(&b->tuned[i]);
 		else
 			hc_journal_del(&b->tuned[i]);
 	}
-	if (b->other_rec.name[0] && !hc_nl_link_del(b->nl_dut, b->if_other, NULL))
-		hc_journal_del(&b->other_rec);
+	if (b->other_rec.name[0]) {
+		if (hc_nl_link_del(b->nl_dut, b->if_other, NULL))
+			settle(&b->other_rec);
+		else
+			hc_journal_del(&b->other_rec);
+	}
 	hc_nl_close(b->nl_dut);
 	b->nl_dut = NULL;
 	hc_ethtool_names_free(&b->dut.stats);

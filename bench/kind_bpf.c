@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <string.h>
 #include "bench.h"
+#include "print.h"
 #include "stats.h"
+#include "undo.h"
 
 static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
@@ -64,6 +66,9 @@ static void teardown(struct bench *b, struct bench_row *r)
 	bench_enter(b->fd_dut);
 	r->run.hook->detach(&r->run);
 	hc_prog_unload(&r->run);
+	/* The device left or went: where it is, or gone, as run follows it. */
+	if (hc_undo_run(&r->run, hc_undo_print, NULL))
+		fprintf(stderr, "Hint: run hookcmp cleanup %s\n", r->run.dev);
 	bench_enter(b->fd_gen);
 }
 

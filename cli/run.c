@@ -203,30 +203,8 @@ static void detach(struct hc_run *r)
  */
 static int follow(struct hc_run *r)
 {
-	struct hc_undo_pass pass = {};
-	struct hc_jrec *j;
-	struct hc_undo u;
-	char what[400];
-	int left = 0, k;
+	int left = hc_undo_run(r, hc_undo_print, NULL);
 
-	for (;;) {
-		/* The last change first: a filter before its qdisc. */
-		for (j = NULL, k = 0; k < (int)(sizeof(r->jr) / sizeof(r->jr[0]));
-		     k++)
-			if (r->jr[k].name[0] && (!j || r->jr[k].seq > j->seq))
-				j = &r->jr[k];
-		if (!j)
-			break;
-		hc_undo(&pass, j, &u);
-		hc_undo_describe(j, what, sizeof(what));
-		hc_text_printf(stderr, "hookcmp: %s: %s\n", what, u.detail);
-		if (u.keep) {
-			left++;
-			j->name[0] = '\0'; /* stays on disk, for cleanup */
-		} else {
-			hc_journal_del(j);
-		}
-	}
 	if (left)
 		hc_text_printf(
 			stderr,

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "hookcmp.h"
 #include "print.h"
+#include "undo.h"
 
 static void sep(struct hc_pr *p)
 {
@@ -225,4 +226,12 @@ void hc_text_printf(FILE *f, const char *fmt, ...)
 			fprintf(f, "\\x%02x", *c);
 		else
 			fputc(*c, f);
+}
+
+void hc_undo_print(const struct hc_jrec *j, const struct hc_undo *u, void *data)
+{
+	char what[400];
+
+	hc_undo_describe(j, what, sizeof(what));
+	hc_text_printf(stderr, "hookcmp: %s: %s\n", what, u->detail);
 }

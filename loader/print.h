@@ -69,4 +69,10 @@ void hc_pr_end(struct hc_pr *p);
 void hc_text_printf(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+struct hc_jrec;
+struct hc_undo;
+/* "hookcmp: WHAT: DETAIL" on stderr: what became of a record (hc_undo_run). */
+void hc_undo_print(const struct hc_jrec *j, const struct hc_undo *u,
+		   void *data);
+
 #endif

@@ -224,6 +224,35 @@ void hc_undo(struct hc_undo_pass *pass, const struct hc_jrec *rec,
 	}
 }
 
+int hc_undo_run(struct hc_run *r,
+		void (*say)(const struct hc_jrec *j, const struct hc_undo *u,
+			    void *data),
+		void *data)
+{
+	struct hc_undo_pass pass = {};
+	struct hc_jrec *j;
+	struct hc_undo u;
+	int left = 0, k;
+
+	for (;;) {
+		/* The last change first: a filter before its qdisc. */
+		for (j = NULL, k = 0;
+		     k < (int)(sizeof(r->jr) / sizeof(r->jr[0])); k++)
+			if (r->jr[k].name[0] && (!j || r->jr[k].seq > j->seq))
+				j = &r->jr[k];
+		if (!j)
+			return left;
+		hc_undo(&pass, j, &u);
+		say(j, &u, data);
+		if (u.keep) {
+			left++;
+			j->name[0] = '\0'; /* stays on disk, for cleanup */
+		} else {
+			hc_journal_del(j);
+		}
+	}
+}
+
 void hc_undo_describe(const struct hc_jrec *j, char *buf, size_t size)
 {
 	int n = snprintf(buf, size, "%s", j->kind->name);

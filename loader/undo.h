@@ -76,6 +76,16 @@ int hc_undo_follow(struct hc_undo_ctx *c,
  */
 void hc_undo(struct hc_undo_pass *pass, const struct hc_jrec *rec,
 	     struct hc_undo *u);
+/*
+ * The records a run still holds once its programs are unloaded (its
+ * device left the namespace, or a detach failed), undone the last change
+ * first as cleanup would: each outcome goes to say; a record stays on
+ * disk, for cleanup, only while u->keep. Returns how many stay.
+ */
+int hc_undo_run(struct hc_run *r,
+		void (*say)(const struct hc_jrec *j, const struct hc_undo *u,
+			    void *data),
+		void *data);
 /* "qdisc clsact on d0 in netns 'A'": what a record is, in one phrase. */
 void hc_undo_describe(const struct hc_jrec *rec, char *buf, size_t size);
 

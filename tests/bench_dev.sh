@@ -469,4 +469,22 @@ test_no_napi() {
 }
 
 # tests/bench_dev.sh [NAME...]: these tests, or all of them (tests/lib.sh).
+# The device deleted mid-run (by --gen-cmd in round 2): what bench made
+# on it, its rows' programs and --tune's GRO, went with it; bench says so
+# and keeps no record of them. The pair is built again for what follows.
+test_device_gone() {
+	local name="bench --dev, the device deleted mid-run"
+	"$HC" -n "$D" bench --dev "$DEV" --rounds 3 --hooks xdp-native,"$TC" --tune gro=off \
+		--gen-cmd "[ \"\$HC_ROUND\" = 2 ] && ip -n $D link del $DEV; $GEN" \
+		-o "$T/gone.json" >"$T/out" 2>"$T/err"
+	check_eq "$name: exit 1" "$?" 1 "$T/err"
+	check "$name: says what went with it" \
+		grep -q "^hookcmp: gro (was on) on $DEV in netns '$D': already gone, with its device$" "$T/err"
+	check_eq "$name: no record left" "$("$HC" -j status)" "[]"
+	ip netns del "$G"
+	ip netns del "$D"
+	mq_up || { fail "$name: cannot build the pair again"; return; }
+	dut_state >"$T/dut"
+}
+
 run_tests "$@"
