@@ -217,8 +217,9 @@ int cmd_gen(int argc, char **argv)
 	char why[256];
 	int npos, ifindex, ret, i;
 	int ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	double t0, dt;
+	double t0, t1, dt;
 	__u64 sent = 0;
+	int still;
 
 	ret = hc_opts_parse(gen_opts, &c, argc, argv, pos, &npos, 1, NULL,
 			    &err);
@@ -353,11 +354,23 @@ int cmd_gen(int argc, char **argv)
 	dt = hc_now() - t0;
 	modified = hc_gen_modified(&g);
 	hc_gen_close(&g);
-	/* A veth counts what its peer has taken off the ring: let it drain. */
-	usleep(100000);
-	if (!hc_nl_link_get(nl, ifindex, &after, &err)) {
+	/*
+	 * A veth counts what its peer has taken off the ring: wait while it
+	 * drains, until every frame is counted as gone or dropped, or the
+	 * counts hold for 0.2 s (a slow machine takes its time; the limit is
+	 * for a device that counts otherwise).
+	 */
+	for (still = 0, t1 = hc_now(); still < 4 && hc_now() - t1 < 10;) {
+		__u64 was = tx + tx_drop;
+
+		usleep(50000);
+		if (hc_nl_link_get(nl, ifindex, &after, &err))
+			break;
 		tx = after.stats.tx_packets - before.stats.tx_packets;
 		tx_drop = after.stats.tx_dropped - before.stats.tx_dropped;
+		if (tx + tx_drop >= sent)
+			break;
+		still = tx + tx_drop == was ? still + 1 : 0;
 	}
 	hc_nl_close(nl);
 	/* Injected, each frame the loop ran entered the receive path. */
