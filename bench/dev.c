@@ -587,12 +587,9 @@ static void settle(struct hc_jrec *rec)
 {
 	struct hc_undo_pass pass = {};
 	struct hc_undo u;
-	char what[400];
 
 	hc_undo(&pass, rec, &u);
-	hc_undo_describe(rec, what, sizeof(what));
-	hc_text_printf(stderr, "%s: %s: %s\n", u.keep ? "Warning" : "hookcmp",
-		       what, u.detail);
+	hc_undo_print(rec, &u, NULL);
 	if (u.keep)
 		hc_text_printf(stderr, "Hint: run hookcmp cleanup %s\n",
 			       rec->dev);
