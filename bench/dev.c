@@ -586,15 +586,10 @@ static int dev_up(struct bench *b, struct hc_err *err)
 static void settle(struct hc_jrec *rec)
 {
 	struct hc_undo_pass pass = {};
-	struct hc_undo u;
 
-	hc_undo(&pass, rec, &u);
-	hc_undo_print(rec, &u, NULL);
-	if (u.keep)
+	if (hc_undo_end(&pass, rec, hc_undo_print, NULL))
 		hc_text_printf(stderr, "Hint: run hookcmp cleanup %s\n",
 			       rec->dev);
-	else
-		hc_journal_del(rec);
 }
 
 static void dev_down(struct bench *b)

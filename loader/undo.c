@@ -224,6 +224,22 @@ void hc_undo(struct hc_undo_pass *pass, const struct hc_jrec *rec,
 	}
 }
 
+bool hc_undo_end(struct hc_undo_pass *pass, struct hc_jrec *rec,
+		 void (*say)(const struct hc_jrec *j, const struct hc_undo *u,
+			     void *data),
+		 void *data)
+{
+	struct hc_undo u;
+
+	hc_undo(pass, rec, &u);
+	say(rec, &u, data);
+	if (u.keep)
+		rec->name[0] = '\0'; /* stays on disk, for cleanup */
+	else
+		hc_journal_del(rec);
+	return u.keep;
+}
+
 int hc_undo_run(struct hc_run *r,
 		void (*say)(const struct hc_jrec *j, const struct hc_undo *u,
 			    void *data),
@@ -231,7 +247,6 @@ int hc_undo_run(struct hc_run *r,
 {
 	struct hc_undo_pass pass = {};
 	struct hc_jrec *j;
-	struct hc_undo u;
 	int left = 0, k;
 
 	for (;;) {
@@ -242,14 +257,7 @@ int hc_undo_run(struct hc_run *r,
 				j = &r->jr[k];
 		if (!j)
 			return left;
-		hc_undo(&pass, j, &u);
-		say(j, &u, data);
-		if (u.keep) {
-			left++;
-			j->name[0] = '\0'; /* stays on disk, for cleanup */
-		} else {
-			hc_journal_del(j);
-		}
+		left += hc_undo_end(&pass, j, say, data);
 	}
 }
 

@@ -77,6 +77,14 @@ int hc_undo_follow(struct hc_undo_ctx *c,
 void hc_undo(struct hc_undo_pass *pass, const struct hc_jrec *rec,
 	     struct hc_undo *u);
 /*
+ * Undoes rec as cleanup would, gives the outcome to say and deletes the
+ * record unless u->keep: then it stays on disk, for cleanup. Returns keep.
+ */
+bool hc_undo_end(struct hc_undo_pass *pass, struct hc_jrec *rec,
+		 void (*say)(const struct hc_jrec *j, const struct hc_undo *u,
+			     void *data),
+		 void *data);
+/*
  * The records a run still holds once its programs are unloaded (its
  * device left the namespace, or a detach failed), undone the last change
  * first as cleanup would: each outcome goes to say; a record stays on

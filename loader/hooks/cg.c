@@ -394,46 +394,58 @@ static int rmdir_fd(int fd, __u64 ino)
 }
 
 /*
- * The cgroup --hook cgroup made: by its id once its record has it, else by
- * its path, while its inode or, before the record knew it, its name
- * proves it that one.
+ * By the record's path, while the inode there or, before the record knew
+ * it, the name proves it the one hookcmp made.
  */
-static void undo_cgroup(struct hc_undo_ctx *c)
+static void undo_by_path(struct hc_undo_ctx *c, int root)
 {
 	const struct hc_jrec *j = c->rec;
 	const char *base = strrchr(j->cgroup, '/');
-	char home[200], name[64];
+	char name[64];
 	struct stat sb;
-	int root = hc_cgroup_root(home, sizeof(home)), fd, ret = 0;
+
+	cgroup_name(j, name, sizeof(name));
+	base = base ? base + 1 : j->cgroup;
+	if (!j->cgroup[0] ||
+	    fstatat(root, j->cgroup, &sb, AT_SYMLINK_NOFOLLOW)) {
+		if (!j->cgroup[0] || errno == ENOENT)
+			hc_undo_say(c, "gone", false, "already gone");
+		else
+			hc_undo_failed(c, -errno);
+	} else if (j->done ? sb.st_ino != j->cgroup_ino : strcmp(base, name)) {
+		hc_undo_say(c, "left alone", false,
+		    "not proven ours: left alone; /%s has inode %llu, hookcmp %s (remove it with rmdir if it is yours)",
+		    j->cgroup, (unsigned long long)sb.st_ino,
+		    j->done ? "made another" : "died before it knew its own");
+	} else if (unlinkat(root, j->cgroup, AT_REMOVEDIR)) {
+		hc_undo_failed(c, -errno);
+	} else {
+		hc_undo_say(c, "deleted", false, "deleted");
+	}
+}
+
+/* The cgroup --hook cgroup made: by its id once its record has it. */
+static void undo_cgroup(struct hc_undo_ctx *c)
+{
+	const struct hc_jrec *j = c->rec;
+	char home[200];
+	int root = hc_cgroup_root(home, sizeof(home)), fd, ret;
 
 	if (root < 0) {
 		hc_undo_failed(c, root);
 		return;
 	}
 	fd = j->done ? open_by_id(root, j->cgroup_ino) : -EINVAL;
-	cgroup_name(j, name, sizeof(name));
-	base = base ? base + 1 : j->cgroup;
-	if (fd >= 0)
+	if (fd < 0) {
+		undo_by_path(c, root);
+	} else {
 		ret = rmdir_fd(fd, j->cgroup_ino);
-	else if (!j->cgroup[0] ||
-		 fstatat(root, j->cgroup, &sb, AT_SYMLINK_NOFOLLOW))
-		ret = j->cgroup[0] ? -errno : -ENOENT;
-	if (fd < 0 && ret == -ENOENT)
-		hc_undo_say(c, "gone", false, "already gone");
-	else if (ret)
-		hc_undo_failed(c, ret);
-	else if (fd < 0 &&
-		 (j->done ? sb.st_ino != j->cgroup_ino : strcmp(base, name)))
-		hc_undo_say(c, "left alone", false,
-		    "not proven ours: left alone; /%s has inode %llu, hookcmp %s (remove it with rmdir if it is yours)",
-		    j->cgroup, (unsigned long long)sb.st_ino,
-		    j->done ? "made another" : "died before it knew its own");
-	else if (fd < 0 && unlinkat(root, j->cgroup, AT_REMOVEDIR))
-		hc_undo_failed(c, -errno);
-	else
-		hc_undo_say(c, "deleted", false, "deleted");
-	if (fd >= 0)
 		close(fd);
+		if (ret)
+			hc_undo_failed(c, ret);
+		else
+			hc_undo_say(c, "deleted", false, "deleted");
+	}
 	close(root);
 }
 
