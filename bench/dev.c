@@ -926,6 +926,16 @@ static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	rd->steady_to = w->s[to].t;
 	rd->secs = rd->steady_to - rd->steady_from;
 	n = count(w, to) - count(w, from);
+	/*
+	 * Frames came, but none in the steady part: no rate, no cost. With
+	 * traffic that flows throughout, the receive side did not run.
+	 */
+	if (b->gen_cmd && !n && rd->seen + rd->dropped_before)
+		bench_row_invalid(
+			r,
+			"%s: no frame reached the hook in the steady %.2f s, inside the traffic (%llu dropped before it)",
+			bench_round_name(rd, name, sizeof(name)), rd->secs,
+			(unsigned long long)rd->dropped_before);
 	rd->mpps = rd->secs > 0 ? n / rd->secs / 1e6 : 0;
 	/*
 	 * The work is in softirqs and kthreads on the receive CPUs: their
