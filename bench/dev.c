@@ -926,16 +926,6 @@ static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	rd->steady_to = w->s[to].t;
 	rd->secs = rd->steady_to - rd->steady_from;
 	n = count(w, to) - count(w, from);
-	/*
-	 * Frames came, but none in the steady part: no rate, no cost. With
-	 * traffic that flows throughout, the receive side did not run.
-	 */
-	if (b->gen_cmd && !n && rd->seen + rd->dropped_before)
-		bench_row_invalid(
-			r,
-			"%s: no frame reached the hook in the steady %.2f s, inside the traffic (%llu dropped before it)",
-			bench_round_name(rd, name, sizeof(name)), rd->secs,
-			(unsigned long long)rd->dropped_before);
 	rd->mpps = rd->secs > 0 ? n / rd->secs / 1e6 : 0;
 	/*
 	 * The work is in softirqs and kthreads on the receive CPUs: their
@@ -944,7 +934,14 @@ static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	rd->cpu_ns = w->s[to].cpu_ns - w->s[from].cpu_ns;
 	rd->own_ns = NAN;
 	rd->pkt_ns = n ? rd->cpu_ns / n : NAN;
-	if (!b->per_cpu || !w->cpus || !(rd->secs > 0))
+	/*
+	 * Frames came, but none in the steady part (traffic that flows
+	 * throughout: a receive side that did not run, on a loaded
+	 * machine): no rate and no cost, left out of the row's.
+	 */
+	if (b->gen_cmd && !n && rd->seen + rd->dropped_before)
+		rd->mpps = NAN;
+	if (!b->per_cpu || !w->cpus || isnan(rd->mpps) || !(rd->secs > 0))
 		return;
 	rd->cpu_mpps = calloc(ncpu, sizeof(double));
 	c0 = w->cpu + (size_t)from * ncpu;

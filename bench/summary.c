@@ -144,12 +144,15 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 	if (!x || !flag)
 		goto out;
 
+	/* A round with no rate (--dev: none in its steady part) has none. */
 	for (i = 0; i < r->nrd; i++)
-		x[n++] = r->rd[i].mpps;
+		if (!isnan(r->rd[i].mpps))
+			x[n++] = r->rd[i].mpps;
 	s->mpps_med = st_median(x, n);
 	st_range(x, n, &s->mpps_min, &s->mpps_max);
-	for (i = 0; i < r->nrd; i++)
-		x[i] = r->rd[i].pkt_ns;
+	for (i = 0, n = 0; i < r->nrd; i++)
+		if (!isnan(r->rd[i].pkt_ns))
+			x[n++] = r->rd[i].pkt_ns;
 	st_range(x, n, &lo, &hi);
 	s->drift = hi / lo;
 
