@@ -129,8 +129,10 @@ test_gen_cmd() {
 			'[.rows[] | select(.rounds[0].cpus) | all(.rounds[] | select(.mpps);
 			 ([.cpus[].mpps] | add) as $sum | (($sum - .mpps) | fabs) <= 1e-4 * .mpps)] |
 			 length >= 3 and all' "$json"
+		# A NAPI thread the load kept from running for a whole window
+		# leaves its CPU out of that round: some row must show both.
 		if jq_true '[.rows[] | select(.rounds[0].cpus) | any(.rounds[]; (.cpus | length) == 2)] |
-			length >= 3 and all' "$json"; then
+			length >= 3 and any' "$json"; then
 			pass "$name: per-CPU rates show both CPUs"
 		else
 			fail "$name: per-CPU rates show both CPUs"
