@@ -202,7 +202,8 @@ struct bench_round {
 	__u64 passed; /* let through by the hook */
 	bool generated_known; /* --external: nothing says what was sent */
 	__u64 offered; /* --gen-cmd: what gen says it offered, if it says */
-	char cause[256]; /* --dev: the likely cause if the sum fails, and the fix */
+	char cause
+		[256]; /* --dev: the likely cause if the sum fails, and the fix */
 	bool whole; /* the window ran to its end: not cut by a signal */
 	double secs; /* the timed window by the wall clock, or its steady part */
 	double cpu_ns; /* the CPU time of its packets' work; NaN: no clock */
@@ -218,7 +219,8 @@ struct bench_round {
 	bool outlier;
 	bool contended; /* veth: no window the host left alone: no cost */
 	bool unverified; /* the device's counters do not close the sum */
-	char excluded[160]; /* why no estimate takes its first excluded window */
+	char excluded
+		[160]; /* why no estimate takes its first excluded window */
 	int nexcluded; /* its windows no estimate takes */
 	/* --dev: the device's deltas, and its ethtool statistics' */
 	struct bench_dev_count dev;
@@ -306,7 +308,8 @@ struct bench_qdisc_row {
 struct bench_row {
 	char name[40];
 	const struct bench_kind *kind;
-	const struct hc_hook_row *hook; /* a hook's row (run.hook): NULL if none */
+	const struct hc_hook_row
+		*hook; /* a hook's row (run.hook): NULL if none */
 	union {
 		struct hc_run run; /* bpf */
 		struct bench_qdisc_row qdisc; /* qdisc */
@@ -364,7 +367,8 @@ struct bench_dut {
 	int queues; /* RX queues (ETHTOOL_GCHANNELS: rx + combined) */
 	char irq_cpus[256]; /* where its interrupts or NAPI kthreads run */
 	cpu_set_t rx_set; /* those CPUs, whose busy time is the rows' cost */
-	cpu_set_t pinned; /* where bench and what it runs went; empty: nowhere */
+	cpu_set_t
+		pinned; /* where bench and what it runs went; empty: nowhere */
 	char rx_list[128], pinned_list[128]; /* the two as CPU lists */
 	char ip[16]; /* its IPv4 address, "" if none */
 	bool threaded, gro;
@@ -394,7 +398,8 @@ struct bench {
 	/* options */
 	int scenario, cpu_mode, topology;
 	__u32 rounds, max_rounds, packets, seed;
-	__u32 windows, window_packets; /* veth: per row and round; 0: calibrate */
+	__u32 windows,
+		window_packets; /* veth: per row and round; 0: calibrate */
 	__u32 visits; /* veth: turns per row and round, the windows shared out */
 	__u32 visit_windows; /* the windows of the visit now measured */
 	double target_ci; /* percent; 0: a fixed number of rounds */
@@ -508,8 +513,8 @@ int bench_dut_count(struct bench *b, struct bench_dev_count *d);
 __u64 bench_dropped(const struct bench_dev_count *d);
 /* Records a change to the DUT's namespace for hookcmp cleanup (--dev). */
 int bench_journal(struct bench *b, struct hc_jrec *rec,
-		  const struct hc_jkind *kind,
-		  int ifindex, const char *mode, bool done, struct hc_err *err);
+		  const struct hc_jkind *kind, int ifindex, const char *mode,
+		  bool done, struct hc_err *err);
 
 /*
  * The ids of the threads under dir ("/proc": processes; "/proc/self/task":
@@ -677,22 +682,49 @@ bool bench_disagrees(const struct bench *b, const struct bench_row *r);
 int bench_flags(const struct bench *b, const struct bench_row *r,
 		const char **flags, int max);
 
-/* diff.c: bench compare, two runs' documents row by row */
+/* diff.c: bench compare, two sets of runs row by row */
+#define BENCH_CMP_RUNS 64 /* runs a side */
+#define BENCH_CMP_MARGIN \
+	1.0 /* percent: "same" within it, without --threshold */
+
 struct bench_cmp_opts {
 	bool allow_mismatch;
 	double threshold; /* percent; 0: none */
-	__u64 seed;
+	/* bench calibrate's document: the between-run variances, or NULL */
+	const struct jp *calibration;
+};
+
+/* One side's runs: their documents, "OLD" or "NEW". */
+struct bench_cmp_set {
+	const char *label;
+	const struct jp *const *doc;
+	int n;
+};
+
+/* One row's estimates in each run of a side that has a cost for it. */
+struct bench_cmp_side {
+	int n, present; /* runs with a cost; runs that have the row */
+	double ns[BENCH_CMP_RUNS]; /* each run's median cost */
+	double raw[BENCH_CMP_RUNS], vraw[BENCH_CMP_RUNS]; /* log, variance */
+	double base[BENCH_CMP_RUNS], vbase[BENCH_CMP_RUNS]; /* vs baseline */
 };
 
 struct bench_cmp_row {
 	const char *name; /* in the documents */
-	double old_ns, new_ns; /* medians over rounds */
-	struct st_est change; /* NEW / OLD, with its interval */
-	struct st_est vs_base; /* the same of each run's ratio to its baseline */
+	double old_ns, new_ns; /* medians over runs of each run's median */
+	struct st_est change; /* NEW / OLD, with its interval over runs */
+	struct st_est
+		vs_base; /* the same of each run's ratio to its baseline */
 	bool has_base;
 	const struct st_est *decided; /* which of the two the verdict takes */
-	double mde_pct; /* the smallest change the interval tells from none */
-	const char *verdict; /* same, slower, faster, n/a, invalid, old only, new only */
+	double p, p_holm; /* of no change, before and after Holm */
+	double mde_pct; /* the smallest change found with 80% power */
+	double between_pct, i2; /* the runs' spread beyond their own noise */
+	int runs[2]; /* runs with a cost, OLD and NEW */
+	const char *interval_from; /* "runs", "calibration"; NULL: none */
+	/* slower, faster, same, inconclusive, no verdict, n/a, invalid,
+	 * old only, new only */
+	const char *verdict;
 	char why[256];
 };
 
@@ -706,13 +738,30 @@ struct bench_cmp {
 };
 
 /*
- * Old and new documents into c. -EINVAL, why saying so, for a document
- * that is no bench run; -EXDEV for runs that differ in scenario,
- * topology, CPU mode or a row's frame size, unless allowed.
+ * The two sides (OLD, NEW) into c. -EINVAL, why saying so, for a
+ * document that is no bench run; -EXDEV for runs that differ in
+ * scenario, topology, CPU mode or a row's frame size, unless allowed.
  */
-int bench_compare(const struct jp *od, const struct jp *nd,
+int bench_compare(const struct bench_cmp_set *set,
 		  const struct bench_cmp_opts *opts, struct bench_cmp *c,
 		  char *why, size_t size);
+/*
+ * bench calibrate: the between-run variance of each row's estimates
+ * over runs of one kernel (an A/A), for compare with one run a side.
+ */
+struct bench_cal_row {
+	const char *name;
+	int runs; /* with a cost */
+	double raw_tau2, raw_i2, base_tau2, base_i2; /* NaN: unknown */
+};
+
+struct bench_cal {
+	struct bench_cal_row *rows;
+	int n, df;
+};
+
+int bench_calibrate(const struct bench_cmp_set *set, struct bench_cal *cal,
+		    char *why, size_t size);
 void bench_compare_free(struct bench_cmp *c);
 
 /* report.c */

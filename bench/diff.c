@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench compare: two bench documents, row by row. A row's change is
- * median(NEW's per-round costs) / median(OLD's), and against its
- * baseline the same of its per-round ratios to the baseline's round
- * (paired within each run), which cancels what moved the whole machine
- * between the runs (two boots are never equally fast). Each run's
- * rounds are resampled apart: a percentile-bootstrap 95% interval. The
- * verdict takes the baseline's change where the row has a baseline.
+ * bench compare: two sets of bench runs (a kernel before and after a
+ * patch), row by row, with the run as the unit of replication. Each run
+ * gives a row two estimates: the log of its median cost over the run's
+ * rounds (raw), and the Hodges-Lehmann estimate of its rounds' log
+ * ratios to its baseline's same round (vs baseline), which cancels what
+ * moved the whole machine between the runs. The change is the
+ * difference of the two sides' means of those, and its interval comes
+ * from how the runs spread: what moves between runs and boots is in no
+ * run's own interval (doc/methodology.md). With one run on a side the
+ * spread is unknown unless bench calibrate measured it.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,7 +18,7 @@
 #include <string.h>
 #include "bench.h"
 
-#define CMP_SEED 0x5eed5eedull /* default: the same runs, the same intervals */
+#define Z95 1.959964 /* a run's own intervals are 95% */
 
 /* The row named name in a document's rows, or NULL. */
 static const struct jp *row_of(const struct jp *doc, const char *name)
@@ -29,47 +32,82 @@ static const struct jp *row_of(const struct jp *doc, const char *name)
 	return NULL;
 }
 
-/*
- * A row's per-round costs, by round number (NaN: none), into v of max;
- * or with base, its ratio to base's in the same round. How many.
- */
-static int costs(const struct jp *row, const struct jp *base, double *v,
-		 int max)
+/* The variance of an estimate from its 95% interval; NaN without one. */
+static double var_of(const struct st_est *e)
 {
-	const struct jp *rd = jp_get(row, "rounds"),
-			*brd = jp_get(base, "rounds");
-	int i, k, n = 0;
+	double se = (e->hi - e->lo) / 2 / Z95;
 
-	for (i = 0; rd && rd->type == JP_ARR && i < rd->n && n < max; i++) {
+	return se * se;
+}
+
+/*
+ * A row's estimates in one run into s (its next slot), when it has
+ * rounds with a cost: log median, and with a baseline (another row of
+ * the run) the HL of its per-round log ratios, rounds paired by their
+ * number, never by their place in the array.
+ */
+static int run_est(const struct jp *doc, const struct jp *row,
+		   struct bench_cmp_side *s)
+{
+	const struct jp *rd = jp_get(row, "rounds"), *brd, *base;
+	const char *bname = jp_str(row, "baseline", NULL);
+	int i, k, n = 0, nb = 0, cap = rd && rd->type == JP_ARR ? rd->n : 0;
+	double *x = calloc(cap + 1, sizeof(*x)),
+	       *r = calloc(cap + 1, sizeof(*r));
+	struct st_est e;
+	int ret = 0;
+
+	if (!x || !r) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	base = bname && strcmp(bname, jp_str(row, "name", "")) ?
+		       row_of(doc, bname) :
+		       NULL;
+	brd = jp_get(base, "rounds");
+	for (i = 0; i < cap; i++) {
 		double ns = jp_num(&rd->kid[i], "ns", NAN), b = NAN;
 		double round = jp_num(&rd->kid[i], "round", NAN);
 
-		if (isnan(ns))
+		if (!(ns > 0))
 			continue;
-		if (!base) {
-			v[n++] = ns;
-			continue;
-		}
+		x[n++] = log(ns);
 		for (k = 0; brd && brd->type == JP_ARR && k < brd->n; k++)
 			if (jp_num(&brd->kid[k], "round", NAN) == round)
 				b = jp_num(&brd->kid[k], "ns", NAN);
 		if (b > 0)
-			v[n++] = ns / b;
+			r[nb++] = log(ns / b);
 	}
-	return n;
+	if (n && s->n < BENCH_CMP_RUNS) {
+		ret = st_median_ci(x, n, BENCH_LEVEL, &e);
+		s->ns[s->n] = exp(e.median);
+		s->raw[s->n] = e.median;
+		s->vraw[s->n] = var_of(&e);
+		s->base[s->n] = s->vbase[s->n] = NAN;
+		if (nb && !ret) {
+			ret = st_hl(r, nb, BENCH_LEVEL, &e);
+			s->base[s->n] = e.median;
+			s->vbase[s->n] = var_of(&e);
+		}
+		s->n++;
+	}
+out:
+	free(x);
+	free(r);
+	return ret;
 }
 
-/* The verdict of a change's interval: it holds 1, or is above or below. */
-static const char *verdict(const struct st_est *e)
+static bool is_bench(const struct jp *doc)
 {
-	if (isnan(e->lo))
-		return "n/a";
-	return e->lo > 1 ? "slower" : e->hi < 1 ? "faster" : "same";
+	const struct jp *rows = jp_get(doc, "rows");
+
+	return !strcmp(jp_str(doc, "type", ""), "bench") && rows &&
+	       rows->type == JP_ARR;
 }
 
-/* What two runs must share to be compared: "" when they do. */
-static void mismatch(const struct jp *a, const struct jp *b, char *why,
-		     size_t size)
+/* What two runs, named an and bn, must share to be compared: "" if they do. */
+static void mismatch(const struct jp *a, const char *an, const struct jp *b,
+		     const char *bn, char *why, size_t size)
 {
 	static const char *const keys[] = { "scenario", "topology",
 					    "cpu_mode" };
@@ -82,8 +120,8 @@ static void mismatch(const struct jp *a, const struct jp *b, char *why,
 			   *y = jp_str(b, keys[i], "none");
 
 		if (strcmp(x, y)) {
-			snprintf(why, size, "OLD's %s is %s, NEW's is %s",
-				 keys[i], x, y);
+			snprintf(why, size, "%s's %s is %s, %s's is %s", an,
+				 keys[i], x, bn, y);
 			return;
 		}
 	}
@@ -96,140 +134,325 @@ static void mismatch(const struct jp *a, const struct jp *b, char *why,
 
 		if (x != y && !(isnan(x) && isnan(y))) {
 			snprintf(why, size,
-				 "row %s: OLD's frames are %g bytes, NEW's %g",
-				 name, x, y);
+				 "row %s: %s's frames are %g bytes, %s's %g",
+				 name, an, x, bn, y);
 			return;
 		}
 	}
 }
 
-static bool is_bench(const struct jp *doc)
+/* "OLD" for one run a side, "OLD run 2" for more. */
+static void run_name(char *buf, size_t size, const struct bench_cmp_set *s,
+		     int i)
 {
-	const struct jp *rows = jp_get(doc, "rows");
-
-	return !strcmp(jp_str(doc, "type", ""), "bench") && rows &&
-	       rows->type == JP_ARR;
+	if (s->n == 1)
+		snprintf(buf, size, "%s", s->label);
+	else
+		snprintf(buf, size, "%s run %d", s->label, i + 1);
 }
 
-/* One row present in both runs. */
-static int compare_row(const struct jp *o, const struct jp *n,
-		       const struct jp *od, const struct jp *nd,
+/* Has the row this flag in its document? */
+static bool flagged(const struct jp *row, const char *flag)
+{
+	const struct jp *f = jp_get(row, "flags");
+	int i;
+
+	for (i = 0; f && f->type == JP_ARR && i < f->n; i++)
+		if (f->kid[i].type == JP_STR && !strcmp(f->kid[i].str, flag))
+			return true;
+	return false;
+}
+
+/*
+ * One row's runs on one side into s; why says what takes the row out:
+ * an INVALID run, or one whose rate is the generator's.
+ */
+static int gather(const struct bench_cmp_set *set, const char *name,
+		  struct bench_cmp_side *s, char *why, size_t size,
+		  const char **verdict)
+{
+	char who[32];
+	int i, ret;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < set->n; i++) {
+		const struct jp *row = row_of(set->doc[i], name);
+
+		if (!row)
+			continue;
+		s->present++;
+		run_name(who, sizeof(who), set, i);
+		if (!strcmp(jp_str(row, "status", ""), "invalid") &&
+		    !*verdict) {
+			*verdict = "invalid";
+			snprintf(why, size, "%s: %s", who,
+				 jp_str(row, "reason", "INVALID"));
+		}
+		if (flagged(row, "generator-bound") && !*verdict) {
+			*verdict = "no verdict";
+			snprintf(
+				why, size,
+				"generator-bound in %s: its rate is the generator's, not the hook's",
+				who);
+		}
+		ret = run_est(set->doc[i], row, s);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The calibration's between-run variance of a row's estimate, or NaN. */
+static double calibrated(const struct jp *cal, const char *name,
+			 const char *key)
+{
+	const struct jp *row = cal ? row_of(cal, name) : NULL;
+
+	return row ? jp_num(jp_get(row, key), "tau2", NAN) : NAN;
+}
+
+/* One estimate's change across runs: exp'd interval, p, mde. */
+static int change(const struct bench_cmp_side *s, bool base, double tau2,
+		  double tau_df, struct st_est *e, double *p, double *mde)
+{
+	const struct bench_cmp_side *o = &s[0], *n = &s[1];
+	struct st_diff d;
+	int ret;
+
+	*e = (struct st_est){ NAN, NAN, NAN };
+	*p = *mde = NAN;
+	ret = st_runs_diff(base ? o->base : o->raw, base ? o->vbase : o->vraw,
+			   o->n, base ? n->base : n->raw,
+			   base ? n->vbase : n->vraw, n->n, tau2, tau_df, &d);
+	e->median = exp(d.d);
+	if (ret)
+		return ret;
+	st_diff_ci(&d, BENCH_LEVEL, e);
+	e->median = exp(e->median);
+	e->lo = exp(e->lo);
+	e->hi = exp(e->hi);
+	*p = st_diff_p(&d);
+	*mde = (exp(st_diff_mde(&d, BENCH_LEVEL)) - 1) * 100;
+	return 0;
+}
+
+/* The between-run spread of one side's estimates, pooled over both sides. */
+static void between(struct bench_cmp_row *c, const struct bench_cmp_side *s)
+{
+	double y[2 * BENCH_CMP_RUNS], v[2 * BENCH_CMP_RUNS], t = 0, i2 = 0;
+	int w, i, k, sides = 0;
+
+	c->between_pct = c->i2 = NAN;
+	for (w = 0; w < 2; w++) {
+		double i2w, tw;
+
+		for (i = 0, k = 0; i < s[w].n; i++) {
+			y[k] = c->has_base ? s[w].base[i] : s[w].raw[i];
+			v[k++] = c->has_base ? s[w].vbase[i] : s[w].vraw[i];
+		}
+		tw = st_tau2(y, v, k, &i2w);
+		if (isnan(tw))
+			continue;
+		t += tw;
+		i2 += i2w;
+		sides++;
+	}
+	if (sides) {
+		c->between_pct = (exp(sqrt(t / sides)) - 1) * 100;
+		c->i2 = i2 / sides;
+	}
+}
+
+/* One row present on both sides, all but the correction for the others. */
+static int compare_row(const struct bench_cmp_set *set,
 		       const struct bench_cmp_opts *opts,
 		       struct bench_cmp_row *c)
 {
-	const char *base = jp_str(o, "baseline", NULL);
-	int cap = 0, nx, ny, ret = 0;
-	const struct jp *rd;
-	double *x, *y;
+	const struct jp *row = row_of(set[0].doc[0], c->name) ?:
+				       row_of(set[1].doc[0], c->name);
+	const char *base = jp_str(row, "baseline", NULL);
+	struct bench_cmp_side s[2];
+	double tr = NAN, tb = NAN, df = 0, p, pb, mde, mdeb;
+	int w, ret, rr, rb;
 
 	c->change = c->vs_base = (struct st_est){ NAN, NAN, NAN };
-	c->old_ns = c->new_ns = c->mde_pct = NAN;
-	rd = jp_get(o, "rounds");
-	cap += rd ? rd->n : 0;
-	rd = jp_get(n, "rounds");
-	cap += rd ? rd->n : 0;
-	x = calloc(cap + 1, sizeof(*x));
-	y = calloc(cap + 1, sizeof(*y));
-	if (!x || !y) {
-		ret = -ENOMEM;
-		goto out;
+	c->decided = &c->change;
+	c->old_ns = c->new_ns = c->p = c->mde_pct = NAN;
+	c->between_pct = c->i2 = NAN;
+	for (w = 0; w < 2; w++) {
+		ret = gather(&set[w], c->name, &s[w], c->why, sizeof(c->why),
+			     &c->verdict);
+		if (ret)
+			return ret;
+		c->runs[w] = s[w].n;
+		if (!s[w].present) {
+			c->verdict = w ? "old only" : "new only";
+			c->why[0] = '\0';
+			return 0;
+		}
 	}
-	if (!strcmp(jp_str(o, "status", ""), "invalid") ||
-	    !strcmp(jp_str(n, "status", ""), "invalid")) {
-		bool old = !strcmp(jp_str(o, "status", ""), "invalid");
-
-		c->verdict = "invalid";
-		snprintf(c->why, sizeof(c->why), "%s: %s", old ? "OLD" : "NEW",
-			 jp_str(old ? o : n, "reason", "INVALID"));
-		goto out;
+	c->old_ns = st_median(s[0].ns, s[0].n);
+	c->new_ns = st_median(s[1].ns, s[1].n);
+	c->has_base = base && strcmp(base, c->name);
+	if (opts->calibration) {
+		tr = calibrated(opts->calibration, c->name, "raw");
+		tb = calibrated(opts->calibration, c->name, "vs_baseline");
+		df = jp_num(opts->calibration, "df", 0);
 	}
-	nx = costs(o, NULL, x, cap);
-	ny = costs(n, NULL, y, cap);
-	c->old_ns = nx ? st_median(x, nx) : NAN;
-	c->new_ns = ny ? st_median(y, ny) : NAN;
-	if (nx && ny)
-		st_boot(x, nx, y, ny, BENCH_LEVEL, opts->seed, &c->change);
-	c->has_base = base && strcmp(base, c->name) && row_of(od, base) &&
-		      row_of(nd, base);
-	if (c->has_base) {
-		nx = costs(o, row_of(od, base), x, cap);
-		ny = costs(n, row_of(nd, base), y, cap);
-		if (nx && ny)
-			st_boot(x, nx, y, ny, BENCH_LEVEL, opts->seed,
-				&c->vs_base);
-	}
+	rr = change(s, false, tr, df, &c->change, &p, &mde);
+	rb = c->has_base ? change(s, true, tb, df, &c->vs_base, &pb, &mdeb) :
+			   -EINVAL;
 	c->decided = c->has_base ? &c->vs_base : &c->change;
-	c->verdict = verdict(c->decided);
-	/* A change past half the interval's width would leave 1 outside it. */
-	c->mde_pct = (c->decided->hi - c->decided->lo) / 2 * 100;
-	if (!strcmp(c->verdict, "n/a"))
+	c->p = c->has_base ? pb : p;
+	c->mde_pct = c->has_base ? mdeb : mde;
+	ret = c->has_base ? rb : rr;
+	c->interval_from = ret			      ? NULL :
+			   s[0].n >= 2 && s[1].n >= 2 ? "runs" :
+							"calibration";
+	between(c, s);
+	if (c->verdict)
+		return 0;
+	if (!strcmp(jp_str(set[0].doc[0], "topology", ""), "dev") && base &&
+	    !strcmp(base, c->name)) {
+		c->verdict = "no verdict";
+		snprintf(c->why, sizeof(c->why),
+			 "the baseline: its raw change is shown, not judged");
+	} else if (!s[0].n || !s[1].n) {
+		c->verdict = "n/a";
+		snprintf(c->why, sizeof(c->why), "no round with a cost in %s",
+			 s[0].n ? set[1].label : set[0].label);
+	} else if (ret == -ENODATA) {
+		c->verdict = "inconclusive";
 		snprintf(
 			c->why, sizeof(c->why),
-			"fewer than %d rounds with a cost in a run: no interval",
-			ST_BOOT_MIN);
-out:
-	free(x);
-	free(y);
-	return ret;
+			"%s: the run-to-run variance is unknown (more runs a side, or --calibration)",
+			s[0].n < 2 && s[1].n < 2 ? "one run a side" :
+						   "one run on a side");
+	} else if (ret) {
+		c->verdict = "n/a";
+		snprintf(c->why, sizeof(c->why),
+			 "no round beside its baseline's in a run");
+	}
+	return 0;
 }
 
-int bench_compare(const struct jp *od, const struct jp *nd,
-		  const struct bench_cmp_opts *opts, struct bench_cmp *c,
-		  char *why, size_t size)
+/*
+ * The verdicts, once every row's p-value is known: a change only where
+ * it holds after Holm's correction for the rows judged together; the
+ * same only where the whole interval lies within the margin.
+ */
+static void judge(struct bench_cmp *c, const struct bench_cmp_opts *opts)
 {
-	const struct jp *rows[2] = { jp_get(od, "rows"), jp_get(nd, "rows") };
-	int i, w, ret;
+	double *p = calloc(c->n + 1, sizeof(*p)),
+	       *adj = calloc(c->n + 1, sizeof(*adj));
+	double m = (opts->threshold ?: BENCH_CMP_MARGIN) / 100;
+	int i;
 
-	memset(c, 0, sizeof(*c));
-	if (!is_bench(od) || !is_bench(nd)) {
-		snprintf(
-			why, size,
-			"%s is not a bench document (\"type\": \"bench\", with rows)",
-			is_bench(od) ? "NEW" : "OLD");
-		return -EINVAL;
+	for (i = 0; p && adj && i < c->n; i++)
+		p[i] = c->rows[i].verdict ? NAN : c->rows[i].p;
+	if (p && adj)
+		st_holm(p, c->n, adj);
+	for (i = 0; i < c->n; i++) {
+		struct bench_cmp_row *r = &c->rows[i];
+		const struct st_est *e = r->decided;
+
+		r->p_holm = adj ? adj[i] : NAN;
+		if (r->verdict)
+			continue;
+		if (r->p_holm < 1 - BENCH_LEVEL)
+			r->verdict = e->median > 1 ? "slower" : "faster";
+		else if (e->lo >= 1 - m && e->hi <= 1 + m)
+			r->verdict = "same";
+		else {
+			r->verdict = "inconclusive";
+			snprintf(
+				r->why, sizeof(r->why),
+				"these runs resolve +-%.1f%%, the margin is %g%%",
+				r->mde_pct, m * 100);
+		}
+		/*
+		 * Only a change against a baseline fails: a row's raw change
+		 * moves with the machine as much as with a patch.
+		 */
+		if (!strcmp(r->verdict, "slower") && opts->threshold &&
+		    r->has_base && e->lo > 1 + opts->threshold / 100)
+			c->regressed++;
 	}
-	mismatch(od, nd, c->mismatch, sizeof(c->mismatch));
+	free(p);
+	free(adj);
+}
+
+/* Every document of both sides must be a bench run like OLD's first. */
+static int check_sets(const struct bench_cmp_set *set,
+		      const struct bench_cmp_opts *opts, struct bench_cmp *c,
+		      char *why, size_t size)
+{
+	char a[32], b[32];
+	int w, i;
+
+	for (w = 0; w < 2; w++)
+		for (i = 0; i < set[w].n; i++) {
+			run_name(a, sizeof(a), &set[w], i);
+			if (!is_bench(set[w].doc[i])) {
+				snprintf(
+					why, size,
+					"%s is not a bench document (\"type\": \"bench\", with rows)",
+					a);
+				return -EINVAL;
+			}
+			if (c->mismatch[0] || (!w && !i))
+				continue;
+			run_name(b, sizeof(b), &set[0], 0);
+			mismatch(set[0].doc[0], b, set[w].doc[i], a,
+				 c->mismatch, sizeof(c->mismatch));
+		}
 	if (c->mismatch[0] && !opts->allow_mismatch) {
 		snprintf(why, size, "%s; --allow-mismatch compares them anyway",
 			 c->mismatch);
 		return -EXDEV;
 	}
-	c->rows = calloc(rows[0]->n + rows[1]->n + 1, sizeof(*c->rows));
+	return 0;
+}
+
+int bench_compare(const struct bench_cmp_set *set,
+		  const struct bench_cmp_opts *opts, struct bench_cmp *c,
+		  char *why, size_t size)
+{
+	int w, d, i, ret, cap = 0;
+
+	memset(c, 0, sizeof(*c));
+	ret = check_sets(set, opts, c, why, size);
+	if (ret)
+		return ret;
+	for (w = 0; w < 2; w++)
+		for (d = 0; d < set[w].n; d++)
+			cap += jp_get(set[w].doc[d], "rows")->n;
+	c->rows = calloc(cap + 1, sizeof(*c->rows));
 	if (!c->rows)
 		return -ENOMEM;
-	/* OLD's rows in its order, then those only NEW has. */
+	/* OLD's rows in its first run's order, then those only NEW has. */
 	for (w = 0; w < 2; w++)
-		for (i = 0; i < rows[w]->n; i++) {
-			const struct jp *r = &rows[w]->kid[i];
-			const char *name = jp_str(r, "name", "");
-			const struct jp *other = row_of(w ? od : nd, name);
-			struct bench_cmp_row *cr = &c->rows[c->n];
+		for (d = 0; d < set[w].n; d++) {
+			const struct jp *rows = jp_get(set[w].doc[d], "rows");
 
-			if (w && other)
-				continue;
-			c->n++;
-			cr->name = name;
-			if (!other) {
-				cr->verdict = w ? "new only" : "old only";
-				cr->change = cr->vs_base =
-					(struct st_est){ NAN, NAN, NAN };
-				cr->old_ns = cr->new_ns = cr->mde_pct = NAN;
-				cr->decided = &cr->change;
-				continue;
+			for (i = 0; i < rows->n; i++) {
+				const char *name =
+					jp_str(&rows->kid[i], "name", "");
+				struct bench_cmp_row *cr = &c->rows[c->n];
+				int k, seen = 0;
+
+				for (k = 0; k < c->n && !seen; k++)
+					seen = !strcmp(c->rows[k].name, name);
+				if (seen)
+					continue;
+				c->n++;
+				cr->name = name;
+				ret = compare_row(set, opts, cr);
+				if (ret)
+					return ret;
 			}
-			ret = compare_row(r, other, od, nd, opts, cr);
-			if (ret)
-				return ret;
-			/*
-			 * Only a change against a baseline fails: a row's
-			 * raw change (the baselines', the generator's) moves
-			 * with the machine as much as with a patch.
-			 */
-			if (!strcmp(cr->verdict, "slower") && opts->threshold &&
-			    cr->has_base &&
-			    cr->decided->lo > 1 + opts->threshold / 100)
-				c->regressed++;
 		}
+	judge(c, opts);
 	return 0;
 }
 
@@ -238,4 +461,50 @@ void bench_compare_free(struct bench_cmp *c)
 	free(c->rows);
 	c->rows = NULL;
 	c->n = 0;
+}
+
+int bench_calibrate(const struct bench_cmp_set *set, struct bench_cal *cal,
+		    char *why, size_t size)
+{
+	const struct jp *rows;
+	struct bench_cmp_side *s;
+	struct bench_cmp c = {};
+	char who[32];
+	int i, ret;
+
+	memset(cal, 0, sizeof(*cal));
+	if (set->n < 2) {
+		snprintf(why, size,
+			 "needs two or more runs of one kernel, %d given",
+			 set->n);
+		return -EINVAL;
+	}
+	ret = check_sets((const struct bench_cmp_set[]){ *set, { .n = 0 } },
+			 &(struct bench_cmp_opts){}, &c, why, size);
+	if (ret)
+		return ret;
+	rows = jp_get(set->doc[0], "rows");
+	cal->rows = calloc(rows->n + 1, sizeof(*cal->rows));
+	s = malloc(sizeof(*s));
+	if (!cal->rows || !s) {
+		free(s);
+		return -ENOMEM;
+	}
+	for (i = 0; i < rows->n; i++) {
+		struct bench_cal_row *r = &cal->rows[cal->n++];
+		const char *v = NULL;
+
+		r->name = jp_str(&rows->kid[i], "name", "");
+		ret = gather(set, r->name, s, who, sizeof(who), &v);
+		if (ret)
+			break;
+		r->runs = s->n;
+		r->raw_tau2 = st_tau2(s->raw, s->vraw, s->n, &r->raw_i2);
+		r->base_tau2 = st_tau2(s->base, s->vbase, s->n, &r->base_i2);
+		if (v) /* an INVALID or generator-bound run: no figure */
+			r->raw_tau2 = r->base_tau2 = NAN;
+	}
+	cal->df = set->n - 1;
+	free(s);
+	return ret;
 }

@@ -330,3 +330,195 @@ int st_boot(const double *x, int nx, const double *y, int ny, double level,
 	free(r);
 	return 0;
 }
+
+/* The continued fraction of the incomplete beta function (Lentz). */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h, aa, del;
+	int m;
+
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	h = d;
+	for (m = 1; m <= 500; m++) {
+		aa = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 + aa * d;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x /
+		     ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + aa * d;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+/* The regularized incomplete beta function I_x(a, b). */
+static double beta_inc(double a, double b, double x)
+{
+	double bt;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		 b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return bt * beta_cf(a, b, x) / a;
+	return 1 - bt * beta_cf(b, a, 1 - x) / b;
+}
+
+double st_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (isnan(t) || isnan(df) || df <= 0)
+		return NAN;
+	if (isinf(df))
+		return 0.5 * erfc(-t / M_SQRT2);
+	tail = 0.5 * beta_inc(df / 2, 0.5, df / (df + t * t));
+	return t > 0 ? 1 - tail : tail;
+}
+
+double st_t_quantile(double p, double df)
+{
+	double lo = -1e6, hi = 1e6, mid;
+	int i;
+
+	if (!(p > 0 && p < 1) || isnan(df) || df <= 0)
+		return NAN;
+	for (i = 0; i < 200 && lo < hi; i++) {
+		mid = (lo + hi) / 2;
+		if (st_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+void st_holm(const double *p, int n, double *adj)
+{
+	int *idx = malloc((n > 0 ? n : 1) * sizeof(*idx)), m = 0, i, j, t;
+	double run = 0;
+
+	for (i = 0; i < n; i++)
+		adj[i] = NAN;
+	if (!idx)
+		return;
+	for (i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			idx[m++] = i;
+	/* insertion sort by p: n is a bench's rows */
+	for (i = 1; i < m; i++)
+		for (j = i; j > 0 && p[idx[j - 1]] > p[idx[j]]; j--) {
+			t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	for (i = 0; i < m; i++) {
+		double v = p[idx[i]] * (m - i);
+
+		run = v > run ? v : run;
+		adj[idx[i]] = run < 1 ? run : 1;
+	}
+	free(idx);
+}
+
+/* The mean of k values and their sum of squared deviations. */
+static double mean_ss(const double *y, int k, double *ss)
+{
+	double m = 0;
+	int i;
+
+	for (i = 0; i < k; i++)
+		m += y[i] / k;
+	*ss = 0;
+	for (i = 0; i < k; i++)
+		*ss += (y[i] - m) * (y[i] - m);
+	return m;
+}
+
+int st_runs_diff(const double *a, const double *va, int na, const double *b,
+		 const double *vb, int nb, double tau2, double tau_df,
+		 struct st_diff *r)
+{
+	double ssa, ssb, ma, mb, wa = 0, wb = 0;
+	int i;
+
+	*r = (struct st_diff){ NAN, NAN, NAN };
+	if (na < 1 || nb < 1)
+		return -EINVAL;
+	ma = mean_ss(a, na, &ssa);
+	mb = mean_ss(b, nb, &ssb);
+	r->d = mb - ma;
+	if (na >= 2 && nb >= 2) {
+		r->df = na + nb - 2;
+		r->se = sqrt((ssa + ssb) / r->df * (1.0 / na + 1.0 / nb));
+		return 0;
+	}
+	if (!(tau_df > 0) || isnan(tau2))
+		return -ENODATA;
+	for (i = 0; i < na; i++)
+		wa += va[i] / ((double)na * na);
+	for (i = 0; i < nb; i++)
+		wb += vb[i] / ((double)nb * nb);
+	if (isnan(wa) || isnan(wb))
+		return -ENODATA;
+	r->se = sqrt(wa + wb + tau2 * (1.0 / na + 1.0 / nb));
+	r->df = tau_df;
+	return 0;
+}
+
+void st_diff_ci(const struct st_diff *r, double level, struct st_est *e)
+{
+	double h = st_t_quantile(1 - (1 - level) / 2, r->df) * r->se;
+
+	*e = (struct st_est){ r->d, r->d - h, r->d + h };
+}
+
+double st_diff_p(const struct st_diff *r)
+{
+	if (!(r->se > 0))
+		return isnan(r->d) ? NAN : r->d == 0 ? 1 : 0;
+	return 2 * st_t_cdf(-fabs(r->d) / r->se, r->df);
+}
+
+double st_diff_mde(const struct st_diff *r, double level)
+{
+	return (st_t_quantile(1 - (1 - level) / 2, r->df) +
+		st_t_quantile(0.8, r->df)) *
+	       r->se;
+}
+
+double st_tau2(const double *y, const double *v, int k, double *i2)
+{
+	double sw = 0, sw2 = 0, m = 0, q = 0, tau2;
+	int i;
+
+	*i2 = NAN;
+	if (k < 2)
+		return NAN;
+	for (i = 0; i < k; i++) {
+		if (!(v[i] > 0))
+			return NAN;
+		sw += 1 / v[i];
+		sw2 += 1 / (v[i] * v[i]);
+		m += y[i] / v[i];
+	}
+	m /= sw;
+	for (i = 0; i < k; i++)
+		q += (y[i] - m) * (y[i] - m) / v[i];
+	tau2 = (q - (k - 1)) / (sw - sw2 / sw);
+	*i2 = q > k - 1 ? (q - (k - 1)) / q : 0;
+	return tau2 > 0 ? tau2 : 0;
+}

@@ -100,6 +100,51 @@ bool st_stop_check(struct st_stop *s, double h, double target);
 int st_boot(const double *x, int nx, const double *y, int ny, double level,
 	    __u64 seed, struct st_est *e);
 
+/* Student's t with df degrees of freedom (INFINITY: the normal): its
+ * CDF at t, and its p-quantile. */
+double st_t_cdf(double t, double df);
+double st_t_quantile(double p, double df);
+
+/*
+ * Holm's step-down adjustment of n p-values into adj (same order): the
+ * i-th smallest times n - i + 1, never below the one before it, at most
+ * 1. Rejecting where adj < alpha keeps the chance of any false rejection
+ * among the n at most alpha. A NaN p is no test: NaN, not counted in n.
+ */
+void st_holm(const double *p, int n, double *adj);
+
+/*
+ * A difference of two sides' means of per-run estimates (logs), b - a,
+ * with its standard error and degrees of freedom.
+ */
+struct st_diff {
+	double d, se, df;
+};
+
+/*
+ * The run is the unit: with two or more runs a side the error comes
+ * from the runs' own spread (pooled, na + nb - 2 df), which holds each
+ * run's noise and what moves between runs alike. With fewer it is each
+ * run's own variance (va, vb) plus tau2, the between-run variance
+ * measured apart on tau_df df (bench calibrate); -ENODATA without one
+ * (tau_df 0), -EINVAL with no run on a side.
+ */
+int st_runs_diff(const double *a, const double *va, int na, const double *b,
+		 const double *vb, int nb, double tau2, double tau_df,
+		 struct st_diff *r);
+/* Its interval at level, and its two-sided p-value of no difference. */
+void st_diff_ci(const struct st_diff *r, double level, struct st_est *e);
+double st_diff_p(const struct st_diff *r);
+/* The smallest difference it detects with 80% power at level. */
+double st_diff_mde(const struct st_diff *r, double level);
+
+/*
+ * The between-run variance of k per-run estimates y with within-run
+ * variances v (DerSimonian and Laird), with I2, the share of the spread
+ * it explains (0 when the runs agree within their noise).
+ */
+double st_tau2(const double *y, const double *v, int k, double *i2);
+
 /* The p-quantile of n values, interpolated; x is left as it is. */
 double st_quantile(const double *x, int n, double p);
 

@@ -142,7 +142,8 @@ static void usage(void)
 
 	printf("Usage: hookcmp bench [OPTIONS]\n"
 	       "       hookcmp [-n NETNS] bench --dev DEV --gen-cmd CMD|--external [OPTIONS]\n"
-	       "       hookcmp bench compare [OPTIONS] OLD.json NEW.json   (see its --help)\n\n"
+	       "       hookcmp bench compare [OPTIONS] OLD.json... -- NEW.json...   (see its --help)\n"
+	       "       hookcmp bench calibrate [-j] RUN.json...   (see its --help)\n\n"
 	       "Runs every row of a scenario once per round, in a random order, on a\n"
 	       "veth pair between two namespaces it creates and removes (or on DEV,\n"
 	       "with traffic from elsewhere), and reports each row's cost per packet\n"
@@ -739,10 +740,14 @@ int cmd_bench(int argc, char **argv)
 	/* "compare" after any global options main passed on (-j, -p) */
 	for (i = 1; i < argc && argv[i][0] == '-'; i++)
 		;
-	if (i < argc && !strcmp(argv[i], "compare")) {
+	if (i < argc && (!strcmp(argv[i], "compare") ||
+			 !strcmp(argv[i], "calibrate"))) {
+		bool cal = !strcmp(argv[i], "calibrate");
+
 		free(b);
 		memmove(argv + i, argv + i + 1, (argc - i) * sizeof(*argv));
-		return cmd_bench_compare(argc - 1, argv);
+		return cal ? cmd_bench_calibrate(argc - 1, argv) :
+			     cmd_bench_compare(argc - 1, argv);
 	}
 	if (!b)
 		return hc_fail(HC_EXIT_FAIL, "out of memory");

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hookcmp bench compare OLD.json NEW.json: what changed between two bench
- * runs (a kernel before and after a patch), row by row, with intervals,
- * in the manner of benchstat. Exit 1 when a row got slower than
- * --threshold with its interval past it: a kernel CI can gate on it.
+ * hookcmp bench compare OLD.json... -- NEW.json...: what changed between
+ * two sets of bench runs (a kernel before and after a patch), row by row,
+ * with intervals over runs. Exit 1 when a row got slower than --threshold
+ * with its interval past it: a kernel CI can gate on it.
+ * hookcmp bench calibrate RUN.json...: the between-run variance of runs
+ * of one kernel, for compare with one run a side.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,8 +22,7 @@
 struct cmp_cmd {
 	bool json, pretty, help, allow;
 	double threshold;
-	__u32 seed;
-	const char *plot_dir;
+	const char *plot_dir, *cal;
 };
 
 #define C(f) offsetof(struct cmp_cmd, f)
@@ -32,9 +33,8 @@ static const struct hc_opt cmp_opts[] = {
 	  NULL, 0, 1000 },
 	{ "allow-mismatch", 0, HC_OPT_FLAG, C(allow), NULL,
 	  "compare runs of different scenarios, topologies, CPU modes or frame sizes" },
-	{ "seed", 0, HC_OPT_U32, C(seed), "S",
-	  "seed of the bootstrap's resamples (default: a fixed one)", NULL, 0,
-	  0xffffffff },
+	{ "calibration", 0, HC_OPT_STR, C(cal), "FILE",
+	  "the between-run variance (bench calibrate) for one run a side" },
 	{ "plot", 0, HC_OPT_STR, C(plot_dir), "DIR",
 	  "a chart of the changes with their intervals (PNG and SVG) into DIR" },
 	HC_OPT_JSON(C(json), "the comparison as one JSON document"),
@@ -43,13 +43,25 @@ static const struct hc_opt cmp_opts[] = {
 	{}
 };
 
+static const struct hc_opt cal_opts[] = {
+	HC_OPT_JSON(C(json), "the calibration as one JSON document"),
+	HC_OPT_PRETTY(C(pretty)),
+	HC_OPT_HELP(C(help)),
+	{}
+};
+
 static void usage(void)
 {
-	printf("Usage: hookcmp bench compare [OPTIONS] OLD.json NEW.json\n\n"
-	       "Compares two bench runs (hookcmp bench -o FILE) row by row: each row's\n"
-	       "change in cost NEW/OLD, and the same against each run's baseline row,\n"
-	       "which cancels a shift of the whole machine between the runs, with\n"
-	       "bootstrap 95%% intervals; \"same\" when the interval holds no change.\n\n");
+	printf("Usage: hookcmp bench compare [OPTIONS] OLD.json NEW.json\n"
+	       "       hookcmp bench compare [OPTIONS] OLD.json... -- NEW.json...\n\n"
+	       "Compares bench runs (hookcmp bench -o FILE) row by row: each row's change\n"
+	       "in cost NEW/OLD, and the same against each run's baseline row, which\n"
+	       "cancels a shift of the whole machine between runs. The run is the unit:\n"
+	       "the 95%% intervals come from how the runs of each side spread (two or\n"
+	       "more a side), or with one from --calibration. \"slower\"/\"faster\" when\n"
+	       "the change holds after Holm's correction for the rows compared, \"same\"\n"
+	       "when the whole interval lies within --threshold (or 1%%), otherwise\n"
+	       "\"inconclusive\" with the change these runs resolve.\n\n");
 	hc_opts_help(stdout, cmp_opts, NULL);
 }
 
@@ -106,36 +118,55 @@ static void est(struct hc_pr *p, const char *key, const char *label,
 
 static void row_columns(struct hc_pr *p, const struct bench_cmp_row *r)
 {
+	bool judged = strcmp(r->verdict, "old only") &&
+		      strcmp(r->verdict, "new only");
+	char runs[24];
+
+	snprintf(runs, sizeof(runs), "%d/%d", r->runs[0], r->runs[1]);
+
 	hc_pr_str(p, HC_PR_ALL, "name", "row", -22, r->name);
 	hc_pr_num(p, HC_PR_ALL, "old_ns", "old ns/pkt", 10, 1, r->old_ns);
 	hc_pr_num(p, HC_PR_ALL, "new_ns", "new ns/pkt", 10, 1, r->new_ns);
+	hc_pr_num(p, HC_PR_DATA, "runs_old", NULL, 0, 0, r->runs[0]);
+	hc_pr_num(p, HC_PR_DATA, "runs_new", NULL, 0, 0, r->runs[1]);
+	hc_pr_str(p, HC_PR_TEXT, NULL, "runs", 5, runs);
 	est(p, "change", "change [95%]", &r->change);
 	est(p, "change_vs_baseline", "vs baseline [95%]", &r->vs_base);
 	hc_pr_str(p, HC_PR_ALL, "verdict", "verdict", -8, r->verdict);
 	hc_pr_str(p, HC_PR_DATA, "verdict_from", NULL, 0,
-		  !strcmp(r->verdict, "old only") ||
-				  !strcmp(r->verdict, "new only") ?
-			  NULL :
+		  !judged     ? NULL :
 		  r->has_base ? "baseline" :
 				"raw");
+	hc_pr_str(p, HC_PR_DATA, "interval_from", NULL, 0, r->interval_from);
+	hc_pr_num(p, HC_PR_DATA, "p", NULL, 0, 4, r->p);
+	hc_pr_num(p, HC_PR_ALL, "p_holm", "p holm", 6, 3, r->p_holm);
 	hc_pr_num(p, HC_PR_ALL, "mde_pct", "mde %", 6, 1, r->mde_pct);
+	hc_pr_num(p, HC_PR_ALL, "between_runs_pct", "between %", 9, 2,
+		  r->between_pct);
+	hc_pr_num(p, HC_PR_DATA, "i2", NULL, 0, 2, r->i2);
 	hc_pr_str(p, HC_PR_ALL, "why", "", 0, r->why[0] ? r->why : NULL);
 }
 
-static void run_json(struct hc_json *j, const char *key, const char *path,
-		     const struct jp *doc)
+static void side_json(struct hc_json *j, const char *key,
+		      const struct bench_cmp_set *s, const char *const *path)
 {
+	int i;
+
 	jw_open(j, key, '{');
-	jw_str(j, "file", path);
-	jw_str(j, "scenario", jp_str(doc, "scenario", ""));
-	jw_str(j, "topology", jp_str(doc, "topology", ""));
-	jw_str(j, "kernel", jp_str(jp_get(doc, "env"), "kernel", ""));
-	jw_u64(j, "rounds", jp_num(doc, "rounds", 0));
+	jw_open(j, "files", '[');
+	for (i = 0; i < s->n; i++)
+		jw_str(j, NULL, path[i]);
+	jw_close(j, ']');
+	jw_u64(j, "runs", s->n);
+	jw_str(j, "scenario", jp_str(s->doc[0], "scenario", ""));
+	jw_str(j, "topology", jp_str(s->doc[0], "topology", ""));
+	jw_str(j, "kernel", jp_str(jp_get(s->doc[0], "env"), "kernel", ""));
+	jw_u64(j, "rounds", jp_num(s->doc[0], "rounds", 0));
 	jw_close(j, '}');
 }
 
-static void report(const struct cmp_cmd *o, const char *const *path,
-		   const struct jp *const *doc, const struct bench_cmp *c,
+static void report(const struct cmp_cmd *o, const struct bench_cmp_set *set,
+		   const char *const *const *path, const struct bench_cmp *c,
 		   FILE *f)
 {
 	struct hc_pr p = { .mode = o->json ? HC_PR_JSON : HC_PR_TEXT,
@@ -146,11 +177,18 @@ static void report(const struct cmp_cmd *o, const char *const *path,
 	if (o->json) {
 		jw_open(&p.j, NULL, '{');
 		jw_str(&p.j, "type", "compare");
-		run_json(&p.j, "old", path[0], doc[0]);
-		run_json(&p.j, "new", path[1], doc[1]);
+		side_json(&p.j, "old", &set[0], path[0]);
+		side_json(&p.j, "new", &set[1], path[1]);
 		hc_pr_json_num(&p, "threshold_pct", o->threshold ?: NAN);
+		hc_pr_json_num(&p, "margin_pct",
+			       o->threshold ?: BENCH_CMP_MARGIN);
 		hc_pr_json_num(&p, "level", BENCH_LEVEL);
-		jw_str(&p.j, "interval", "percentile bootstrap");
+		jw_str(&p.j, "interval", "t over per-run estimates");
+		jw_str(&p.j, "correction", "holm");
+		if (o->cal)
+			jw_str(&p.j, "calibration", o->cal);
+		else
+			jw_raw(&p.j, "calibration", "null");
 		if (c->mismatch[0])
 			jw_str(&p.j, "mismatch", c->mismatch);
 		else
@@ -168,12 +206,14 @@ static void report(const struct cmp_cmd *o, const char *const *path,
 		return;
 	}
 	for (k = 0; k < 2; k++)
-		fprintf(f, "%s: %s (%s, %s, %g rounds, kernel %s)\n",
-			k ? "new" : "old", path[k],
-			jp_str(doc[k], "scenario", "?"),
-			jp_str(doc[k], "topology", "?"),
-			jp_num(doc[k], "rounds", 0),
-			jp_str(jp_get(doc[k], "env"), "kernel", "?"));
+		for (i = 0; i < set[k].n; i++)
+			fprintf(f, "%s: %s (%s, %s, %g rounds, kernel %s)\n",
+				k ? "new" : "old", path[k][i],
+				jp_str(set[k].doc[i], "scenario", "?"),
+				jp_str(set[k].doc[i], "topology", "?"),
+				jp_num(set[k].doc[i], "rounds", 0),
+				jp_str(jp_get(set[k].doc[i], "env"), "kernel",
+				       "?"));
 	if (c->mismatch[0])
 		fprintf(f, "Warning: the runs differ (--allow-mismatch): %s\n",
 			c->mismatch);
@@ -193,16 +233,17 @@ static void report(const struct cmp_cmd *o, const char *const *path,
 		}
 	}
 	fprintf(f,
-		"\nchange: median ns/pkt NEW/OLD over each run's rounds; vs baseline: the same of each round's ratio to its baseline row's round, which a shift of the whole machine between the runs cancels; [95%%]: percentile bootstrap, each run's rounds resampled apart (%d resamples); verdict from vs baseline where the row has one (only those fail --threshold: a raw change moves with the machine as much as with a patch); mde: the interval's half-width, the smallest change these runs tell from none\n",
-		ST_BOOT_N);
+		"\nchange: NEW/OLD of each run's median ns/pkt (geometric means over runs); vs baseline: the same of each run's Hodges-Lehmann ratio to its baseline row, round by round, which a shift of the whole machine cancels; [95%%]: Student's t over the runs' estimates (their spread holds what moves between runs and boots), or with one run a side each run's own interval widened by --calibration's between-run variance; verdict from vs baseline where the row has one (only those fail --threshold); p holm: p-value of no change after Holm's correction for the rows judged; mde: the change found with 80%% power; between: the runs' spread beyond their own noise\n");
+	fprintf(f, "same: the whole interval within +-%g%%\n",
+		o->threshold ?: BENCH_CMP_MARGIN);
 	if (o->threshold)
 		fprintf(f, "threshold %g%%: %d row%s slower past it\n",
 			o->threshold, c->regressed,
 			c->regressed == 1 ? "" : "s");
 }
 
-static int plot(const struct cmp_cmd *o, const char *const *path,
-		const struct jp *const *doc, const struct bench_cmp *c)
+static int plot(const struct cmp_cmd *o, const struct bench_cmp_set *set,
+		const char *const *const *path, const struct bench_cmp *c)
 {
 	char sh[512], json[4200], out[4096];
 	const char *argv[] = { "sh", sh, json, o->plot_dir, NULL };
@@ -223,7 +264,7 @@ static int plot(const struct cmp_cmd *o, const char *const *path,
 		return hc_fail(HC_EXIT_FAIL, "--plot: %s: %s", json,
 			       strerror(errno));
 	jo.json = true;
-	report(&jo, path, doc, c, f);
+	report(&jo, set, path, c, f);
 	if (fclose(f))
 		return hc_fail(HC_EXIT_FAIL, "--plot: %s: %s", json,
 			       strerror(errno));
@@ -234,41 +275,112 @@ static int plot(const struct cmp_cmd *o, const char *const *path,
 	return 0;
 }
 
+/* Each path's document into doc; 0 or the exit code of a failure. */
+static int load_all(const char *const *path, int n, struct jp **doc)
+{
+	int i, code = 0;
+
+	for (i = 0; i < n && !code; i++)
+		doc[i] = load(path[i], &code);
+	return code;
+}
+
+static void free_all(struct jp **doc, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		jp_free(doc[i]);
+}
+
+/*
+ * What "--" becomes, so that getopt takes it for a file, in its place,
+ * and options may still follow it.
+ */
+static char sep[] = "\x1f";
+#define MAX_FILES (2 * BENCH_CMP_RUNS)
+
+/*
+ * Options and files, with "--" between OLD's and NEW's: pos[0..*nold)
+ * are OLD's, the rest NEW's. Without "--" there must be exactly two.
+ */
+static int parse(const struct hc_opt *opts, struct cmp_cmd *o, int argc,
+		 char **argv, const char **pos, int *npos, int *nold,
+		 const char *cmd)
+{
+	struct hc_err err = {};
+	int i, ret;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			argv[i] = sep;
+			break;
+		}
+	ret = hc_opts_parse(opts, o, argc, argv, pos, npos, MAX_FILES, NULL,
+			    &err);
+	hc_json_pretty = o->pretty;
+	o->json |= o->pretty;
+	hc_json_mode = o->json;
+	if (ret)
+		return hc_fail(HC_EXIT_USAGE, "bench %s: %s", cmd, err.msg);
+	*nold = *npos;
+	for (i = 0; i < *npos; i++)
+		if (pos[i] == sep) {
+			*nold = i;
+			memmove(pos + i, pos + i + 1,
+				(*npos - i - 1) * sizeof(*pos));
+			(*npos)--;
+		}
+	return 0;
+}
+
 int cmd_bench_compare(int argc, char **argv)
 {
 	struct cmp_cmd o = {};
 	struct bench_cmp_opts opts = {};
 	struct bench_cmp c = {};
-	struct jp *doc[2] = {};
-	const char *pos[2];
-	unsigned long long given = 0;
-	struct hc_err err = {};
+	struct jp *doc[MAX_FILES] = {}, *cal = NULL;
+	const char *pos[MAX_FILES + 1];
+	struct bench_cmp_set set[2];
 	char why[512];
-	int npos, ret, code = 0;
+	int npos, nold, ret, code;
 
-	ret = hc_opts_parse(cmp_opts, &o, argc, argv, pos, &npos, 2, &given,
-			    &err);
-	hc_json_pretty = o.pretty;
-	o.json |= o.pretty;
-	hc_json_mode = o.json;
-	if (ret)
-		return hc_fail(HC_EXIT_USAGE, "bench compare: %s", err.msg);
+	code = parse(cmp_opts, &o, argc, argv, pos, &npos, &nold, "compare");
+	if (code)
+		return code;
 	if (o.help) {
 		usage();
 		return 0;
 	}
-	if (npos != 2)
+	if (nold == npos)
+		nold = npos == 2 ? 1 : 0;
+	if (!nold || nold == npos || nold > BENCH_CMP_RUNS ||
+	    npos - nold > BENCH_CMP_RUNS)
 		return hc_fail(
 			HC_EXIT_USAGE,
-			"bench compare: needs OLD.json and NEW.json, two bench runs (hookcmp bench -o FILE)");
-	doc[0] = load(pos[0], &code);
-	doc[1] = doc[0] ? load(pos[1], &code) : NULL;
-	if (!doc[1])
+			"bench compare: needs OLD.json NEW.json, or OLD.json... -- NEW.json... (at most %d a side), bench runs (hookcmp bench -o FILE)",
+			BENCH_CMP_RUNS);
+	code = load_all(pos, npos, doc);
+	if (!code && o.cal)
+		cal = load(o.cal, &code);
+	if (code)
 		goto out;
+	if (cal && strcmp(jp_str(cal, "type", ""), "calibration")) {
+		code = hc_fail(
+			HC_EXIT_USAGE,
+			"bench compare: --calibration %s: not a document of bench calibrate",
+			o.cal);
+		goto out;
+	}
+	set[0] = (struct bench_cmp_set){ "OLD", (const struct jp *const *)doc,
+					 nold };
+	set[1] = (struct bench_cmp_set){ "NEW",
+					 (const struct jp *const *)doc + nold,
+					 npos - nold };
 	opts.allow_mismatch = o.allow;
 	opts.threshold = o.threshold;
-	opts.seed = o.seed ?: 0x5eed5eed;
-	ret = bench_compare(doc[0], doc[1], &opts, &c, why, sizeof(why));
+	opts.calibration = cal;
+	ret = bench_compare(set, &opts, &c, why, sizeof(why));
 	if (ret) {
 		code = ret == -ENOMEM ?
 			       hc_fail(HC_EXIT_FAIL, "bench compare: %s",
@@ -281,15 +393,117 @@ int cmd_bench_compare(int argc, char **argv)
 			       "bench compare: no rows in either run");
 		goto out;
 	}
-	report(&o, pos, (const struct jp *const *)doc, &c, stdout);
-	fflush(stdout);
-	if (o.plot_dir)
-		code = plot(&o, pos, (const struct jp *const *)doc, &c);
+	{
+		const char *const *path[2] = { pos, pos + nold };
+
+		report(&o, set, path, &c, stdout);
+		fflush(stdout);
+		if (o.plot_dir)
+			code = plot(&o, set, path, &c);
+	}
 	if (!code && c.regressed)
 		code = HC_EXIT_FAIL;
 out:
 	bench_compare_free(&c);
-	jp_free(doc[0]);
-	jp_free(doc[1]);
+	free_all(doc, npos);
+	jp_free(cal);
+	return code;
+}
+
+static void cal_columns(struct hc_pr *p, const struct bench_cal_row *r)
+{
+	hc_pr_str(p, HC_PR_ALL, "name", "row", -22, r->name);
+	hc_pr_num(p, HC_PR_ALL, "runs", "runs", 4, 0, r->runs);
+	hc_pr_open(p, HC_PR_DATA, "raw", '{');
+	hc_pr_num(p, HC_PR_DATA, "tau2", NULL, 0, 9, r->raw_tau2);
+	hc_pr_num(p, HC_PR_ALL, "sd_pct", "raw between %", 13, 2,
+		  (exp(sqrt(r->raw_tau2)) - 1) * 100);
+	hc_pr_num(p, HC_PR_ALL, "i2", "I2", 4, 2, r->raw_i2);
+	hc_pr_close(p, HC_PR_DATA, '}');
+	hc_pr_open(p, HC_PR_DATA, "vs_baseline", '{');
+	hc_pr_num(p, HC_PR_DATA, "tau2", NULL, 0, 9, r->base_tau2);
+	hc_pr_num(p, HC_PR_ALL, "sd_pct", "vs baseline between %", 21, 2,
+		  (exp(sqrt(r->base_tau2)) - 1) * 100);
+	hc_pr_num(p, HC_PR_ALL, "i2", "I2", 4, 2, r->base_i2);
+	hc_pr_close(p, HC_PR_DATA, '}');
+}
+
+int cmd_bench_calibrate(int argc, char **argv)
+{
+	struct cmp_cmd o = {};
+	struct jp *doc[MAX_FILES] = {};
+	const char *pos[MAX_FILES + 1];
+	struct bench_cal cal = {};
+	struct bench_cmp_set set;
+	struct hc_pr p = { .f = stdout, .j = { .f = stdout } };
+	char why[512];
+	int npos, nold, ret, code, i, k;
+
+	code = parse(cal_opts, &o, argc, argv, pos, &npos, &nold, "calibrate");
+	if (code)
+		return code;
+	if (o.help) {
+		printf("Usage: hookcmp bench calibrate [-j] RUN.json...\n\n"
+		       "The between-run variance of each row over runs of one kernel, with\n"
+		       "nothing changed between them: its JSON (-j) is what bench compare\n"
+		       "--calibration reads to judge one run a side.\n");
+		return 0;
+	}
+	if (npos > BENCH_CMP_RUNS || nold != npos)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"bench calibrate: RUN.json... (at most %d), no --",
+			BENCH_CMP_RUNS);
+	code = load_all(pos, npos, doc);
+	if (code)
+		goto out;
+	set = (struct bench_cmp_set){ "RUN", (const struct jp *const *)doc,
+				      npos };
+	ret = bench_calibrate(&set, &cal, why, sizeof(why));
+	if (ret) {
+		code = hc_fail(ret == -ENOMEM ? HC_EXIT_FAIL : HC_EXIT_USAGE,
+			       "bench calibrate: %s",
+			       ret == -ENOMEM ? strerror(ENOMEM) : why);
+		goto out;
+	}
+	p.mode = o.json ? HC_PR_JSON : HC_PR_TEXT;
+	if (o.json) {
+		jw_open(&p.j, NULL, '{');
+		jw_str(&p.j, "type", "calibration");
+		jw_str(&p.j, "scenario", jp_str(doc[0], "scenario", ""));
+		jw_str(&p.j, "topology", jp_str(doc[0], "topology", ""));
+		jw_str(&p.j, "kernel",
+		       jp_str(jp_get(doc[0], "env"), "kernel", ""));
+		jw_u64(&p.j, "runs", npos);
+		jw_u64(&p.j, "df", cal.df);
+		jw_open(&p.j, "rows", '[');
+		for (i = 0; i < cal.n; i++) {
+			jw_open(&p.j, NULL, '{');
+			cal_columns(&p, &cal.rows[i]);
+			jw_close(&p.j, '}');
+		}
+		jw_close(&p.j, ']');
+		jw_close(&p.j, '}');
+		putchar('\n');
+		goto out;
+	}
+	for (k = 0; k < 2; k++) {
+		p.measure = !k;
+		p.header = true;
+		p.col = 0;
+		cal_columns(&p, &cal.rows[0]);
+		hc_pr_end(&p);
+		p.header = false;
+		for (i = 0; i < cal.n; i++) {
+			p.col = 0;
+			cal_columns(&p, &cal.rows[i]);
+			hc_pr_end(&p);
+		}
+	}
+	printf("\n%d runs (%d df); between: the runs' spread beyond their own noise (DerSimonian-Laird), as a percent; I2: its share of the whole spread. Write it with -j for bench compare --calibration.\n",
+	       npos, cal.df);
+out:
+	free(cal.rows);
+	free_all(doc, npos);
 	return code;
 }

@@ -52,6 +52,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 /* bench compare OLD NEW (bench_compare.c) */
 int cmd_bench_compare(int argc, char **argv);
+int cmd_bench_calibrate(int argc, char **argv);
 /* scripts/plot.sh into plot_sh, and gnuplot there: 0, or an exit code. */
 int bench_plot_sh(char *plot_sh, size_t size);
 int cmd_progrun(int argc, char **argv);

@@ -68,8 +68,13 @@ if (kind eq "compare") {
 	set datafile separator "\t"
 	set yrange [*:*]
 	set xzeroaxis lt -1
-	set ylabel "change of ns/pkt, NEW over OLD, % (95% bootstrap CI)"
-	plot data using 0:2:xtic(1) with boxes lc rgb "#4878a8" notitle, \
+	set ylabel "change of ns/pkt, NEW over OLD, % (95% CI over runs)"
+	set key top left
+	# column 6: 1 a change against the row's baseline, 0 a raw one
+	plot data using 0:($6 == 1 ? $2 : NaN):xtic(1) with boxes lc rgb "#4878a8" \
+			title "vs its baseline row (a shift of the machine cancels)", \
+		'' using 0:($6 == 0 ? $2 : NaN) with boxes lc rgb "#c8a048" \
+			title "raw NEW/OLD (moves with the machine too)", \
 		'' using 0:2:3:4 with yerrorbars lc rgb "black" pt 0 notitle
 }
 # DATA here: a header "row FUNCTION... other", then a row's ns per

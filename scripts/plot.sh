@@ -9,7 +9,8 @@
 # steps:  for parse and rules, ns/pkt per hook against depth or rule count,
 #         with its 95% interval
 # compare: from bench compare's JSON (its --plot), each row's change in
-#         percent with its 95% interval, the one its verdict takes
+#         percent with its 95% interval, the one its verdict takes: against
+#         its baseline row or raw, in two colours with a legend
 # profile: with bench --profile, each row's ns/pkt stacked by function:
 #         the rows' top 5 each, the rest as "other"
 # An INVALID row is a marked gap, its reason in the legend; an interval
@@ -31,10 +32,11 @@ if [ "${in##*.}" = json ] && [ "$(jq -r .type "$in" 2>/dev/null)" = compare ]; t
 		(if .verdict_from == "baseline" then .change_vs_baseline else .change end) as $c |
 		select($c.median != null) |
 		[.name, (($c.median - 1) * 100), (if $c.ci[0] then ($c.ci[0] - 1) * 100 else "NaN" end),
-		 (if $c.ci[1] then ($c.ci[1] - 1) * 100 else "NaN" end), .verdict] |
+		 (if $c.ci[1] then ($c.ci[1] - 1) * 100 else "NaN" end), .verdict,
+		 (if .verdict_from == "baseline" then 1 else 0 end)] |
 		map(tostring) | join("\t")' "$in" >"$data"
 	[ -s "$data" ] || { echo "plot.sh: no row in $in has a change" >&2; exit 1; }
-	title="hookcmp bench compare: $(jq -r '"\(.old.file) -> \(.new.file) (\(.old.scenario))"' "$in")"
+	title="hookcmp bench compare: $(jq -r '"\(.old.files[0]) (\(.old.runs) runs) -> \(.new.files[0]) (\(.new.runs)) (\(.old.scenario))"' "$in")"
 	for t in png svg; do
 		gnuplot -c "$gp" compare "$data" "$out/compare.$t" "$t" "$title" "" "" 1 ""
 	done

@@ -278,11 +278,12 @@ test_profile() {
 }
 
 # bench compare on real runs: two runs of the rules scenario compare
-# without error; a run in which one row's rounds cost 1.5x what they
-# measured (a change made on purpose, its baseline as it ran) is slower
-# there, against its baseline, and fails --threshold.
+# without error, one run a side with no verdict (the run-to-run variance
+# unknown); with both runs a side, and in NEW's one row's rounds costing
+# 3x what they measured (a change made on purpose, its baseline as it
+# ran), that row is slower against its baseline and fails --threshold.
 test_compare() {
-	local a="$T/cmp-a.json" b="$T/cmp-b.json" c="$T/cmp-c.json" out="$T/cmp.json"
+	local a="$T/cmp-a.json" b="$T/cmp-b.json" c="$T/cmp-c.json" d="$T/cmp-d.json" out="$T/cmp.json"
 	local f rc n pairs= few=
 	for f in "$a" "$b"; do
 		# rounds until the intervals are narrow, not a count: contended
@@ -293,18 +294,23 @@ test_compare() {
 	done
 	"$HC" bench compare -j "$a" "$b" >"$out" 2>"$T/cmp.err"
 	check_eq "bench compare: two runs: exit status" "$?" 0 "$T/cmp.err"
-	check "bench compare: two runs: every row compared" jq_true --slurpfile r "$a" \
+	check "bench compare: one run a side: every row compared, none judged" jq_true --slurpfile r "$a" \
 		'(.rows | length) == ($r[0].rows | length) and
-		 all(.rows[]; .verdict | IN("same", "slower", "faster", "n/a"))' "$out"
-	# NEW's -1rules row made 1.5x as costly, its baseline left as it ran
-	jq --arg tc $TC '.rows |= map(if .name == $tc + "-1rules" then
-		.rounds |= map(if .ns then .ns *= 1.5 else . end) else . end)' "$b" >"$c"
-	"$HC" bench compare -j --threshold 2 "$a" "$c" >"$out" 2>"$T/cmp.err"
+		 all(.rows[]; .verdict | IN("inconclusive", "n/a"))' "$out"
+	"$HC" bench calibrate -j "$a" "$b" >"$T/cal.json" 2>"$T/cmp.err"
+	check_eq "bench calibrate: two real runs: exit status" "$?" 0 "$T/cmp.err"
+	# NEW's -1rules row made 3x as costly, its baseline left as it ran
+	for f in "$a" "$b"; do
+		jq --arg tc $TC '.rows |= map(if .name == $tc + "-1rules" then
+			.rounds |= map(if .ns then .ns *= 3 else . end) else . end)' "$f" \
+			>"$([ "$f" = "$a" ] && echo "$c" || echo "$d")"
+	done
+	"$HC" bench compare -j --threshold 2 "$a" "$b" -- "$c" "$d" >"$out" 2>"$T/cmp.err"
 	rc=$?
 	# compare's interval needs 3 rounds in each run where the row and its
 	# baseline both have a cost; on a machine busy throughout, the
 	# generator's rounds are contended and no row has one.
-	for f in "$a" "$c"; do
+	for f in "$a" "$b"; do
 		n=$(jq --arg r "$TC-1rules" '(.rows[] | select(.name == $r)) as $x |
 			(.rows[] | select(.name == $x.baseline)) as $b |
 			[$x.rounds[] | select(.ns != null) | .round as $k |
@@ -316,7 +322,7 @@ test_compare() {
 		echo "SKIP bench compare: a row changed on purpose: $pairs of $(jq '.rows[0].rounds | length' "$a") rounds with a cost beside the baseline's, fewer than 3 (the machine's load, not hookcmp's doing)"
 		return
 	fi
-	check_eq "bench compare: a row changed on purpose: exit 1 past --threshold 2" "$rc" 1 "$T/cmp.err"
+	check_eq "bench compare: a row changed on purpose: exit 1 past --threshold 2" "$rc" 1 "$T/cmp.err" "$out"
 	check "bench compare: the changed row is slower against its baseline" jq_true --arg tc $TC \
 		'.rows[] | select(.name == $tc + "-1rules") | .verdict == "slower" and
 		 .verdict_from == "baseline" and .change_vs_baseline.ci[0] > 1.02' "$out"

@@ -120,20 +120,30 @@ doc() {
 		}
 		print "]}" }' >"$1"
 }
-doc "$CT/old.json" hooks 60 1 1 1
-doc "$CT/slow.json" hooks 60 1.05 1 2
-doc "$CT/shift.json" hooks 60 1 1.2 3
+for i in 1 2 3; do
+	doc "$CT/old$i.json" hooks 60 1 1 $i
+	doc "$CT/slow$i.json" hooks 60 1.05 1 $((i + 10))
+	doc "$CT/shift$i.json" hooks 60 1 1.2 $((i + 20))
+done
+cp "$CT/old1.json" "$CT/old.json"
 doc "$CT/rules.json" rules 60 1 1 4
 doc "$CT/big.json" hooks 1500 1 1 5
-t "bench compare: a run against itself" 0 "verdict" bench compare "$CT/old.json" "$CT/old.json"
-t "bench compare: a 5% slower row, --threshold 2" 1 "threshold 2%: 1 row slower past it" \
-	bench compare --threshold 2 "$CT/old.json" "$CT/slow.json"
-t "bench compare: a 5% slower row, --threshold 10" 0 "threshold 10%: 0 rows slower past it" \
-	bench compare --threshold 10 "$CT/old.json" "$CT/slow.json"
+OLD="$CT/old1.json $CT/old2.json $CT/old3.json"
+t "bench compare: one run a side: no verdict, and why" 0 "one run a side: the run-to-run variance is unknown" \
+	bench compare "$CT/old1.json" "$CT/slow1.json"
+# shellcheck disable=SC2086
+t "bench compare: three runs a side, a 5% slower row, --threshold 2" 1 "threshold 2%: 1 row slower past it" \
+	bench compare --threshold 2 $OLD -- "$CT/slow1.json" "$CT/slow2.json" "$CT/slow3.json"
+# shellcheck disable=SC2086
+t "bench compare: options after --" 0 "threshold 10%: 0 rows slower past it" \
+	bench compare $OLD -- "$CT/slow1.json" "$CT/slow2.json" "$CT/slow3.json" --threshold 10
+# shellcheck disable=SC2086
 t "bench compare: a shift of the machine fails no threshold" 0 "threshold 2%: 0 rows" \
-	bench compare --threshold 2 "$CT/old.json" "$CT/shift.json"
+	bench compare --threshold 2 $OLD -- "$CT/shift1.json" "$CT/shift2.json" "$CT/shift3.json"
 t "bench compare: another scenario refused" 2 "OLD's scenario is hooks, NEW's is rules; --allow-mismatch compares them anyway" \
 	bench compare "$CT/old.json" "$CT/rules.json"
+t "bench compare: another scenario among NEW's runs refused" 2 "OLD run 1's scenario is hooks, NEW run 2's is rules" \
+	bench compare "$CT/old1.json" "$CT/old2.json" -- "$CT/old3.json" "$CT/rules.json"
 t "bench compare: another frame size refused" 2 "row base: OLD's frames are 60 bytes, NEW's 1500" \
 	bench compare "$CT/old.json" "$CT/big.json"
 t "bench compare: --allow-mismatch" 0 "Warning: the runs differ (--allow-mismatch): OLD's scenario is hooks" \
@@ -146,24 +156,45 @@ t "bench compare: not JSON" 2 "bench compare: $CT/cut.json: not JSON: byte 25: "
 echo '{"type":"run"}' >"$CT/run.json"
 t "bench compare: a document of another command" 2 "OLD is not a bench document" \
 	bench compare "$CT/run.json" "$CT/old.json"
-t "bench compare: one file" 2 "needs OLD.json and NEW.json" bench compare "$CT/old.json"
+t "bench compare: one file" 2 "needs OLD.json NEW.json, or OLD.json... -- NEW.json..." bench compare "$CT/old.json"
+t "bench compare: three files without --" 2 "needs OLD.json NEW.json, or OLD.json... -- NEW.json..." \
+	bench compare "$CT/old1.json" "$CT/old2.json" "$CT/old3.json"
+t "bench compare: nothing after --" 2 "needs OLD.json NEW.json" bench compare "$CT/old1.json" --
 t "bench compare: JSON errors" 2 '{"type":"error","error":"bench compare: OLD' -j bench compare "$CT/run.json" "$CT/old.json"
 t "bench compare --help" 0 "Usage: hookcmp bench compare" bench compare --help
+t "bench compare: --calibration of another kind" 2 "--calibration $CT/old.json: not a document of bench calibrate" \
+	bench compare --calibration "$CT/old.json" "$CT/old1.json" "$CT/slow1.json"
+# shellcheck disable=SC2086
+"$HC" bench calibrate -j $OLD >"$CT/cal.json" 2>"$CT/cal.err"
+t "bench calibrate: one run" 2 "needs two or more runs of one kernel, 1 given" bench calibrate "$CT/old1.json"
+t "bench calibrate: runs of two scenarios" 2 "RUN run 1's scenario is hooks, RUN run 2's is rules" \
+	bench calibrate "$CT/old1.json" "$CT/rules.json"
+t "bench calibrate --help" 0 "Usage: hookcmp bench calibrate" bench calibrate --help
+t "bench compare --calibration: one run a side judged" 1 "threshold 2%: 1 row slower past it" \
+	bench compare --threshold 2 --calibration "$CT/cal.json" "$CT/old1.json" "$CT/slow1.json"
 jqt() {	# jqt NAME FILTER FILE
 	if jq -e "$2" "$3" >/dev/null 2>&1; then echo "PASS cli: $1"; else
 		echo "FAIL cli: $1: $2"; head -c 600 "$3" | sed 's/^/  /'; fi
 }
-"$HC" bench compare -j "$CT/old.json" "$CT/slow.json" >"$CT/c.json" 2>/dev/null
-jqt "bench compare -j: the contract" '.type == "compare" and .old.file and .new.scenario == "hooks" and
+# shellcheck disable=SC2086
+"$HC" bench compare -j $OLD -- "$CT/slow1.json" "$CT/slow2.json" "$CT/slow3.json" >"$CT/c.json" 2>/dev/null
+jqt "bench compare -j: the contract" '.type == "compare" and (.old.files | length) == 3 and .new.runs == 3 and
+	.new.scenario == "hooks" and .correction == "holm" and .margin_pct == 1 and
 	(.rows | length) == 4 and all(.rows[]; (.name | type) == "string" and (.old_ns | type) == "number" and
-	(.new_ns | type) == "number" and (.change.ci | length) == 2 and (.change_vs_baseline.ci | length) == 2 and
-	(.verdict | IN("same", "slower", "faster", "n/a", "invalid", "old only", "new only")) and
+	(.new_ns | type) == "number" and (.change.ci | length) == 2 and .runs_old == 3 and .runs_new == 3 and
+	.interval_from == "runs" and (.p_holm | type) == "number" and (.p_holm >= .p) and
+	(.verdict | IN("same", "slower", "faster", "inconclusive", "no verdict", "n/a", "invalid", "old only", "new only")) and
 	(.verdict_from | IN("baseline", "raw")) and (.mde_pct | type) == "number")' "$CT/c.json"
 jqt "bench compare -j: the slower row slower, against its baseline" \
 	'(.rows[] | select(.name == "a") | .verdict == "slower" and .verdict_from == "baseline" and
 	  .change_vs_baseline.ci[0] > 1.02) and (.rows[] | select(.name == "b") | .verdict == "same")' "$CT/c.json"
-"$HC" bench compare -j "$CT/old.json" "$CT/shift.json" >"$CT/c.json" 2>/dev/null
+# shellcheck disable=SC2086
+"$HC" bench compare -j $OLD -- "$CT/shift1.json" "$CT/shift2.json" "$CT/shift3.json" >"$CT/c.json" 2>/dev/null
 jqt "bench compare -j: a shift: changes, the same against the baseline" \
 	'all(.rows[] | select(.name == "a" or .name == "b"); .change.ci[0] > 1.15 and .verdict == "same")' "$CT/c.json"
-"$HC" bench compare -j "$CT/old.json" "$CT/old.json" >"$CT/c.json" 2>/dev/null
-jqt "bench compare -j: a run against itself: every row same" 'all(.rows[]; .verdict == "same")' "$CT/c.json"
+# shellcheck disable=SC2086
+"$HC" bench compare -j $OLD -- $OLD >"$CT/c.json" 2>/dev/null
+jqt "bench compare -j: runs against themselves: every row same" 'all(.rows[]; .verdict == "same")' "$CT/c.json"
+jqt "bench calibrate -j: every row, its between-run variance" '.type == "calibration" and .runs == 3 and .df == 2 and
+	(.rows | length) == 4 and all(.rows[]; (.raw.tau2 | type) == "number" and .runs == 3) and
+	(.rows[] | select(.name == "a") | (.vs_baseline.tau2 | type) == "number")' "$CT/cal.json"

@@ -91,6 +91,12 @@ mutate $S "the mde with 1.96 standard errors, not 2.8" 's|/ 1.959964 \* (1.95996
 mutate $S "the mde 4x too wide" 's|(e->hi - e->lo) / 2 / 1.959964|(e->hi - e->lo) * 2 / 1.959964|'
 mutate $S "--target-ci stopping at the first narrow interval" 's|return s->met >= ST_STOP_CHECKS;|return s->met >= 1;|'
 mutate $S "--target-ci's edge (a half-width equal to the target misses it)" 's|s->met = h <= target|s->met = h < target|'
+mutate $S "the Wilcoxon critical index off by one only for n > 8" 's|^\treturn d;$|\treturn ranks \&\& n > 8 ? d - 1 : d;|'
+mutate $S "t quantiles that ignore their degrees of freedom" 's|if (isinf(df))|if (1)|'
+mutate $S "Holm as Bonferroni" 's|double v = p\[idx\[i\]\] \* (m - i);|double v = p[idx[i]] * m;|'
+mutate $S "Holm without its running maximum" 's|run = v > run ? v : run;|run = v;|'
+mutate $S "across runs, the within-run variances even with runs a side" 's|if (na >= 2 \&\& nb >= 2) {|if (0) {|'
+mutate $S "the pooled spread on na + nb - 1 df" 's|r->df = na + nb - 2;|r->df = na + nb - 1;|'
 mutate $S "a window quantile that ignores its p (the median of the windows)" 's|h = (n - 1) \* p;|h = (n - 1) * 0.5;|'
 S=summary
 mutate $S "rows' intervals at 90%" 's|BENCH_LEVEL|0.90|g'
@@ -103,6 +109,13 @@ mutate $S "the mde as the delta's half-width" 's|s->mde_ns = st_mde(&s->delta);|
 mutate $S "the drift threshold's edge (>= 1.10)" 's|r->sum.drift > BENCH_DRIFT_MAX|r->sum.drift >= BENCH_DRIFT_MAX|'
 mutate $S "contended at the threshold itself (>=)" 's|r->rd\[i\].pkt_ns > BENCH_CONTENDED \* min|r->rd[i].pkt_ns >= BENCH_CONTENDED * min|'
 mutate $S "contended rounds kept in the costs" 's|rd->ns = rd->contended ? NAN : rd->pkt_ns;|rd->ns = rd->pkt_ns;|'
+mutate topo "a round's cost at the windows' 0.1 quantile, not the fastest" 's|st_quantile(x, n, BENCH_WINDOW_Q)|st_quantile(x, n, 0.1)|'
+# bench compare's rules.
+D=diff
+mutate $D "rounds paired with the baseline's by array index" 's|if (jp_num(\&brd->kid\[k\], "round", NAN) == round)|if (k == i)|'
+mutate $D "no correction for the rows compared" 's|if (r->p_holm < 1 - BENCH_LEVEL)|if (r->p < 1 - BENCH_LEVEL)|'
+mutate $D "same when the estimate, not the interval, is within the margin" 's|else if (e->lo >= 1 - m \&\& e->hi <= 1 + m)|else if (fabs(e->median - 1) <= m)|'
+mutate $D "a generator-bound row judged" 's|if (flagged(row, "generator-bound") \&\& !\*verdict) {|if (0) {|'
 # The path check's grammar and judge.
 P=path
 mutate $P "a final '*' ignored" "s|if (len \&\& pat\[len - 1\] == '\\*')|if (0)|"

@@ -123,6 +123,62 @@ static void test_wilcoxon_exact(void)
 }
 
 /*
+ * The exact signed-rank critical index at 95% for larger n (Wilcoxon's
+ * tables: d = 9, 53, 138, 435 at n = 10, 20, 30, 50): the interval is
+ * Walsh averages d and m + 1 - d, whatever the values.
+ */
+static void test_wilcoxon_index(void)
+{
+	static const int ns[] = { 10, 20, 30, 50 }, ds[] = { 9, 53, 138, 435 };
+	double x[50], w[50 * 51 / 2];
+	__u64 rng = SEED;
+	struct st_est e;
+	unsigned int i;
+	int k, m;
+
+	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		for (k = 0; k < ns[i]; k++)
+			x[k] = normal(&rng);
+		m = walsh_sorted(x, ns[i], w);
+		st_hl(x, ns[i], 0.95, &e);
+		t_result(e.lo == w[ds[i] - 1] && e.hi == w[m - ds[i]],
+			 "wilcoxon n=%d at 95%%: Walsh averages %d and %d",
+			 ns[i], ds[i], m + 1 - ds[i]);
+	}
+}
+
+/* Student's t against its tables, and Holm's step-down by hand. */
+static void test_t_holm(void)
+{
+	static const struct {
+		double p, df, q;
+	} tq[] = { { 0.975, 2, 4.302653 }, { 0.975, 10, 2.228139 },
+		   { 0.975, 30, 2.042272 }, { 0.8, 4, 0.940965 },
+		   { 0.975, INFINITY, 1.959964 }, { 0.025, 5, -2.570582 } };
+	static const double p[] = { 0.01, 0.04, 0.03, 0.005, NAN },
+			    want[] = { 0.03, 0.06, 0.06, 0.02, NAN };
+	double adj[5];
+	unsigned int i;
+	bool ok = true;
+
+	for (i = 0; i < sizeof(tq) / sizeof(tq[0]); i++)
+		t_result(near(st_t_quantile(tq[i].p, tq[i].df), tq[i].q, 1e-5),
+			 "t: the %g quantile on %g df is %g (got %.6f)",
+			 tq[i].p, tq[i].df, tq[i].q,
+			 st_t_quantile(tq[i].p, tq[i].df));
+	t_result(near(st_t_cdf(1, 1), 0.75, 1e-12) &&
+			 near(st_t_cdf(-1, 1), 0.25, 1e-12),
+		 "t: on 1 df (Cauchy) P(T <= 1) is 3/4 (got %.12f)",
+		 st_t_cdf(1, 1));
+	st_holm(p, 5, adj);
+	for (i = 0; i < 4; i++)
+		ok &= near(adj[i], want[i], 1e-12);
+	t_result(ok && isnan(adj[4]),
+		 "holm: 0.01 0.04 0.03 0.005 adjust to 0.03 0.06 0.06 0.02 (got %g %g %g %g), a NaN is no test",
+		 adj[0], adj[1], adj[2], adj[3]);
+}
+
+/*
  * The median's interval, n = 10: P(B <= 1) = 11/1024 <= 2.5% < P(B <=
  * 2) = 56/1024, so the 2nd and 9th values; at 80%, 56/1024 <= 10% <
  * 176/1024: the 3rd and 8th.
@@ -762,6 +818,32 @@ static void test_scope_cpus(void)
 	bench_scope_cpus(b, &g, &set);
 	t_result(CPU_COUNT(&set) == 1 && CPU_ISSET(BENCH_CPU_GEN, &set),
 		 "counted CPUs: split, gen-only counts bench's own thread");
+	free(b);
+}
+
+/*
+ * A round's cost is its fastest window: with 2 of its 20 windows in the
+ * host's fast state, the fast cost, not a quantile above it.
+ */
+static void test_window_q(void)
+{
+	struct bench *b = calloc(1, sizeof(*b));
+	struct bench_window win[20] = {};
+	struct bench_round rd = { .win = win, .nwin = 20 };
+	struct bench_row r = { .kind = &hook_kind };
+	int i;
+
+	b->cpu_mode = BENCH_INLINE;
+	b->env.cpu_clock = true;
+	for (i = 0; i < 20; i++) {
+		win[i].packets = 1000;
+		win[i].secs = 1e-3;
+		win[i].cpu_ns = 1000 * (i == 3 || i == 11 ? 100 : 150);
+	}
+	bench_round_costs(b, &r, &rd);
+	t_result(near(rd.pkt_ns, 100, 1e-9),
+		 "window: a round's cost is its fastest window's, 2 fast of 20 (%.2f of 100)",
+		 rd.pkt_ns);
 	free(b);
 }
 
@@ -1502,46 +1584,99 @@ static const struct bench_cmp_row *cmp_row(const struct bench_cmp *c,
 	return NULL;
 }
 
+/* A side of n runs: the documents' array and the set over it. */
+#define SIDE(set, label, docs, k) \
+	struct bench_cmp_set set = { label, (const struct jp *const *)(docs), k }
+
+/*
+ * The documents of the last comparison: its rows' names point into
+ * them, so they live until the next one (or held_free()).
+ */
+static struct jp *held[16];
+static int nheld;
+
+static void held_free(void)
+{
+	while (nheld)
+		jp_free(held[--nheld]);
+}
+
+/* OLD k runs of doc(.., one, seed i), NEW k runs of doc(.., scale, 100 + i). */
+static int cmp_docs(const double *scale, int k, int rounds,
+		    const struct bench_cmp_opts *opts, struct bench_cmp *c,
+		    char *why)
+{
+	struct jp *d[2][8];
+	static const double one[] = { 1, 1, 1, 1 };
+	int i, w, ret;
+
+	held_free();
+	for (i = 0; i < k; i++) {
+		d[0][i] = parsed(doc("hooks", "veth", 60, rounds, one, 1 + i));
+		d[1][i] = parsed(
+			doc("hooks", "veth", 60, rounds, scale, 100 + i));
+	}
+	{
+		SIDE(o, "OLD", d[0], k);
+		SIDE(n, "NEW", d[1], k);
+		struct bench_cmp_set set[2] = { o, n };
+
+		ret = bench_compare(set, opts, c, why, 256);
+	}
+	for (w = 0; w < 2; w++)
+		for (i = 0; i < k; i++)
+			held[nheld++] = d[w][i];
+	return ret;
+}
+
+static int verdicts(const struct bench_cmp *c, const char *v)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->n; i++)
+		n += !strcmp(c->rows[i].verdict, v);
+	return n;
+}
+
 static void test_compare(void)
 {
 	static const double one[] = { 1, 1, 1, 1 },
 			    slower[] = { 1, 1.05, 1.05, 1 },
 			    shift[] = { 1.2, 1.2, 1.2, 1.2 };
-	struct bench_cmp_opts opts = { .seed = 1, .threshold = 2 };
-	struct jp *old = parsed(doc("hooks", "veth", 60, 20, one, 1)), *new;
+	struct bench_cmp_opts opts = { .threshold = 2 };
 	const struct bench_cmp_row *a, *g;
 	struct bench_cmp c;
 	char why[256];
-	int ret, i;
+	struct jp *old, *new;
+	int ret;
 
-	/* a run against itself: every row the same */
-	new = parsed(doc("hooks", "veth", 60, 20, one, 1));
-	ret = bench_compare(old, new, &opts, &c, why, sizeof(why));
-	CHECK_EQ(ret, 0, "compare: a run against itself");
+	/* three runs a side of one kernel: every row the same */
+	ret = cmp_docs(one, 3, 20, &opts, &c, why);
+	CHECK_EQ(ret, 0, "compare: three runs against three of the same");
 	CHECK_EQ(c.n, 4, "compare: every row compared");
-	for (i = 0, ret = 0; i < c.n; i++)
-		ret += !strcmp(c.rows[i].verdict, "same");
-	CHECK_EQ(ret, 4, "compare: a run against itself: every row same");
-	CHECK_EQ(c.regressed, 0, "compare: a run against itself: none regressed");
+	CHECK_EQ(verdicts(&c, "same"), 4,
+		 "compare: the same kernel: every row same (within 2%%)");
+	CHECK_EQ(c.regressed, 0, "compare: the same kernel: none regressed");
 	a = cmp_row(&c, "a");
 	t_result(a && a->has_base && a->decided == &a->vs_base &&
+			 !strcmp(a->interval_from, "runs") &&
+			 a->runs[0] == 3 && a->runs[1] == 3 &&
 			 a->mde_pct > 0 && a->mde_pct < 2,
-		 "compare: a row with a baseline decides by it, mde %.2f%%",
+		 "compare: a row with a baseline decides by it, over 3+3 runs, mde %.2f%%",
 		 a ? a->mde_pct : NAN);
 	g = cmp_row(&c, "gen-only");
 	t_result(g && !g->has_base && g->decided == &g->change,
 		 "compare: a row without one decides by its own change");
 	bench_compare_free(&c);
-	jp_free(new);
 
-	/* a and b 5% slower: slower, past a 2% threshold; NEW/OLD, not OLD/NEW */
-	new = parsed(doc("hooks", "veth", 60, 20, slower, 3));
-	ret = bench_compare(old, new, &opts, &c, why, sizeof(why));
+	/* a and b 5% slower: slower, past a 2% threshold; NEW/OLD */
+	ret = cmp_docs(slower, 3, 20, &opts, &c, why);
 	a = cmp_row(&c, "a");
 	t_result(!ret && a && !strcmp(a->verdict, "slower") &&
 			 fabs(a->change.median - 1.05) < 0.01 &&
 			 a->change.lo > 1.02 && a->change.hi < 1.08 &&
-			 fabs(a->vs_base.median - 1.05) < 0.01,
+			 fabs(a->vs_base.median - 1.05) < 0.01 &&
+			 a->p_holm < 0.05,
 		 "compare: 5%% slower: slower, change %.4f [%.4f, %.4f]",
 		 a ? a->change.median : NAN, a ? a->change.lo : NAN,
 		 a ? a->change.hi : NAN);
@@ -1550,25 +1685,17 @@ static void test_compare(void)
 		 "compare: 5%% slower: the baseline the same");
 	bench_compare_free(&c);
 	opts.threshold = 10;
-	bench_compare(old, new, &opts, &c, why, sizeof(why));
+	cmp_docs(slower, 3, 20, &opts, &c, why);
 	CHECK_EQ(c.regressed, 0, "compare: 5%% slower: none past --threshold 10");
 	bench_compare_free(&c);
 	opts.threshold = 2;
-	/* NEW faster is the same the other way round */
-	ret = bench_compare(new, old, &opts, &c, why, sizeof(why));
-	t_result(!ret && !strcmp(cmp_row(&c, "a")->verdict, "faster") &&
-			 c.regressed == 0,
-		 "compare: the other way round: faster, none regressed");
-	bench_compare_free(&c);
-	jp_free(new);
 
 	/* the whole machine 20% slower: changes slower, against the baseline same */
-	new = parsed(doc("hooks", "veth", 60, 20, shift, 4));
-	ret = bench_compare(old, new, &opts, &c, why, sizeof(why));
+	ret = cmp_docs(shift, 3, 20, &opts, &c, why);
 	a = cmp_row(&c, "a");
-	t_result(!ret && a && a->change.lo > 1.15 &&
-			 a->vs_base.lo < 1 && a->vs_base.hi > 1 &&
-			 !strcmp(a->verdict, "same") && c.regressed == 0,
+	t_result(!ret && a && a->change.lo > 1.15 && a->vs_base.lo < 1 &&
+			 a->vs_base.hi > 1 && !strcmp(a->verdict, "same") &&
+			 c.regressed == 0,
 		 "compare: a 20%% shift of the machine: change %.3f, vs baseline %.4f [%.4f, %.4f], %s, %d regressed",
 		 a ? a->change.median : NAN, a ? a->vs_base.median : NAN,
 		 a ? a->vs_base.lo : NAN, a ? a->vs_base.hi : NAN,
@@ -1577,9 +1704,20 @@ static void test_compare(void)
 			 !strcmp(cmp_row(&c, "base")->verdict, "slower"),
 		 "compare: a 20%% shift: the rows with no other baseline see it (and fail no threshold)");
 	bench_compare_free(&c);
-	jp_free(new);
 
+	/* one run a side: the run-to-run variance is unknown, no verdict */
+	ret = cmp_docs(slower, 1, 20, &opts, &c, why);
+	a = cmp_row(&c, "a");
+	t_result(!ret && verdicts(&c, "inconclusive") == 4 && !c.regressed &&
+			 isnan(a->vs_base.lo) && !a->interval_from &&
+			 strstr(a->why, "run-to-run variance is unknown"),
+		 "compare: one run a side: inconclusive, and why (%s)",
+		 a ? a->why : "-");
+	bench_compare_free(&c);
+
+	held_free();
 	/* runs that differ are refused, naming how, unless allowed */
+	old = parsed(doc("hooks", "veth", 60, 20, one, 1));
 	{
 		static const struct {
 			const char *scen, *topo;
@@ -1595,42 +1733,312 @@ static void test_compare(void)
 		for (k = 0; k < sizeof(diff) / sizeof(diff[0]); k++) {
 			new = parsed(doc(diff[k].scen, diff[k].topo, diff[k].frame,
 					 20, one, 5));
-			opts.allow_mismatch = false;
-			ret = bench_compare(old, new, &opts, &c, why, sizeof(why));
-			t_result(ret == -EXDEV && strstr(why, diff[k].says),
-				 "compare: refused: %s (%s)", diff[k].says, why);
-			bench_compare_free(&c);
-			opts.allow_mismatch = true;
-			ret = bench_compare(old, new, &opts, &c, why, sizeof(why));
-			t_result(!ret && strstr(c.mismatch, diff[k].says),
-				 "compare: --allow-mismatch: compared, the difference kept");
-			bench_compare_free(&c);
+			{
+				SIDE(o, "OLD", &old, 1);
+				SIDE(n, "NEW", &new, 1);
+				struct bench_cmp_set set[2] = { o, n };
+
+				opts.allow_mismatch = false;
+				ret = bench_compare(set, &opts, &c, why,
+						    sizeof(why));
+				t_result(ret == -EXDEV &&
+						 strstr(why, diff[k].says),
+					 "compare: refused: %s (%s)",
+					 diff[k].says, why);
+				bench_compare_free(&c);
+				opts.allow_mismatch = true;
+				ret = bench_compare(set, &opts, &c, why,
+						    sizeof(why));
+				t_result(!ret &&
+						 strstr(c.mismatch, diff[k].says),
+					 "compare: --allow-mismatch: compared, the difference kept");
+				bench_compare_free(&c);
+			}
 			jp_free(new);
 		}
 		opts.allow_mismatch = false;
-		new = parsed(strdup("{\"type\":\"bench\",\"scenario\":\"hooks\",\"topology\":\"veth\",\"cpu_mode\":\"split\",\"rows\":[]}"));
-		ret = bench_compare(old, new, &opts, &c, why, sizeof(why));
-		t_result(ret == -EXDEV && strstr(why, "cpu_mode is inline, NEW's is split"),
-			 "compare: refused: another CPU mode (%s)", why);
-		bench_compare_free(&c);
-		jp_free(new);
 	}
-	new = parsed(strdup("{\"type\":\"run\",\"rows\":[]}"));
-	ret = bench_compare(old, new, &opts, &c, why, sizeof(why));
-	t_result(ret == -EINVAL && strstr(why, "NEW is not a bench document"),
-		 "compare: a document of another type (%s)", why);
-	jp_free(new);
+	{
+		struct jp *two[2] = { old, NULL };
 
-	/* too few rounds: no interval, n/a and why */
-	new = parsed(doc("hooks", "veth", 60, 2, one, 6));
-	bench_compare(old, new, &opts, &c, why, sizeof(why));
-	a = cmp_row(&c, "a");
-	t_result(a && !strcmp(a->verdict, "n/a") && isnan(a->change.lo) &&
-			 strstr(a->why, "no interval"),
-		 "compare: 2 rounds: n/a, and why");
-	bench_compare_free(&c);
-	jp_free(new);
+		two[1] = parsed(strdup("{\"type\":\"bench\",\"scenario\":\"hooks\",\"topology\":\"veth\",\"cpu_mode\":\"split\",\"rows\":[]}"));
+		{
+			SIDE(o, "OLD", two, 1);
+			SIDE(n, "NEW", two, 2);
+			struct bench_cmp_set set[2] = { o, n };
+
+			ret = bench_compare(set, &opts, &c, why, sizeof(why));
+			t_result(ret == -EXDEV &&
+					 strstr(why, "OLD's cpu_mode is inline, NEW run 2's is split"),
+				 "compare: refused: another CPU mode, naming the run (%s)",
+				 why);
+			bench_compare_free(&c);
+		}
+		jp_free(two[1]);
+		two[1] = parsed(strdup("{\"type\":\"run\",\"rows\":[]}"));
+		{
+			SIDE(o, "OLD", two, 1);
+			SIDE(n, "NEW", two + 1, 1);
+			struct bench_cmp_set set[2] = { o, n };
+
+			ret = bench_compare(set, &opts, &c, why, sizeof(why));
+			t_result(ret == -EINVAL &&
+					 strstr(why, "NEW is not a bench document"),
+				 "compare: a document of another type (%s)", why);
+		}
+		jp_free(two[1]);
+	}
 	jp_free(old);
+}
+
+/*
+ * Rows "base" and r1..r4 against it, every round of a run alike: the
+ * per-run estimates are exactly log(ratio[row]). drop: a row whose
+ * rounds array lacks round 1 (and whose costs are then off by one place
+ * from its baseline's), the machine 5% slower each round.
+ */
+static struct jp *exact_doc(const char *topo, const double *ratio, int drop,
+			    const char *flag)
+{
+	size_t cap = 1 << 15, len = 0;
+	char *t = malloc(cap);
+	int i, k;
+
+	len += snprintf(t + len, cap - len,
+			"{\"type\":\"bench\",\"scenario\":\"hooks\",\"topology\":\"%s\",\"cpu_mode\":\"inline\",\"rows\":[",
+			topo);
+	for (i = 0; i < 5; i++) {
+		len += snprintf(t + len, cap - len,
+				"%s{\"name\":\"%s%.0d\",\"status\":\"valid\",\"baseline\":\"base\",\"flags\":[\"%s\"],\"rounds\":[",
+				i ? "," : "", i ? "r" : "base", i,
+				i == 1 && flag ? flag : "");
+		for (k = 1; k <= 10; k++) {
+			double base = 100 * (1 + 0.05 * k);
+
+			if (i == drop && k == 1)
+				continue;
+			len += snprintf(t + len, cap - len,
+					"%s{\"round\":%d,\"ns\":%.9f}",
+					k > 1 + (i == drop) ? "," : "", k,
+					base * (i ? ratio[i] : 1));
+		}
+		len += snprintf(t + len, cap - len, "]}");
+	}
+	snprintf(t + len, cap - len, "]}");
+	return parsed(t);
+}
+
+static int cmp_exact(const char *topo, double (*ro)[5], double (*rn)[5],
+		     int k, int drop, const char *flag,
+		     const struct bench_cmp_opts *opts, struct bench_cmp *c)
+{
+	struct jp *d[2][4];
+	char why[256];
+	int i, ret;
+
+	held_free();
+	for (i = 0; i < k; i++) {
+		d[0][i] = exact_doc(topo, ro[i], drop, flag);
+		d[1][i] = exact_doc(topo, rn[i], -1, NULL);
+	}
+	{
+		SIDE(o, "OLD", d[0], k);
+		SIDE(n, "NEW", d[1], k);
+		struct bench_cmp_set set[2] = { o, n };
+
+		ret = bench_compare(set, opts, c, why, sizeof(why));
+	}
+	for (i = 0; i < k; i++) {
+		held[nheld++] = d[0][i];
+		held[nheld++] = d[1][i];
+	}
+	return ret;
+}
+
+/*
+ * The verdict rules on documents whose per-run estimates are exact: the
+ * pairing of rounds, Holm's correction, the equivalence test, --dev's
+ * rows without a verdict.
+ */
+static void test_compare_rules(void)
+{
+	struct bench_cmp_opts opts = { .threshold = 1 };
+	const struct bench_cmp_row *r;
+	struct bench_cmp c;
+	/* 2 runs a side: log ratios x and x + 0.01 on each side */
+	double ro[2][5], rn[2][5], se = sqrt(0.00005), d;
+	int i, ret;
+
+	/*
+	 * p = 0.02 exactly for r1..r4: each "slower" alone, none after Holm
+	 * over the five rows judged (the baseline's raw change, p 1, too).
+	 */
+	d = st_t_quantile(0.99, 2) * se;
+	for (i = 1; i < 5; i++) {
+		ro[0][i] = 2;
+		ro[1][i] = 2 * exp(0.01);
+		rn[0][i] = 2 * exp(d);
+		rn[1][i] = 2 * exp(d + 0.01);
+	}
+	ret = cmp_exact("veth", ro, rn, 2, -1, NULL, &opts, &c);
+	r = cmp_row(&c, "r1");
+	t_result(!ret && r && near(r->p, 0.02, 1e-6) &&
+			 near(r->p_holm, 0.1, 1e-6) &&
+			 verdicts(&c, "slower") == 0 &&
+			 verdicts(&c, "inconclusive") == 4 &&
+			 strstr(r->why, "these runs resolve"),
+		 "compare: four rows at p 0.02 of five: Holm makes it 0.1, none slower (p %g, holm %g, %s)",
+		 r ? r->p : NAN, r ? r->p_holm : NAN, r ? r->verdict : "-");
+	bench_compare_free(&c);
+	/* r1 at p 0.001: it alone holds after the correction */
+	d = st_t_quantile(0.9995, 2) * se;
+	rn[0][1] = 2 * exp(d);
+	rn[1][1] = 2 * exp(d + 0.01);
+	cmp_exact("veth", ro, rn, 2, -1, NULL, &opts, &c);
+	r = cmp_row(&c, "r1");
+	t_result(r && !strcmp(r->verdict, "slower") && near(r->p_holm, 0.005, 1e-6) &&
+			 verdicts(&c, "slower") == 1,
+		 "compare: one row at p 0.001 of five: slower (holm %g), the others not",
+		 r ? r->p_holm : NAN);
+	bench_compare_free(&c);
+
+	/* equivalence: no change, spread 0.1%: same within 1%; 2%: inconclusive */
+	for (i = 1; i < 5; i++) {
+		ro[0][i] = rn[0][i] = 2;
+		ro[1][i] = rn[1][i] = 2 * (i < 3 ? 1.001 : 1.02);
+	}
+	cmp_exact("veth", ro, rn, 2, -1, NULL, &opts, &c);
+	t_result(!strcmp(cmp_row(&c, "r1")->verdict, "same") &&
+			 !strcmp(cmp_row(&c, "r3")->verdict, "inconclusive") &&
+			 cmp_row(&c, "r3")->vs_base.lo < 0.99,
+		 "compare: same only with the whole interval within 1%% (r3 [%g, %g] %s)",
+		 cmp_row(&c, "r3")->vs_base.lo, cmp_row(&c, "r3")->vs_base.hi,
+		 cmp_row(&c, "r3")->verdict);
+	bench_compare_free(&c);
+
+	/*
+	 * Round pairing: r2 lacks round 1, so its rounds sit one place off
+	 * its baseline's; by round number its ratio is still 2 exactly.
+	 */
+	for (i = 1; i < 5; i++) {
+		ro[0][i] = ro[1][i] = 2;
+		rn[0][i] = rn[1][i] = 2.1;
+	}
+	cmp_exact("veth", ro, rn, 2, 2, NULL, &opts, &c);
+	r = cmp_row(&c, "r2");
+	t_result(r && near(r->vs_base.median, 1.05, 1e-9) &&
+			 !strcmp(r->verdict, "slower"),
+		 "compare: a row missing a round its baseline has: paired by round number (%.6f of 1.05)",
+		 r ? r->vs_base.median : NAN);
+	bench_compare_free(&c);
+
+	/* --dev: the baseline row and a generator-bound one get no verdict */
+	cmp_exact("dev", ro, rn, 2, -1, "generator-bound", &opts, &c);
+	r = cmp_row(&c, "base");
+	t_result(!strcmp(r->verdict, "no verdict") && strstr(r->why, "baseline") &&
+			 !strcmp(cmp_row(&c, "r1")->verdict, "no verdict") &&
+			 strstr(cmp_row(&c, "r1")->why, "generator-bound in OLD run 1") &&
+			 !strcmp(cmp_row(&c, "r2")->verdict, "slower"),
+		 "compare --dev: no verdict for the baseline (%s) nor a generator-bound row (%s)",
+		 r->why, cmp_row(&c, "r1")->why);
+	bench_compare_free(&c);
+	held_free();
+}
+
+/*
+ * The run as the unit, simulated: each run's estimate of a row's log
+ * ratio is the Hodges-Lehmann of 20 rounds of noise (sd 1%, a tenth of
+ * them a 1.5x host state on one side of the pair), plus the run's own
+ * offset (sd sb). The interval over runs (t, K a side) and, with one
+ * run a side, the calibrated one (tau2 from 10 A/A runs) keep 95%; the
+ * within-run interval alone, which knows no offsets, does not.
+ * mode: 0 over runs, 1 within-run only, 2 calibrated.
+ */
+static double run_est_sim(__u64 *rng, double off, double *v)
+{
+	double x[20];
+	struct st_est e;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		x[i] = 0.01 * normal(rng);
+		if (st_rand_below(rng, 10) == 0)
+			x[i] += st_rand_below(rng, 2) ? log(1.5) : -log(1.5);
+		x[i] += off;
+	}
+	st_hl(x, 20, 0.95, &e);
+	*v = pow((e.hi - e.lo) / 2 / 1.959964, 2);
+	return e.median;
+}
+
+static double runs_coverage(int k, double sb, int mode, int trials, __u64 seed)
+{
+	double a[10], va[10], b[10], vb[10], tau2 = 0, tdf = INFINITY, i2;
+	__u64 rng = seed;
+	struct st_diff d;
+	struct st_est e;
+	int t, i, hit = 0, n = 0;
+
+	for (t = 0; t < trials; t++) {
+		if (mode == 2) {
+			for (i = 0; i < 10; i++)
+				a[i] = run_est_sim(&rng, sb * normal(&rng),
+						   &va[i]);
+			tau2 = st_tau2(a, va, 10, &i2);
+			tdf = 9;
+		}
+		for (i = 0; i < k; i++) {
+			a[i] = run_est_sim(&rng, sb * normal(&rng), &va[i]);
+			b[i] = run_est_sim(&rng, sb * normal(&rng), &vb[i]);
+		}
+		if (st_runs_diff(a, va, k, b, vb, k, tau2, tdf, &d))
+			continue;
+		n++;
+		st_diff_ci(&d, 0.95, &e);
+		hit += e.lo <= 0 && e.hi >= 0;
+	}
+	return n ? 100.0 * hit / n : NAN;
+}
+
+static void test_runs_coverage(void)
+{
+	static const int ks[] = { 2, 3, 5, 10 };
+	unsigned int i;
+	double cov;
+
+	for (i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+		cov = runs_coverage(ks[i], 0.005, 0, 1000, SEED + i);
+		t_result(cov >= 93 && cov <= 97,
+			 "runs: %d runs a side, run offsets sd 0.5%%: the interval over runs covers %.1f%% (93-97)",
+			 ks[i], cov);
+	}
+	cov = runs_coverage(1, 0.005, 2, 1000, SEED + 10);
+	t_result(cov >= 93 && cov <= 98.5,
+		 "runs: one run a side, calibrated on 10 A/A runs: covers %.1f%% (93-98.5)",
+		 cov);
+	cov = runs_coverage(1, 0.005, 1, 1000, SEED + 11);
+	t_result(cov < 90,
+		 "runs: one run a side, the within-run interval alone covers only %.1f%% (under 90)",
+		 cov);
+}
+
+/* test_bench --runs-coverage: the table in doc/methodology.md */
+static void runs_coverage_table(void)
+{
+	static const double sbs[] = { 0, 0.0025, 0.005, 0.01 };
+	unsigned int j;
+	int k;
+
+	printf("| runs a side | offset sd 0 | 0.25%% | 0.5%% | 1%% |\n| ---: | ---: | ---: | ---: | ---: |\n");
+	for (k = 1; k <= 10; k++) {
+		printf("| %d%s |", k, k == 1 ? " (calibrated, 10 A/A runs)" : "");
+		for (j = 0; j < 4; j++)
+			printf(" %.1f%% |",
+			       runs_coverage(k, sbs[j], k == 1 ? 2 : 0, 2000,
+					     SEED + 20 * k + j));
+		printf("\n");
+		fflush(stdout);
+	}
 }
 
 static void test_boot(void)
@@ -1789,7 +2197,13 @@ int main(int argc, char **argv)
 		coverage_table();
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--runs-coverage")) {
+		runs_coverage_table();
+		return 0;
+	}
 	test_wilcoxon_exact();
+	test_wilcoxon_index();
+	test_t_holm();
 	test_median_exact();
 	test_log_ratio();
 	test_few();
@@ -1801,6 +2215,7 @@ int main(int argc, char **argv)
 	test_outliers();
 	test_constant();
 	test_window_estimator();
+	test_window_q();
 	test_planner();
 	test_summary_inline();
 	test_summary_zero_base();
@@ -1819,5 +2234,7 @@ int main(int argc, char **argv)
 	test_path_judge();
 	test_jparse();
 	test_compare();
+	test_compare_rules();
+	test_runs_coverage();
 	return t_failed ? 1 : 0;
 }
