@@ -406,6 +406,7 @@ struct bench {
 	const char *hooks, *out_path, *csv_path, *plot_dir, *netns;
 	const char *perf_ctl, *perf_row;
 	bool json, help, no_bare, seed_set, per_cpu;
+	unsigned int runs; /* --runs: this many runs, each a bench again */
 	bool no_path, profile;
 	__u32 profile_top;
 	/* --dev */
@@ -704,6 +705,7 @@ struct bench_cmp_set {
 /* One row's estimates in each run of a side that has a cost for it. */
 struct bench_cmp_side {
 	int n, present; /* runs with a cost; runs that have the row */
+	int run[BENCH_CMP_RUNS]; /* which run of the side each is */
 	double ns[BENCH_CMP_RUNS]; /* each run's median cost */
 	double raw[BENCH_CMP_RUNS], vraw[BENCH_CMP_RUNS]; /* log, variance */
 	double base[BENCH_CMP_RUNS], vbase[BENCH_CMP_RUNS]; /* vs baseline */
@@ -753,7 +755,16 @@ struct bench_cal_row {
 	const char *name;
 	int runs; /* with a cost */
 	double raw_tau2, raw_i2, base_tau2, base_i2; /* NaN: unknown */
+	double ns; /* the median over runs of each run's median */
+	/*
+	 * Runs (bit i: run i) whose estimate (vs baseline where the row has
+	 * one) lies beyond |z| > BENCH_CAL_Z from the others' mean, on the
+	 * runs' own variances: they disagree beyond their intervals.
+	 */
+	unsigned long long flagged;
 };
+
+#define BENCH_CAL_Z 3.29 /* two-sided 99.9% */
 
 struct bench_cal {
 	struct bench_cal_row *rows;

@@ -46,7 +46,7 @@ static double var_of(const struct st_est *e)
  * the run) the HL of its per-round log ratios, rounds paired by their
  * number, never by their place in the array.
  */
-static int run_est(const struct jp *doc, const struct jp *row,
+static int run_est(const struct jp *doc, const struct jp *row, int run,
 		   struct bench_cmp_side *s)
 {
 	const struct jp *rd = jp_get(row, "rounds"), *brd, *base;
@@ -79,6 +79,7 @@ static int run_est(const struct jp *doc, const struct jp *row,
 			r[nb++] = log(ns / b);
 	}
 	if (n && s->n < BENCH_CMP_RUNS) {
+		s->run[s->n] = run;
 		ret = st_median_ci(x, n, BENCH_LEVEL, &e);
 		s->ns[s->n] = exp(e.median);
 		s->raw[s->n] = e.median;
@@ -195,7 +196,7 @@ static int gather(const struct bench_cmp_set *set, const char *name,
 				"generator-bound in %s: its rate is the generator's, not the hook's",
 				who);
 		}
-		ret = run_est(set->doc[i], row, s);
+		ret = run_est(set->doc[i], row, i, s);
 		if (ret)
 			return ret;
 	}
@@ -463,6 +464,27 @@ void bench_compare_free(struct bench_cmp *c)
 	c->n = 0;
 }
 
+/* The runs whose estimate y[i] (variance v[i]) the others' mean is far from. */
+static unsigned long long disagree(const double *y, const double *v,
+				   const int *run, int n)
+{
+	unsigned long long bits = 0;
+	int i, k;
+
+	for (i = 0; n >= 3 && i < n; i++) {
+		double m = 0, vm = 0;
+
+		for (k = 0; k < n; k++)
+			if (k != i) {
+				m += y[k] / (n - 1);
+				vm += v[k] / ((double)(n - 1) * (n - 1));
+			}
+		if (fabs(y[i] - m) > BENCH_CAL_Z * sqrt(v[i] + vm))
+			bits |= 1ULL << run[i];
+	}
+	return bits;
+}
+
 int bench_calibrate(const struct bench_cmp_set *set, struct bench_cal *cal,
 		    char *why, size_t size)
 {
@@ -503,6 +525,10 @@ int bench_calibrate(const struct bench_cmp_set *set, struct bench_cal *cal,
 		r->base_tau2 = st_tau2(s->base, s->vbase, s->n, &r->base_i2);
 		if (v) /* an INVALID or generator-bound run: no figure */
 			r->raw_tau2 = r->base_tau2 = NAN;
+		r->ns = st_median(s->ns, s->n);
+		r->flagged = isnan(s->base[0]) ?
+				     disagree(s->raw, s->vraw, s->run, s->n) :
+				     disagree(s->base, s->vbase, s->run, s->n);
 	}
 	cal->df = set->n - 1;
 	free(s);

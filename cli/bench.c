@@ -67,6 +67,9 @@ static const struct hc_opt bench_opts[] = {
 	{ "seed", 0, HC_OPT_FUNC, 0, "S",
 	  "seed of the rows' orders (default: random, printed)",
 	  .fn = parse_seed },
+	{ "runs", 0, HC_OPT_U32, B(runs), "K",
+	  "K independent runs, one after another, each with its own topology, warm-up and rounds; one document with the spread between them",
+	  NULL, 2, BENCH_CMP_RUNS },
 	{ "target-ci", 0, HC_OPT_PCT, B(target_ci), "PCT",
 	  "add rounds until every delta interval is within +-PCT% of its row's cost, three checks in a row",
 	  NULL, 0, 100 },
@@ -578,7 +581,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	struct out_file out = { .fd = -1, .dir = -1 },
 			csv = { .fd = -1, .dir = -1 };
 	struct hc_err err = {};
-	const char *pos[1];
+	const char *pos[1], *run_env;
 	bool plot_created = false, measured = false, report = false;
 	int npos, ret, i, k;
 
@@ -654,6 +657,25 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--perf-row '%s' is not a row of %s",
 			       b->perf_row, b->scen->name);
+	run_env = getenv(BENCH_RUN_ENV);
+	if (b->runs && (b->csv_path || b->plot_dir || b->perf_ctl))
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--runs writes one JSON document (-o); --%s goes with a single run",
+			b->csv_path ? "csv" : b->plot_dir ? "plot" : "perf-ctl");
+	if (b->runs && !run_env)
+		return bench_runs(b->runs, b->out_path, b->json, argc,
+				  argv);
+	if (run_env) {
+		/* run I of --runs: its document goes to FILE; see bench_runs.c */
+		char *file = strchr(run_env, ' ');
+
+		if (!file)
+			return hc_fail(HC_EXIT_USAGE, "%s: \"I FILE\"",
+				       BENCH_RUN_ENV);
+		b->out_path = file + 1;
+		b->seed += atoi(run_env); /* a given seed: the runs' own */
+	}
 	if (!b->seed_set && getrandom(&b->seed, sizeof(b->seed), 0) < 0)
 		b->seed = getpid() ^ time(NULL);
 	ret = hc_check_privileges();

@@ -26,6 +26,7 @@ struct cmp_cmd {
 };
 
 #define C(f) offsetof(struct cmp_cmd, f)
+#define MAX_FILES (2 * BENCH_CMP_RUNS) /* files on the command line */
 
 static const struct hc_opt cmp_opts[] = {
 	{ "threshold", 0, HC_OPT_PCT, C(threshold), "PCT",
@@ -275,22 +276,57 @@ static int plot(const struct cmp_cmd *o, const struct bench_cmp_set *set,
 	return 0;
 }
 
-/* Each path's document into doc; 0 or the exit code of a failure. */
-static int load_all(const char *const *path, int n, struct jp **doc)
-{
-	int i, code = 0;
+/*
+ * The runs of n files: a bench document is one run, a bench --runs
+ * document each of its runs, named "FILE run K". Their files stay
+ * loaded in own[] for the runs that point into them.
+ */
+struct runs {
+	struct jp *own[MAX_FILES];
+	const struct jp *doc[BENCH_CMP_RUNS * 2];
+	const char *name[BENCH_CMP_RUNS * 2];
+	char label[BENCH_CMP_RUNS * 2][280];
+	int nown, n;
+};
 
-	for (i = 0; i < n && !code; i++)
-		doc[i] = load(path[i], &code);
+/* The runs of the files in path into r: 0 or the exit code of a failure. */
+static int load_runs(struct runs *r, const char *const *path, int n,
+		     const char *cmd)
+{
+	int i, k, code = 0;
+
+	for (i = 0; i < n && !code; i++) {
+		struct jp *d = load(path[i], &code);
+		const struct jp *runs = jp_get(d, "runs");
+		bool many = !strcmp(jp_str(d, "type", ""), "bench-runs") &&
+			    runs && runs->type == JP_ARR;
+
+		if (!d)
+			break;
+		r->own[r->nown++] = d;
+		for (k = 0; k < (many ? runs->n : 1); k++) {
+			if (r->n == BENCH_CMP_RUNS * 2)
+				return hc_fail(HC_EXIT_USAGE,
+					       "bench %s: more than %d runs",
+					       cmd, BENCH_CMP_RUNS * 2);
+			r->doc[r->n] = many ? &runs->kid[k] : d;
+			if (many)
+				snprintf(r->label[r->n], sizeof(r->label[r->n]),
+					 "%s run %d", path[i], k + 1);
+			else
+				snprintf(r->label[r->n], sizeof(r->label[r->n]),
+					 "%s", path[i]);
+			r->name[r->n] = r->label[r->n];
+			r->n++;
+		}
+	}
 	return code;
 }
 
-static void free_all(struct jp **doc, int n)
+static void free_runs(struct runs *r)
 {
-	int i;
-
-	for (i = 0; i < n; i++)
-		jp_free(doc[i]);
+	while (r->nown)
+		jp_free(r->own[--r->nown]);
 }
 
 /*
@@ -298,7 +334,6 @@ static void free_all(struct jp **doc, int n)
  * and options may still follow it.
  */
 static char sep[] = "\x1f";
-#define MAX_FILES (2 * BENCH_CMP_RUNS)
 
 /*
  * Options and files, with "--" between OLD's and NEW's: pos[0..*nold)
@@ -339,28 +374,38 @@ int cmd_bench_compare(int argc, char **argv)
 	struct cmp_cmd o = {};
 	struct bench_cmp_opts opts = {};
 	struct bench_cmp c = {};
-	struct jp *doc[MAX_FILES] = {}, *cal = NULL;
+	struct runs *r = calloc(1, sizeof(*r));
+	struct jp *cal = NULL;
 	const char *pos[MAX_FILES + 1];
 	struct bench_cmp_set set[2];
 	char why[512];
-	int npos, nold, ret, code;
+	int npos, nold, ret, code, rold;
 
+	if (!r)
+		return hc_fail(HC_EXIT_FAIL, "bench compare: %s",
+			       strerror(ENOMEM));
 	code = parse(cmp_opts, &o, argc, argv, pos, &npos, &nold, "compare");
 	if (code)
-		return code;
+		goto out;
 	if (o.help) {
 		usage();
-		return 0;
+		goto out;
 	}
 	if (nold == npos)
 		nold = npos == 2 ? 1 : 0;
-	if (!nold || nold == npos || nold > BENCH_CMP_RUNS ||
-	    npos - nold > BENCH_CMP_RUNS)
-		return hc_fail(
+	if (!nold || nold == npos) {
+		code = hc_fail(
 			HC_EXIT_USAGE,
-			"bench compare: needs OLD.json NEW.json, or OLD.json... -- NEW.json... (at most %d a side), bench runs (hookcmp bench -o FILE)",
-			BENCH_CMP_RUNS);
-	code = load_all(pos, npos, doc);
+			"bench compare: needs OLD.json NEW.json, or OLD.json... -- NEW.json..., bench runs (hookcmp bench -o FILE)");
+		goto out;
+	}
+	code = load_runs(r, pos, nold, "compare");
+	rold = r->n;
+	code = code ?: load_runs(r, pos + nold, npos - nold, "compare");
+	if (!code && (rold > BENCH_CMP_RUNS || r->n - rold > BENCH_CMP_RUNS))
+		code = hc_fail(HC_EXIT_USAGE,
+			       "bench compare: at most %d runs a side",
+			       BENCH_CMP_RUNS);
 	if (!code && o.cal)
 		cal = load(o.cal, &code);
 	if (code)
@@ -372,11 +417,8 @@ int cmd_bench_compare(int argc, char **argv)
 			o.cal);
 		goto out;
 	}
-	set[0] = (struct bench_cmp_set){ "OLD", (const struct jp *const *)doc,
-					 nold };
-	set[1] = (struct bench_cmp_set){ "NEW",
-					 (const struct jp *const *)doc + nold,
-					 npos - nold };
+	set[0] = (struct bench_cmp_set){ "OLD", r->doc, rold };
+	set[1] = (struct bench_cmp_set){ "NEW", r->doc + rold, r->n - rold };
 	opts.allow_mismatch = o.allow;
 	opts.threshold = o.threshold;
 	opts.calibration = cal;
@@ -394,7 +436,7 @@ int cmd_bench_compare(int argc, char **argv)
 		goto out;
 	}
 	{
-		const char *const *path[2] = { pos, pos + nold };
+		const char *const *path[2] = { r->name, r->name + rold };
 
 		report(&o, set, path, &c, stdout);
 		fflush(stdout);
@@ -405,15 +447,31 @@ int cmd_bench_compare(int argc, char **argv)
 		code = HC_EXIT_FAIL;
 out:
 	bench_compare_free(&c);
-	free_all(doc, npos);
+	if (r)
+		free_runs(r);
+	free(r);
 	jp_free(cal);
 	return code;
 }
 
 static void cal_columns(struct hc_pr *p, const struct bench_cal_row *r)
 {
+	const char *runs[BENCH_CMP_RUNS];
+	char names[BENCH_CMP_RUNS][8], list[96] = "";
+	int n = 0, i;
+
+	for (i = 0; i < BENCH_CMP_RUNS; i++)
+		if (r->flagged >> i & 1) {
+			snprintf(names[n], sizeof(names[n]), "%d", i + 1);
+			runs[n] = names[n];
+			snprintf(list + strlen(list),
+				 sizeof(list) - strlen(list), "%s%d",
+				 n ? "," : "", i + 1);
+			n++;
+		}
 	hc_pr_str(p, HC_PR_ALL, "name", "row", -22, r->name);
 	hc_pr_num(p, HC_PR_ALL, "runs", "runs", 4, 0, r->runs);
+	hc_pr_num(p, HC_PR_ALL, "ns", "ns/pkt", 7, 1, r->ns);
 	hc_pr_open(p, HC_PR_DATA, "raw", '{');
 	hc_pr_num(p, HC_PR_DATA, "tau2", NULL, 0, 9, r->raw_tau2);
 	hc_pr_num(p, HC_PR_ALL, "sd_pct", "raw between %", 13, 2,
@@ -426,39 +484,80 @@ static void cal_columns(struct hc_pr *p, const struct bench_cal_row *r)
 		  (exp(sqrt(r->base_tau2)) - 1) * 100);
 	hc_pr_num(p, HC_PR_ALL, "i2", "I2", 4, 2, r->base_i2);
 	hc_pr_close(p, HC_PR_DATA, '}');
+	/* 1-based, as the runs are printed */
+	hc_pr_list(p, HC_PR_JSON, "disagreeing_runs", runs, n);
+	hc_pr_str(p, HC_PR_TEXT, NULL, "disagreeing runs", 0, n ? list : "-");
+}
+
+void bench_cal_rows(struct hc_pr *p, const struct bench_cal *cal)
+{
+	int i, k;
+
+	if (p->mode == HC_PR_JSON) {
+		jw_open(&p->j, "rows", '[');
+		for (i = 0; i < cal->n; i++) {
+			jw_open(&p->j, NULL, '{');
+			cal_columns(p, &cal->rows[i]);
+			jw_close(&p->j, '}');
+		}
+		jw_close(&p->j, ']');
+		return;
+	}
+	for (k = 0; k < 2 && cal->n; k++) {
+		p->measure = !k;
+		p->header = true;
+		p->col = 0;
+		cal_columns(p, &cal->rows[0]);
+		hc_pr_end(p);
+		p->header = false;
+		for (i = 0; i < cal->n; i++) {
+			p->col = 0;
+			cal_columns(p, &cal->rows[i]);
+			hc_pr_end(p);
+		}
+	}
+	fprintf(p->f,
+		"\nbetween: the runs' spread beyond their own noise (DerSimonian-Laird), as a percent; I2: its share of the whole spread; disagreeing runs: a run whose estimate lies beyond |z| > %.2f of the others' mean, on the runs' own variances\n",
+		BENCH_CAL_Z);
 }
 
 int cmd_bench_calibrate(int argc, char **argv)
 {
 	struct cmp_cmd o = {};
-	struct jp *doc[MAX_FILES] = {};
+	struct runs *r = calloc(1, sizeof(*r));
 	const char *pos[MAX_FILES + 1];
 	struct bench_cal cal = {};
 	struct bench_cmp_set set;
 	struct hc_pr p = { .f = stdout, .j = { .f = stdout } };
 	char why[512];
-	int npos, nold, ret, code, i, k;
+	int npos, nold, ret, code;
 
+	if (!r)
+		return hc_fail(HC_EXIT_FAIL, "bench calibrate: %s",
+			       strerror(ENOMEM));
 	code = parse(cal_opts, &o, argc, argv, pos, &npos, &nold, "calibrate");
 	if (code)
-		return code;
+		goto out;
 	if (o.help) {
 		printf("Usage: hookcmp bench calibrate [-j] RUN.json...\n\n"
 		       "The between-run variance of each row over runs of one kernel, with\n"
 		       "nothing changed between them: its JSON (-j) is what bench compare\n"
 		       "--calibration reads to judge one run a side.\n");
-		return 0;
+		goto out;
 	}
-	if (npos > BENCH_CMP_RUNS || nold != npos)
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"bench calibrate: RUN.json... (at most %d), no --",
-			BENCH_CMP_RUNS);
-	code = load_all(pos, npos, doc);
+	if (nold != npos) {
+		code = hc_fail(HC_EXIT_USAGE,
+			       "bench calibrate: RUN.json..., no --");
+		goto out;
+	}
+	code = load_runs(r, pos, npos, "calibrate");
+	if (!code && r->n > BENCH_CMP_RUNS)
+		code = hc_fail(HC_EXIT_USAGE,
+			       "bench calibrate: at most %d runs",
+			       BENCH_CMP_RUNS);
 	if (code)
 		goto out;
-	set = (struct bench_cmp_set){ "RUN", (const struct jp *const *)doc,
-				      npos };
+	set = (struct bench_cmp_set){ "RUN", r->doc, r->n };
 	ret = bench_calibrate(&set, &cal, why, sizeof(why));
 	if (ret) {
 		code = hc_fail(ret == -ENOMEM ? HC_EXIT_FAIL : HC_EXIT_USAGE,
@@ -470,40 +569,24 @@ int cmd_bench_calibrate(int argc, char **argv)
 	if (o.json) {
 		jw_open(&p.j, NULL, '{');
 		jw_str(&p.j, "type", "calibration");
-		jw_str(&p.j, "scenario", jp_str(doc[0], "scenario", ""));
-		jw_str(&p.j, "topology", jp_str(doc[0], "topology", ""));
+		jw_str(&p.j, "scenario", jp_str(r->doc[0], "scenario", ""));
+		jw_str(&p.j, "topology", jp_str(r->doc[0], "topology", ""));
 		jw_str(&p.j, "kernel",
-		       jp_str(jp_get(doc[0], "env"), "kernel", ""));
-		jw_u64(&p.j, "runs", npos);
+		       jp_str(jp_get(r->doc[0], "env"), "kernel", ""));
+		jw_u64(&p.j, "runs", r->n);
 		jw_u64(&p.j, "df", cal.df);
-		jw_open(&p.j, "rows", '[');
-		for (i = 0; i < cal.n; i++) {
-			jw_open(&p.j, NULL, '{');
-			cal_columns(&p, &cal.rows[i]);
-			jw_close(&p.j, '}');
-		}
-		jw_close(&p.j, ']');
+		bench_cal_rows(&p, &cal);
 		jw_close(&p.j, '}');
 		putchar('\n');
 		goto out;
 	}
-	for (k = 0; k < 2; k++) {
-		p.measure = !k;
-		p.header = true;
-		p.col = 0;
-		cal_columns(&p, &cal.rows[0]);
-		hc_pr_end(&p);
-		p.header = false;
-		for (i = 0; i < cal.n; i++) {
-			p.col = 0;
-			cal_columns(&p, &cal.rows[i]);
-			hc_pr_end(&p);
-		}
-	}
-	printf("\n%d runs (%d df); between: the runs' spread beyond their own noise (DerSimonian-Laird), as a percent; I2: its share of the whole spread. Write it with -j for bench compare --calibration.\n",
-	       npos, cal.df);
+	bench_cal_rows(&p, &cal);
+	printf("%d runs (%d df). Write it with -j for bench compare --calibration.\n",
+	       r->n, cal.df);
 out:
 	free(cal.rows);
-	free_all(doc, npos);
+	if (r)
+		free_runs(r);
+	free(r);
 	return code;
 }

@@ -53,6 +53,14 @@ int cmd_bench(int argc, char **argv);
 /* bench compare OLD NEW (bench_compare.c) */
 int cmd_bench_compare(int argc, char **argv);
 int cmd_bench_calibrate(int argc, char **argv);
+/* The rows of a calibration, as a JSON member "rows" or a table. */
+struct hc_pr;
+struct bench_cal;
+void bench_cal_rows(struct hc_pr *p, const struct bench_cal *cal);
+/* bench --runs K (bench_runs.c): K runs of this command, one document. */
+#define BENCH_RUN_ENV "HOOKCMP_BENCH_RUN"
+int bench_runs(int k, const char *out_path, bool json, int argc,
+	       char **argv);
 /* scripts/plot.sh into plot_sh, and gnuplot there: 0, or an exit code. */
 int bench_plot_sh(char *plot_sh, size_t size);
 int cmd_progrun(int argc, char **argv);

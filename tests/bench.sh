@@ -330,6 +330,29 @@ test_compare() {
 		'.regressed >= 1 and ([.rows[] | select(.verdict == "slower") | .name] | index($tc + "-1rules") != null)' "$out"
 }
 
+# bench --runs: K runs, each a bench of its own, one document with each
+# row's spread between them; compare takes it as its runs.
+test_runs() {
+	local f="$T/runs.json" out="$T/runs-cmp.json" left
+	"$HC" bench --runs 2 --topology inject --scenario static-key --hooks ingress --rounds 6 \
+		--packets 20000 --seed 7 --no-path-check -o "$f" >"$T/runs.out" 2>"$T/runs.err"
+	check_eq "bench --runs 2: exit status" "$?" 0 "$T/runs.err"
+	check "bench --runs 2: one document of two runs, every row over both" jq_true \
+		'.type == "bench-runs" and (.runs | length) == 2 and all(.runs[]; .type == "bench") and
+		 (.rows | length) == (.runs[0].rows | length) and all(.rows[]; .runs == 2)' "$f"
+	check "bench --runs 2: each run its own seed (--seed 7: 7 and 8)" jq_true \
+		'[.runs[].seed] == [7, 8]' "$f"
+	check "bench --runs 2: the table of the rows' spread on stdout" \
+		grep -q "disagreeing runs" "$T/runs.out"
+	left=$(ls -d /tmp/hookcmp-runs.* 2>/dev/null)
+	check_eq "bench --runs 2: its temporary files gone" "$left" ""
+	"$HC" bench compare -j "$f" -- "$f" >"$out" 2>"$T/runs.err"
+	check_eq "bench compare: a --runs document: exit status" "$?" 0 "$T/runs.err"
+	check "bench compare: a --runs document counts as its runs" jq_true \
+		'.old.runs == 2 and .new.runs == 2 and (.old.files[1] | endswith("runs.json run 2")) and
+		 all(.rows[]; .runs_old == 2 and .runs_new == 2)' "$out"
+}
+
 test_contract() {
 	local name="bench JSON contract"
 	# shellcheck disable=SC2086

@@ -169,6 +169,9 @@ t "bench compare: --calibration of another kind" 2 "--calibration $CT/old.json: 
 t "bench calibrate: one run" 2 "needs two or more runs of one kernel, 1 given" bench calibrate "$CT/old1.json"
 t "bench calibrate: runs of two scenarios" 2 "RUN run 1's scenario is hooks, RUN run 2's is rules" \
 	bench calibrate "$CT/old1.json" "$CT/rules.json"
+t "bench --runs with --csv" 2 "--runs writes one JSON document (-o); --csv goes with a single run" \
+	bench --runs 2 --csv "$CT/x.csv"
+t "bench --runs 1" 2 "--runs '1': expected a number from 2 to 64" bench --runs 1
 t "bench calibrate --help" 0 "Usage: hookcmp bench calibrate" bench calibrate --help
 t "bench compare --calibration: one run a side judged" 1 "threshold 2%: 1 row slower past it" \
 	bench compare --threshold 2 --calibration "$CT/cal.json" "$CT/old1.json" "$CT/slow1.json"

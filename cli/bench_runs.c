@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench --runs K: K independent runs in one invocation, one after the
+ * other. Each is this command again, a bench of its own (its topology,
+ * warm-up, window sizing and rounds, built and torn down), told by
+ * HOOKCMP_BENCH_RUN which run it is and where its document goes. Then
+ * one document holds them all, with each row's spread between the runs
+ * beside their own intervals, and the runs that disagree with the
+ * others flagged: the run is the unit bench compare replicates.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "bench.h"
+#include "cli.h"
+#include "exec.h"
+#include "print.h"
+
+/*
+ * Run i of k: "hookcmp bench" with bench's own arguments, its stdout
+ * where the table goes.
+ */
+static int run_one(int argc, char **argv, int i, int k, const char *path,
+		   bool json)
+{
+	char env[4200], **av = calloc(argc + 2, sizeof(*av));
+	int st, fd;
+	pid_t pid;
+
+	if (!av)
+		return -ENOMEM;
+	av[0] = "hookcmp";
+	av[1] = "bench";
+	memcpy(av + 2, argv + 1, (argc - 1) * sizeof(*av));
+
+	fprintf(stderr, "hookcmp bench: run %d of %d\n", i + 1, k);
+	fflush(NULL);
+	snprintf(env, sizeof(env), "%d %s", i, path);
+	pid = fork();
+	if (pid < 0) {
+		free(av);
+		return -errno;
+	}
+	if (!pid) {
+		/* the runs' tables go to stderr; stdout is the summary's */
+		fd = json ? open("/dev/null", O_WRONLY) : dup(2);
+		if (fd < 0 || dup2(fd, 1) < 0 || setenv(BENCH_RUN_ENV, env, 1))
+			_exit(127);
+		execv("/proc/self/exe", av);
+		_exit(127);
+	}
+	free(av);
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return -errno;
+		if (hc_stop_sig)
+			kill(pid, hc_stop_sig);
+	}
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return WEXITSTATUS(st);
+}
+
+static void summary(const struct bench_cal *cal, const struct jp *const *doc,
+		    char **text, int n, bool json, FILE *f)
+{
+	struct hc_pr p = { .mode = json ? HC_PR_JSON : HC_PR_TEXT,
+			   .f = f,
+			   .j = { .f = f } };
+	int i;
+
+	if (!json) {
+		fprintf(f, "hookcmp bench: %d runs of %s, %s\n\n", n,
+			jp_str(doc[0], "scenario", "?"),
+			jp_str(doc[0], "topology", "?"));
+		bench_cal_rows(&p, cal);
+		fprintf(f,
+			"ns/pkt: the median over runs of each run's median; compare runs with hookcmp bench compare OLD.json -- NEW.json\n");
+		return;
+	}
+	jw_open(&p.j, NULL, '{');
+	jw_str(&p.j, "type", "bench-runs");
+	jw_str(&p.j, "scenario", jp_str(doc[0], "scenario", ""));
+	jw_str(&p.j, "topology", jp_str(doc[0], "topology", ""));
+	jw_u64(&p.j, "df", cal->df);
+	bench_cal_rows(&p, cal);
+	jw_open(&p.j, "runs", '[');
+	for (i = 0; i < n; i++)
+		jw_raw(&p.j, NULL, text[i]);
+	jw_close(&p.j, ']');
+	jw_close(&p.j, '}');
+	fputc('\n', f);
+}
+
+/* The document into path, whole or not at all. */
+static int write_doc(const struct bench_cal *cal, const struct jp *const *doc,
+		     char **text, int n, const char *path)
+{
+	char tmp[4200];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp-%d", path, getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	summary(cal, doc, text, n, true, f);
+	if (ferror(f))
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+int bench_runs(int k, const char *out_path, bool json, int argc, char **argv)
+{
+	char dir[] = "/tmp/hookcmp-runs.XXXXXX", path[BENCH_CMP_RUNS][64] = {};
+	char *text[BENCH_CMP_RUNS] = {}, why[512];
+	struct jp *doc[BENCH_CMP_RUNS] = {};
+	struct bench_cal cal = {};
+	struct bench_cmp_set set;
+	int i, n = 0, ret = 0, code = 0, err;
+
+	if (!mkdtemp(dir))
+		return hc_fail(HC_EXIT_FAIL, "bench --runs: %s: %s", dir,
+			       strerror(errno));
+	hc_install_signals();
+	for (i = 0; i < k && !hc_stop_sig; i++) {
+		snprintf(path[i], sizeof(path[i]), "%s/run%d.json", dir, i + 1);
+		ret = run_one(argc, argv, i, k, path[i], json);
+		if (ret < 0) {
+			code = hc_fail(HC_EXIT_FAIL, "bench --runs: run %d: %s",
+				       i + 1, strerror(-ret));
+			goto out;
+		}
+		/* 1: the run reported, some rows INVALID; others stop */
+		if (ret > 1) {
+			code = ret;
+			fprintf(stderr,
+				"hookcmp bench: run %d of %d ended with exit status %d; no document\n",
+				i + 1, k, ret);
+			goto out;
+		}
+		code = code ?: ret;
+		err = 0;
+		text[n] = hc_read_file(path[i], &err);
+		if (!text[n] || jp_parse(text[n], &doc[n], why, sizeof(why))) {
+			code = hc_fail(
+				HC_EXIT_FAIL,
+				"bench --runs: run %d wrote no document (%s)",
+				i + 1, text[n] ? why : strerror(-err));
+			goto out;
+		}
+		text[n][strcspn(text[n], "\n")] = '\0';
+		n++;
+	}
+	if (hc_stop_sig) {
+		code = 128 + hc_stop_sig;
+		goto out;
+	}
+	set = (struct bench_cmp_set){ "run", (const struct jp *const *)doc, n };
+	ret = bench_calibrate(&set, &cal, why, sizeof(why));
+	if (ret) {
+		code = hc_fail(HC_EXIT_FAIL, "bench --runs: %s",
+			       ret == -ENOMEM ? strerror(ENOMEM) : why);
+		goto out;
+	}
+	summary(&cal, set.doc, text, n, json, stdout);
+	fflush(stdout);
+	if (out_path) {
+		ret = write_doc(&cal, set.doc, text, n, out_path);
+		if (ret)
+			code = hc_fail(HC_EXIT_FAIL, "writing %s: %s", out_path,
+				       strerror(-ret));
+	}
+out:
+	free(cal.rows);
+	for (i = 0; i < k; i++) {
+		jp_free(doc[i]);
+		free(text[i]);
+		if (path[i][0])
+			unlink(path[i]);
+	}
+	rmdir(dir);
+	return code;
+}
