@@ -350,11 +350,31 @@ struct bench_row {
 	double prof_clock; /* the profiled windows' by the task clocks */
 };
 
+/* The settings outside the bench that move a receive path's cost. */
+struct bench_env_file {
+	const char *key, *path;
+};
+extern const struct bench_env_file bench_env_files[];
+#define BENCH_ENV_FILES 9
+#define BENCH_ENV_FOREIGN 4096
+
 struct bench_env {
 	int cpus;
 	bool jit, live, tcx;
 	bool cpu_clock; /* task-clock counters, not the wall clock */
-	char foreign[128]; /* ingress qdiscs outside the bench */
+	char foreign[128]; /* ingress qdiscs outside the bench, this netns */
+	/*
+	 * Everything outside the bench that turns on a static key of the
+	 * receive path or sits on it, in every namespace, one a line,
+	 * sorted: "clsact qdisc on veth3 (netns 'x')", "generic XDP ...".
+	 */
+	char outside[BENCH_ENV_FOREIGN];
+	char value[BENCH_ENV_FILES][1024]; /* bench_env_files' contents */
+	char cpu_model[128];
+	char mitigations[1024]; /* "name: state" a line */
+	char config_hash[20]; /* FNV-1a of the kernel's config, "" unread */
+	/* what differs after the run from before it, one a line */
+	char changed[1024];
 	char kernel[65];
 	char hypervisor[13]; /* CPUID's signature, "" on bare metal */
 	bool emulated; /* qemu TCG: timings mean nothing */
@@ -590,7 +610,13 @@ void bench_scope_visit(struct bench *b, struct bench_row *r,
 int bench_scope_veth(struct bench *b, struct bench_row *r, struct hc_err *err);
 
 /* env.c */
-void bench_env_read(struct bench_env *env);
+/*
+ * The machine's state into env; the namespaces of own (n fds: bench's
+ * own topology) are left out of what is outside the bench.
+ */
+void bench_env_read(struct bench_env *env, const int *own, int n);
+/* What differs between two readings into env->changed, lines; how many. */
+int bench_env_changes(struct bench_env *env, const struct bench_env *after);
 
 /* path.c */
 /*
@@ -737,6 +763,11 @@ struct bench_cmp {
 	 * interval past it */
 	int regressed;
 	char mismatch[256]; /* what the runs differ in (--allow-mismatch) */
+	/*
+	 * How each run's env differs from OLD's first, and what changed
+	 * during a run, one a line: "NEW: bpf_stats_enabled 0 -> 1".
+	 */
+	char env_diff[4096];
 };
 
 /*

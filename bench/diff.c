@@ -415,6 +415,132 @@ static int check_sets(const struct bench_cmp_set *set,
 	return 0;
 }
 
+/* A scalar member as text: "" for null or a missing one. */
+static void scalar(const struct jp *v, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (!v)
+		return;
+	if (v->type == JP_STR)
+		snprintf(buf, size, "%s", v->str);
+	else if (v->type == JP_NUM)
+		snprintf(buf, size, "%g", v->num);
+	else if (v->type == JP_BOOL)
+		snprintf(buf, size, "%s", v->b ? "true" : "false");
+}
+
+static bool has_str(const struct jp *arr, const char *s)
+{
+	int i;
+
+	for (i = 0; arr && arr->type == JP_ARR && i < arr->n; i++)
+		if (arr->kid[i].type == JP_STR && !strcmp(arr->kid[i].str, s))
+			return true;
+	return false;
+}
+
+static void diff_line(char *out, size_t size, const char *who, const char *fmt,
+		      const char *a, const char *b, const char *c)
+{
+	size_t len = strlen(out);
+
+	if (len + 2 >= size)
+		return;
+	len += snprintf(out + len, size - len, "%s: ", who);
+	if (len < size)
+		len += snprintf(out + len, size - len, fmt, a, b, c);
+	if (len < size - 1)
+		strcat(out, "\n");
+}
+
+/*
+ * How env b differs from env a, member by member: scalars "KEY A -> B",
+ * lists of strings "KEY: new: X" and "KEY: gone: X", objects by their
+ * members. Timings of the run itself are no setting.
+ */
+static void env_diff(const struct jp *a, const struct jp *b, const char *who,
+		     char *out, size_t size)
+{
+	static const char *const skip[] = { "attach_ms_median",
+					    "changed_during_run" };
+	char x[1100], y[1100];
+	int w, i, k;
+	unsigned int s;
+
+	for (w = 0; w < 2; w++) {
+		const struct jp *from = w ? b : a;
+
+		for (i = 0; from && from->type == JP_OBJ && i < from->n; i++) {
+			const struct jp *m = &from->kid[i];
+			const struct jp *o = jp_get(w ? a : b, m->key);
+			bool skipped = false;
+
+			for (s = 0; s < sizeof(skip) / sizeof(skip[0]); s++)
+				skipped |= !strcmp(m->key, skip[s]);
+			/* a member of both is looked at from a's side only */
+			if (skipped || (w && o))
+				continue;
+			if (m->type == JP_ARR || (o && o->type == JP_ARR)) {
+				const struct jp *na = w ? o : m,
+						*nb = w ? m : o;
+
+				for (k = 0;
+				     nb && nb->type == JP_ARR && k < nb->n; k++)
+					if (nb->kid[k].type == JP_STR &&
+					    !has_str(na, nb->kid[k].str))
+						diff_line(out, size, who,
+							  "%s: new: %s%s",
+							  m->key,
+							  nb->kid[k].str, "");
+				for (k = 0;
+				     na && na->type == JP_ARR && k < na->n; k++)
+					if (na->kid[k].type == JP_STR &&
+					    !has_str(nb, na->kid[k].str))
+						diff_line(out, size, who,
+							  "%s: gone: %s%s",
+							  m->key,
+							  na->kid[k].str, "");
+			} else if (m->type == JP_OBJ ||
+				   (o && o->type == JP_OBJ)) {
+				env_diff(w ? o : m, w ? m : o, who, out, size);
+			} else {
+				scalar(w ? o : m, x, sizeof(x));
+				scalar(w ? m : o, y, sizeof(y));
+				if (strcmp(x, y))
+					diff_line(out, size, who, "%s %s -> %s",
+						  m->key, x[0] ? x : "(none)",
+						  y[0] ? y : "(none)");
+			}
+		}
+	}
+}
+
+/* Every run's env against OLD's first, and what changed during a run. */
+static void env_diffs(const struct bench_cmp_set *set, struct bench_cmp *c)
+{
+	const struct jp *first = jp_get(set[0].doc[0], "env"), *ch;
+	char who[32];
+	int w, i, k;
+
+	for (w = 0; w < 2; w++)
+		for (i = 0; i < set[w].n; i++) {
+			const struct jp *env = jp_get(set[w].doc[i], "env");
+
+			run_name(who, sizeof(who), &set[w], i);
+			if (w || i)
+				env_diff(first, env, who, c->env_diff,
+					 sizeof(c->env_diff));
+			ch = jp_get(env, "changed_during_run");
+			for (k = 0; ch && ch->type == JP_ARR && k < ch->n; k++)
+				if (ch->kid[k].type == JP_STR)
+					diff_line(
+						c->env_diff,
+						sizeof(c->env_diff), who,
+						"changed during the run: %s%s%s",
+						ch->kid[k].str, "", "");
+		}
+}
+
 int bench_compare(const struct bench_cmp_set *set,
 		  const struct bench_cmp_opts *opts, struct bench_cmp *c,
 		  char *why, size_t size)
@@ -425,6 +551,7 @@ int bench_compare(const struct bench_cmp_set *set,
 	ret = check_sets(set, opts, c, why, size);
 	if (ret)
 		return ret;
+	env_diffs(set, c);
 	for (w = 0; w < 2; w++)
 		for (d = 0; d < set[w].n; d++)
 			cap += jp_get(set[w].doc[d], "rows")->n;

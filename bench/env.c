@@ -1,15 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What the numbers depend on, recorded with them. */
+/*
+ * What the numbers depend on, recorded with them: everything outside the
+ * bench that changes what a receive path costs. The static keys of the
+ * ingress path are global: a clsact qdisc, a tcx link or a generic XDP
+ * program in any namespace turns one on for every frame of every row, so
+ * every namespace is looked at, not only the caller's.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
+#include <bpf/bpf.h>
 #include "bench.h"
+#include "netns.h"
 #include "nl.h"
+
+const struct bench_env_file bench_env_files[BENCH_ENV_FILES] = {
+	{ "bpf_stats_enabled", "/proc/sys/kernel/bpf_stats_enabled" },
+	{ "bpf_jit_enable", "/proc/sys/net/core/bpf_jit_enable" },
+	{ "bpf_jit_harden", "/proc/sys/net/core/bpf_jit_harden" },
+	{ "bpf_jit_kallsyms", "/proc/sys/net/core/bpf_jit_kallsyms" },
+	{ "rps_sock_flow_entries", "/proc/sys/net/core/rps_sock_flow_entries" },
+	{ "cpufreq_governor",
+	  "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor" },
+	{ "cpufreq_boost", "/sys/devices/system/cpu/cpufreq/boost" },
+	{ "intel_pstate_no_turbo",
+	  "/sys/devices/system/cpu/intel_pstate/no_turbo" },
+	{ "cmdline", "/proc/cmdline" },
+};
+
+/* BPF link types newer than the uapi header this builds against. */
+#define LINK_NETFILTER 10
+#define LINK_TCX 11
+#define LINK_NETKIT 13
 
 /*
  * The hypervisor's CPUID signature (leaf 0x40000000), when the hypervisor
@@ -40,7 +73,248 @@ static void hypervisor(char sig[13])
 #endif
 }
 
-/* Ingress or clsact qdiscs in this namespace: the static key is on. */
+/* A file's first line into buf, "" when it cannot be read. */
+static void first_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f && fgets(buf, size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/* Appends one line to a '\n'-separated list. */
+static void add_line(char *list, size_t size, const char *line)
+{
+	size_t len = strlen(list);
+
+	if (len + strlen(line) + 2 <= size)
+		snprintf(list + len, size - len, "%s\n", line);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorts a list's lines and drops repeats, so two readings compare. */
+static void sort_lines(char *list)
+{
+	char *copy = strdup(list), *line[512], *save, *l;
+	int n = 0, i;
+
+	if (!copy)
+		return;
+	for (l = strtok_r(copy, "\n", &save); l && n < 512;
+	     l = strtok_r(NULL, "\n", &save))
+		line[n++] = l;
+	qsort(line, n, sizeof(*line), cmp_str);
+	list[0] = '\0';
+	for (i = 0; i < n; i++)
+		if (!i || strcmp(line[i], line[i - 1]))
+			strcat(list, line[i]), strcat(list, "\n");
+	free(copy);
+}
+
+struct scan {
+	struct bench_env *env;
+	const char *where;
+	struct dev {
+		int ifindex;
+		char name[IF_NAMESIZE];
+		__u32 xdp[3]; /* native, generic, offloaded program ids */
+	} dev[256];
+	int n;
+};
+
+/* One device, kept: a netlink request inside the dump would cut it. */
+static int keep_link(int ifindex, const struct hc_link_info *info, void *data)
+{
+	struct scan *s = data;
+	struct dev *d = &s->dev[s->n];
+
+	if (s->n == 256)
+		return 0;
+	d->ifindex = ifindex;
+	snprintf(d->name, sizeof(d->name), "%s", info->name);
+	d->xdp[0] = info->drv_id;
+	d->xdp[1] = info->skb_id;
+	d->xdp[2] = info->hw_id;
+	s->n++;
+	return 0;
+}
+
+/* The namespace's devices: ingress-side qdiscs and XDP programs. */
+static void scan_devs(struct scan *s, struct hc_nl *nl)
+{
+	static const char *const mode[] = { "native", "generic", "offloaded" };
+	char kind[32], line[256];
+	int i, k;
+
+	for (i = 0; i < s->n; i++) {
+		const struct dev *d = &s->dev[i];
+
+		if (!hc_nl_ingress_qdisc(nl, d->ifindex, kind, sizeof(kind),
+					 NULL) &&
+		    kind[0]) {
+			snprintf(line, sizeof(line), "%s qdisc on %s (%s)",
+				 kind, d->name, s->where);
+			add_line(s->env->outside, sizeof(s->env->outside),
+				 line);
+		}
+		for (k = 0; k < 3; k++)
+			if (d->xdp[k]) {
+				snprintf(line, sizeof(line),
+					 "%s XDP on %s (%s)", mode[k], d->name,
+					 s->where);
+				add_line(s->env->outside,
+					 sizeof(s->env->outside), line);
+			}
+	}
+}
+
+struct walk_ctx {
+	struct bench_env *env;
+	struct hc_netns_id own[4];
+	int nown, home;
+};
+
+/* One namespace, entered and left again; bench's own are skipped. */
+static int scan_netns(int fd, const struct hc_netns_id *id, const char *where,
+		      void *data)
+{
+	struct walk_ctx *w = data;
+	struct scan *s = calloc(1, sizeof(*s));
+	struct hc_err err = {};
+	struct hc_nl *nl;
+	int i;
+
+	if (!s)
+		return -ENOMEM;
+	s->env = w->env;
+
+	for (i = 0; i < w->nown; i++)
+		if (hc_netns_same(id, &w->own[i]))
+			goto out;
+	/* a process's namespace has no name that outlives the process */
+	s->where = strncmp(where, "the netns of pid", 16) ? where :
+							    "an unnamed netns";
+	if (setns(fd, CLONE_NEWNET))
+		goto out;
+	nl = hc_nl_open(&err);
+	if (nl && !hc_nl_link_each(nl, keep_link, s, &err))
+		scan_devs(s, nl);
+	hc_nl_close(nl);
+	if (setns(w->home, CLONE_NEWNET)) {
+		free(s);
+		return -errno;
+	}
+out:
+	free(s);
+	return 0;
+}
+
+/* BPF links on the receive path, machine-wide: tcx, netkit, netfilter. */
+static void scan_links(struct bench_env *env)
+{
+	struct {
+		__u32 type, id, prog_id, pad;
+		union {
+			struct {
+				__u32 ifindex, attach_type;
+			} dev;
+			struct {
+				__u32 pf, hooknum;
+				__s32 priority;
+				__u32 flags;
+			} nf;
+			__u64 room[8];
+		};
+	} info;
+	__u32 id = 0, len;
+	char line[128];
+	int fd;
+
+	while (!bpf_link_get_next_id(id, &id)) {
+		fd = bpf_link_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		line[0] = '\0';
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			if (info.type == LINK_TCX || info.type == LINK_NETKIT)
+				snprintf(
+					line, sizeof(line),
+					"%s link on ifindex %u (attach type %u)",
+					info.type == LINK_TCX ? "tcx" :
+								"netkit",
+					info.dev.ifindex, info.dev.attach_type);
+			else if (info.type == LINK_NETFILTER)
+				snprintf(
+					line, sizeof(line),
+					"netfilter link (pf %u, hook %u, priority %d)",
+					info.nf.pf, info.nf.hooknum,
+					info.nf.priority);
+		}
+		close(fd);
+		if (line[0])
+			add_line(env->outside, sizeof(env->outside), line);
+	}
+}
+
+/* Legacy iptables tables loaded in this namespace. */
+static void scan_iptables(struct bench_env *env)
+{
+	static const char *const files[] = { "/proc/net/ip_tables_names",
+					     "/proc/net/ip6_tables_names" };
+	char name[64], line[128];
+	unsigned int i;
+	FILE *f;
+
+	for (i = 0; i < 2; i++) {
+		f = fopen(files[i], "r");
+		while (f && fgets(name, sizeof(name), f)) {
+			name[strcspn(name, "\n")] = '\0';
+			snprintf(line, sizeof(line), "%s table %s (this netns)",
+				 i ? "ip6tables" : "iptables", name);
+			add_line(env->outside, sizeof(env->outside), line);
+		}
+		if (f)
+			fclose(f);
+	}
+}
+
+/* Every namespace's devices, less own's namespaces. */
+static void outside(struct bench_env *env, const int *own, int n)
+{
+	struct walk_ctx w = { .env = env };
+	int i;
+
+	env->outside[0] = '\0';
+	w.home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	for (i = 0; i < n && w.nown < 4; i++) {
+		char path[64];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", own[i]);
+		if (own[i] >= 0 && !stat(path, &st)) {
+			w.own[w.nown].dev = st.st_dev;
+			w.own[w.nown++].ino = st.st_ino;
+		}
+	}
+	if (w.home >= 0) {
+		hc_netns_each(NULL, NULL, scan_netns, &w, NULL);
+		close(w.home);
+	}
+	scan_links(env);
+	scan_iptables(env);
+	sort_lines(env->outside);
+}
+
+/* This netns's ingress qdiscs, as before: the header's warning. */
 static void foreign_qdiscs(char *buf, size_t size)
 {
 	struct if_nameindex *ifs = if_nameindex(), *i;
@@ -63,15 +337,126 @@ static void foreign_qdiscs(char *buf, size_t size)
 	hc_nl_close(nl);
 }
 
-void bench_env_read(struct bench_env *env)
+static void cpu_model(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+
+	buf[0] = '\0';
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+			snprintf(buf, size, "%s", strchr(line, ':') + 2);
+			buf[strcspn(buf, "\n")] = '\0';
+			break;
+		}
+	if (f)
+		fclose(f);
+}
+
+static void mitigations(char *buf, size_t size)
+{
+	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
+	DIR *d = opendir(dir);
+	char path[512], state[256], line[600];
+	struct dirent *de;
+
+	buf[0] = '\0';
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		first_line(path, state, sizeof(state));
+		snprintf(line, sizeof(line), "%s: %s", de->d_name, state);
+		add_line(buf, size, line);
+	}
+	if (d)
+		closedir(d);
+	sort_lines(buf);
+}
+
+/* FNV-1a of /boot/config-RELEASE, where it is readable. */
+static void config_hash(const char *release, char *buf, size_t size)
+{
+	char path[128];
+	__u64 h = 0xcbf29ce484222325ULL;
+	FILE *f;
+	int c;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while ((c = getc(f)) != EOF)
+		h = (h ^ (unsigned char)c) * 0x100000001b3ULL;
+	fclose(f);
+	snprintf(buf, size, "%016llx", (unsigned long long)h);
+}
+
+void bench_env_read(struct bench_env *env, const int *own, int n)
 {
 	struct utsname u;
+	int i;
 
 	env->jit = hc_jit_enabled() == 1;
 	env->cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	foreign_qdiscs(env->foreign, sizeof(env->foreign));
+	outside(env, own, n);
+	for (i = 0; i < BENCH_ENV_FILES; i++)
+		first_line(bench_env_files[i].path, env->value[i],
+			   sizeof(env->value[i]));
+	cpu_model(env->cpu_model, sizeof(env->cpu_model));
+	mitigations(env->mitigations, sizeof(env->mitigations));
 	if (!uname(&u))
 		snprintf(env->kernel, sizeof(env->kernel), "%s", u.release);
+	config_hash(env->kernel, env->config_hash, sizeof(env->config_hash));
 	hypervisor(env->hypervisor);
 	env->emulated = !strcmp(env->hypervisor, "TCGTCGTCGTCG");
+}
+
+/* The lines of a that b lacks, each as "WHAT: LINE", into out. */
+static int gone(const char *a, const char *b, const char *what, char *out,
+		size_t size)
+{
+	char *copy = strdup(a), *l, *save, line[512];
+	int n = 0;
+
+	for (l = copy ? strtok_r(copy, "\n", &save) : NULL; l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *hit = strstr(b, l);
+		size_t len = strlen(l);
+
+		/* a whole line of b */
+		while (hit &&
+		       !((hit == b || hit[-1] == '\n') && hit[len] == '\n'))
+			hit = strstr(hit + 1, l);
+		if (hit)
+			continue;
+		snprintf(line, sizeof(line), "%s: %s", what, l);
+		add_line(out, size, line);
+		n++;
+	}
+	free(copy);
+	return n;
+}
+
+int bench_env_changes(struct bench_env *env, const struct bench_env *after)
+{
+	char line[2200];
+	int i, n = 0;
+
+	env->changed[0] = '\0';
+	n += gone(after->outside, env->outside, "new", env->changed,
+		  sizeof(env->changed));
+	n += gone(env->outside, after->outside, "gone", env->changed,
+		  sizeof(env->changed));
+	for (i = 0; i < BENCH_ENV_FILES; i++)
+		if (strcmp(env->value[i], after->value[i])) {
+			snprintf(line, sizeof(line), "%s %s -> %s",
+				 bench_env_files[i].key, env->value[i],
+				 after->value[i]);
+			add_line(env->changed, sizeof(env->changed), line);
+			n++;
+		}
+	return n;
 }

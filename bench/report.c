@@ -19,8 +19,9 @@ static bool few(const struct st_est *e)
 }
 
 /* A median and its interval: {"median":M,"ci":[LO,HI]}, or "M [LO, HI]". */
-static void rp_est(struct hc_pr *p, int which, const char *key, const char *label,
-		   int width, int prec, bool sign, const struct st_est *e)
+static void rp_est(struct hc_pr *p, int which, const char *key,
+		   const char *label, int width, int prec, bool sign,
+		   const struct st_est *e)
 {
 	const char *f = sign ? "%+.*f [%+.*f, %+.*f]" : "%.*f [%.*f, %.*f]";
 	char buf[96] = "-";
@@ -39,8 +40,9 @@ static void rp_est(struct hc_pr *p, int which, const char *key, const char *labe
 		hc_pr_csv_num(p, prec + 3, e->hi);
 	} else {
 		if (few(e))
-			snprintf(buf, sizeof(buf), sign ? "%+.*f [n/a]" : "%.*f [n/a]",
-				 prec, e->median);
+			snprintf(buf, sizeof(buf),
+				 sign ? "%+.*f [n/a]" : "%.*f [n/a]", prec,
+				 e->median);
 		else if (!isnan(e->median))
 			snprintf(buf, sizeof(buf), f, prec, e->median, prec,
 				 e->lo, prec, e->hi);
@@ -49,7 +51,8 @@ static void rp_est(struct hc_pr *p, int which, const char *key, const char *labe
 }
 
 /* "cpus":[{"cpu":N,"mpps":X}] for the CPUs that saw packets. */
-static void cpus_json(struct hc_pr *p, const struct bench *b, const double *mpps)
+static void cpus_json(struct hc_pr *p, const struct bench *b,
+		      const double *mpps)
 {
 	int c;
 
@@ -231,11 +234,14 @@ static void path_columns(struct hc_pr *p, const struct bench_row *r)
 	nm = words(missing, m, 16);
 	nu = words(unexpected, u, 16);
 	snprintf(text, sizeof(text), "%s%s",
-		 !c->checked   ? "unchecked" :
-		 c->missing[0] ? "MISSING " :
+		 !c->checked	  ? "unchecked" :
+		 c->missing[0]	  ? "MISSING " :
 		 c->unexpected[0] ? "RAN " :
 				    "ok",
-		 !c->checked ? "" : c->missing[0] ? m[0] : c->unexpected[0] ? u[0] : "");
+		 !c->checked	  ? "" :
+		 c->missing[0]	  ? m[0] :
+		 c->unexpected[0] ? u[0] :
+				    "");
 	hc_pr_str(p, HC_PR_TEXT, NULL, "path", -12, text);
 	hc_pr_open(p, HC_PR_DATA, "path", '{');
 	hc_pr_bool(p, HC_PR_DATA, "checked", NULL, 0, c->checked);
@@ -292,15 +298,15 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 
 	hc_pr_str(p, HC_PR_ALL, "name", "row", -22, r->name);
 	hc_pr_bool(p, HC_PR_DATA, "valid", NULL, 0,
-		!r->reason[0] && !r->unverified[0]);
+		   !r->reason[0] && !r->unverified[0]);
 	hc_pr_str(p, HC_PR_DATA, "status", NULL, 0,
-	       r->reason[0]	? "invalid" :
-	       r->unverified[0] ? "unverified" :
-				  "valid");
+		  r->reason[0]	   ? "invalid" :
+		  r->unverified[0] ? "unverified" :
+				     "valid");
 	hc_pr_str(p, HC_PR_DATA, "reason", NULL, 0,
-	       r->reason[0]	? r->reason :
-	       r->unverified[0] ? r->unverified :
-				  NULL);
+		  r->reason[0]	   ? r->reason :
+		  r->unverified[0] ? r->unverified :
+				     NULL);
 	hc_pr_list(p, HC_PR_DATA, "flags", flags, nf);
 	hc_pr_num(p, HC_PR_JSON, "frame_bytes", NULL, 0, 0, r->size);
 	/* the row its deltas and ratios are against; null: none */
@@ -314,8 +320,9 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	hc_pr_close(p, HC_PR_DATA, '}');
 	/* Split: the generator's CPU outruns the hook's; say by how much. */
 	if (b->cpu_mode == BENCH_SPLIT && !b->dev)
-		hc_pr_num(p, HC_PR_ALL, "dropped_before_pct", "dropped before %", 16,
-		       1, r->kind->generator ? NAN : dropped_pct(r));
+		hc_pr_num(p, HC_PR_ALL, "dropped_before_pct",
+			  "dropped before %", 16, 1,
+			  r->kind->generator ? NAN : dropped_pct(r));
 	snprintf(delta, sizeof(delta), "delta ns vs %s", b->scen->baseline);
 	snprintf(ratio, sizeof(ratio), "ratio vs %s", b->scen->baseline);
 	rp_est(p, HC_PR_ALL, "ns", "ns/pkt", 23, 1, false, &s->ns);
@@ -326,16 +333,17 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	rp_est(p, HC_PR_ALL, "ratio", ratio, 22, 3, false, &s->ratio);
 	/* No interval (too few rounds, or no baseline): nothing to say. */
 	hc_pr_bool(p, HC_PR_ALL, "significant", "sig", 3,
-		isnan(s->delta.lo) ? -1 : s->significant);
+		   isnan(s->delta.lo) ? -1 : s->significant);
 	/* veth: the mean of the windows too, the cost under this load */
 	if (!b->dev) {
-		hc_pr_num(p, HC_PR_ALL, "ns_loaded", "loaded", 7, 1, s->ns_loaded);
+		hc_pr_num(p, HC_PR_ALL, "ns_loaded", "loaded", 7, 1,
+			  s->ns_loaded);
 		hc_pr_num(p, HC_PR_DATA, "window_packets", NULL, 0, 0,
-		       r->window_packets);
+			  r->window_packets);
 	}
 	if (b->per_cpu)
 		hc_pr_str(p, HC_PR_TEXT, NULL, "Mpps per CPU", -20,
-		       cpu_text(b, r, cpus, sizeof(cpus)));
+			  cpu_text(b, r, cpus, sizeof(cpus)));
 
 	len = snprintf(valid, sizeof(valid), "%s%s",
 		       r->reason[0]	? "INVALID: " :
@@ -368,7 +376,8 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	}
 }
 
-static void line(struct hc_pr *p, const struct bench *b, const struct bench_row *r)
+static void line(struct hc_pr *p, const struct bench *b,
+		 const struct bench_row *r)
 {
 	p->col = 0;
 	row_columns(p, b, r);
@@ -513,8 +522,10 @@ static void path_text(const struct bench *b, FILE *f)
 
 static int by_delta(const void *a, const void *b)
 {
-	double x = fabs((*(const struct bench_prof_fn *const *)a)->delta.median),
-	       y = fabs((*(const struct bench_prof_fn *const *)b)->delta.median);
+	double x = fabs(
+		       (*(const struct bench_prof_fn *const *)a)->delta.median),
+	       y = fabs(
+		       (*(const struct bench_prof_fn *const *)b)->delta.median);
 
 	if (isnan(x) || isnan(y))
 		return isnan(x) - isnan(y);
@@ -544,8 +555,8 @@ static void profile_text(const struct bench *b, FILE *f)
 
 	for (i = 0; i < b->nrows; i++) {
 		const struct bench_row *r = &b->rows[i];
-		const struct bench_row *base = r->base >= 0 ? &b->rows[r->base] :
-							      NULL;
+		const struct bench_row *base =
+			r->base >= 0 ? &b->rows[r->base] : NULL;
 
 		if (!r->npfn)
 			continue;
@@ -555,7 +566,8 @@ static void profile_text(const struct bench *b, FILE *f)
 			r->sum.ns.median, r->prof_over * 100);
 		fprintf(f, "  %-40s %8s %9s%-20s\n", "function", "ns/pkt",
 			"delta", base && base != r ? " vs baseline [95%]" : "");
-		n = r->npfn < (int)b->profile_top ? r->npfn : (int)b->profile_top;
+		n = r->npfn < (int)b->profile_top ? r->npfn :
+						    (int)b->profile_top;
 		for (k = 0; k < n; k++)
 			profile_line(f, &r->pfn[k]);
 		if (!base || base == r)
@@ -567,7 +579,8 @@ static void profile_text(const struct bench *b, FILE *f)
 		for (k = 0; k < r->npfn; k++)
 			by[k] = &r->pfn[k];
 		qsort(by, r->npfn, sizeof(*by), by_delta);
-		fprintf(f, "  against %s, the largest differences:\n", base->name);
+		fprintf(f, "  against %s, the largest differences:\n",
+			base->name);
 		for (k = 0; k < n; k++)
 			profile_line(f, by[k]);
 	}
@@ -616,9 +629,9 @@ void bench_report_text(const struct bench *b, FILE *f)
 			"resolution: effects of %.1f ns (%.2f%%) or more are detected with 80%% power at %g%% (the median over rows of mde ns)\n",
 			b->resolution_ns, b->resolution_pct, BENCH_LEVEL * 100);
 	if (b->target_ci)
-		fprintf(f, "target-ci %g%%: %s after %d round%s\n", b->target_ci,
-			b->target_reached ? "reached" : "gave up", b->nrounds,
-			b->nrounds == 1 ? "" : "s");
+		fprintf(f, "target-ci %g%%: %s after %d round%s\n",
+			b->target_ci, b->target_reached ? "reached" : "gave up",
+			b->nrounds, b->nrounds == 1 ? "" : "s");
 	if (!isnan(setup))
 		fprintf(f,
 			"setup and teardown: %.1f ms per row and round (median), outside the timed windows\n",
@@ -713,6 +726,22 @@ void bench_report_json(const struct bench *b, FILE *f)
 	jw_raw(j, "tcx", b->env.tcx ? "true" : "false");
 	jw_str(j, "clock", b->env.cpu_clock ? "task-clock" : "wall");
 	jw_str(j, "foreign_ingress_qdisc", b->env.foreign);
+	jw_lines(j, "outside", b->env.outside);
+	jw_open(j, "settings", '{');
+	for (i = 0; i < BENCH_ENV_FILES; i++)
+		if (b->env.value[i][0])
+			jw_str(j, bench_env_files[i].key, b->env.value[i]);
+		else
+			jw_raw(j, bench_env_files[i].key, "null");
+	jw_close(j, '}');
+	jw_str(j, "cpu_model", b->env.cpu_model);
+	jw_lines(j, "mitigations", b->env.mitigations);
+	if (b->env.config_hash[0])
+		jw_str(j, "kernel_config_fnv1a", b->env.config_hash);
+	else
+		jw_raw(j, "kernel_config_fnv1a", "null");
+	jw_str(j, "hookcmp_version", HC_VERSION);
+	jw_lines(j, "changed_during_run", b->env.changed);
 	jw_str(j, "kernel", b->env.kernel);
 	jw_str(j, "hypervisor", b->env.hypervisor);
 	jw_raw(j, "emulated", b->env.emulated ? "true" : "false");

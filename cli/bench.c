@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +95,8 @@ static const struct hc_opt bench_opts[] = {
 	{ "cpu-mode", 0, HC_OPT_ENUM, B(cpu_mode), NULL,
 	  "DUT NAPI in a kthread on CPU 1, generator on CPU 0; or both inline (default)",
 	  cpu_modes },
-	HC_OPT_JSON(B(json), "the JSON document on stdout instead of the table"),
+	HC_OPT_JSON(B(json),
+		    "the JSON document on stdout instead of the table"),
 	HC_OPT_PRETTY(B(pretty)),
 	{ "output", 'o', HC_OPT_STR, B(out_path), "FILE",
 	  "write the JSON document to FILE" },
@@ -115,8 +117,8 @@ static const struct hc_opt bench_opts[] = {
 	{ "profile", 0, HC_OPT_FLAG, B(profile), NULL,
 	  "each row's cost split into kernel functions, from profiled windows apart from the timed ones" },
 	{ "profile-top", 0, HC_OPT_U32, B(profile_top), "N",
-	  "--profile: the N costliest functions per row (default 15)", NULL,
-	  1, 1000 },
+	  "--profile: the N costliest functions per row (default 15)", NULL, 1,
+	  1000 },
 	{ "dev", 0, HC_OPT_STR, B(dev), "DEV",
 	  "measure this device instead of a veth pair; traffic from --gen-cmd or --external" },
 	HC_OPT_NETNS(B(netns), "--dev is in network namespace NAME"),
@@ -449,8 +451,7 @@ static bool probe_tcx(void)
 	if (!hc_run_args(&r, "--hook tc --tc-attach tcx --bare", &r.err) &&
 	    !r.hook->load(&r)) {
 		fd = bpf_link_create(r.prog_fd, 0x7fffffff,
-				     hc_tc_dirs[HC_TC_DIR_INGRESS].tcx,
-				     NULL);
+				     hc_tc_dirs[HC_TC_DIR_INGRESS].tcx, NULL);
 		ok = fd < 0 && errno == ENODEV;
 		if (fd >= 0)
 			close(fd);
@@ -471,10 +472,13 @@ static void header(const struct bench *b)
 		b->scen->name, mode, b->env.cpus,
 		b->env.jit ? "on" : "OFF (numbers are not JIT numbers)",
 		b->seed);
-	if (b->env.foreign[0])
+	if (b->env.outside[0])
 		fprintf(stderr,
-			"Warning: ingress qdiscs outside the bench turn on the ingress static key for every row: %s\n",
-			b->env.foreign);
+			"Warning: outside the bench, on every row's receive path (the static keys of ingress and generic XDP are global)%s:\n%s",
+			strcmp(b->scen->name, "static-key") ?
+				"" :
+				"; the keys this scenario measures may be on already",
+			b->env.outside);
 	if (b->env.emulated)
 		fprintf(stderr,
 			"Warning: the CPU is emulated (%s): every row is marked emulated; its timings say nothing about hardware\n",
@@ -500,6 +504,36 @@ static int measure(struct bench *b)
 	return 0;
 }
 
+/*
+ * The machine's state again after the rounds, bench's own namespaces
+ * left out: what changed while they ran is in every row.
+ */
+static void env_after(struct bench *b)
+{
+	struct bench_env *after = malloc(sizeof(*after));
+	int own[] = { b->fd_dut, b->fd_gen, b->fd_sink };
+	int here = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+
+	/* read where the first reading was: the sysctls are per netns */
+	if (!after || here < 0 || setns(b->fd_root, CLONE_NEWNET)) {
+		free(after);
+		if (here >= 0)
+			close(here);
+		return;
+	}
+	*after = b->env;
+	bench_env_read(after, own, b->dev ? 0 : 3);
+	if (setns(here, CLONE_NEWNET))
+		fprintf(stderr, "Warning: back into bench's netns: %s\n",
+			strerror(errno));
+	close(here);
+	if (bench_env_changes(&b->env, after))
+		fprintf(stderr,
+			"Warning: the machine changed during the run, under every row:\n%s",
+			b->env.changed);
+	free(after);
+}
+
 /* The --dev options go together; without --dev none of them. */
 static int dev_usage(struct bench *b)
 {
@@ -515,7 +549,8 @@ static int dev_usage(struct bench *b)
 						NULL;
 
 	if (!b->dev) {
-		b->topo = b->topology > 0 ? &bench_topo_inject : &bench_topo_veth;
+		b->topo =
+			b->topology > 0 ? &bench_topo_inject : &bench_topo_veth;
 		if (b->topology > 0 && b->cpu_mode == BENCH_SPLIT)
 			return hc_fail(
 				HC_EXIT_USAGE,
@@ -527,15 +562,16 @@ static int dev_usage(struct bench *b)
 		if (!b->windows)
 			b->windows = BENCH_WINDOWS;
 		if (!b->visits)
-			b->visits = b->windows < BENCH_VISITS ? 1 : BENCH_VISITS;
+			b->visits =
+				b->windows < BENCH_VISITS ? 1 : BENCH_VISITS;
 		if (b->visits > b->windows)
 			return hc_fail(
 				HC_EXIT_USAGE,
 				"--visits %u is more than --windows %u: every visit needs a window",
 				b->visits, b->windows);
 		if (b->packets)
-			b->window_packets = (b->packets + b->windows - 1) /
-					    b->windows;
+			b->window_packets =
+				(b->packets + b->windows - 1) / b->windows;
 		if (dev_only)
 			return hc_fail(
 				HC_EXIT_USAGE,
@@ -588,9 +624,10 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	for (i = 0; bench_scenarios[i]; i++) {
 		/* The last entry ends the choices: no scenario is left out. */
 		if (i + 1 == sizeof(scen_names) / sizeof(scen_names[0]))
-			return hc_fail(HC_EXIT_FAIL,
-				       "bench: more scenarios than --scenario's choices hold (%d)",
-				       i);
+			return hc_fail(
+				HC_EXIT_FAIL,
+				"bench: more scenarios than --scenario's choices hold (%d)",
+				i);
 		scen_names[i] = bench_scenarios[i]->name;
 	}
 	b->rounds = 30;
@@ -662,10 +699,11 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--runs writes one JSON document (-o); --%s goes with a single run",
-			b->csv_path ? "csv" : b->plot_dir ? "plot" : "perf-ctl");
+			b->csv_path ? "csv" :
+			b->plot_dir ? "plot" :
+				      "perf-ctl");
 	if (b->runs && !run_env)
-		return bench_runs(b->runs, b->out_path, b->json, argc,
-				  argv);
+		return bench_runs(b->runs, b->out_path, b->json, argc, argv);
 	if (run_env) {
 		/* run I of --runs: its document goes to FILE; see bench_runs.c */
 		char *file = strchr(run_env, ' ');
@@ -699,10 +737,12 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		goto out;
 
 	libbpf_set_print(NULL);
-	bench_env_read(&b->env);
+	bench_env_read(&b->env, NULL, 0);
 	header(b);
 	hc_install_signals();
 	ret = measure(b);
+	if (b->ran)
+		env_after(b);
 	for (i = 0; i < b->nrows && !b->rows[i].nrd; i++)
 		;
 	measured = i < b->nrows;
@@ -728,8 +768,9 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		    !b->rows[i].kind->generator)
 			break;
 	if (!ret && i == b->nrows)
-		ret = hc_fail(HC_EXIT_FAIL,
-			      "bench: every row is INVALID (the table says why)");
+		ret = hc_fail(
+			HC_EXIT_FAIL,
+			"bench: every row is INVALID (the table says why)");
 out:
 	if (!report) {
 		out_abandon(&out);
@@ -758,12 +799,11 @@ int cmd_bench(int argc, char **argv)
 	struct bench *b = calloc(1, sizeof(*b));
 	int ret, i;
 
-
 	/* "compare" after any global options main passed on (-j, -p) */
 	for (i = 1; i < argc && argv[i][0] == '-'; i++)
 		;
-	if (i < argc && (!strcmp(argv[i], "compare") ||
-			 !strcmp(argv[i], "calibrate"))) {
+	if (i < argc &&
+	    (!strcmp(argv[i], "compare") || !strcmp(argv[i], "calibrate"))) {
 		bool cal = !strcmp(argv[i], "calibrate");
 
 		free(b);

@@ -194,6 +194,7 @@ static void report(const struct cmp_cmd *o, const struct bench_cmp_set *set,
 			jw_str(&p.j, "mismatch", c->mismatch);
 		else
 			jw_raw(&p.j, "mismatch", "null");
+		jw_lines(&p.j, "env_diff", c->env_diff);
 		jw_u64(&p.j, "regressed", c->regressed);
 		jw_open(&p.j, "rows", '[');
 		for (i = 0; i < c->n; i++) {
@@ -218,6 +219,10 @@ static void report(const struct cmp_cmd *o, const struct bench_cmp_set *set,
 	if (c->mismatch[0])
 		fprintf(f, "Warning: the runs differ (--allow-mismatch): %s\n",
 			c->mismatch);
+	if (c->env_diff[0])
+		fprintf(f,
+			"\nThe machines differ (against OLD's first run):\n%s",
+			c->env_diff);
 	fputc('\n', f);
 	/* a pass to size the columns, then the header and the rows */
 	for (k = 0; k < 2; k++) {

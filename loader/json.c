@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <string.h>
 #include "json.h"
 
 bool hc_json_pretty;
@@ -106,4 +107,20 @@ void jw_raw(struct hc_json *j, const char *k, const char *text)
 {
 	key(j, k);
 	fputs(text, j->f);
+}
+
+/* A '\n'-separated list as an array of strings. */
+void jw_lines(struct hc_json *j, const char *key, const char *list)
+{
+	char line[1100];
+	const char *l, *end;
+
+	jw_open(j, key, '[');
+	for (l = list; *l; l = *end ? end + 1 : end) {
+		end = strchr(l, '\n') ?: l + strlen(l);
+		snprintf(line, sizeof(line), "%.*s", (int)(end - l), l);
+		if (line[0])
+			jw_str(j, NULL, line);
+	}
+	jw_close(j, ']');
 }

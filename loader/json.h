@@ -26,5 +26,7 @@ void jw_f64(struct hc_json *j, const char *key, double v);
 void jw_str(struct hc_json *j, const char *key, const char *s);
 /* Writes text as it is: null, true, a number already formatted. */
 void jw_raw(struct hc_json *j, const char *key, const char *text);
+/* A '\n'-separated list as an array of its lines. */
+void jw_lines(struct hc_json *j, const char *key, const char *list);
 
 #endif

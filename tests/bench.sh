@@ -353,6 +353,36 @@ test_runs() {
 		 all(.rows[]; .runs_old == 2 and .runs_new == 2)' "$out"
 }
 
+# env: what sits on the receive path outside the bench, in any namespace,
+# is recorded and warned about: a clsact qdisc and a generic XDP program
+# planted in a namespace of their own, which the caller's never sees.
+test_env() {
+	local ns=hc-env-$$ f="$T/env.json" name="bench env"
+	if plant "$name: a namespace" ip netns add $ns &&
+		plant "$name: a veth pair there" ip -n $ns link add ea type veth peer name eb &&
+		plant "$name: eb up" ip -n $ns link set eb up &&
+		plant "$name: a clsact on ea" tc -n $ns qdisc add dev ea clsact &&
+		plant "$name: generic XDP on eb" ip -n $ns link set dev eb xdpgeneric obj build/xdp.bpf.o sec xdp; then
+		"$HC" bench --topology inject --scenario static-key --hooks ingress --rounds 2 \
+			--packets 20000 --no-path-check -o "$f" >/dev/null 2>"$T/env.err"
+		check_eq "$name: exit status" "$?" 0 "$T/env.err"
+		check "$name: the clsact in another namespace is recorded" jq_true --arg l "clsact qdisc on ea (netns '$ns')" \
+			'.env.outside | index($l) != null' "$f"
+		check "$name: the generic XDP program there too" jq_true --arg l "generic XDP on eb (netns '$ns')" \
+			'.env.outside | index($l) != null' "$f"
+		check "$name: static-key warns, naming the device and the namespace" \
+			grep -q "clsact qdisc on ea (netns '$ns')" "$T/env.err"
+		check "$name: the BPF and JIT settings, the CPU, the kernel's command line, the version" jq_true \
+			'.env.settings | has("bpf_stats_enabled") and has("bpf_jit_harden") and has("bpf_jit_kallsyms") and
+			 (.cmdline | type) == "string"' "$f"
+		check "$name: and the rest of the machine's state" jq_true \
+			'.env | (.cpu_model | type) == "string" and (.mitigations | type) == "array" and
+			 has("kernel_config_fnv1a") and (.hookcmp_version | type) == "string" and
+			 (.changed_during_run | type) == "array"' "$f"
+	fi
+	ip netns del $ns 2>/dev/null
+}
+
 test_contract() {
 	local name="bench JSON contract"
 	# shellcheck disable=SC2086

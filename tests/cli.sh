@@ -198,6 +198,14 @@ jqt "bench compare -j: a shift: changes, the same against the baseline" \
 # shellcheck disable=SC2086
 "$HC" bench compare -j $OLD -- $OLD >"$CT/c.json" 2>/dev/null
 jqt "bench compare -j: runs against themselves: every row same" 'all(.rows[]; .verdict == "same")' "$CT/c.json"
+jq '.env.settings = {"bpf_stats_enabled": "1"} | .env.outside = ["generic XDP on veth3 (netns '"'x'"')"]' \
+	"$CT/old1.json" >"$CT/envdiff.json"
+t "bench compare: how the machines differ, first" 0 "NEW: bpf_stats_enabled (none) -> 1" \
+	bench compare "$CT/old1.json" "$CT/envdiff.json"
+t "bench compare: a list's new member" 0 "NEW: outside: new: generic XDP on veth3 (netns 'x')" \
+	bench compare "$CT/old1.json" "$CT/envdiff.json"
+t "bench compare: OLD's second run against its first" 0 "OLD run 2: outside: gone: generic XDP on veth3" \
+	bench compare "$CT/envdiff.json" "$CT/old1.json" -- "$CT/old2.json"
 jqt "bench calibrate -j: every row, its between-run variance" '.type == "calibration" and .runs == 3 and .df == 2 and
 	(.rows | length) == 4 and all(.rows[]; (.raw.tau2 | type) == "number" and .runs == 3) and
 	(.rows[] | select(.name == "a") | (.vs_baseline.tau2 | type) == "number")' "$CT/cal.json"
