@@ -427,6 +427,9 @@ struct bench {
 	const char *perf_ctl, *perf_row;
 	bool json, help, no_bare, seed_set, per_cpu;
 	unsigned int runs; /* --runs: this many runs, each a bench again */
+	const char *plan_path; /* --plan: an earlier run's rows and windows */
+	bool planned; /* the rows' windows come from it, not the warm-up */
+	struct jp *plan_doc; /* its document */
 	bool no_path, profile;
 	__u32 profile_top;
 	/* --dev */

@@ -106,6 +106,45 @@ static bool is_bench(const struct jp *doc)
 	       rows->type == JP_ARR;
 }
 
+/*
+ * Two runs' plans (bench --plan): the windows a row's cost is taken
+ * from must be alike, or the runs measure different things (the
+ * within-state jitter of a window grows with its length). Documents
+ * without a plan are not judged.
+ */
+static void plan_mismatch(const struct jp *a, const char *an,
+			  const struct jp *b, const char *bn, char *why,
+			  size_t size)
+{
+	static const char *const keys[] = { "windows", "visits" };
+	const struct jp *wa = jp_get(a, "window_packets"),
+			*wb = jp_get(b, "window_packets");
+	unsigned int i;
+
+	if (!a || !b)
+		return;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (jp_num(a, keys[i], 0) != jp_num(b, keys[i], 0)) {
+			snprintf(
+				why, size,
+				"the plans differ: %s's %s are %g, %s's %g (bench --plan with %s's document repeats its plan)",
+				an, keys[i], jp_num(a, keys[i], 0), bn,
+				jp_num(b, keys[i], 0), an);
+			return;
+		}
+	for (i = 0; wa && wa->type == JP_OBJ && i < (unsigned int)wa->n; i++) {
+		double x = wa->kid[i].num, y = jp_num(wb, wa->kid[i].key, x);
+
+		if (x != y) {
+			snprintf(
+				why, size,
+				"the plans differ: row %s's windows are %g packets in %s, %g in %s (bench --plan with %s's document repeats its plan)",
+				wa->kid[i].key, x, an, y, bn, an);
+			return;
+		}
+	}
+}
+
 /* What two runs, named an and bn, must share to be compared: "" if they do. */
 static void mismatch(const struct jp *a, const char *an, const struct jp *b,
 		     const char *bn, char *why, size_t size)
@@ -140,6 +179,7 @@ static void mismatch(const struct jp *a, const char *an, const struct jp *b,
 			return;
 		}
 	}
+	plan_mismatch(jp_get(a, "plan"), an, jp_get(b, "plan"), bn, why, size);
 }
 
 /* "OLD" for one run a side, "OLD run 2" for more. */

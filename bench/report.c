@@ -700,6 +700,37 @@ static void dut_json(struct hc_pr *p, const struct bench *b)
 	jw_close(j, '}');
 }
 
+/*
+ * What a later run repeats with --plan, and what bench compare wants
+ * alike on both sides: the rows, and the windows each row's cost is
+ * taken from.
+ */
+static void plan_json(const struct bench *b, struct hc_json *j)
+{
+	int i;
+
+	jw_open(j, "plan", '{');
+	jw_str(j, "scenario", b->scen->name);
+	jw_str(j, "topology", b->topo->name);
+	if (b->dev)
+		jw_raw(j, "cpu_mode", "null");
+	else
+		jw_str(j, "cpu_mode", cpu_mode_names[b->cpu_mode]);
+	jw_u64(j, "windows", b->windows);
+	jw_u64(j, "visits", b->visits);
+	/* the rows --hooks selects (the generator's come with them) */
+	jw_open(j, "rows", '[');
+	for (i = 0; i < b->nrows; i++)
+		if (!b->rows[i].kind->generator)
+			jw_str(j, NULL, b->rows[i].name);
+	jw_close(j, ']');
+	jw_open(j, "window_packets", '{');
+	for (i = 0; i < b->nrows; i++)
+		jw_u64(j, b->rows[i].name, b->rows[i].window_packets);
+	jw_close(j, '}');
+	jw_close(j, '}');
+}
+
 void bench_report_json(const struct bench *b, FILE *f)
 {
 	struct hc_pr p = { .mode = HC_PR_JSON, .f = f, .j = { .f = f } };
@@ -719,6 +750,7 @@ void bench_report_json(const struct bench *b, FILE *f)
 	jw_str(j, "baseline", b->scen->baseline);
 	hc_pr_json_num(&p, "resolution_ns", b->resolution_ns);
 	hc_pr_json_num(&p, "resolution_pct", b->resolution_pct);
+	plan_json(b, j);
 	jw_open(j, "env", '{');
 	jw_u64(j, "cpus", b->env.cpus);
 	jw_raw(j, "bpf_jit", b->env.jit ? "true" : "false");

@@ -146,7 +146,7 @@ static void size_windows(struct bench *b, struct bench_row *r,
 	double n = rd->secs > 0 ? BENCH_WINDOW_SECS * rd->generated / rd->secs :
 				  0;
 
-	if (b->window_packets || !(n > 0))
+	if (b->window_packets || b->planned || !(n > 0))
 		return;
 	r->window_packets = n < 1000 ? 1000 : n > 1e7 ? 1e7 : n;
 }

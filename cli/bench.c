@@ -71,6 +71,8 @@ static const struct hc_opt bench_opts[] = {
 	{ "runs", 0, HC_OPT_U32, B(runs), "K",
 	  "K independent runs, one after another, each with its own topology, warm-up and rounds; one document with the spread between them",
 	  NULL, 2, BENCH_CMP_RUNS },
+	{ "plan", 0, HC_OPT_STR, B(plan_path), "RUN.json",
+	  "repeat an earlier run's scenario, rows and windows (its -o document), so that bench compare compares like with like" },
 	{ "target-ci", 0, HC_OPT_PCT, B(target_ci), "PCT",
 	  "add rounds until every delta interval is within +-PCT% of its row's cost, three checks in a row",
 	  NULL, 0, 100 },
@@ -534,6 +536,119 @@ static void env_after(struct bench *b)
 	free(after);
 }
 
+/* Was the option called name given? */
+static bool given(const struct bench *b, const char *name)
+{
+	int i;
+
+	for (i = 0; bench_opts[i].name; i++)
+		if (!strcmp(bench_opts[i].name, name))
+			return b->given >> i & 1;
+	return false;
+}
+
+static int enum_of(const char *const *names, const char *s)
+{
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	return -1;
+}
+
+/*
+ * --plan RUN.json: the scenario, topology, CPU mode, rows, windows and
+ * visits of an earlier run, into b; *doc keeps its document for
+ * plan_rows(). A bench --runs document's plan is its first run's.
+ */
+static int plan_load(struct bench *b, struct jp **doc)
+{
+	static const char *const decided[] = {
+		"scenario", "topology", "cpu-mode",	  "hooks", "windows",
+		"visits",   "packets",	"window-packets", "dev",   NULL
+	};
+	static char hooks[4096];
+	const struct jp *plan, *runs, *wp, *rows;
+	char why[256], *text;
+	int i, err = 0;
+
+	for (i = 0; decided[i]; i++)
+		if (given(b, decided[i]))
+			return hc_fail(HC_EXIT_USAGE,
+				       "--plan decides --%s: it repeats %s's",
+				       decided[i], b->plan_path);
+	text = hc_read_file(b->plan_path, &err);
+	if (!text)
+		return hc_fail(HC_EXIT_USAGE, "--plan %s: %s", b->plan_path,
+			       strerror(-err));
+	err = jp_parse(text, doc, why, sizeof(why));
+	free(text);
+	if (err)
+		return hc_fail(HC_EXIT_USAGE, "--plan %s: not JSON: %s",
+			       b->plan_path, why);
+	runs = jp_get(*doc, "runs");
+	plan = jp_get(runs && runs->type == JP_ARR && runs->n ? &runs->kid[0] :
+								*doc,
+		      "plan");
+	wp = jp_get(plan, "window_packets");
+	if (!wp || wp->type != JP_OBJ || !wp->n)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--plan %s: no plan in it (a bench document of hookcmp %s or later)",
+			b->plan_path, HC_VERSION);
+	b->scenario = enum_of(scen_names, jp_str(plan, "scenario", ""));
+	b->topology = enum_of(topologies, jp_str(plan, "topology", ""));
+	b->cpu_mode = enum_of(cpu_modes, jp_str(plan, "cpu_mode", ""));
+	if (b->scenario < 0 || b->topology < 0 || b->cpu_mode < 0)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--plan %s: scenario %s, topology %s, CPU mode %s: not one this bench runs (--dev runs have no plan to repeat)",
+			b->plan_path, jp_str(plan, "scenario", "?"),
+			jp_str(plan, "topology", "?"),
+			jp_str(plan, "cpu_mode", "?"));
+	b->windows = jp_num(plan, "windows", 0);
+	b->visits = jp_num(plan, "visits", 0);
+	rows = jp_get(plan, "rows");
+	hooks[0] = '\0';
+	for (i = 0; rows && rows->type == JP_ARR && i < rows->n; i++)
+		if (rows->kid[i].type == JP_STR)
+			snprintf(hooks + strlen(hooks),
+				 sizeof(hooks) - strlen(hooks), "%s%s",
+				 i ? "," : "", rows->kid[i].str);
+	b->hooks = hooks;
+	b->planned = true;
+	return 0;
+}
+
+/* Each built row's windows from the plan, which must have the same rows. */
+static int plan_rows(struct bench *b, const struct jp *doc)
+{
+	const struct jp *runs = jp_get(doc, "runs"), *wp;
+	int i;
+
+	wp = jp_get(jp_get(runs && runs->type == JP_ARR && runs->n ?
+				   &runs->kid[0] :
+				   doc,
+			   "plan"),
+		    "window_packets");
+	for (i = 0; i < b->nrows; i++) {
+		double n = jp_num(wp, b->rows[i].name, 0);
+
+		if (!(n >= 1))
+			return hc_fail(HC_EXIT_USAGE,
+				       "--plan %s: row %s is not in it",
+				       b->plan_path, b->rows[i].name);
+		b->rows[i].window_packets = n;
+	}
+	if (wp->n != b->nrows)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--plan %s: %d rows in it, %d here: a row of it is no row of this bench",
+			b->plan_path, wp->n, b->nrows);
+	return 0;
+}
+
 /* The --dev options go together; without --dev none of them. */
 static int dev_usage(struct bench *b)
 {
@@ -653,6 +768,11 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
 	if (b->journal_dir)
 		hc_journal_set_dir(b->journal_dir);
+	if (b->plan_path) {
+		ret = plan_load(b, &b->plan_doc);
+		if (ret)
+			return ret;
+	}
 	if (hc_opts_scope(bench_opts, b->given,
 			  b->target_ci ? BENCH_SC_TARGET : 0, bench_scopes,
 			  "a fixed number of --rounds", &err))
@@ -675,6 +795,11 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	ret = bench_rows_build(b, &err);
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
+	if (b->plan_doc) {
+		ret = plan_rows(b, b->plan_doc);
+		if (ret)
+			return ret;
+	}
 	if (b->cpu_mode == BENCH_SPLIT && sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return hc_fail(HC_EXIT_USAGE, "--cpu-mode split needs 2 CPUs");
 	if (b->target_ci && b->max_rounds < b->rounds)
@@ -703,7 +828,8 @@ static int bench_main(struct bench *b, int argc, char **argv)
 			b->plot_dir ? "plot" :
 				      "perf-ctl");
 	if (b->runs && !run_env)
-		return bench_runs(b->runs, b->out_path, b->json, argc, argv);
+		return bench_runs(b->runs, b->out_path, b->json, b->plan_path,
+				  argc, argv);
 	if (run_env) {
 		/* run I of --runs: its document goes to FILE; see bench_runs.c */
 		char *file = strchr(run_env, ' ');
@@ -814,6 +940,7 @@ int cmd_bench(int argc, char **argv)
 	if (!b)
 		return hc_fail(HC_EXIT_FAIL, "out of memory");
 	ret = bench_main(b, argc, argv);
+	jp_free(b->plan_doc);
 	free(b);
 	return ret;
 }

@@ -3,7 +3,8 @@
  * bench --runs K: K independent runs in one invocation, one after the
  * other. Each is this command again, a bench of its own (its topology,
  * warm-up, window sizing and rounds, built and torn down), told by
- * HOOKCMP_BENCH_RUN which run it is and where its document goes. Then
+ * HOOKCMP_BENCH_RUN which run it is and where its document goes, the
+ * runs after the first with its --plan (rows and windows). Then
  * one document holds them all, with each row's spread between the runs
  * beside their own intervals, and the runs that disagree with the
  * others flagged: the run is the unit bench compare replicates.
@@ -26,9 +27,9 @@
  * where the table goes.
  */
 static int run_one(int argc, char **argv, int i, int k, const char *path,
-		   bool json)
+		   bool json, const char *plan)
 {
-	char env[4200], **av = calloc(argc + 2, sizeof(*av));
+	char env[4200], **av = calloc(argc + 4, sizeof(*av));
 	int st, fd;
 	pid_t pid;
 
@@ -37,6 +38,10 @@ static int run_one(int argc, char **argv, int i, int k, const char *path,
 	av[0] = "hookcmp";
 	av[1] = "bench";
 	memcpy(av + 2, argv + 1, (argc - 1) * sizeof(*av));
+	if (plan) {
+		av[argc + 1] = "--plan";
+		av[argc + 2] = (char *)plan;
+	}
 
 	fprintf(stderr, "hookcmp bench: run %d of %d\n", i + 1, k);
 	fflush(NULL);
@@ -121,7 +126,8 @@ static int write_doc(const struct bench_cal *cal, const struct jp *const *doc,
 	return ret;
 }
 
-int bench_runs(int k, const char *out_path, bool json, int argc, char **argv)
+int bench_runs(int k, const char *out_path, bool json, bool planned, int argc,
+	       char **argv)
 {
 	char dir[] = "/tmp/hookcmp-runs.XXXXXX", path[BENCH_CMP_RUNS][64] = {};
 	char *text[BENCH_CMP_RUNS] = {}, why[512];
@@ -136,7 +142,9 @@ int bench_runs(int k, const char *out_path, bool json, int argc, char **argv)
 	hc_install_signals();
 	for (i = 0; i < k && !hc_stop_sig; i++) {
 		snprintf(path[i], sizeof(path[i]), "%s/run%d.json", dir, i + 1);
-		ret = run_one(argc, argv, i, k, path[i], json);
+		/* the first run's plan for the others: like with like */
+		ret = run_one(argc, argv, i, k, path[i], json,
+			      i && !planned ? path[0] : NULL);
 		if (ret < 0) {
 			code = hc_fail(HC_EXIT_FAIL, "bench --runs: run %d: %s",
 				       i + 1, strerror(-ret));

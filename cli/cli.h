@@ -59,7 +59,7 @@ struct bench_cal;
 void bench_cal_rows(struct hc_pr *p, const struct bench_cal *cal);
 /* bench --runs K (bench_runs.c): K runs of this command, one document. */
 #define BENCH_RUN_ENV "HOOKCMP_BENCH_RUN"
-int bench_runs(int k, const char *out_path, bool json, int argc,
+int bench_runs(int k, const char *out_path, bool json, bool planned, int argc,
 	       char **argv);
 /* scripts/plot.sh into plot_sh, and gnuplot there: 0, or an exit code. */
 int bench_plot_sh(char *plot_sh, size_t size);

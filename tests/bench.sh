@@ -285,13 +285,22 @@ test_profile() {
 test_compare() {
 	local a="$T/cmp-a.json" b="$T/cmp-b.json" c="$T/cmp-c.json" d="$T/cmp-d.json" out="$T/cmp.json"
 	local f rc n pairs= few=
-	for f in "$a" "$b"; do
-		# rounds until the intervals are narrow, not a count: contended
-		# rounds have no cost, and this VM's share of them varies
-		"$HC" bench --scenario rules --hooks $TC --target-ci 10 --max-rounds 60 \
-			--packets 20000 --no-path-check -o "$f" >/dev/null 2>&1
-		check_eq "bench compare: a rules run: exit status" "$?" 0
-	done
+	# rounds until the intervals are narrow, not a count: contended
+	# rounds have no cost, and this VM's share of them varies
+	"$HC" bench --scenario rules --hooks $TC --target-ci 10 --max-rounds 60 \
+		--packets 20000 --no-path-check -o "$a" >/dev/null 2>&1
+	check_eq "bench compare: a rules run: exit status" "$?" 0
+	# the second with the first's plan: compare refuses unlike windows
+	"$HC" bench --plan "$a" --target-ci 10 --max-rounds 60 --no-path-check -o "$b" >/dev/null 2>"$T/cmp.err"
+	check_eq "bench --plan: a run of the first's plan: exit status" "$?" 0 "$T/cmp.err"
+	check "bench --plan: the same rows and windows" jq_true --slurpfile a "$a" '.plan == $a[0].plan' "$b"
+	"$HC" bench --plan "$a" --scenario hooks >/dev/null 2>"$T/cmp.err"
+	check_eq "bench --plan: it decides the scenario: exit status" "$?" 2 "$T/cmp.err"
+	check "bench --plan: and says so" grep -q -- "--plan decides --scenario" "$T/cmp.err"
+	jq '.plan.window_packets[.plan.rows[0]] += 1' "$b" >"$c"
+	"$HC" bench compare "$a" "$c" >/dev/null 2>"$T/cmp.err"
+	check_eq "bench compare: runs of unlike plans refused: exit status" "$?" 2 "$T/cmp.err"
+	check "bench compare: naming the row and its windows" grep -q "the plans differ: row .*'s windows are" "$T/cmp.err"
 	"$HC" bench compare -j "$a" "$b" >"$out" 2>"$T/cmp.err"
 	check_eq "bench compare: two runs: exit status" "$?" 0 "$T/cmp.err"
 	check "bench compare: one run a side: every row compared, none judged" jq_true --slurpfile r "$a" \
