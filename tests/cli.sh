@@ -206,6 +206,17 @@ t "bench compare: a list's new member" 0 "NEW: outside: new: generic XDP on veth
 	bench compare "$CT/old1.json" "$CT/envdiff.json"
 t "bench compare: OLD's second run against its first" 0 "OLD run 2: outside: gone: generic XDP on veth3" \
 	bench compare "$CT/envdiff.json" "$CT/old1.json" -- "$CT/old2.json"
+jq '.plan = {"windows": 20, "visits": 2, "rows": ["a", "b"], "window_packets": {"base": 5000, "a": 4000}}' \
+	"$CT/old1.json" >"$CT/plan1.json"
+jq '.plan = {"windows": 20, "visits": 2, "rows": ["a", "b"], "window_packets": {"base": 5000, "a": 4100}}' \
+	"$CT/old2.json" >"$CT/plan2.json"
+t "bench compare: unlike plans refused" 2 "the plans differ: row a's windows are 4000 packets in OLD, 4100 in NEW" \
+	bench compare "$CT/plan1.json" "$CT/plan2.json"
+t "bench compare: unlike plans, --allow-mismatch" 0 "Warning: the runs differ (--allow-mismatch): the plans differ" \
+	bench compare --allow-mismatch "$CT/plan1.json" "$CT/plan2.json"
+jq '.plan.visits = 4' "$CT/plan1.json" >"$CT/plan3.json"
+t "bench compare: unlike visits refused" 2 "the plans differ: OLD's visits are 2, NEW's 4" \
+	bench compare "$CT/plan1.json" "$CT/plan3.json"
 jqt "bench calibrate -j: every row, its between-run variance" '.type == "calibration" and .runs == 3 and .df == 2 and
 	(.rows | length) == 4 and all(.rows[]; (.raw.tau2 | type) == "number" and .runs == 3) and
 	(.rows[] | select(.name == "a") | (.vs_baseline.tau2 | type) == "number")' "$CT/cal.json"
