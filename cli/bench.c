@@ -828,8 +828,9 @@ static int bench_main(struct bench *b, int argc, char **argv)
 			b->plot_dir ? "plot" :
 				      "perf-ctl");
 	if (b->runs && !run_env)
-		return bench_runs(b->runs, b->out_path, b->json, b->plan_path,
-				  argc, argv);
+		/* --dev runs have no plan to repeat: the device decides */
+		return bench_runs(b->runs, b->out_path, b->json,
+				  b->plan_path || b->dev, argc, argv);
 	if (run_env) {
 		/* run I of --runs: its document goes to FILE; see bench_runs.c */
 		char *file = strchr(run_env, ' ');

@@ -57,7 +57,11 @@ int cmd_bench_calibrate(int argc, char **argv);
 struct hc_pr;
 struct bench_cal;
 void bench_cal_rows(struct hc_pr *p, const struct bench_cal *cal);
-/* bench --runs K (bench_runs.c): K runs of this command, one document. */
+/*
+ * bench --runs K (bench_runs.c): K runs of this command, one document;
+ * unless planned (a --plan given, or none to repeat), the later runs
+ * with the first one's plan.
+ */
 #define BENCH_RUN_ENV "HOOKCMP_BENCH_RUN"
 int bench_runs(int k, const char *out_path, bool json, bool planned, int argc,
 	       char **argv);

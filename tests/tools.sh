@@ -14,7 +14,7 @@ if need man "man page renders without warnings"; then
 	check_eq "man page renders without warnings" "$out" ""
 fi
 missing=
-for o in $(for c in "" gen bench "bench compare" prog-run cleanup status; do "$HC" $c --help 2>/dev/null; done |
+for o in $(for c in "" gen bench "bench compare" "bench calibrate" prog-run cleanup status; do "$HC" $c --help 2>/dev/null; done |
 	grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do
 	grep -q -- "\*\*$o\*\*" doc/hookcmp.8.rst || missing="$missing $o"
 done
