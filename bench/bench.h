@@ -355,7 +355,7 @@ struct bench_env_file {
 	const char *key, *path;
 };
 extern const struct bench_env_file bench_env_files[];
-#define BENCH_ENV_FILES 9
+#define BENCH_ENV_FILES 10
 #define BENCH_ENV_FOREIGN 4096
 
 struct bench_env {
@@ -735,6 +735,7 @@ struct bench_cmp_set {
 struct bench_cmp_side {
 	int n, present; /* runs with a cost; runs that have the row */
 	int run[BENCH_CMP_RUNS]; /* which run of the side each is */
+	const char *boot[BENCH_CMP_RUNS]; /* its env's boot_id, "" unknown */
 	double ns[BENCH_CMP_RUNS]; /* each run's median cost */
 	double raw[BENCH_CMP_RUNS], vraw[BENCH_CMP_RUNS]; /* log, variance */
 	double base[BENCH_CMP_RUNS], vbase[BENCH_CMP_RUNS]; /* vs baseline */
@@ -752,7 +753,8 @@ struct bench_cmp_row {
 	double mde_pct; /* the smallest change found with 80% power */
 	double between_pct, i2; /* the runs' spread beyond their own noise */
 	int runs[2]; /* runs with a cost, OLD and NEW */
-	const char *interval_from; /* "runs", "calibration"; NULL: none */
+	/* "runs", "boots" (runs grouped by boot), "calibration"; NULL: none */
+	const char *interval_from;
 	/* slower, faster, same, inconclusive, no verdict, n/a, invalid,
 	 * old only, new only */
 	const char *verdict;

@@ -80,6 +80,8 @@ static int run_est(const struct jp *doc, const struct jp *row, int run,
 	}
 	if (n && s->n < BENCH_CMP_RUNS) {
 		s->run[s->n] = run;
+		s->boot[s->n] = jp_str(jp_get(jp_get(doc, "env"), "settings"),
+				       "boot_id", "");
 		ret = st_median_ci(x, n, BENCH_LEVEL, &e);
 		s->ns[s->n] = exp(e.median);
 		s->raw[s->n] = e.median;
@@ -304,6 +306,54 @@ static void between(struct bench_cmp_row *c, const struct bench_cmp_side *s)
 	}
 }
 
+/* Are all runs of both sides from one boot (or none says which)? */
+static bool one_boot(const struct bench_cmp_side *s)
+{
+	const char *first = s[0].n ? s[0].boot[0] : "";
+	int w, i;
+
+	for (w = 0; w < 2; w++)
+		for (i = 0; i < s[w].n; i++)
+			if (strcmp(s[w].boot[i], first))
+				return false;
+	return true;
+}
+
+/*
+ * The runs of a side, grouped by boot: each boot's mean of its runs'
+ * estimates, and of their variances over its runs. What a boot fixes
+ * (where the kernel landed) holds for all its runs, so across boots
+ * the boot, not the run, is the unit.
+ */
+static void by_boot(struct bench_cmp_side *s)
+{
+	struct bench_cmp_side b = { .present = s->present };
+	int i, k, m, c;
+
+	for (i = 0; i < s->n; i++) {
+		for (k = 0; k < b.n && strcmp(b.boot[k], s->boot[i]); k++)
+			;
+		if (k < b.n)
+			continue;
+		b.boot[k] = s->boot[i];
+		b.run[k] = s->run[i];
+		b.raw[k] = b.vraw[k] = b.base[k] = b.vbase[k] = 0;
+		for (m = 0, c = 0; m < s->n; m++)
+			if (!strcmp(s->boot[m], s->boot[i]))
+				c++;
+		for (m = 0; m < s->n; m++)
+			if (!strcmp(s->boot[m], s->boot[i])) {
+				b.raw[k] += s->raw[m] / c;
+				b.vraw[k] += s->vraw[m] / ((double)c * c);
+				b.base[k] += s->base[m] / c;
+				b.vbase[k] += s->vbase[m] / ((double)c * c);
+			}
+		b.ns[k] = exp(b.raw[k]);
+		b.n++;
+	}
+	*s = b;
+}
+
 /* One row present on both sides, all but the correction for the others. */
 static int compare_row(const struct bench_cmp_set *set,
 		       const struct bench_cmp_opts *opts,
@@ -315,6 +365,7 @@ static int compare_row(const struct bench_cmp_set *set,
 	struct bench_cmp_side s[2];
 	double tr = NAN, tb = NAN, df = 0, p, pb, mde, mdeb;
 	int w, ret, rr, rb;
+	bool boots;
 
 	c->change = c->vs_base = (struct st_est){ NAN, NAN, NAN };
 	c->decided = &c->change;
@@ -334,8 +385,14 @@ static int compare_row(const struct bench_cmp_set *set,
 	}
 	c->old_ns = st_median(s[0].ns, s[0].n);
 	c->new_ns = st_median(s[1].ns, s[1].n);
+	boots = !one_boot(s);
+	if (boots) {
+		by_boot(&s[0]);
+		by_boot(&s[1]);
+	}
 	c->has_base = base && strcmp(base, c->name);
-	if (opts->calibration) {
+	/* a calibration over runs knows nothing of boots */
+	if (opts->calibration && !boots) {
 		tr = calibrated(opts->calibration, c->name, "raw");
 		tb = calibrated(opts->calibration, c->name, "vs_baseline");
 		df = jp_num(opts->calibration, "df", 0);
@@ -347,9 +404,10 @@ static int compare_row(const struct bench_cmp_set *set,
 	c->p = c->has_base ? pb : p;
 	c->mde_pct = c->has_base ? mdeb : mde;
 	ret = c->has_base ? rb : rr;
-	c->interval_from = ret			      ? NULL :
-			   s[0].n >= 2 && s[1].n >= 2 ? "runs" :
-							"calibration";
+	c->interval_from = ret			    ? NULL :
+			   s[0].n < 2 || s[1].n < 2 ? "calibration" :
+			   boots		    ? "boots" :
+						      "runs";
 	between(c, s);
 	if (c->verdict)
 		return 0;
@@ -362,6 +420,11 @@ static int compare_row(const struct bench_cmp_set *set,
 		c->verdict = "n/a";
 		snprintf(c->why, sizeof(c->why), "no round with a cost in %s",
 			 s[0].n ? set[1].label : set[0].label);
+	} else if (ret == -ENODATA && boots) {
+		c->verdict = "inconclusive";
+		snprintf(
+			c->why, sizeof(c->why),
+			"the sides are on different boots, a side on one: the boot-to-boot variance is unknown (alternate boots, A B A B)");
 	} else if (ret == -ENODATA) {
 		c->verdict = "inconclusive";
 		snprintf(

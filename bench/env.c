@@ -37,6 +37,8 @@ const struct bench_env_file bench_env_files[BENCH_ENV_FILES] = {
 	{ "intel_pstate_no_turbo",
 	  "/sys/devices/system/cpu/intel_pstate/no_turbo" },
 	{ "cmdline", "/proc/cmdline" },
+	/* runs of one boot share what the boot fixed: compare groups them */
+	{ "boot_id", "/proc/sys/kernel/random/boot_id" },
 };
 
 /* BPF link types newer than the uapi header this builds against. */

@@ -557,6 +557,60 @@ static int enum_of(const char *const *names, const char *s)
 	return -1;
 }
 
+/* The plan of a document (a bench --runs one's first run's) into *plan. */
+static int plan_read(const char *path, struct jp **doc, const struct jp **plan)
+{
+	const struct jp *runs, *wp;
+	char why[256], *text;
+	int err = 0;
+
+	text = hc_read_file(path, &err);
+	if (!text)
+		return hc_fail(HC_EXIT_USAGE, "--plan %s: %s", path,
+			       strerror(-err));
+	err = jp_parse(text, doc, why, sizeof(why));
+	free(text);
+	if (err)
+		return hc_fail(HC_EXIT_USAGE, "--plan %s: not JSON: %s", path,
+			       why);
+	runs = jp_get(*doc, "runs");
+	*plan = jp_get(runs && runs->type == JP_ARR && runs->n ? &runs->kid[0] :
+								 *doc,
+		       "plan");
+	wp = jp_get(*plan, "window_packets");
+	if (!wp || wp->type != JP_OBJ || !wp->n)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--plan %s: no plan in it (a bench document of hookcmp %s or later)",
+			path, HC_VERSION);
+	return 0;
+}
+
+/*
+ * Run I of bench --runs (bench_runs.c), from HOOKCMP_BENCH_RUN "I FILE
+ * [PLAN]": its document goes to FILE; with the first run's PLAN, its
+ * rows' windows are that run's (the rest of the plan is in the
+ * arguments all the runs share).
+ */
+static int run_child(struct bench *b, const char *env)
+{
+	static char file[4096];
+	const struct jp *plan;
+	const char *plan_path;
+
+	if (sscanf(env, "%*d %4095s", file) != 1)
+		return hc_fail(HC_EXIT_USAGE, "%s: \"I FILE [PLAN]\", not '%s'",
+			       BENCH_RUN_ENV, env);
+	b->out_path = file;
+	b->seed += atoi(env); /* a given seed: each run its own */
+	plan_path = strchr(strchr(env, ' ') + 1, ' ');
+	if (!plan_path || b->plan_path)
+		return 0;
+	b->plan_path = plan_path + 1;
+	b->planned = true;
+	return plan_read(b->plan_path, &b->plan_doc, &plan);
+}
+
 /*
  * --plan RUN.json: the scenario, topology, CPU mode, rows, windows and
  * visits of an earlier run, into b; *doc keeps its document for
@@ -569,34 +623,17 @@ static int plan_load(struct bench *b, struct jp **doc)
 		"visits",   "packets",	"window-packets", "dev",   NULL
 	};
 	static char hooks[4096];
-	const struct jp *plan, *runs, *wp, *rows;
-	char why[256], *text;
-	int i, err = 0;
+	const struct jp *plan, *rows;
+	int i, ret;
 
 	for (i = 0; decided[i]; i++)
 		if (given(b, decided[i]))
 			return hc_fail(HC_EXIT_USAGE,
 				       "--plan decides --%s: it repeats %s's",
 				       decided[i], b->plan_path);
-	text = hc_read_file(b->plan_path, &err);
-	if (!text)
-		return hc_fail(HC_EXIT_USAGE, "--plan %s: %s", b->plan_path,
-			       strerror(-err));
-	err = jp_parse(text, doc, why, sizeof(why));
-	free(text);
-	if (err)
-		return hc_fail(HC_EXIT_USAGE, "--plan %s: not JSON: %s",
-			       b->plan_path, why);
-	runs = jp_get(*doc, "runs");
-	plan = jp_get(runs && runs->type == JP_ARR && runs->n ? &runs->kid[0] :
-								*doc,
-		      "plan");
-	wp = jp_get(plan, "window_packets");
-	if (!wp || wp->type != JP_OBJ || !wp->n)
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--plan %s: no plan in it (a bench document of hookcmp %s or later)",
-			b->plan_path, HC_VERSION);
+	ret = plan_read(b->plan_path, doc, &plan);
+	if (ret)
+		return ret;
 	b->scenario = enum_of(scen_names, jp_str(plan, "scenario", ""));
 	b->topology = enum_of(topologies, jp_str(plan, "topology", ""));
 	b->cpu_mode = enum_of(cpu_modes, jp_str(plan, "cpu_mode", ""));
@@ -768,11 +805,12 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
 	if (b->journal_dir)
 		hc_journal_set_dir(b->journal_dir);
-	if (b->plan_path) {
+	run_env = getenv(BENCH_RUN_ENV);
+	ret = run_env ? run_child(b, run_env) : 0;
+	if (!ret && b->plan_path && !b->plan_doc)
 		ret = plan_load(b, &b->plan_doc);
-		if (ret)
-			return ret;
-	}
+	if (ret)
+		return ret;
 	if (hc_opts_scope(bench_opts, b->given,
 			  b->target_ci ? BENCH_SC_TARGET : 0, bench_scopes,
 			  "a fixed number of --rounds", &err))
@@ -819,7 +857,6 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--perf-row '%s' is not a row of %s",
 			       b->perf_row, b->scen->name);
-	run_env = getenv(BENCH_RUN_ENV);
 	if (b->runs && (b->csv_path || b->plot_dir || b->perf_ctl))
 		return hc_fail(
 			HC_EXIT_USAGE,
@@ -831,16 +868,6 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		/* --dev runs have no plan to repeat: the device decides */
 		return bench_runs(b->runs, b->out_path, b->json,
 				  b->plan_path || b->dev, argc, argv);
-	if (run_env) {
-		/* run I of --runs: its document goes to FILE; see bench_runs.c */
-		char *file = strchr(run_env, ' ');
-
-		if (!file)
-			return hc_fail(HC_EXIT_USAGE, "%s: \"I FILE\"",
-				       BENCH_RUN_ENV);
-		b->out_path = file + 1;
-		b->seed += atoi(run_env); /* a given seed: the runs' own */
-	}
 	if (!b->seed_set && getrandom(&b->seed, sizeof(b->seed), 0) < 0)
 		b->seed = getpid() ^ time(NULL);
 	ret = hc_check_privileges();

@@ -4,7 +4,7 @@
  * other. Each is this command again, a bench of its own (its topology,
  * warm-up, window sizing and rounds, built and torn down), told by
  * HOOKCMP_BENCH_RUN which run it is and where its document goes, the
- * runs after the first with its --plan (rows and windows). Then
+ * runs after the first with its rows' windows (its plan). Then
  * one document holds them all, with each row's spread between the runs
  * beside their own intervals, and the runs that disagree with the
  * others flagged: the run is the unit bench compare replicates.
@@ -29,7 +29,7 @@
 static int run_one(int argc, char **argv, int i, int k, const char *path,
 		   bool json, const char *plan)
 {
-	char env[4200], **av = calloc(argc + 4, sizeof(*av));
+	char env[4200], **av = calloc(argc + 2, sizeof(*av));
 	int st, fd;
 	pid_t pid;
 
@@ -38,14 +38,11 @@ static int run_one(int argc, char **argv, int i, int k, const char *path,
 	av[0] = "hookcmp";
 	av[1] = "bench";
 	memcpy(av + 2, argv + 1, (argc - 1) * sizeof(*av));
-	if (plan) {
-		av[argc + 1] = "--plan";
-		av[argc + 2] = (char *)plan;
-	}
 
 	fprintf(stderr, "hookcmp bench: run %d of %d\n", i + 1, k);
 	fflush(NULL);
-	snprintf(env, sizeof(env), "%d %s", i, path);
+	snprintf(env, sizeof(env), "%d %s%s%s", i, path, plan ? " " : "",
+		 plan ?: "");
 	pid = fork();
 	if (pid < 0) {
 		free(av);

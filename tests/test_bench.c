@@ -1797,6 +1797,8 @@ static void test_compare(void)
  * rounds array lacks round 1 (and whose costs are then off by one place
  * from its baseline's), the machine 5% slower each round.
  */
+static const char *exact_boot; /* the documents' boot_id, NULL: none */
+
 static struct jp *exact_doc(const char *topo, const double *ratio, int drop,
 			    const char *flag)
 {
@@ -1805,8 +1807,8 @@ static struct jp *exact_doc(const char *topo, const double *ratio, int drop,
 	int i, k;
 
 	len += snprintf(t + len, cap - len,
-			"{\"type\":\"bench\",\"scenario\":\"hooks\",\"topology\":\"%s\",\"cpu_mode\":\"inline\",\"rows\":[",
-			topo);
+			"{\"type\":\"bench\",\"scenario\":\"hooks\",\"topology\":\"%s\",\"cpu_mode\":\"inline\",\"env\":{\"settings\":{\"boot_id\":\"%s\"}},\"rows\":[",
+			topo, exact_boot ?: "");
 	for (i = 0; i < 5; i++) {
 		len += snprintf(t + len, cap - len,
 				"%s{\"name\":\"%s%.0d\",\"status\":\"valid\",\"baseline\":\"base\",\"flags\":[\"%s\"],\"rounds\":[",
@@ -1828,9 +1830,11 @@ static struct jp *exact_doc(const char *topo, const double *ratio, int drop,
 	return parsed(t);
 }
 
+/* boots: OLD's runs' boot ids, then NEW's (NULL: one boot for all) */
 static int cmp_exact(const char *topo, double (*ro)[5], double (*rn)[5],
 		     int k, int drop, const char *flag,
-		     const struct bench_cmp_opts *opts, struct bench_cmp *c)
+		     const struct bench_cmp_opts *opts, struct bench_cmp *c,
+		     const char *const *boots)
 {
 	struct jp *d[2][4];
 	char why[256];
@@ -1838,7 +1842,9 @@ static int cmp_exact(const char *topo, double (*ro)[5], double (*rn)[5],
 
 	held_free();
 	for (i = 0; i < k; i++) {
+		exact_boot = boots ? boots[i] : NULL;
 		d[0][i] = exact_doc(topo, ro[i], drop, flag);
+		exact_boot = boots ? boots[k + i] : NULL;
 		d[1][i] = exact_doc(topo, rn[i], -1, NULL);
 	}
 	{
@@ -1880,7 +1886,7 @@ static void test_compare_rules(void)
 		rn[0][i] = 2 * exp(d);
 		rn[1][i] = 2 * exp(d + 0.01);
 	}
-	ret = cmp_exact("veth", ro, rn, 2, -1, NULL, &opts, &c);
+	ret = cmp_exact("veth", ro, rn, 2, -1, NULL, &opts, &c, NULL);
 	r = cmp_row(&c, "r1");
 	t_result(!ret && r && near(r->p, 0.02, 1e-6) &&
 			 near(r->p_holm, 0.1, 1e-6) &&
@@ -1894,7 +1900,7 @@ static void test_compare_rules(void)
 	d = st_t_quantile(0.9995, 2) * se;
 	rn[0][1] = 2 * exp(d);
 	rn[1][1] = 2 * exp(d + 0.01);
-	cmp_exact("veth", ro, rn, 2, -1, NULL, &opts, &c);
+	cmp_exact("veth", ro, rn, 2, -1, NULL, &opts, &c, NULL);
 	r = cmp_row(&c, "r1");
 	t_result(r && !strcmp(r->verdict, "slower") && near(r->p_holm, 0.005, 1e-6) &&
 			 verdicts(&c, "slower") == 1,
@@ -1907,7 +1913,7 @@ static void test_compare_rules(void)
 		ro[0][i] = rn[0][i] = 2;
 		ro[1][i] = rn[1][i] = 2 * (i < 3 ? 1.001 : 1.02);
 	}
-	cmp_exact("veth", ro, rn, 2, -1, NULL, &opts, &c);
+	cmp_exact("veth", ro, rn, 2, -1, NULL, &opts, &c, NULL);
 	t_result(!strcmp(cmp_row(&c, "r1")->verdict, "same") &&
 			 !strcmp(cmp_row(&c, "r3")->verdict, "inconclusive") &&
 			 cmp_row(&c, "r3")->vs_base.lo < 0.99,
@@ -1924,7 +1930,7 @@ static void test_compare_rules(void)
 		ro[0][i] = ro[1][i] = 2;
 		rn[0][i] = rn[1][i] = 2.1;
 	}
-	cmp_exact("veth", ro, rn, 2, 2, NULL, &opts, &c);
+	cmp_exact("veth", ro, rn, 2, 2, NULL, &opts, &c, NULL);
 	r = cmp_row(&c, "r2");
 	t_result(r && near(r->vs_base.median, 1.05, 1e-9) &&
 			 !strcmp(r->verdict, "slower"),
@@ -1933,7 +1939,7 @@ static void test_compare_rules(void)
 	bench_compare_free(&c);
 
 	/* --dev: the baseline row and a generator-bound one get no verdict */
-	cmp_exact("dev", ro, rn, 2, -1, "generator-bound", &opts, &c);
+	cmp_exact("dev", ro, rn, 2, -1, "generator-bound", &opts, &c, NULL);
 	r = cmp_row(&c, "base");
 	t_result(!strcmp(r->verdict, "no verdict") && strstr(r->why, "baseline") &&
 			 !strcmp(cmp_row(&c, "r1")->verdict, "no verdict") &&
@@ -1942,6 +1948,30 @@ static void test_compare_rules(void)
 		 "compare --dev: no verdict for the baseline (%s) nor a generator-bound row (%s)",
 		 r->why, cmp_row(&c, "r1")->why);
 	bench_compare_free(&c);
+
+	/*
+	 * Boots: runs on one boot share what it fixed. Each side on a boot
+	 * of its own: no interval; two boots a side: the boot is the unit.
+	 */
+	{
+		static const char *const apart[] = { "A", "A", "B", "B" };
+		static const char *const abab[] = { "A1", "A2", "B1", "B2" };
+
+		ret = cmp_exact("veth", ro, rn, 2, -1, NULL, &opts, &c, apart);
+		r = cmp_row(&c, "r1");
+		t_result(!ret && r && !strcmp(r->verdict, "inconclusive") &&
+				 strstr(r->why, "boot-to-boot variance is unknown"),
+			 "compare: each side's runs on one boot of its own: inconclusive (%s)",
+			 r ? r->why : "-");
+		bench_compare_free(&c);
+		ret = cmp_exact("veth", ro, rn, 2, -1, NULL, &opts, &c, abab);
+		r = cmp_row(&c, "r1");
+		t_result(!ret && r && !strcmp(r->interval_from, "boots") &&
+				 r->runs[0] == 2,
+			 "compare: two boots a side: the interval over boots (%s)",
+			 r && r->interval_from ? r->interval_from : "-");
+		bench_compare_free(&c);
+	}
 	held_free();
 }
 
