@@ -351,6 +351,8 @@ test_runs() {
 		 (.rows | length) == (.runs[0].rows | length) and all(.rows[]; .runs == 2)' "$f"
 	check "bench --runs 2: each run its own seed (--seed 7: 7 and 8)" jq_true \
 		'[.runs[].seed] == [7, 8]' "$f"
+	check "bench --runs 2: the second run with the first's plan" jq_true \
+		'.runs[0].plan == .runs[1].plan' "$f"
 	check "bench --runs 2: the table of the rows' spread on stdout" \
 		grep -q "disagreeing runs" "$T/runs.out"
 	left=$(ls -d /tmp/hookcmp-runs.* 2>/dev/null)
