@@ -365,7 +365,7 @@ static int compare_row(const struct bench_cmp_set *set,
 	struct bench_cmp_side s[2];
 	double tr = NAN, tb = NAN, df = 0, p, pb, mde, mdeb;
 	int w, ret, rr, rb;
-	bool boots;
+	bool boots, dev;
 
 	c->change = c->vs_base = (struct st_est){ NAN, NAN, NAN };
 	c->decided = &c->change;
@@ -411,11 +411,18 @@ static int compare_row(const struct bench_cmp_set *set,
 	between(c, s);
 	if (c->verdict)
 		return 0;
-	if (!strcmp(jp_str(set[0].doc[0], "topology", ""), "dev") && base &&
-	    !strcmp(base, c->name)) {
+	dev = !strcmp(jp_str(set[0].doc[0], "topology", ""), "dev");
+	if (dev && base && !strcmp(base, c->name)) {
 		c->verdict = "no verdict";
 		snprintf(c->why, sizeof(c->why),
 			 "the baseline: its raw change is shown, not judged");
+	} else if (dev && opts->threshold && c->mde_pct > opts->threshold) {
+		/* a real device's runs: too coarse to say anything at PCT */
+		c->verdict = "no verdict";
+		snprintf(
+			c->why, sizeof(c->why),
+			"these runs resolve +-%.1f%%, coarser than --threshold %g%%",
+			c->mde_pct, opts->threshold);
 	} else if (!s[0].n || !s[1].n) {
 		c->verdict = "n/a";
 		snprintf(c->why, sizeof(c->why), "no round with a cost in %s",

@@ -116,6 +116,7 @@ mutate $D "rounds paired with the baseline's by array index" 's|if (jp_num(\&brd
 mutate $D "no correction for the rows compared" 's|if (r->p_holm < 1 - BENCH_LEVEL)|if (r->p < 1 - BENCH_LEVEL)|'
 mutate $D "same when the estimate, not the interval, is within the margin" 's|else if (e->lo >= 1 - m \&\& e->hi <= 1 + m)|else if (fabs(e->median - 1) <= m)|'
 mutate $D "runs of different boots taken as independent runs" 's|boots = !one_boot(s);|boots = false;|'
+mutate $D "--dev's rows coarser than the threshold judged" 's|} else if (dev \&\& opts->threshold \&\& c->mde_pct > opts->threshold) {|} else if (0) {|'
 mutate $D "a generator-bound row judged" 's|if (flagged(row, "generator-bound") \&\& !\*verdict) {|if (0) {|'
 # The path check's grammar and judge.
 P=path

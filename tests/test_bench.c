@@ -1938,6 +1938,24 @@ static void test_compare_rules(void)
 		 r ? r->vs_base.median : NAN);
 	bench_compare_free(&c);
 
+	/* --dev: a row coarser than the threshold gets no verdict */
+	for (i = 1; i < 5; i++) {
+		ro[0][i] = rn[0][i] = 2;
+		ro[1][i] = rn[1][i] = 2 * (i == 3 ? 1.2 : 1.001);
+	}
+	cmp_exact("dev", ro, rn, 2, -1, NULL, &opts, &c, NULL);
+	r = cmp_row(&c, "r3");
+	t_result(r && !strcmp(r->verdict, "no verdict") &&
+			 strstr(r->why, "coarser than --threshold 1%") &&
+			 !strcmp(cmp_row(&c, "r1")->verdict, "same"),
+		 "compare --dev: a row whose mde exceeds --threshold gets no verdict (%s)",
+		 r ? r->why : "-");
+	bench_compare_free(&c);
+	for (i = 1; i < 5; i++) {
+		ro[0][i] = ro[1][i] = 2;
+		rn[0][i] = rn[1][i] = 2.1;
+	}
+
 	/* --dev: the baseline row and a generator-bound one get no verdict */
 	cmp_exact("dev", ro, rn, 2, -1, "generator-bound", &opts, &c, NULL);
 	r = cmp_row(&c, "base");
