@@ -618,6 +618,8 @@ int bench_scope_veth(struct bench *b, struct bench_row *r, struct hc_err *err);
  * own topology) are left out of what is outside the bench.
  */
 void bench_env_read(struct bench_env *env, const int *own, int n);
+/* A file's first line into buf, trimmed; "" when it cannot be read. */
+void bench_first_line(const char *path, char *buf, size_t size);
 /* What differs between two readings into env->changed, lines; how many. */
 int bench_env_changes(struct bench_env *env, const struct bench_env *after);
 

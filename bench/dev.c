@@ -48,10 +48,9 @@ static const struct tune tunes[] = {
 	{},
 };
 
-
 int bench_journal(struct bench *b, struct hc_jrec *rec,
-		  const struct hc_jkind *kind,
-		  int ifindex, const char *mode, bool done, struct hc_err *err)
+		  const struct hc_jkind *kind, int ifindex, const char *mode,
+		  bool done, struct hc_err *err)
 {
 	char name[IF_NAMESIZE] = "";
 
@@ -87,18 +86,6 @@ static int no_device(struct bench *b, const char *dev, struct hc_err *err)
 	else
 		hc_err_set(err, "no device '%s' in %s", dev, where);
 	return -ENODEV;
-}
-
-/* "0-3" from a CPU list file of /proc or /sys, trimmed. */
-static void read_line(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (f && fgets(buf, size, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	if (f)
-		fclose(f);
 }
 
 /* Cpus_allowed_list of a task. */
@@ -187,7 +174,7 @@ static void irq_cpus(struct bench *b)
 			continue;
 		snprintf(path, sizeof(path),
 			 "/proc/irq/%s/effective_affinity_list", de->d_name);
-		read_line(path, cpus, sizeof(cpus));
+		bench_first_line(path, cpus, sizeof(cpus));
 		cpulist_add(cpus, &d->rx_set);
 		if (cpus[0] && len < size)
 			len += snprintf(d->irq_cpus + len, size - len,
@@ -204,7 +191,7 @@ static void irq_cpus(struct bench *b)
 		n = bench_threads("/proc", prefix, pids, 64);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "/proc/%d/comm", pids[i]);
-		read_line(path, comm, sizeof(comm));
+		bench_first_line(path, comm, sizeof(comm));
 		allowed(pids[i], cpus, sizeof(cpus));
 		cpulist_add(cpus, &d->rx_set);
 		if (len < size)
@@ -455,9 +442,11 @@ static int tune_one(struct bench *b, const struct tune *t, long v,
 		return -EINVAL;
 	}
 	memset(rec, 0, sizeof(*rec));
-	ret = t->kind == &bench_jkind_gro      ? hc_ethtool_gro(b->dut_name, &gro) :
-	      t->kind == &bench_jkind_threaded ? hc_dev_threaded(b->dut_name, &old) :
-					 hc_ethtool_channels(b->dut_name, &ch);
+	ret = t->kind == &bench_jkind_gro ?
+		      hc_ethtool_gro(b->dut_name, &gro) :
+	      t->kind == &bench_jkind_threaded ?
+		      hc_dev_threaded(b->dut_name, &old) :
+		      hc_ethtool_channels(b->dut_name, &ch);
 	if (ret) {
 		hc_err_set(err, "--tune %s: reading it on %s", t->key,
 			   b->dut_name);

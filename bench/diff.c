@@ -563,6 +563,20 @@ static void diff_line(char *out, size_t size, const char *who, const char *fmt,
 		strcat(out, "\n");
 }
 
+/* The strings of list from that list to lacks, as "KEY: WORD: X". */
+static void missing(const struct jp *from, const struct jp *to,
+		    const char *word, const char *key, const char *who,
+		    char *out, size_t size)
+{
+	int k;
+
+	for (k = 0; from && from->type == JP_ARR && k < from->n; k++)
+		if (from->kid[k].type == JP_STR &&
+		    !has_str(to, from->kid[k].str))
+			diff_line(out, size, who, "%s: %s: %s", key, word,
+				  from->kid[k].str);
+}
+
 /*
  * How env b differs from env a, member by member: scalars "KEY A -> B",
  * lists of strings "KEY: new: X" and "KEY: gone: X", objects by their
@@ -574,7 +588,7 @@ static void env_diff(const struct jp *a, const struct jp *b, const char *who,
 	static const char *const skip[] = { "attach_ms_median",
 					    "changed_during_run" };
 	char x[1100], y[1100];
-	int w, i, k;
+	int w, i;
 	unsigned int s;
 
 	for (w = 0; w < 2; w++) {
@@ -594,22 +608,8 @@ static void env_diff(const struct jp *a, const struct jp *b, const char *who,
 				const struct jp *na = w ? o : m,
 						*nb = w ? m : o;
 
-				for (k = 0;
-				     nb && nb->type == JP_ARR && k < nb->n; k++)
-					if (nb->kid[k].type == JP_STR &&
-					    !has_str(na, nb->kid[k].str))
-						diff_line(out, size, who,
-							  "%s: new: %s%s",
-							  m->key,
-							  nb->kid[k].str, "");
-				for (k = 0;
-				     na && na->type == JP_ARR && k < na->n; k++)
-					if (na->kid[k].type == JP_STR &&
-					    !has_str(nb, na->kid[k].str))
-						diff_line(out, size, who,
-							  "%s: gone: %s%s",
-							  m->key,
-							  na->kid[k].str, "");
+				missing(nb, na, "new", m->key, who, out, size);
+				missing(na, nb, "gone", m->key, who, out, size);
 			} else if (m->type == JP_OBJ ||
 				   (o && o->type == JP_OBJ)) {
 				env_diff(w ? o : m, w ? m : o, who, out, size);

@@ -75,8 +75,7 @@ static void hypervisor(char sig[13])
 #endif
 }
 
-/* A file's first line into buf, "" when it cannot be read. */
-static void first_line(const char *path, char *buf, size_t size)
+void bench_first_line(const char *path, char *buf, size_t size)
 {
 	FILE *f = fopen(path, "r");
 
@@ -367,7 +366,7 @@ static void mitigations(char *buf, size_t size)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		first_line(path, state, sizeof(state));
+		bench_first_line(path, state, sizeof(state));
 		snprintf(line, sizeof(line), "%s: %s", de->d_name, state);
 		add_line(buf, size, line);
 	}
@@ -405,8 +404,8 @@ void bench_env_read(struct bench_env *env, const int *own, int n)
 	foreign_qdiscs(env->foreign, sizeof(env->foreign));
 	outside(env, own, n);
 	for (i = 0; i < BENCH_ENV_FILES; i++)
-		first_line(bench_env_files[i].path, env->value[i],
-			   sizeof(env->value[i]));
+		bench_first_line(bench_env_files[i].path, env->value[i],
+				 sizeof(env->value[i]));
 	cpu_model(env->cpu_model, sizeof(env->cpu_model));
 	mitigations(env->mitigations, sizeof(env->mitigations));
 	if (!uname(&u))

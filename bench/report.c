@@ -700,6 +700,17 @@ static void dut_json(struct hc_pr *p, const struct bench *b)
 	jw_close(j, '}');
 }
 
+/* The scenario, topology and CPU mode: in the document and its plan. */
+static void run_kind(const struct bench *b, struct hc_json *j)
+{
+	jw_str(j, "scenario", b->scen->name);
+	jw_str(j, "topology", b->topo->name);
+	if (b->dev)
+		jw_raw(j, "cpu_mode", "null");
+	else
+		jw_str(j, "cpu_mode", cpu_mode_names[b->cpu_mode]);
+}
+
 /*
  * What a later run repeats with --plan, and what bench compare wants
  * alike on both sides: the rows, and the windows each row's cost is
@@ -710,12 +721,7 @@ static void plan_json(const struct bench *b, struct hc_json *j)
 	int i;
 
 	jw_open(j, "plan", '{');
-	jw_str(j, "scenario", b->scen->name);
-	jw_str(j, "topology", b->topo->name);
-	if (b->dev)
-		jw_raw(j, "cpu_mode", "null");
-	else
-		jw_str(j, "cpu_mode", cpu_mode_names[b->cpu_mode]);
+	run_kind(b, j);
 	jw_u64(j, "windows", b->windows);
 	jw_u64(j, "visits", b->visits);
 	/* the rows --hooks selects (the generator's come with them) */
@@ -739,12 +745,7 @@ void bench_report_json(const struct bench *b, FILE *f)
 
 	jw_open(j, NULL, '{');
 	jw_str(j, "type", "bench");
-	jw_str(j, "scenario", b->scen->name);
-	jw_str(j, "topology", b->topo->name);
-	if (b->dev)
-		jw_raw(j, "cpu_mode", "null");
-	else
-		jw_str(j, "cpu_mode", cpu_mode_names[b->cpu_mode]);
+	run_kind(b, j);
 	jw_u64(j, "rounds", b->nrounds);
 	jw_u64(j, "seed", b->seed);
 	jw_str(j, "baseline", b->scen->baseline);
