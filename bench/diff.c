@@ -258,15 +258,21 @@ static double calibrated(const struct jp *cal, const char *name,
 static int change(const struct bench_cmp_side *s, bool base, double tau2,
 		  double tau_df, struct st_est *e, double *p, double *mde)
 {
-	const struct bench_cmp_side *o = &s[0], *n = &s[1];
+	double y[2][BENCH_CMP_RUNS], v[2][BENCH_CMP_RUNS];
+	int w, i, k[2] = {}, ret;
 	struct st_diff d;
-	int ret;
 
 	*e = (struct st_est){ NAN, NAN, NAN };
 	*p = *mde = NAN;
-	ret = st_runs_diff(base ? o->base : o->raw, base ? o->vbase : o->vraw,
-			   o->n, base ? n->base : n->raw,
-			   base ? n->vbase : n->vraw, n->n, tau2, tau_df, &d);
+	/* a run with no round beside its baseline's has no ratio: left out */
+	for (w = 0; w < 2; w++)
+		for (i = 0; i < s[w].n; i++) {
+			y[w][k[w]] = base ? s[w].base[i] : s[w].raw[i];
+			v[w][k[w]] = base ? s[w].vbase[i] : s[w].vraw[i];
+			k[w] += !isnan(y[w][k[w]]);
+		}
+	ret = st_runs_diff(y[0], v[0], k[0], y[1], v[1], k[1], tau2, tau_df,
+			   &d);
 	e->median = exp(d.d);
 	if (ret)
 		return ret;
