@@ -33,7 +33,7 @@ static const struct hc_opt cmp_opts[] = {
 	  "exit 1 when a row is slower by more than PCT%, its interval past it",
 	  NULL, 0, 1000 },
 	{ "allow-mismatch", 0, HC_OPT_FLAG, C(allow), NULL,
-	  "compare runs of different scenarios, topologies, CPU modes or frame sizes" },
+	  "compare runs of different scenarios, topologies, CPU modes, frame sizes or plans" },
 	{ "calibration", 0, HC_OPT_STR, C(cal), "FILE",
 	  "the between-run variance (bench calibrate) for one run a side" },
 	{ "plot", 0, HC_OPT_STR, C(plot_dir), "DIR",
@@ -59,10 +59,11 @@ static void usage(void)
 	       "in cost NEW/OLD, and the same against each run's baseline row, which\n"
 	       "cancels a shift of the whole machine between runs. The run is the unit:\n"
 	       "the 95%% intervals come from how the runs of each side spread (two or\n"
-	       "more a side), or with one from --calibration. \"slower\"/\"faster\" when\n"
-	       "the change holds after Holm's correction for the rows compared, \"same\"\n"
-	       "when the whole interval lies within --threshold (or 1%%), otherwise\n"
-	       "\"inconclusive\" with the change these runs resolve.\n\n");
+	       "more a side; across boots, of the boots), or with one from --calibration.\n"
+	       "\"slower\"/\"faster\" when the change holds after Holm's correction for\n"
+	       "the rows compared, \"same\" when the whole interval lies within\n"
+	       "--threshold (or 1%%), otherwise \"inconclusive\" with the change these\n"
+	       "runs resolve.\n\n");
 	hc_opts_help(stdout, cmp_opts, NULL);
 }
 
