@@ -294,6 +294,10 @@ void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
 			rn, (unsigned long long)rd->generated,
 			(unsigned long long)rd->seen,
 			(unsigned long long)rd->dropped_before);
+	/* A DUT that drops what it takes is the row's fault, not the load's. */
+	else if (r->forward && (n = rd->dropped_dut))
+		snprintf(why, size, "%s: %llu dropped at the DUT (%s)", rn, n,
+			 r->kind->dropped_at);
 	else if (!r->kind->generator &&
 		 rd->dropped_before > (1 - BENCH_SEEN_MIN) * rd->generated)
 		snprintf(
@@ -305,9 +309,6 @@ void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
 			(unsigned long long)rd->generated,
 			(unsigned long long)rd->dropped_before,
 			BENCH_SEEN_MIN * 100);
-	else if (r->forward && (n = rd->dropped_dut))
-		snprintf(why, size, "%s: %llu dropped at the DUT (%s)", rn, n,
-			 r->kind->dropped_at);
 	else if (r->forward && (n = rd->passed))
 		snprintf(why, size,
 			 "%s: %llu passed to the DUT's stack, not forwarded",

@@ -63,6 +63,13 @@ SAW_FEW='(.reason // "" | test("the hook saw [0-9]+ of [0-9]+ frames"))'
 # failure of the test (its receiver fell behind, even inline).
 EMU_BEHIND='($emu and '"$SAW_FEW"')'
 
+# emu_exit FILE: bench's exit status, 0, but 1 where an emulated CPU
+# left no hook's row valid (each fell behind, or cannot run there).
+emu_exit() {
+	jq -r 'if .env.emulated and all(.rows[] | select(.flags | index("generator") | not); .valid | not)
+		then 1 else 0 end' "$1"
+}
+
 # A row is valid, or INVALID because its hook saw under 95% of the frames
 # (split mode, where the generator outruns it; inline, AF_XDP's ring).
 SEEN_OK='all(.rows[]; .valid or (.reason | test("^round [0-9]+: the hook saw [0-9]+ of [0-9]+ frames [(][0-9]+ dropped before it[)], under 95%, too few for a cost$")))'
@@ -524,7 +531,7 @@ test_forward() {
 	local name="bench forward" out invalid='[]'
 	# shellcheck disable=SC2086
 	"$HC" bench --scenario forward $SHORT $NOPATH -o "$T/fw.json" >/dev/null 2>&1
-	check_eq "$name: exit status" "$?" 0
+	check_eq "$name: exit status" "$?" "$(emu_exit "$T/fw.json")"
 	check_eq "$name: row names" "$(jq -c '[.rows[].name]' "$T/fw.json")" \
 		'["xdp-redirect-map","xdp-redirect","tc-redirect","tcx-redirect","tc-redirect-peer","stack-forward","nft-fwd","gen-only"]'
 	# Before 6.6 the sink counts with a cls_bpf filter; only the tcx row
@@ -555,7 +562,7 @@ test_forward() {
 	fi
 	# shellcheck disable=SC2086
 	out=$(HOOKCMP_FAIL_AT=bench-sink-gro "$HC" bench --scenario forward $SHORT $NOPATH -o "$T/fw.json" 2>&1)
-	check_eq "$name without NAPI at the sink: exit status" "$?" 0
+	check_eq "$name without NAPI at the sink: exit status" "$?" "$(emu_exit "$T/fw.json")"
 	check "$name without NAPI at the sink: says so" grep -q \
 		"Warning: no NAPI on hcs (GRO on: fault injected at step 'bench-sink-gro'): the XDP rows will be INVALID" <<<"$out"
 	check_eq "$name without NAPI at the sink: the XDP rows INVALID, with the cause" \
@@ -565,12 +572,13 @@ test_forward() {
 	# run's check reads the target's XDP features (Linux 6.3); before,
 	# the kernel drops the frames at hco, and the accounting says so.
 	if kernel_has 6.3; then
-		reason='"setup: hco takes no XDP frames: its veth peer runs no NAPI (no XDP program there, GRO off), so the kernel drops what is redirected to it: Operation not supported"'
+		reason='"^setup: hco takes no XDP frames: its veth peer runs no NAPI [(]no XDP program there, GRO off[)], so the kernel drops what is redirected to it: Operation not supported$"'
 	else
-		reason='"round 1: 20000 dropped at the DUT (hcd rx_dropped, hco tx_dropped, the program'"'"'s drops)"'
+		# as many as reached hcd: on an emulated CPU, not all did
+		reason='"round 1: [0-9]+ dropped at the DUT [(]hcd rx_dropped, hco tx_dropped, the program'"'"'s drops[)]$"'
 	fi
 	check "$name without NAPI at the sink: the reason" jq_true \
-		"all(.rows[] | select(.valid | not) | select(.name | startswith(\"xdp\")); .reason == $reason)" \
+		"all(.rows[] | select(.valid | not) | select(.name | startswith(\"xdp\")); .reason | test($reason))" \
 		"$T/fw.json"
 	root_state_same "$name: nothing left behind"
 }

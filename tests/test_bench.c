@@ -1302,6 +1302,13 @@ static void test_round_check(void)
 		{ &f,
 		  { .round = 1, .generated = 10, .seen = 8, .dropped_dut = 2 },
 		  "round 1: 2 dropped at the DUT (hcd rx_dropped)" },
+		/* the DUT's drops say more than the load's shortfall */
+		{ &f,
+		  { .round = 1,
+		    .generated = 20,
+		    .dropped_before = 4,
+		    .dropped_dut = 16 },
+		  "round 1: 16 dropped at the DUT (hcd rx_dropped)" },
 		{ &f,
 		  { .round = 1, .generated = 10, .seen = 10, .passed = 4 },
 		  "round 1: 4 passed to the DUT's stack, not forwarded" },
