@@ -162,142 +162,14 @@ static void usage(void)
 		       bench_scenarios[i]->help, bench_scenarios[i]->baseline);
 }
 
-/* ---- outputs, checked before any row runs, written whole at the end ---- */
-
-struct out_file {
-	const char *path, *base;
-	int dir; /* path's directory: bench's mounts change (split mode) */
-	/*
-	 * An unnamed file (O_TMPFILE) in dir, linked in at the end, so that
-	 * a killed bench leaves nothing; or path itself when it is no
-	 * regular file (a pipe, /dev/stdout).
-	 */
-	int fd;
-	bool direct;
-	bool named; /* no O_TMPFILE there: a temporary name, at the end */
-};
-
-static int out_open(struct out_file *o, const char *path)
+static void report_json(const void *b, FILE *f)
 {
-	char dir[4096], *slash;
-	struct stat st;
-
-	memset(o, 0, sizeof(*o));
-	o->path = o->base = path;
-	o->fd = o->dir = -1;
-	if (!path)
-		return 0;
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		o->direct = true;
-		o->fd = open(path, O_WRONLY | O_CLOEXEC);
-	} else {
-		snprintf(dir, sizeof(dir), "%s", path);
-		slash = strrchr(dir, '/');
-		if (slash) {
-			o->base = path + (slash - dir) + 1;
-			slash[slash == dir] = '\0';
-		}
-		o->dir = open(slash ? dir : ".",
-			      O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		o->fd = o->dir < 0 ?
-				-1 :
-				openat(o->dir, ".",
-				       O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-		/* Filesystems without O_TMPFILE (NFS): checked, named later. */
-		o->named = o->fd < 0 && o->dir >= 0 &&
-			   (errno == EOPNOTSUPP || errno == EISDIR) &&
-			   !faccessat(o->dir, ".", W_OK | X_OK, 0);
-		if (o->named)
-			return 0;
-	}
-	if (o->fd < 0)
-		return hc_fail(HC_EXIT_USAGE, "cannot write %s: %s", path,
-			       strerror(errno));
-	return 0;
+	bench_report_json(b, f);
 }
 
-static void tmp_name(const struct out_file *o, char *buf, size_t size)
+static void report_csv(const void *b, FILE *f)
 {
-	snprintf(buf, size, ".%s.tmp-%d", o->base, getpid());
-}
-
-static void out_abandon(struct out_file *o)
-{
-	char tmp[4200];
-
-	if (o->named && o->fd >= 0) {
-		tmp_name(o, tmp, sizeof(tmp));
-		unlinkat(o->dir, tmp, 0); /* a no-op once renamed */
-	}
-	if (o->fd >= 0)
-		close(o->fd);
-	if (o->dir >= 0)
-		close(o->dir);
-	o->fd = o->dir = -1;
-	o->named = false;
-}
-
-/* The unnamed file gets a temporary name, then takes path's. */
-static int out_link(struct out_file *o)
-{
-	char proc[64], tmp[4200];
-
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
-	tmp_name(o, tmp, sizeof(tmp));
-	if (fsync(o->fd) || (!o->named && linkat(AT_FDCWD, proc, o->dir, tmp,
-						 AT_SYMLINK_FOLLOW)))
-		return -errno;
-	if (renameat(o->dir, tmp, o->dir, o->base)) {
-		int ret = -errno;
-
-		unlinkat(o->dir, tmp, 0);
-		return ret;
-	}
-	return 0;
-}
-
-static int out_write(struct out_file *o, const struct bench *b,
-		     void (*fn)(const struct bench *b, FILE *f))
-{
-	struct hc_err err = {};
-	int ret = hc_fault(&err, "bench-output"), fd;
-	FILE *f;
-
-	if (o->named) {
-		char tmp[4200];
-
-		tmp_name(o, tmp, sizeof(tmp));
-		o->fd = openat(o->dir, tmp,
-			       O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		if (o->fd < 0)
-			return hc_fail(HC_EXIT_FAIL, "writing %s: %s", o->path,
-				       strerror(errno));
-	}
-	if (o->fd < 0)
-		return 0;
-	/* A pipe or /dev/stdout cannot be truncated; nothing to cut there. */
-	if (o->direct && ftruncate(o->fd, 0) && errno != EINVAL)
-		ret = ret ?: -errno;
-	fd = ret ? -1 : dup(o->fd);
-	f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (f) {
-		fn(b, f);
-		if (ferror(f))
-			ret = -EIO;
-		if (fclose(f) && !ret)
-			ret = -errno;
-	} else {
-		ret = ret ?: -errno;
-		if (fd >= 0)
-			close(fd);
-	}
-	if (!ret && !o->direct)
-		ret = out_link(o);
-	out_abandon(o);
-	if (ret)
-		return hc_fail(HC_EXIT_FAIL, "writing %s: %s", o->path,
-			       strerror(-ret));
-	return 0;
+	bench_report_csv(b, f);
 }
 
 static bool in_path(const char *prog)
@@ -372,15 +244,15 @@ static int plot(struct bench *b)
 	char json[4200], csv[4200], out[4096];
 	const char *argv[] = { "sh", b->plot_sh, json, b->plot_dir, NULL };
 	struct hc_err err = {};
-	struct out_file o;
+	struct hc_out o;
 	int ret;
 
 	snprintf(json, sizeof(json), "%s/bench.json", b->plot_dir);
 	snprintf(csv, sizeof(csv), "%s/bench.csv", b->plot_dir);
-	ret = out_open(&o, json)			  ?:
-		      out_write(&o, b, bench_report_json) ?:
-		      out_open(&o, csv)			  ?:
-		      out_write(&o, b, bench_report_csv);
+	ret = hc_out_open(&o, json)			   ?:
+		      hc_out_write(&o, report_json, b) ?:
+		      hc_out_open(&o, csv)		   ?:
+		      hc_out_write(&o, report_csv, b);
 	if (ret)
 		return ret;
 	ret = hc_fault(&err, "bench-plot") ?:
@@ -766,7 +638,7 @@ static int dev_usage(struct bench *b)
 
 static int bench_main(struct bench *b, int argc, char **argv)
 {
-	struct out_file out = { .fd = -1, .dir = -1 },
+	struct hc_out out = { .fd = -1, .dir = -1 },
 			csv = { .fd = -1, .dir = -1 };
 	struct hc_err err = {};
 	const char *pos[1], *run_env;
@@ -883,8 +755,8 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		goto out;
 	}
 
-	ret = out_open(&out, b->out_path)	      ?:
-		      out_open(&csv, b->csv_path)     ?:
+	ret = hc_out_open(&out, b->out_path)	      ?:
+		      hc_out_open(&csv, b->csv_path)  ?:
 		      plot_dir_open(b, &plot_created) ?:
 							perf_open(b);
 	if (ret)
@@ -912,8 +784,8 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	else
 		bench_report_text(b, stdout);
 	fflush(stdout);
-	i = out_write(&out, b, bench_report_json)	 ?:
-		    out_write(&csv, b, bench_report_csv) ?:
+	i = hc_out_write(&out, report_json, b)	     ?:
+		    hc_out_write(&csv, report_csv, b) ?:
 		    (b->plot_dir && !hc_stop_sig ? plot(b) : 0);
 	ret = ret ?: hc_stop_sig ? 128 + hc_stop_sig : i;
 	/* The generator alone measures no hook. */
@@ -927,8 +799,8 @@ static int bench_main(struct bench *b, int argc, char **argv)
 			"bench: every row is INVALID (the table says why)");
 out:
 	if (!report) {
-		out_abandon(&out);
-		out_abandon(&csv);
+		hc_out_abandon(&out);
+		hc_out_abandon(&csv);
 		if (plot_created)
 			rmdir(b->plot_dir);
 	}

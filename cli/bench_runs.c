@@ -99,28 +99,18 @@ static void summary(const struct bench_cal *cal, const struct jp *const *doc,
 	fputc('\n', f);
 }
 
-/* The document into path, whole or not at all. */
-static int write_doc(const struct bench_cal *cal, const struct jp *const *doc,
-		     char **text, int n, const char *path)
-{
-	char tmp[4200];
-	FILE *f;
-	int ret = 0;
+struct runs_doc {
+	const struct bench_cal *cal;
+	const struct jp *const *doc;
+	char **text;
+	int n;
+};
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp-%d", path, getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	summary(cal, doc, text, n, true, f);
-	if (ferror(f))
-		ret = -EIO;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+static void write_doc(const void *arg, FILE *f)
+{
+	const struct runs_doc *d = arg;
+
+	summary(d->cal, d->doc, d->text, d->n, true, f);
 }
 
 int bench_runs(int k, const char *out_path, bool json, bool planned, int argc,
@@ -131,11 +121,18 @@ int bench_runs(int k, const char *out_path, bool json, bool planned, int argc,
 	struct jp *doc[BENCH_CMP_RUNS] = {};
 	struct bench_cal cal = {};
 	struct bench_cmp_set set;
+	struct hc_out out;
 	int i, n = 0, ret = 0, code = 0, err;
 
-	if (!mkdtemp(dir))
+	/* checked before the first run, as a single run checks it */
+	code = hc_out_open(&out, out_path);
+	if (code)
+		return code;
+	if (!mkdtemp(dir)) {
+		hc_out_abandon(&out);
 		return hc_fail(HC_EXIT_FAIL, "bench --runs: %s: %s", dir,
 			       strerror(errno));
+	}
 	hc_install_signals();
 	for (i = 0; i < k && !hc_stop_sig; i++) {
 		snprintf(path[i], sizeof(path[i]), "%s/run%d.json", dir, i + 1);
@@ -181,13 +178,11 @@ int bench_runs(int k, const char *out_path, bool json, bool planned, int argc,
 	}
 	summary(&cal, set.doc, text, n, json, stdout);
 	fflush(stdout);
-	if (out_path) {
-		ret = write_doc(&cal, set.doc, text, n, out_path);
-		if (ret)
-			code = hc_fail(HC_EXIT_FAIL, "writing %s: %s", out_path,
-				       strerror(-ret));
-	}
+	code = hc_out_write(&out, write_doc,
+			    &(struct runs_doc){ &cal, set.doc, text, n }) ?:
+		       code;
 out:
+	hc_out_abandon(&out);
 	free(cal.rows);
 	for (i = 0; i < k; i++) {
 		jp_free(doc[i]);

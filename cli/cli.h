@@ -42,6 +42,24 @@ int hc_cmd_netns(const char *netns);
 int hc_cmd_device(const char *netns, const char *dev, const char *cmd,
 		  int *ifindex);
 
+/*
+ * An output file (-o, --csv): hc_out_open checks it before any work;
+ * hc_out_write writes it whole with fn(arg, f), or not at all;
+ * hc_out_abandon leaves it as it was (cli/out.c).
+ */
+struct hc_out {
+	const char *path, *base;
+	int dir; /* path's directory: bench's mounts change (split mode) */
+	int fd; /* unnamed (O_TMPFILE) in dir, or path itself when direct */
+	bool direct; /* no regular file: a pipe, a link, /dev/stdout */
+	bool own; /* our stdout's file: written where stdout is */
+	bool named; /* no O_TMPFILE in dir: a temporary name at the end */
+};
+int hc_out_open(struct hc_out *o, const char *path);
+int hc_out_write(struct hc_out *o, void (*fn)(const void *arg, FILE *f),
+		 const void *arg);
+void hc_out_abandon(struct hc_out *o);
+
 /* The usage line, the commands, run's options; the version. */
 void hc_usage(FILE *f);
 void hc_run_options_help(FILE *f);

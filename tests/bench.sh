@@ -372,6 +372,31 @@ test_runs() {
 		grep -q "disagreeing runs" "$T/runs.out"
 	left=$(ls -d /tmp/hookcmp-runs.* 2>/dev/null)
 	check_eq "bench --runs 2: its temporary files gone" "$left" ""
+	"$HC" bench --runs 2 --topology inject --scenario static-key --rounds 6 \
+		-o "$T/no/such/dir/runs.json" >"$T/runs.out" 2>"$T/runs.err"
+	check_eq "bench --runs 2 -o into no directory: exit status (usage)" "$?" 2 "$T/runs.err"
+	check "bench --runs 2 -o into no directory: refused before any run" \
+		not grep -q "run 1 of 2" "$T/runs.err"
+	# /dev/stdout, our stdout a file: the document after the table (a
+	# link of our own, as /dev/stdout is, so that a bench renaming over
+	# it breaks no /dev)
+	ln -s /proc/self/fd/1 "$T/stdout"
+	"$HC" bench --runs 2 --topology inject --scenario static-key --hooks ingress --rounds 2 \
+		--packets 20000 --no-path-check -o "$T/stdout" >"$T/runs.out" 2>"$T/runs.err"
+	check_eq "bench --runs 2 -o /dev/stdout: exit status" "$?" 0 "$T/runs.err"
+	check "bench --runs 2 -o /dev/stdout: the table first" grep -q "disagreeing runs" "$T/runs.out"
+	tail -n 1 "$T/runs.out" >"$T/runs-last.json"
+	check "bench --runs 2 -o /dev/stdout: the document after the table" jq_true \
+		'.type == "bench-runs" and (.runs | length) == 2' "$T/runs-last.json"
+	# a link the user made stays theirs: written through, not replaced
+	echo old >"$T/real.json"
+	ln -sf real.json "$T/link.json"
+	"$HC" bench --topology inject --scenario static-key --hooks ingress --rounds 2 \
+		--packets 20000 --no-path-check -o "$T/link.json" >/dev/null 2>"$T/runs.err"
+	check_eq "bench -o LINK: exit status" "$?" 0 "$T/runs.err"
+	check "bench -o LINK: the link stays, its file holds the document" jq_true \
+		'.type == "bench"' "$T/real.json"
+	check "bench -o LINK: still a link" test -L "$T/link.json"
 	"$HC" bench compare -j "$f" -- "$f" >"$out" 2>"$T/runs.err"
 	check_eq "bench compare: a --runs document: exit status" "$?" 0 "$T/runs.err"
 	check "bench compare: a --runs document counts as its runs" jq_true \
