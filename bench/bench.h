@@ -362,7 +362,6 @@ struct bench_env {
 	int cpus;
 	bool jit, live, tcx;
 	bool cpu_clock; /* task-clock counters, not the wall clock */
-	char foreign[128]; /* ingress qdiscs outside the bench, this netns */
 	/*
 	 * Everything outside the bench that turns on a static key of the
 	 * receive path or sits on it, in every namespace, one a line,

@@ -12,6 +12,7 @@
  * spread is unknown unless bench calibrate measured it.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,7 +298,8 @@ static void between(struct bench_cmp_row *c, const struct bench_cmp_side *s)
 
 		for (i = 0, k = 0; i < s[w].n; i++) {
 			y[k] = c->has_base ? s[w].base[i] : s[w].raw[i];
-			v[k++] = c->has_base ? s[w].vbase[i] : s[w].vraw[i];
+			v[k] = c->has_base ? s[w].vbase[i] : s[w].vraw[i];
+			k += !isnan(y[k]);
 		}
 		tw = st_tau2(y, v, k, &i2w);
 		if (isnan(tw))
@@ -334,7 +336,7 @@ static bool one_boot(const struct bench_cmp_side *s)
 static void by_boot(struct bench_cmp_side *s)
 {
 	struct bench_cmp_side b = { .present = s->present };
-	int i, k, m, c;
+	int i, k, m, c, cb;
 
 	for (i = 0; i < s->n; i++) {
 		for (k = 0; k < b.n && strcmp(b.boot[k], s->boot[i]); k++)
@@ -343,17 +345,24 @@ static void by_boot(struct bench_cmp_side *s)
 			continue;
 		b.boot[k] = s->boot[i];
 		b.run[k] = s->run[i];
-		b.raw[k] = b.vraw[k] = b.base[k] = b.vbase[k] = 0;
-		for (m = 0, c = 0; m < s->n; m++)
-			if (!strcmp(s->boot[m], s->boot[i]))
-				c++;
-		for (m = 0; m < s->n; m++)
+		for (m = 0, c = cb = 0; m < s->n; m++)
 			if (!strcmp(s->boot[m], s->boot[i])) {
-				b.raw[k] += s->raw[m] / c;
-				b.vraw[k] += s->vraw[m] / ((double)c * c);
-				b.base[k] += s->base[m] / c;
-				b.vbase[k] += s->vbase[m] / ((double)c * c);
+				c++;
+				cb += !isnan(s->base[m]);
 			}
+		/* a run with no vs-baseline estimate is left out of that one */
+		b.raw[k] = b.vraw[k] = 0;
+		b.base[k] = b.vbase[k] = cb ? 0 : NAN;
+		for (m = 0; m < s->n; m++) {
+			if (strcmp(s->boot[m], s->boot[i]))
+				continue;
+			b.raw[k] += s->raw[m] / c;
+			b.vraw[k] += s->vraw[m] / ((double)c * c);
+			if (isnan(s->base[m]))
+				continue;
+			b.base[k] += s->base[m] / cb;
+			b.vbase[k] += s->vbase[m] / ((double)cb * cb);
+		}
 		b.ns[k] = exp(b.raw[k]);
 		b.n++;
 	}
@@ -458,7 +467,7 @@ static int compare_row(const struct bench_cmp_set *set,
  * it holds after Holm's correction for the rows judged together; the
  * same only where the whole interval lies within the margin.
  */
-static void judge(struct bench_cmp *c, const struct bench_cmp_opts *opts)
+static int judge(struct bench_cmp *c, const struct bench_cmp_opts *opts)
 {
 	double *p = calloc(c->n + 1, sizeof(*p)),
 	       *adj = calloc(c->n + 1, sizeof(*adj));
@@ -467,13 +476,16 @@ static void judge(struct bench_cmp *c, const struct bench_cmp_opts *opts)
 
 	for (i = 0; p && adj && i < c->n; i++)
 		p[i] = c->rows[i].verdict ? NAN : c->rows[i].p;
-	if (p && adj)
-		st_holm(p, c->n, adj);
+	if (!p || !adj || st_holm(p, c->n, adj)) {
+		free(p);
+		free(adj);
+		return -ENOMEM;
+	}
 	for (i = 0; i < c->n; i++) {
 		struct bench_cmp_row *r = &c->rows[i];
 		const struct st_est *e = r->decided;
 
-		r->p_holm = adj ? adj[i] : NAN;
+		r->p_holm = adj[i];
 		if (r->verdict)
 			continue;
 		if (r->p_holm < 1 - BENCH_LEVEL)
@@ -497,6 +509,7 @@ static void judge(struct bench_cmp *c, const struct bench_cmp_opts *opts)
 	}
 	free(p);
 	free(adj);
+	return 0;
 }
 
 /* Every document of both sides must be a bench run like OLD's first. */
@@ -555,16 +568,19 @@ static bool has_str(const struct jp *arr, const char *s)
 	return false;
 }
 
-static void diff_line(char *out, size_t size, const char *who, const char *fmt,
-		      const char *a, const char *b, const char *c)
+static __attribute__((format(printf, 4, 5))) void
+diff_line(char *out, size_t size, const char *who, const char *fmt, ...)
 {
 	size_t len = strlen(out);
+	va_list ap;
 
 	if (len + 2 >= size)
 		return;
 	len += snprintf(out + len, size - len, "%s: ", who);
+	va_start(ap, fmt);
 	if (len < size)
-		len += snprintf(out + len, size - len, fmt, a, b, c);
+		len += vsnprintf(out + len, size - len, fmt, ap);
+	va_end(ap);
 	if (len < size - 1)
 		strcat(out, "\n");
 }
@@ -652,8 +668,8 @@ static void env_diffs(const struct bench_cmp_set *set, struct bench_cmp *c)
 					diff_line(
 						c->env_diff,
 						sizeof(c->env_diff), who,
-						"changed during the run: %s%s%s",
-						ch->kid[k].str, "", "");
+						"changed during the run: %s",
+						ch->kid[k].str);
 		}
 }
 
@@ -696,8 +712,7 @@ int bench_compare(const struct bench_cmp_set *set,
 					return ret;
 			}
 		}
-	judge(c, opts);
-	return 0;
+	return judge(c, opts);
 }
 
 void bench_compare_free(struct bench_cmp *c)

@@ -315,29 +315,6 @@ static void outside(struct bench_env *env, const int *own, int n)
 	sort_lines(env->outside);
 }
 
-/* This netns's ingress qdiscs, as before: the header's warning. */
-static void foreign_qdiscs(char *buf, size_t size)
-{
-	struct if_nameindex *ifs = if_nameindex(), *i;
-	struct hc_err err = {};
-	struct hc_nl *nl = hc_nl_open(&err);
-	size_t len = 0;
-	char kind[32];
-
-	buf[0] = '\0';
-	for (i = ifs; nl && i && i->if_index && len < size; i++) {
-		if (hc_nl_ingress_qdisc(nl, i->if_index, kind, sizeof(kind),
-					NULL) ||
-		    !kind[0])
-			continue;
-		len += snprintf(buf + len, size - len, "%s%s on %s",
-				len ? ", " : "", kind, i->if_name);
-	}
-	if (ifs)
-		if_freenameindex(ifs);
-	hc_nl_close(nl);
-}
-
 static void cpu_model(char *buf, size_t size)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -401,7 +378,6 @@ void bench_env_read(struct bench_env *env, const int *own, int n)
 
 	env->jit = hc_jit_enabled() == 1;
 	env->cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	foreign_qdiscs(env->foreign, sizeof(env->foreign));
 	outside(env, own, n);
 	for (i = 0; i < BENCH_ENV_FILES; i++)
 		bench_first_line(bench_env_files[i].path, env->value[i],

@@ -758,7 +758,6 @@ void bench_report_json(const struct bench *b, FILE *f)
 	jw_raw(j, "live_frames", b->env.live ? "true" : "false");
 	jw_raw(j, "tcx", b->env.tcx ? "true" : "false");
 	jw_str(j, "clock", b->env.cpu_clock ? "task-clock" : "wall");
-	jw_str(j, "foreign_ingress_qdisc", b->env.foreign);
 	jw_lines(j, "outside", b->env.outside);
 	jw_open(j, "settings", '{');
 	for (i = 0; i < BENCH_ENV_FILES; i++)

@@ -406,7 +406,7 @@ double st_t_quantile(double p, double df)
 	return (lo + hi) / 2;
 }
 
-void st_holm(const double *p, int n, double *adj)
+int st_holm(const double *p, int n, double *adj)
 {
 	int *idx = malloc((n > 0 ? n : 1) * sizeof(*idx)), m = 0, i, j, t;
 	double run = 0;
@@ -414,7 +414,7 @@ void st_holm(const double *p, int n, double *adj)
 	for (i = 0; i < n; i++)
 		adj[i] = NAN;
 	if (!idx)
-		return;
+		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		if (!isnan(p[i]))
 			idx[m++] = i;
@@ -432,6 +432,7 @@ void st_holm(const double *p, int n, double *adj)
 		adj[idx[i]] = run < 1 ? run : 1;
 	}
 	free(idx);
+	return 0;
 }
 
 /* The mean of k values and their sum of squared deviations. */

@@ -110,8 +110,9 @@ double st_t_quantile(double p, double df);
  * i-th smallest times n - i + 1, never below the one before it, at most
  * 1. Rejecting where adj < alpha keeps the chance of any false rejection
  * among the n at most alpha. A NaN p is no test: NaN, not counted in n.
+ * 0, or -ENOMEM.
  */
-void st_holm(const double *p, int n, double *adj);
+int st_holm(const double *p, int n, double *adj);
 
 /*
  * A difference of two sides' means of per-run estimates (logs), b - a,

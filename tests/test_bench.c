@@ -1805,6 +1805,7 @@ static void test_compare(void)
  * from its baseline's), the machine 5% slower each round.
  */
 static const char *exact_boot; /* the documents' boot_id, NULL: none */
+static int exact_apart; /* a row whose rounds none of its baseline's share */
 
 static struct jp *exact_doc(const char *topo, const double *ratio, int drop,
 			    const char *flag)
@@ -1828,7 +1829,8 @@ static struct jp *exact_doc(const char *topo, const double *ratio, int drop,
 				continue;
 			len += snprintf(t + len, cap - len,
 					"%s{\"round\":%d,\"ns\":%.9f}",
-					k > 1 + (i == drop) ? "," : "", k,
+					k > 1 + (i == drop) ? "," : "",
+					k + (i && i == exact_apart ? 100 : 0),
 					base * (i ? ratio[i] : 1));
 		}
 		len += snprintf(t + len, cap - len, "]}");
@@ -1850,7 +1852,10 @@ static int cmp_exact(const char *topo, double (*ro)[5], double (*rn)[5],
 	held_free();
 	for (i = 0; i < k; i++) {
 		exact_boot = boots ? boots[i] : NULL;
+		/* drop -2: OLD's first run has r1 apart from its baseline */
+		exact_apart = drop == -2 && !i;
 		d[0][i] = exact_doc(topo, ro[i], drop, flag);
+		exact_apart = 0;
 		exact_boot = boots ? boots[k + i] : NULL;
 		d[1][i] = exact_doc(topo, rn[i], -1, NULL);
 	}
@@ -1995,6 +2000,29 @@ static void test_compare_rules(void)
 				 r->runs[0] == 2,
 			 "compare: two boots a side: the interval over boots (%s)",
 			 r && r->interval_from ? r->interval_from : "-");
+		bench_compare_free(&c);
+	}
+	/*
+	 * A run whose row has no round beside its baseline's: its boot's
+	 * estimate is its other run's, not lost. OLD: r1 x(none), 1.00 on
+	 * boot A1 and 1.02 on A2; NEW 1.01 on both boots: no change.
+	 */
+	{
+		static const char *const uneven[] = { "A1", "A1", "A2",
+						      "B1", "B2", "B2" };
+		double o3[3][5] = { { 1, 1.5, 1, 1, 1 },
+				    { 1, 1.00, 1, 1, 1 },
+				    { 1, 1.02, 1, 1, 1 } };
+		double n3[3][5] = { { 1, 1.01, 1, 1, 1 },
+				    { 1, 1.01, 1, 1, 1 },
+				    { 1, 1.01, 1, 1, 1 } };
+
+		ret = cmp_exact("veth", o3, n3, 3, -2, NULL, &opts, &c, uneven);
+		r = cmp_row(&c, "r1");
+		t_result(!ret && r && r->has_base &&
+				 fabs(r->vs_base.median - 1.01 / sqrt(1.02)) < 1e-6,
+			 "compare: a boot's run with no ratio to its baseline is left out of that boot's, not the boot (%.6f, want %.6f)",
+			 r ? r->vs_base.median : NAN, 1.01 / sqrt(1.02));
 		bench_compare_free(&c);
 	}
 	held_free();
