@@ -171,6 +171,8 @@ struct bench_scenario {
 	void (*build)(struct bench *b);
 	/* Its rows send frames on: a sink namespace behind the DUT (topo.c). */
 	bool forward;
+	/* without --rounds or --target-ci: this --target-ci and --max-time */
+	double target_ci, max_time;
 };
 
 extern const struct bench_scenario *const bench_scenarios[];
@@ -422,6 +424,7 @@ struct bench {
 	__u32 visits; /* veth: turns per row and round, the windows shared out */
 	__u32 visit_windows; /* the windows of the visit now measured */
 	double target_ci; /* percent; 0: a fixed number of rounds */
+	double max_time; /* with it: give up after this many seconds; 0: none */
 	const char *hooks, *out_path, *csv_path, *plot_dir, *netns;
 	const char *perf_ctl, *perf_row;
 	bool json, help, no_bare, seed_set, per_cpu;

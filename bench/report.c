@@ -629,9 +629,15 @@ void bench_report_text(const struct bench *b, FILE *f)
 			"resolution: effects of %.1f ns (%.2f%%) or more are detected with 80%% power at %g%% (the median over rows of mde ns)\n",
 			b->resolution_ns, b->resolution_pct, BENCH_LEVEL * 100);
 	if (b->target_ci)
-		fprintf(f, "target-ci %g%%: %s after %d round%s\n",
-			b->target_ci, b->target_reached ? "reached" : "gave up",
-			b->nrounds, b->nrounds == 1 ? "" : "s");
+		fprintf(f, "target-ci %g%%: %s after %d round%s%s\n",
+			b->target_ci,
+			b->target_reached ? "reached" :
+			hc_stop_sig	  ? "stopped" :
+					    "gave up",
+			b->nrounds, b->nrounds == 1 ? "" : "s",
+			b->target_reached || hc_stop_sig     ? "" :
+			b->nrounds >= (int)b->max_rounds ? " (--max-rounds)" :
+							   " (--max-time)");
 	if (!isnan(setup))
 		fprintf(f,
 			"setup and teardown: %.1f ms per row and round (median), outside the timed windows\n",
@@ -788,6 +794,8 @@ void bench_report_json(const struct bench *b, FILE *f)
 	jw_u64(j, "min_rounds", b->rounds);
 	jw_u64(j, "max_rounds", b->target_ci ? b->max_rounds : b->rounds);
 	hc_pr_json_num(&p, "target_ci_pct", b->target_ci ? b->target_ci : NAN);
+	hc_pr_json_num(&p, "max_time_s",
+		       b->target_ci && b->max_time ? b->max_time : NAN);
 	jw_raw(j, "target_reached",
 	       !b->target_ci	 ? "null" :
 	       b->target_reached ? "true" :

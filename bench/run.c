@@ -319,9 +319,11 @@ static double widest(const struct bench *b, const char **name)
 
 /*
  * Whether the rounds so far are enough: with --target-ci, the target met
- * on ST_STOP_CHECKS checks in a row, not once (statistics.h).
+ * on ST_STOP_CHECKS checks in a row, not once (statistics.h), or
+ * --max-rounds or --max-time (total: seconds since the first measured
+ * round began) spent.
  */
-static bool done(struct bench *b, int round, double secs)
+static bool done(struct bench *b, int round, double secs, double total)
 {
 	const char *row;
 	double w;
@@ -341,7 +343,8 @@ static bool done(struct bench *b, int round, double secs)
 	fprintf(stderr,
 		"round %d: %.1f s, widest delta interval +-%.2f%% of its row's cost (%s), target met %d/%d\n",
 		round, secs, w, row, b->stop.met, ST_STOP_CHECKS);
-	return b->target_reached || round >= (int)b->max_rounds;
+	return b->target_reached || round >= (int)b->max_rounds ||
+	       (b->max_time && total >= b->max_time);
 }
 
 /*
@@ -403,7 +406,7 @@ int bench_run(struct bench *b, struct hc_err *err)
 	int order[BENCH_MAX_ROWS];
 	struct bench_plan plan;
 	int round, i, ret, fret;
-	double t;
+	double t, t1 = 0;
 
 	ret = b->topo->scope ? b->topo->scope(b, NULL, err) : 0;
 	if (ret)
@@ -431,10 +434,11 @@ int bench_run(struct bench *b, struct hc_err *err)
 		if (!round) {
 			fprintf(stderr, "warm-up round: %.1f s\n",
 				hc_now() - t);
+			t1 = hc_now();
 			continue;
 		}
 		b->nrounds = round;
-		if (done(b, round, hc_now() - t))
+		if (done(b, round, hc_now() - t, hc_now() - t1))
 			break;
 	}
 	return 0;

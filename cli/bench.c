@@ -79,6 +79,9 @@ static const struct hc_opt bench_opts[] = {
 	{ "max-rounds", 0, HC_OPT_U32, B(max_rounds), "N",
 	  "give up after N rounds (default 100)", NULL, 1, MAX_ROUNDS,
 	  .scope = BENCH_SC_TARGET },
+	{ "max-time", 0, HC_OPT_SECS, B(max_time), "SECS",
+	  "give up once the rounds have taken SECS (default: no limit; static-key's default target: 100)",
+	  NULL, 1, 0, .scope = BENCH_SC_TARGET },
 	{ "packets", 0, HC_OPT_U32, B(packets), "N",
 	  "packets per row and round, in --windows equal parts", NULL, 1000,
 	  0xffffffff },
@@ -419,6 +422,22 @@ static bool given(const struct bench *b, const char *name)
 	return false;
 }
 
+/*
+ * A scenario's own target (static-key: +-1%) where no --rounds or
+ * --target-ci says how long to measure; --target-ci 0 is a fixed
+ * --rounds.
+ */
+static void scenario_target(struct bench *b)
+{
+	const struct bench_scenario *sc = bench_scenarios[b->scenario];
+
+	if (!sc->target_ci || given(b, "rounds") || given(b, "target-ci"))
+		return;
+	b->target_ci = sc->target_ci;
+	if (!given(b, "max-time"))
+		b->max_time = sc->max_time;
+}
+
 static int enum_of(const char *const *names, const char *s)
 {
 	int i;
@@ -683,6 +702,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		ret = plan_load(b, &b->plan_doc);
 	if (ret)
 		return ret;
+	scenario_target(b);
 	if (hc_opts_scope(bench_opts, b->given,
 			  b->target_ci ? BENCH_SC_TARGET : 0, bench_scopes,
 			  "a fixed number of --rounds", &err))

@@ -714,6 +714,29 @@ test_target() {
 		grep -qE "^target-ci 0.0001%: (reached|gave up) after $n rounds" "$T/t.out"
 	check "bench --target-ci: recorded" jq_true \
 		'.env.target_ci_pct == 0.0001 and (.env.target_reached | type) == "boolean"' "$T/t.json"
+	# --max-time: a target out of reach ends when the rounds took SECS
+	"$HC" bench --topology inject --scenario static-key --hooks ingress --rounds 2 \
+		--max-rounds 1000 --target-ci 0.0001 --max-time 1 --packets 20000 $NOPATH \
+		-o "$T/t.json" >"$T/t.out" 2>"$T/t.err"
+	check_eq "bench --max-time: exit status" "$?" 0 "$T/t.err"
+	n=$(jq .rounds "$T/t.json")
+	check "bench --max-time: gave up for the time, not the rounds ($n)" \
+		grep -qE "^target-ci 0.0001%: gave up after $n rounds [(]--max-time[)]" "$T/t.out"
+	check "bench --max-time: recorded" jq_true \
+		'.env.max_time_s == 1 and .env.target_reached == false and .rounds < 1000' "$T/t.json"
+	# static-key's own target where no --rounds or --target-ci is given
+	"$HC" bench --topology inject --scenario static-key --hooks ingress --max-time 1 \
+		--packets 20000 $NOPATH -o "$T/t.json" >"$T/t.out" 2>"$T/t.err"
+	check_eq "bench static-key, its own target: exit status" "$?" 0 "$T/t.err"
+	check "bench static-key, its own target: +-1%, from 30 rounds, recorded" jq_true \
+		'.env.target_ci_pct == 1 and .env.max_time_s == 1 and .env.min_rounds == 30 and .rounds >= 30' \
+		"$T/t.json"
+	"$HC" bench --topology inject --scenario static-key --hooks ingress --rounds 3 \
+		--packets 20000 $NOPATH -o "$T/t.json" >"$T/t.out" 2>"$T/t.err"
+	check "bench static-key --rounds 3: a fixed number of rounds, no target" jq_true \
+		'.env.target_ci_pct == null and .rounds == 3' "$T/t.json"
+	"$HC" bench --scenario static-key --rounds 3 --max-time 5 >"$T/t.out" 2>"$T/t.err"
+	check_eq "bench --max-time without a target: usage (exit 2)" "$?" 2 "$T/t.err"
 }
 
 # perf's control channel: enable and disable around each timed window of
