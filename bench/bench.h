@@ -615,11 +615,16 @@ void bench_scope_visit(struct bench *b, struct bench_row *r,
 int bench_scope_veth(struct bench *b, struct bench_row *r, struct hc_err *err);
 
 /* env.c */
-/*
- * The machine's state into env; the namespaces of own (n fds: bench's
- * own topology) are left out of what is outside the bench.
- */
-void bench_env_read(struct bench_env *env, const int *own, int n);
+/* Where env is read: from the caller's netns, whose settings it has. */
+struct bench_env_at {
+	const int *own; /* bench's own namespaces, left out of outside */
+	int nown;
+	int dut_fd; /* --dev: the DUT's netns, whose tables are read; -1 */
+	const char *dev; /* --dev: its RPS, RFS and XPS; NULL */
+	int ifindex; /* dev's */
+};
+/* The machine's state into env. */
+void bench_env_read(struct bench_env *env, const struct bench_env_at *at);
 /* A file's first line into buf, trimmed; "" when it cannot be read. */
 void bench_first_line(const char *path, char *buf, size_t size);
 /* What differs between two readings into env->changed, lines; how many. */

@@ -17,6 +17,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <netinet/in.h>
+/* after netinet/in.h, whose struct in_addr linux/in.h would redefine */
+#include <linux/netfilter.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
@@ -267,7 +270,7 @@ static void scan_links(struct bench_env *env)
 }
 
 /* Legacy iptables tables loaded in this namespace. */
-static void scan_iptables(struct bench_env *env)
+static void scan_iptables(struct bench_env *env, const char *where)
 {
 	static const char *const files[] = { "/proc/net/ip_tables_names",
 					     "/proc/net/ip6_tables_names" };
@@ -279,13 +282,142 @@ static void scan_iptables(struct bench_env *env)
 		f = fopen(files[i], "r");
 		while (f && fgets(name, sizeof(name), f)) {
 			name[strcspn(name, "\n")] = '\0';
-			snprintf(line, sizeof(line), "%s table %s (this netns)",
-				 i ? "ip6tables" : "iptables", name);
+			snprintf(line, sizeof(line), "%s table %s (%s)",
+				 i ? "ip6tables" : "iptables", name, where);
 			add_line(env->outside, sizeof(env->outside), line);
 		}
 		if (f)
 			fclose(f);
 	}
+}
+
+struct nft_ctx {
+	struct bench_env *env;
+	const char *where;
+};
+
+static int nft_table(int family, const char *table, void *data)
+{
+	static const struct {
+		int family;
+		const char *name;
+	} fam[] = { { NFPROTO_INET, "inet" },	{ NFPROTO_IPV4, "ip" },
+		    { NFPROTO_ARP, "arp" },	{ NFPROTO_NETDEV, "netdev" },
+		    { NFPROTO_BRIDGE, "bridge" }, { NFPROTO_IPV6, "ip6" } };
+	const struct nft_ctx *c = data;
+	const char *f = "?";
+	char line[300];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(fam) / sizeof(fam[0]); i++)
+		if (fam[i].family == family)
+			f = fam[i].name;
+	snprintf(line, sizeof(line), "nftables table %s %s (%s)", f, table,
+		 c->where);
+	add_line(c->env->outside, sizeof(c->env->outside), line);
+	return 0;
+}
+
+/* Is nf_tables in the kernel now? If a module not loaded, asking loads it. */
+static bool nft_present(void)
+{
+	char path[300], line[300];
+	struct utsname u;
+	bool found = false;
+	FILE *f = fopen("/proc/modules", "r");
+
+	if (!f)
+		return errno == ENOENT; /* no modules: built in or absent */
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, "nf_tables ", 10);
+	fclose(f);
+	if (found || uname(&u))
+		return found;
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.builtin",
+		 u.release);
+	f = fopen(path, "r");
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, "/nf_tables.ko") != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void scan_nft(struct bench_env *env, const char *where)
+{
+	struct nft_ctx c = { env, where };
+	struct hc_err err = {};
+
+	if (nft_present())
+		hc_nl_nft_tables(nft_table, &c, &err);
+}
+
+/* The tables of the netns fd (-1: this one), the DUT's for --dev. */
+static void scan_tables(struct bench_env *env, int fd)
+{
+	const char *where = fd < 0 ? "this netns" : "the DUT's netns";
+	int home = -1;
+
+	if (fd >= 0) {
+		home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+		if (home < 0 || setns(fd, CLONE_NEWNET)) {
+			if (home >= 0)
+				close(home);
+			return;
+		}
+	}
+	scan_iptables(env, where);
+	scan_nft(env, where);
+	if (home >= 0) {
+		/* on failure, the caller's own setns back still holds */
+		(void)!setns(home, CLONE_NEWNET);
+		close(home);
+	}
+}
+
+/*
+ * --dev: RPS, RFS and XPS set on the device's queues, what is not off.
+ * sysfs shows the devices of the namespace it was mounted in (ip netns
+ * exec mounts the namespace's own): a namesake there with another
+ * ifindex is not the device.
+ */
+static void scan_steering(struct bench_env *env, const char *dev,
+			  int ifindex)
+{
+	static const char *const keys[] = { "rps_cpus", "rps_flow_cnt",
+					    "xps_cpus", "xps_rxqs" };
+	char dir[300], path[600], val[256], line[1000];
+	struct dirent *de;
+	unsigned int k;
+	DIR *d;
+
+	if (!dev)
+		return;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", dev);
+	bench_first_line(path, val, sizeof(val));
+	if (atoi(val) != ifindex)
+		return;
+	snprintf(dir, sizeof(dir), "/sys/class/net/%s/queues", dev);
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, "rx-", 3) && strncmp(de->d_name, "tx-", 3))
+			continue;
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			if (strncmp(keys[k], de->d_name[0] == 'r' ? "rps" : "xps", 3))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/%s", dir, de->d_name,
+				 keys[k]);
+			bench_first_line(path, val, sizeof(val));
+			/* a mask of zeros, or a count of 0: off */
+			if (!val[0] || !val[strspn(val, "0,")])
+				continue;
+			snprintf(line, sizeof(line), "%s %s on %s %s",
+				 keys[k], val, dev, de->d_name);
+			add_line(env->outside, sizeof(env->outside), line);
+		}
+	}
+	if (d)
+		closedir(d);
 }
 
 /* Every namespace's devices, less own's namespaces. */
@@ -311,8 +443,6 @@ static void outside(struct bench_env *env, const int *own, int n)
 		close(w.home);
 	}
 	scan_links(env);
-	scan_iptables(env);
-	sort_lines(env->outside);
 }
 
 static void cpu_model(char *buf, size_t size)
@@ -371,14 +501,17 @@ static void config_hash(const char *release, char *buf, size_t size)
 	snprintf(buf, size, "%016llx", (unsigned long long)h);
 }
 
-void bench_env_read(struct bench_env *env, const int *own, int n)
+void bench_env_read(struct bench_env *env, const struct bench_env_at *at)
 {
 	struct utsname u;
 	int i;
 
 	env->jit = hc_jit_enabled() == 1;
 	env->cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	outside(env, own, n);
+	outside(env, at->own, at->nown);
+	scan_tables(env, at->dut_fd);
+	scan_steering(env, at->dev, at->ifindex);
+	sort_lines(env->outside);
 	for (i = 0; i < BENCH_ENV_FILES; i++)
 		bench_first_line(bench_env_files[i].path, env->value[i],
 				 sizeof(env->value[i]));

@@ -382,29 +382,39 @@ static int measure(struct bench *b)
 }
 
 /*
- * The machine's state again after the rounds, bench's own namespaces
- * left out: what changed while they ran is in every row.
+ * The machine's state, read from where bench started (the settings are
+ * per netns), --dev's tables from the DUT's netns; after the rounds,
+ * bench's own namespaces left out, and what changed while they ran is
+ * in every row.
  */
-static void env_after(struct bench *b)
+static int env_read(struct bench *b, struct bench_env *env, bool after)
 {
-	struct bench_env *after = malloc(sizeof(*after));
 	int own[] = { b->fd_dut, b->fd_gen, b->fd_sink };
+	struct bench_env_at at = { own, after && !b->dev ? 3 : 0,
+				   b->dev ? b->fd_dut : -1, b->dev, b->if_dut };
 	int here = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 
-	/* read where the first reading was: the sysctls are per netns */
-	if (!after || here < 0 || setns(b->fd_root, CLONE_NEWNET)) {
-		free(after);
+	if (here < 0 || setns(b->fd_root, CLONE_NEWNET)) {
 		if (here >= 0)
 			close(here);
-		return;
+		return -errno;
 	}
-	*after = b->env;
-	bench_env_read(after, own, b->dev ? 0 : 3);
+	bench_env_read(env, &at);
 	if (setns(here, CLONE_NEWNET))
 		fprintf(stderr, "Warning: back into bench's netns: %s\n",
 			strerror(errno));
 	close(here);
-	if (bench_env_changes(&b->env, after))
+	return 0;
+}
+
+static void env_after(struct bench *b)
+{
+	struct bench_env *after = malloc(sizeof(*after));
+
+	if (!after)
+		return;
+	*after = b->env;
+	if (!env_read(b, after, true) && bench_env_changes(&b->env, after))
 		fprintf(stderr,
 			"Warning: the machine changed during the run, under every row:\n%s",
 			b->env.changed);
@@ -783,7 +793,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		goto out;
 
 	libbpf_set_print(NULL);
-	bench_env_read(&b->env, NULL, 0);
+	env_read(b, &b->env, false);
 	header(b);
 	hc_install_signals();
 	ret = measure(b);

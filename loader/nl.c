@@ -23,6 +23,10 @@
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 #include <arpa/inet.h>
+/* after netinet/in.h, whose struct in_addr linux/in.h would redefine */
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nfnetlink.h>
 #include "nl.h"
 
 #ifndef NETLINK_EXT_ACK
@@ -55,7 +59,9 @@ static struct hc_nl *nl_open(int bus, struct hc_err *err)
 		int e = errno;
 
 		hc_err_set(err, "cannot open %s socket",
-			   bus == NETLINK_ROUTE ? "rtnetlink" : "genetlink");
+			   bus == NETLINK_ROUTE	  ? "rtnetlink" :
+			   bus == NETLINK_GENERIC ? "genetlink" :
+						    "nfnetlink");
 		hc_nl_close(nl);
 		errno = e;
 		return NULL;
@@ -637,6 +643,55 @@ int hc_nl_napi_threads(int ifindex, pid_t *pids, int max, struct hc_err *err)
 	for (i = 0; i < q.n; i++)
 		pids[i] = all[i];
 	return ret ?: q.n;
+}
+
+struct nft_query {
+	REPLY_CTX;
+	int (*fn)(int family, const char *table, void *data);
+	void *data;
+};
+
+static int nft_attr_cb(const struct nlattr *a, void *data)
+{
+	if (mnl_attr_get_type(a) == NFTA_TABLE_NAME &&
+	    !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+		*(const char **)data = mnl_attr_get_str(a);
+	return MNL_CB_OK;
+}
+
+static int nft_table_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nfgenmsg *g = mnl_nlmsg_get_payload(nlh);
+	struct nft_query *q = data;
+	const char *name = NULL;
+
+	if (NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_NEWTABLE)
+		return MNL_CB_OK;
+	mnl_attr_parse(nlh, sizeof(*g), nft_attr_cb, &name);
+	return name && q->fn(g->nfgen_family, name, q->data) ? MNL_CB_STOP :
+							       MNL_CB_OK;
+}
+
+int hc_nl_nft_tables(int (*fn)(int family, const char *table, void *data),
+		     void *data, struct hc_err *err)
+{
+	struct nft_query q = { .talk.err = err, .fn = fn, .data = data };
+	struct hc_nl *nl = nl_open(NETLINK_NETFILTER, err);
+	struct nlmsghdr *nlh;
+	struct nfgenmsg *g;
+	int ret;
+
+	if (!nl)
+		return -errno;
+	nlh = mnl_nlmsg_put_header(nl->buf);
+	nlh->nlmsg_type = NFNL_SUBSYS_NFTABLES << 8 | NFT_MSG_GETTABLE;
+	nlh->nlmsg_flags = NLM_F_DUMP;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->nfgen_family = NFPROTO_UNSPEC;
+	g->version = NFNETLINK_V0;
+	ret = talk(nl, nlh, nft_table_cb, &q, err);
+	hc_nl_close(nl);
+	return ret;
 }
 
 int hc_nl_link_del(struct hc_nl *nl, int ifindex, struct hc_err *err)

@@ -126,6 +126,13 @@ int hc_nl_neigh_add(struct hc_nl *nl, int ifindex, const struct in_addr *ip,
 		    const __u8 *mac, struct hc_err *err);
 
 /*
+ * Each nftables table of this netns, fn(NFPROTO_*, name, data) until
+ * it returns non-zero. Where nf_tables is a module not loaded, asking
+ * loads it: the caller checks first (bench's env does).
+ */
+int hc_nl_nft_tables(int (*fn)(int family, const char *table, void *data),
+		     void *data, struct hc_err *err);
+/*
  * The pids of the threaded NAPI kthreads of ifindex in the current
  * namespace, from the netdev generic netlink family (Linux 6.9+): how
  * many, or -errno (-ENOENT: no such family here).

@@ -484,6 +484,28 @@ test_no_napi() {
 	check_dut_same "$name"
 }
 
+# env: in the DUT's namespace, an nftables table and RPS on the device's
+# first queue are what sits on its receive path, recorded as such.
+test_env() {
+	local name="bench --dev env" t=hc_env$$
+	if ! command -v nft >/dev/null; then
+		echo "SKIP $name: the nftables table (nft not installed)"
+	elif plant "$name: an nftables table" ip netns exec "$D" nft add table inet $t &&
+		plant "$name: RPS on $DEV rx-0" ip netns exec "$D" \
+			sh -c "echo 1 >/sys/class/net/$DEV/queues/rx-0/rps_cpus"; then
+		"$HC" -n "$D" bench --dev "$DEV" --hooks xdp-native $SHORT --no-path-check \
+			--gen-cmd "$GEN" -o "$T/env.json" >/dev/null 2>"$T/err"
+		check_eq "$name: exit status" "$?" 0 "$T/err"
+		check "$name: the table, in the DUT's namespace" jq_true --arg l "nftables table inet $t (the DUT's netns)" \
+			'.env.outside | index($l) != null' "$T/env.json"
+		check "$name: RPS on the device" jq_true --arg l "rps_cpus 1 on $DEV rx-0" \
+			'.env.outside | index($l) != null' "$T/env.json"
+	fi
+	ip netns exec "$D" nft delete table inet $t 2>/dev/null
+	ip netns exec "$D" sh -c "echo 0 >/sys/class/net/$DEV/queues/rx-0/rps_cpus"
+	check_dut_same "$name"
+}
+
 # tests/bench_dev.sh [NAME...]: these tests, or all of them (tests/lib.sh).
 # The device deleted mid-run (by --gen-cmd in round 2): what bench made
 # on it, its rows' programs and --tune's GRO, went with it; bench says so
