@@ -58,10 +58,20 @@ static int hex4(struct in *in, unsigned long *c)
 	return 0;
 }
 
+/* The length of the string's text from p, up to its closing quote. */
+static size_t raw_len(const char *p)
+{
+	const char *s = p;
+
+	while (*s && *s != '"')
+		s += *s == '\\' && s[1] ? 2 : 1;
+	return s - p;
+}
+
 static int string(struct in *in, char **out)
 {
-	/* Escapes only shrink: the input's length holds the output. */
-	char *o = malloc(strlen(in->p) + 1), *q = o;
+	/* Escapes only shrink: the text's length holds the output. */
+	char *o = malloc(raw_len(in->p + 1) + 1), *q = o;
 
 	if (!o)
 		return in->err = -ENOMEM;
