@@ -119,7 +119,8 @@ static void plan_mismatch(const struct jp *a, const char *an,
 			  const struct jp *b, const char *bn, char *why,
 			  size_t size)
 {
-	static const char *const keys[] = { "windows", "visits" };
+	static const char *const keys[] = { "windows", "visits", "window_s",
+					    "settle_s" };
 	const struct jp *wa = jp_get(a, "window_packets"),
 			*wb = jp_get(b, "window_packets");
 	unsigned int i;

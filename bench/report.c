@@ -700,7 +700,7 @@ static void dut_json(struct hc_pr *p, const struct bench *b)
 	if (b->gen_cmd)
 		jw_str(j, "gen_cmd", b->gen_cmd);
 	else
-		hc_pr_json_num(p, "window_s", b->window);
+		jw_f64(j, "window_s", b->window);
 	jw_str(j, "other_dev", b->other_name);
 	jw_str(j, "tune", b->tune ? b->tune : "");
 	jw_close(j, '}');
@@ -736,10 +736,16 @@ static void plan_json(const struct bench *b, struct hc_json *j)
 		if (!b->rows[i].kind->generator)
 			jw_str(j, NULL, b->rows[i].name);
 	jw_close(j, ']');
-	jw_open(j, "window_packets", '{');
-	for (i = 0; i < b->nrows; i++)
-		jw_u64(j, b->rows[i].name, b->rows[i].window_packets);
-	jw_close(j, '}');
+	/* --dev's windows are times; what they hold, the device's doing */
+	if (b->dev) {
+		jw_f64(j, "window_s", b->window);
+		jw_f64(j, "settle_s", b->settle);
+	} else {
+		jw_open(j, "window_packets", '{');
+		for (i = 0; i < b->nrows; i++)
+			jw_u64(j, b->rows[i].name, b->rows[i].window_packets);
+		jw_close(j, '}');
+	}
 	jw_close(j, '}');
 }
 

@@ -500,6 +500,14 @@ test_env() {
 			'.env.outside | index($l) != null' "$T/env.json"
 		check "$name: RPS on the device" jq_true --arg l "rps_cpus 1 on $DEV rx-0" \
 			'.env.outside | index($l) != null' "$T/env.json"
+		# the plan of a --dev run is its windows' time: what they hold
+		# is the device's doing, and two runs compare
+		check "$name: the plan, in seconds" jq_true \
+			'.plan.window_s > 0 and .plan.settle_s >= 0 and .plan.window_packets == null' "$T/env.json"
+		"$HC" -n "$D" bench --dev "$DEV" --hooks xdp-native $SHORT --no-path-check \
+			--gen-cmd "$GEN" -o "$T/env2.json" >/dev/null 2>"$T/err"
+		"$HC" bench compare "$T/env.json" -- "$T/env2.json" >"$T/out" 2>"$T/err"
+		check_eq "$name: two --dev runs compare (exit 0)" "$?" 0 "$T/err"
 	fi
 	ip netns exec "$D" nft delete table inet $t 2>/dev/null
 	ip netns exec "$D" sh -c "echo 0 >/sys/class/net/$DEV/queues/rx-0/rps_cpus"
