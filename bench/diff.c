@@ -666,11 +666,10 @@ static void env_diffs(const struct bench_cmp_set *set, struct bench_cmp *c)
 			ch = jp_get(env, "changed_during_run");
 			for (k = 0; ch && ch->type == JP_ARR && k < ch->n; k++)
 				if (ch->kid[k].type == JP_STR)
-					diff_line(
-						c->env_diff,
-						sizeof(c->env_diff), who,
-						"changed during the run: %s",
-						ch->kid[k].str);
+					diff_line(c->env_diff,
+						  sizeof(c->env_diff), who,
+						  "changed during the run: %s",
+						  ch->kid[k].str);
 		}
 }
 

@@ -272,8 +272,11 @@ static void scan_links(struct bench_env *env)
 /* Legacy iptables tables loaded in this namespace. */
 static void scan_iptables(struct bench_env *env, const char *where)
 {
-	static const char *const files[] = { "/proc/net/ip_tables_names",
-					     "/proc/net/ip6_tables_names" };
+	/* the thread's: bench moves between namespaces by thread */
+	static const char *const files[] = {
+		"/proc/thread-self/net/ip_tables_names",
+		"/proc/thread-self/net/ip6_tables_names"
+	};
 	char name[64], line[128];
 	unsigned int i;
 	FILE *f;
@@ -301,8 +304,8 @@ static int nft_table(int family, const char *table, void *data)
 	static const struct {
 		int family;
 		const char *name;
-	} fam[] = { { NFPROTO_INET, "inet" },	{ NFPROTO_IPV4, "ip" },
-		    { NFPROTO_ARP, "arp" },	{ NFPROTO_NETDEV, "netdev" },
+	} fam[] = { { NFPROTO_INET, "inet" },	  { NFPROTO_IPV4, "ip" },
+		    { NFPROTO_ARP, "arp" },	  { NFPROTO_NETDEV, "netdev" },
 		    { NFPROTO_BRIDGE, "bridge" }, { NFPROTO_IPV6, "ip6" } };
 	const struct nft_ctx *c = data;
 	const char *f = "?";
@@ -381,8 +384,7 @@ static void scan_tables(struct bench_env *env, int fd)
  * exec mounts the namespace's own): a namesake there with another
  * ifindex is not the device.
  */
-static void scan_steering(struct bench_env *env, const char *dev,
-			  int ifindex)
+static void scan_steering(struct bench_env *env, const char *dev, int ifindex)
 {
 	static const char *const keys[] = { "rps_cpus", "rps_flow_cnt",
 					    "xps_cpus", "xps_rxqs" };
@@ -400,19 +402,21 @@ static void scan_steering(struct bench_env *env, const char *dev,
 	snprintf(dir, sizeof(dir), "/sys/class/net/%s/queues", dev);
 	d = opendir(dir);
 	while (d && (de = readdir(d))) {
-		if (strncmp(de->d_name, "rx-", 3) && strncmp(de->d_name, "tx-", 3))
+		if (strncmp(de->d_name, "rx-", 3) &&
+		    strncmp(de->d_name, "tx-", 3))
 			continue;
 		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-			if (strncmp(keys[k], de->d_name[0] == 'r' ? "rps" : "xps", 3))
+			if (strncmp(keys[k],
+				    de->d_name[0] == 'r' ? "rps" : "xps", 3))
 				continue;
-			snprintf(path, sizeof(path), "%s/%s/%s", dir, de->d_name,
-				 keys[k]);
+			snprintf(path, sizeof(path), "%s/%s/%s", dir,
+				 de->d_name, keys[k]);
 			bench_first_line(path, val, sizeof(val));
 			/* a mask of zeros, or a count of 0: off */
 			if (!val[0] || !val[strspn(val, "0,")])
 				continue;
-			snprintf(line, sizeof(line), "%s %s on %s %s",
-				 keys[k], val, dev, de->d_name);
+			snprintf(line, sizeof(line), "%s %s on %s %s", keys[k],
+				 val, dev, de->d_name);
 			add_line(env->outside, sizeof(env->outside), line);
 		}
 	}
