@@ -118,6 +118,7 @@ mutate $D "same when the estimate, not the interval, is within the margin" 's|el
 mutate $D "runs of different boots taken as independent runs" 's|boots = !one_boot(s);|boots = false;|'
 mutate $D "--dev's rows coarser than the threshold judged" 's|} else if (dev \&\& opts->threshold \&\& c->mde_pct > opts->threshold) {|} else if (0) {|'
 mutate $D "a generator-bound row judged" 's|if (flagged(row, "generator-bound") \&\& !\*verdict) {|if (0) {|'
+mutate $D "a boot's runs without a ratio counted in its mean ratio" 's|cb += !isnan(s->base\[m\]);|cb++;|'
 # The path check's grammar and judge.
 P=path
 mutate $P "a final '*' ignored" "s|if (len \&\& pat\[len - 1\] == '\\*')|if (0)|"
