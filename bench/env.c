@@ -346,36 +346,35 @@ static bool nft_present(void)
 	return found;
 }
 
-static void scan_nft(struct bench_env *env, const char *where)
+static void scan_nft(struct nft_ctx *c)
 {
-	struct nft_ctx c = { env, where };
 	struct hc_err err = {};
 
 	if (nft_present())
-		hc_nl_nft_tables(nft_table, &c, &err);
+		hc_nl_nft_tables(nft_table, c, &err);
 }
 
-/* The tables of the netns fd (-1: this one), the DUT's for --dev. */
+static int tables(void *data)
+{
+	struct nft_ctx *c = data;
+
+	scan_iptables(c->env, c->where);
+	scan_nft(c);
+	return 0;
+}
+
+/*
+ * The tables of the netns fd (-1: this one), the DUT's for --dev; if the
+ * way back fails, the caller's own setns back still holds.
+ */
 static void scan_tables(struct bench_env *env, int fd)
 {
-	const char *where = fd < 0 ? "this netns" : "the DUT's netns";
-	int home = -1;
+	struct nft_ctx c = { env, fd < 0 ? "this netns" : "the DUT's netns" };
 
-	if (fd >= 0) {
-		home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-		if (home < 0 || setns(fd, CLONE_NEWNET)) {
-			if (home >= 0)
-				close(home);
-			return;
-		}
-	}
-	scan_iptables(env, where);
-	scan_nft(env, where);
-	if (home >= 0) {
-		/* on failure, the caller's own setns back still holds */
-		(void)!setns(home, CLONE_NEWNET);
-		close(home);
-	}
+	if (fd < 0)
+		tables(&c);
+	else
+		hc_netns_run(fd, tables, &c);
 }
 
 /*

@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -387,24 +386,33 @@ static int measure(struct bench *b)
  * bench's own namespaces left out, and what changed while they ran is
  * in every row.
  */
+struct env_read_ctx {
+	struct bench_env *env;
+	struct bench_env_at at;
+};
+
+static int env_read_here(void *data)
+{
+	struct env_read_ctx *c = data;
+
+	bench_env_read(c->env, &c->at);
+	return 0;
+}
+
 static int env_read(struct bench *b, struct bench_env *env, bool after)
 {
 	int own[] = { b->fd_dut, b->fd_gen, b->fd_sink };
-	struct bench_env_at at = { own, after && !b->dev ? 3 : 0,
-				   b->dev ? b->fd_dut : -1, b->dev, b->if_dut };
-	int here = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	struct env_read_ctx c = {
+		env, { own, after && !b->dev ? 3 : 0, b->dev ? b->fd_dut : -1,
+		       b->dev, b->if_dut }
+	};
+	int ret = b->fd_root < 0 ? -EBADF :
+				   hc_netns_run(b->fd_root, env_read_here, &c);
 
-	if (here < 0 || setns(b->fd_root, CLONE_NEWNET)) {
-		if (here >= 0)
-			close(here);
-		return -errno;
-	}
-	bench_env_read(env, &at);
-	if (setns(here, CLONE_NEWNET))
-		fprintf(stderr, "Warning: back into bench's netns: %s\n",
-			strerror(errno));
-	close(here);
-	return 0;
+	if (ret)
+		fprintf(stderr, "Warning: the machine's state %s the run: %s\n",
+			after ? "after" : "before", strerror(-ret));
+	return ret;
 }
 
 static void env_after(struct bench *b)

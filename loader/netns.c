@@ -39,23 +39,29 @@ static __u64 cookie_here(void)
 	return cookie;
 }
 
-/* The cookie of the namespace fd is open on: only a socket there says. */
-static int cookie_of(int fd, __u64 *cookie)
+int hc_netns_run(int fd, int (*fn)(void *data), void *data)
 {
 	int home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	int ret = 0;
+	int ret;
 
 	if (home < 0)
 		return -errno;
 	if (setns(fd, CLONE_NEWNET)) {
 		ret = -errno;
 	} else {
-		*cookie = cookie_here();
+		ret = fn(data);
 		if (setns(home, CLONE_NEWNET))
 			ret = -errno;
 	}
 	close(home);
 	return ret;
+}
+
+/* The cookie of the namespace entered: only a socket there says. */
+static int read_cookie(void *cookie)
+{
+	*(__u64 *)cookie = cookie_here();
+	return 0;
 }
 
 static int id_of(int fd, struct hc_netns_id *id)
@@ -309,7 +315,7 @@ static int match(int fd, const struct hc_netns_id *id, const char *where,
 	if (id->ino != f->id->ino || id->dev != f->id->dev)
 		return 0;
 	/* Another namespace that got the inode of one gone. */
-	ret = f->id->cookie ? cookie_of(fd, &here.cookie) : 0;
+	ret = f->id->cookie ? hc_netns_run(fd, read_cookie, &here.cookie) : 0;
 	if (ret)
 		return ret;
 	if (!hc_netns_same(&here, f->id))

@@ -63,6 +63,12 @@ int hc_netns_open(const struct hc_netns_id *id, const char *name, char *where,
  */
 int hc_netns_with_dev(const char *dev, char *list, size_t size);
 
+/*
+ * fn(data) in the namespace fd is open on, and back: fn's return, or
+ * -errno when entering or coming back failed.
+ */
+int hc_netns_run(int fd, int (*fn)(void *data), void *data);
+
 /* Whether this process is in the initial PID namespace, which sees all. */
 bool hc_pidns_initial(void);
 
