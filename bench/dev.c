@@ -577,9 +577,7 @@ static void settle(struct hc_jrec *rec)
 	struct hc_undo_pass pass = {};
 
 	if (hc_undo_end(&pass, rec, hc_undo_print, NULL))
-		hc_text_printf(stderr, "Hint: run hookcmp%s%s cleanup %s\n",
-			       rec->netns[0] ? " -n " : "", rec->netns,
-			       rec->dev);
+		hc_cleanup_hint(rec->netns, rec->dev, NULL);
 }
 
 static void dev_down(struct bench *b)

@@ -67,14 +67,9 @@ static void teardown(struct bench *b, struct bench_row *r)
 	r->run.hook->detach(&r->run);
 	hc_prog_unload(&r->run);
 	/* The device left or went: where it is, or gone, as run follows it. */
-	if (hc_undo_run(&r->run, hc_undo_print, NULL)) {
-		if (b->dev)
-			fprintf(stderr, "Hint: run hookcmp%s%s cleanup %s\n",
-				b->netns ? " -n " : "", b->netns ?: "",
-				r->run.dev);
-		else /* bench's own namespaces have no name to give cleanup */
-			fprintf(stderr, "Hint: run hookcmp cleanup --all\n");
-	}
+	/* bench's own namespaces have no name to give cleanup: --all */
+	if (hc_undo_run(&r->run, hc_undo_print, NULL))
+		hc_cleanup_hint(b->netns, b->dev ? r->run.dev : NULL, NULL);
 	bench_enter(b->fd_gen);
 }
 

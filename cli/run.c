@@ -206,11 +206,7 @@ static int follow(struct hc_run *r)
 	int left = hc_undo_run(r, hc_undo_print, NULL);
 
 	if (left)
-		hc_text_printf(
-			stderr,
-			"Hint: hookcmp%s%s cleanup %s, once it can be undone\n",
-			r->netns ? " -n " : "", r->netns ? r->netns : "",
-			r->dev);
+		hc_cleanup_hint(r->netns, r->dev, "once it can be undone");
 	return left;
 }
 

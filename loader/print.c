@@ -235,3 +235,12 @@ void hc_undo_print(const struct hc_jrec *j, const struct hc_undo *u, void *data)
 	hc_undo_describe(j, what, sizeof(what));
 	hc_text_printf(stderr, "hookcmp: %s: %s\n", what, u->detail);
 }
+
+void hc_cleanup_hint(const char *netns, const char *dev, const char *when)
+{
+	bool ns = netns && netns[0];
+
+	hc_text_printf(stderr, "Hint: run hookcmp%s%s cleanup %s%s%s\n",
+		       ns ? " -n " : "", ns ? netns : "", dev ?: "--all",
+		       when ? ", " : "", when ?: "");
+}

@@ -74,5 +74,10 @@ struct hc_undo;
 /* "hookcmp: WHAT: DETAIL" on stderr: what became of a record (hc_undo_run). */
 void hc_undo_print(const struct hc_jrec *j, const struct hc_undo *u,
 		   void *data);
+/*
+ * "Hint: run hookcmp [-n NETNS] cleanup DEV" for what is still journalled;
+ * with no DEV, cleanup --all (a namespace with no name to give).
+ */
+void hc_cleanup_hint(const char *netns, const char *dev, const char *when);
 
 #endif
