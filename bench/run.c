@@ -136,19 +136,35 @@ static void account(struct bench *b, struct bench_row *r,
 }
 
 /*
- * The warm-up sizes the row's windows to BENCH_WINDOW_SECS each, by the
- * wall clock: short enough to fit between the host's slow spells, long
- * enough that reading the clocks costs nothing next to them.
+ * After the warm-up, every row's windows one size: about BENCH_WINDOW_SECS
+ * of the slowest row by the wall clock, short enough to fit between the
+ * host's slow spells, long enough that reading the clocks costs nothing
+ * next to them. One size, because a window's cost a packet depends on
+ * its exact count: on veth, windows of 11,152 and 11,191 packets of the
+ * same frames differ by up to 5%, a multiple of 16 (the bulk queue's)
+ * settling in one state where others flip between two (doc/results.md).
+ * A row's delta, gen-only's included, is then between windows alike.
  */
-static void size_windows(struct bench *b, struct bench_row *r,
-			 const struct bench_round *rd)
+static void size_windows(struct bench *b, const struct bench_round *acc)
 {
-	double n = rd->secs > 0 ? BENCH_WINDOW_SECS * rd->generated / rd->secs :
-				  0;
+	double n = 0, k;
+	int i;
 
-	if (b->window_packets || b->planned || !(n > 0))
+	if (b->window_packets || b->planned)
 		return;
-	r->window_packets = n < 1000 ? 1000 : n > 1e7 ? 1e7 : n;
+	for (i = 0; i < b->nrows; i++) {
+		if (b->rows[i].dead || b->rows[i].kind->generator ||
+		    !(acc[i].secs > 0))
+			continue;
+		k = BENCH_WINDOW_SECS * acc[i].generated / acc[i].secs;
+		if (k > 0 && (!n || k < n))
+			n = k;
+	}
+	if (!n)
+		return;
+	n = n < 1024 ? 1024 : n > 1e7 ? 1e7 : n;
+	for (i = 0; i < b->nrows; i++)
+		b->rows[i].window_packets = (__u32)n / 64 * 64;
 }
 
 /*
@@ -229,8 +245,6 @@ static int visit(struct bench *b, struct bench_row *r, int round, int pos,
 	rd.teardown_ms = (hc_now() - t) * 1e3;
 	if (rret)
 		bench_row_fail(r, "setup", rret, &rerr);
-	if (!ret && !round && !sampled)
-		size_windows(b, r, &rd);
 	if (sampled) {
 		bench_round_free(&rd);
 		return ret;
@@ -419,6 +433,8 @@ int bench_run(struct bench *b, struct hc_err *err)
 		t = hc_now();
 		bench_plan_next(&plan, order);
 		ret = visits(b, order, round, acc, err);
+		if (!round && !ret)
+			size_windows(b, acc);
 		for (i = 0; i < b->nrows; i++) {
 			fret = finish(b, &b->rows[i], &acc[i]);
 			ret = ret ?: fret;

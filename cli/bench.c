@@ -91,7 +91,7 @@ static const struct hc_opt bench_opts[] = {
 	  "turns per row and round, the windows shared out, in ABBA order (default 2)",
 	  NULL, 1, 10000 },
 	{ "window-packets", 0, HC_OPT_U32, B(window_packets), "N",
-	  "packets per window (default: about 5 ms of them, sized in the warm-up)",
+	  "packets per window (default: the slowest row's 5 ms, sized in the warm-up)",
 	  NULL, 100, 0xffffffff },
 	{ "topology", 0, HC_OPT_ENUM, B(topology), NULL,
 	  "frames from a veth peer (default), or injected into the DUT's receive path from bench's thread",

@@ -714,6 +714,13 @@ test_target() {
 		grep -qE "^target-ci 0.0001%: (reached|gave up) after $n rounds" "$T/t.out"
 	check "bench --target-ci: recorded" jq_true \
 		'.env.target_ci_pct == 0.0001 and (.env.target_reached | type) == "boolean"' "$T/t.json"
+	# Windows sized in the warm-up: one size, gen-only's too, a multiple
+	# of the bulk queue's 16 and the live frames' batch of 64.
+	"$HC" bench --scenario aa --rounds 1 $NOPATH -o "$T/t.json" >"$T/t.out" 2>"$T/t.err"
+	check_eq "bench windows sized: exit status" "$?" 0 "$T/t.err"
+	check "bench windows sized: one size for every row, a multiple of 64" jq_true \
+		'[.rows[].window_packets] | unique | length == 1 and .[0] % 64 == 0 and .[0] >= 1024' \
+		"$T/t.json" || jq -c '[.rows[] | {name, window_packets}]' "$T/t.json"
 	# --max-time: a target out of reach ends when the rounds took SECS
 	"$HC" bench --topology inject --scenario static-key --hooks ingress --rounds 2 \
 		--max-rounds 1000 --target-ci 0.0001 --max-time 1 --packets 20000 $NOPATH \
