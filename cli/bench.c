@@ -380,12 +380,6 @@ static int measure(struct bench *b)
 	return 0;
 }
 
-/*
- * The machine's state, read from where bench started (the settings are
- * per netns), --dev's tables from the DUT's netns; after the rounds,
- * bench's own namespaces left out, and what changed while they ran is
- * in every row.
- */
 struct env_read_ctx {
 	struct bench_env *env;
 	struct bench_env_at at;
@@ -399,6 +393,12 @@ static int env_read_here(void *data)
 	return 0;
 }
 
+/*
+ * The machine's state, read from where bench started (the settings are
+ * per netns), --dev's tables from the DUT's netns; after the rounds,
+ * bench's own namespaces left out, and what changed while they ran is
+ * in every row.
+ */
 static int env_read(struct bench *b, struct bench_env *env, bool after)
 {
 	int own[] = { b->fd_dut, b->fd_gen, b->fd_sink };
@@ -410,7 +410,7 @@ static int env_read(struct bench *b, struct bench_env *env, bool after)
 				   hc_netns_run(b->fd_root, env_read_here, &c);
 
 	if (ret)
-		fprintf(stderr, "Warning: the machine's state %s the run: %s\n",
+		fprintf(stderr, "Warning: reading the machine's state %s the run: %s\n",
 			after ? "after" : "before", strerror(-ret));
 	return ret;
 }
