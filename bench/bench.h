@@ -254,6 +254,10 @@ struct bench_sum {
 	int excluded; /* windows no estimate takes (bench_scope_window) */
 	double drift; /* max/min of the time per packet over the rounds */
 	bool gen_bound; /* split: the hook ran as fast as the generator */
+	/* A variant's against its own row (vbase), paired the same way. */
+	struct st_est vdelta, vratio;
+	double vmde_ns, vmde_pct;
+	bool vsignificant;
 };
 
 /* A function seen in a row's samples (path.c). */
@@ -307,6 +311,13 @@ struct bench_qdisc_row {
 	bool u32; /* plus a u32 filter that matches nothing */
 };
 
+/* --variant: a change of the user's, made and undone around a row's visit. */
+struct bench_variant {
+	const char *name, *setup, *undo;
+	const char *path; /* --variant-path: more of the path it must run */
+};
+#define BENCH_MAX_VARIANTS 4
+
 struct bench_row {
 	char name[40];
 	const struct bench_kind *kind;
@@ -324,6 +335,11 @@ struct bench_row {
 	struct hc_jrec rec[2];
 	bool created; /* qdisc: it made the qdisc, so only it deletes it */
 	char base_name[40]; /* the row this one is compared with */
+	const struct bench_variant *variant; /* ROW+NAME: ROW with it; NULL */
+	int vbase; /* ROW's index, -1 for none */
+	int variant_failed; /* rounds its --setup failed in, left out */
+	int variant_round; /* the last of them */
+	char variant_why[256]; /* the first one's why */
 	int base; /* its index, -1 for none */
 	int gen; /* index of the gen-only row at this size */
 	__u32 window_packets; /* veth: per window, set in the warm-up */
@@ -438,6 +454,9 @@ struct bench {
 	const char *dev, *other_dev, *gen_cmd, *tune;
 	bool external, force;
 	double settle, window;
+	struct bench_variant variant[BENCH_MAX_VARIANTS];
+	int nvariants;
+	double variant_timeout; /* seconds a --setup or --undo may take */
 
 	/* opened before any row runs */
 	FILE *out, *csv;
@@ -491,6 +510,14 @@ struct bench {
 	struct st_stop stop; /* --target-ci's checks so far */
 	double resolution_ns, resolution_pct;
 };
+
+/* variant.c */
+/*
+ * The row's --setup (or with undo, its --undo), in the DUT's namespace:
+ * 0, or -errno with the command's last words in err.
+ */
+int bench_variant_step(struct bench *b, struct bench_row *r, int round,
+		       bool undo, struct hc_err *err);
 
 /* scenario.c: what scenarios build with */
 /* --hooks lets this row in; a scenario's baseline is always let in. */

@@ -813,7 +813,7 @@ static int traffic_start(struct bench *b, struct bench_row *r, int round,
 		t->envp[i] = t->env[i];
 	t->envp[7] = NULL;
 	/* Where bench was started: ssh and ip netns exec work from there. */
-	ret = hc_proc_start(&t->p, b->fd_root, argv, t->envp, t->out,
+	ret = hc_proc_start(&t->p, b->fd_root, 0, argv, t->envp, t->out,
 			    sizeof(t->out));
 	t->cmd = t->running = !ret;
 	return ret;

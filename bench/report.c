@@ -334,6 +334,27 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	/* No interval (too few rounds, or no baseline): nothing to say. */
 	hc_pr_bool(p, HC_PR_ALL, "significant", "sig", 3,
 		   isnan(s->delta.lo) ? -1 : s->significant);
+	/* --variant: a variant row against its own row, the others null */
+	if (b->nvariants) {
+		const struct bench_variant *v = r->variant;
+
+		hc_pr_str(p, HC_PR_ALL, "variant_of", "variant of", -16,
+			  v ? b->rows[r->vbase].name : NULL);
+		rp_est(p, HC_PR_ALL, "variant_delta_ns", "delta ns vs it", 24,
+		       1, true, &s->vdelta);
+		hc_pr_num(p, HC_PR_ALL, "variant_mde_ns", "mde ns", 6, 1,
+			  s->vmde_ns);
+		hc_pr_num(p, HC_PR_DATA, "variant_mde_pct", NULL, 0, 3,
+			  s->vmde_pct);
+		rp_est(p, HC_PR_DATA, "variant_ratio", NULL, 0, 4, false,
+		       &s->vratio);
+		hc_pr_bool(p, HC_PR_ALL, "variant_significant", "sig", 3,
+			   !v || isnan(s->vdelta.lo) ? -1 : s->vsignificant);
+		hc_pr_num(p, HC_PR_ALL, "variant_failed_rounds", "left out",
+			  8, 0, v ? r->variant_failed : NAN);
+		hc_pr_str(p, HC_PR_DATA, "variant_why", NULL, 0,
+			  r->variant_why[0] ? r->variant_why : NULL);
+	}
 	/* veth: the mean of the windows too, the cost under this load */
 	if (!b->dev) {
 		hc_pr_num(p, HC_PR_ALL, "ns_loaded", "loaded", 7, 1,
@@ -735,6 +756,25 @@ static void plan_json(const struct bench *b, struct hc_json *j)
 	for (i = 0; i < b->nrows; i++)
 		if (!b->rows[i].kind->generator)
 			jw_str(j, NULL, b->rows[i].name);
+	jw_close(j, ']');
+	/* the changes of ROW+NAME rows, as given */
+	jw_open(j, "variants", '[');
+	for (i = 0; i < b->nvariants; i++) {
+		const struct bench_variant *v = &b->variant[i];
+
+		jw_open(j, NULL, '{');
+		jw_str(j, "name", v->name);
+		jw_str(j, "setup", v->setup);
+		if (v->undo)
+			jw_str(j, "undo", v->undo);
+		else
+			jw_raw(j, "undo", "null");
+		if (v->path)
+			jw_str(j, "path", v->path);
+		else
+			jw_raw(j, "path", "null");
+		jw_close(j, '}');
+	}
 	jw_close(j, ']');
 	/* --dev's windows are times; what they hold, the device's doing */
 	if (b->dev) {

@@ -168,6 +168,40 @@ static void size_windows(struct bench *b, const struct bench_round *acc)
 }
 
 /*
+ * A failed --setup leaves the row's round out (its other visits' too:
+ * finish() takes only rounds of every visit), saying why the first time.
+ */
+static void variant_failed(struct bench_row *r, int round, int ret,
+			   const struct hc_err *err)
+{
+	if (r->variant_round == round)
+		return;
+	r->variant_round = round;
+	r->variant_failed++;
+	if (!r->variant_why[0])
+		snprintf(r->variant_why, sizeof(r->variant_why),
+			 "round %d: %.230s", round,
+			 err->msg[0] ? err->msg : strerror(-ret));
+}
+
+/*
+ * The row's --undo: failing, it ends the run (exit 1), what it was to
+ * undo perhaps still in place.
+ */
+static int undo(struct bench *b, struct bench_row *r, int round,
+		struct hc_err *err)
+{
+	struct hc_err e = {};
+	int ret = bench_variant_step(b, r, round, true, &e);
+
+	if (ret)
+		hc_err_set(err,
+			   "%s, round %d: %s; what its --setup did may remain in %s's namespace",
+			   r->name, round, e.msg, b->dut_name);
+	return ret;
+}
+
+/*
  * A visit's windows and counts into its row's round so far; the costs
  * are the windows' of all its visits.
  */
@@ -224,27 +258,45 @@ static int visit(struct bench *b, struct bench_row *r, int round, int pos,
 {
 	struct bench_round rd = { .round = round, .order = pos, .ns = NAN };
 	bool perf = round > 0 && r == &b->rows[b->perf_idx];
-	struct hc_err rerr = {};
+	struct hc_err rerr = {}, verr = {};
+	int ret = 0, rret, vret = 0;
 	double t;
-	int ret = 0, rret;
 
 	if (!r->window_packets)
 		r->window_packets = b->window_packets ?: BENCH_WINDOW_START;
 	t = hc_now();
 	rret = hc_fault(&rerr, "bench-row") ?: r->kind->setup(b, r, &rerr);
+	if (!rret && r->variant)
+		vret = bench_variant_step(b, r, round, false, &verr);
 	rd.setup_ms = (hc_now() - t) * 1e3;
 	/* What the setup (or anyone) changed that the window would not count. */
-	if (!rret && b->topo->scope)
+	if (!rret && !vret && b->topo->scope)
 		b->topo->scope(b, r, &rerr);
-	if (!rret && !r->dead)
+	if (!rret && !vret && !r->dead)
 		ret = sampled ? bench_sampled(b, r, &rd, sampled,
 					round ? 1 : BENCH_PATH_SAMPLES, err) :
 			  b->topo->measure(b, r, &rd, perf, err);
 	t = hc_now();
+	/* Its --undo even after a failed --setup: it may have done half. */
+	if (!rret && r->variant) {
+		struct hc_err uerr = {};
+		int uret = undo(b, r, round, &uerr);
+
+		if (uret && !ret) {
+			*err = uerr;
+			ret = uret;
+		}
+	}
 	r->kind->teardown(b, r);
 	rd.teardown_ms = (hc_now() - t) * 1e3;
 	if (rret)
 		bench_row_fail(r, "setup", rret, &rerr);
+	if (vret)
+		variant_failed(r, round, vret, &verr);
+	if (vret && !sampled) {
+		bench_round_free(&rd);
+		return ret;
+	}
 	if (sampled) {
 		bench_round_free(&rd);
 		return ret;

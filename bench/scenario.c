@@ -32,7 +32,7 @@ struct bench_row *bench_row_add(struct bench *b, const char *name,
 	r->kind = kind;
 	r->size = HC_PKT_MIN;
 	r->drop = true;
-	r->base = r->gen = -1;
+	r->base = r->gen = r->vbase = -1;
 	r->path_check.runs = -1;
 	bench_row_path(r, kind->path);
 	return r;
@@ -258,10 +258,59 @@ static void inject_redirect(struct bench_row *r)
 		}
 }
 
+/* Each variant's copy of the first n rows but the generator's (variant.c). */
+static int variant_rows(struct bench *b, int n, struct hc_err *err)
+{
+	int i, v;
+
+	for (v = 0; v < b->nvariants; v++) {
+		const struct bench_variant *var = &b->variant[v];
+
+		for (i = 0; i < n; i++) {
+			const struct bench_row *o = &b->rows[i];
+			struct bench_row *r;
+			char name[sizeof(o->name)];
+
+			if (o->kind->generator)
+				continue;
+			if ((size_t)snprintf(name, sizeof(name), "%s+%s",
+					     o->name, var->name) >=
+			    sizeof(name)) {
+				hc_err_set(err,
+					   "--variant %s: row name %s+%s is longer than %zu characters",
+					   var->name, o->name, var->name,
+					   sizeof(name) - 1);
+				return -ENAMETOOLONG;
+			}
+			if (bench_row_find(b, name) >= 0) {
+				hc_err_set(err,
+					   "--variant %s: a row is called %s already",
+					   var->name, name);
+				return -EEXIST;
+			}
+			r = bench_row_add(b, name, o->kind);
+			if (b->too_many) {
+				hc_err_set(err,
+					   "--variant %s: more than %d rows with the variants",
+					   var->name, BENCH_MAX_ROWS);
+				return -E2BIG;
+			}
+			*r = *o;
+			snprintf(r->name, sizeof(r->name), "%s", name);
+			r->vbase = i;
+			r->variant = var;
+			r->variant_round = -1;
+			if (var->path)
+				bench_row_path(r, var->path);
+		}
+	}
+	return 0;
+}
+
 int bench_rows_build(struct bench *b, struct hc_err *err)
 {
 	bool sizes_differ = false;
-	int i, n;
+	int i, n, ret;
 
 	b->scen->build(b);
 	if (b->too_many) {
@@ -271,6 +320,9 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 	}
 	if (b->hooks && select_rows(b, err))
 		return -EINVAL;
+	ret = variant_rows(b, b->nrows, err);
+	if (ret)
+		return ret;
 	n = b->nrows;
 	for (i = 1; i < n; i++)
 		sizes_differ |= b->rows[i].size != b->rows[0].size;

@@ -127,6 +127,26 @@ static int flag_rounds(struct bench_row *r, const double *base, const double *x,
 	return count;
 }
 
+/* A variant row against its own row, ROW, round by round. */
+static void variant_estimates(const struct bench *b, struct bench_row *r,
+			      int last, double *x)
+{
+	double *base = by_round(&b->rows[r->vbase], last, NS);
+	struct bench_sum *s = &r->sum;
+	int n;
+
+	if (!base)
+		return;
+	n = paired(r, base, x, false);
+	st_hl(x, n, BENCH_LEVEL, &s->vdelta);
+	s->vsignificant = s->vdelta.lo > 0 || s->vdelta.hi < 0;
+	s->vmde_ns = st_mde(&s->vdelta);
+	s->vmde_pct = s->vmde_ns / fabs(s->ns.median) * 100;
+	n = paired(r, base, x, true);
+	st_hl_log(x, n, BENCH_LEVEL, &s->vratio);
+	free(base);
+}
+
 static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 			  int last)
 {
@@ -136,7 +156,9 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 	int i, n = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->ns = s->delta = s->ratio = (struct st_est){ NAN, NAN, NAN };
+	s->ns = s->delta = s->ratio = s->vdelta = s->vratio =
+		(struct st_est){ NAN, NAN, NAN };
+	s->vmde_ns = s->vmde_pct = NAN;
 	s->mpps_med = s->mpps_min = s->mpps_max = s->drift = NAN;
 	s->ns_loaded = s->delta_median = s->mde_ns = s->mde_pct = NAN;
 	for (i = 0; i < r->nrd; i++)
@@ -192,6 +214,8 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 		free(gen);
 	}
 
+	if (r->vbase >= 0)
+		variant_estimates(b, r, last, x);
 	if (r->kind->generator || r->base < 0)
 		goto out;
 	base = by_round(&b->rows[r->base], last, NS);
@@ -224,8 +248,14 @@ void bench_summarize(struct bench *b)
 		if (b->rows[i].nrd &&
 		    b->rows[i].rd[b->rows[i].nrd - 1].round > last)
 			last = b->rows[i].rd[b->rows[i].nrd - 1].round;
-	for (i = 0; i < b->nrows; i++)
-		mark_contended(&b->rows[i]);
+	for (i = 0; i < b->nrows; i++) {
+		struct bench_row *r = &b->rows[i];
+
+		mark_contended(r);
+		if (r->variant_failed && !r->nrd)
+			bench_row_invalid(r, "its --setup failed in every round (%s)",
+					  r->variant_why);
+	}
 	for (i = 0; i < b->nrows; i++)
 		row_costs(b, &b->rows[i], last);
 	for (i = 0; i < b->nrows; i++)
@@ -416,6 +446,7 @@ int bench_flags(const struct bench *b, const struct bench_row *r,
 	FLAG(r->kind->generator && r->sum.drift > BENCH_DRIFT_MAX, "drift");
 	FLAG(b->env.emulated, "emulated");
 	FLAG(bench_disagrees(b, r), "unpaired-disagrees");
+	FLAG(r->variant_failed, "setup-failed");
 #undef FLAG
 	return n;
 }

@@ -48,6 +48,70 @@ static int parse_seed(void *cfg, const char *arg, struct hc_err *err)
 	return 0;
 }
 
+/* --variant NAME, and the --setup, --undo and --variant-path after it. */
+static int parse_variant(void *cfg, const char *arg, struct hc_err *err)
+{
+	struct bench *b = cfg;
+	int i;
+
+	if (b->nvariants == BENCH_MAX_VARIANTS) {
+		hc_err_set(err, "--variant %s: at most %d variants", arg,
+			   BENCH_MAX_VARIANTS);
+		return -EINVAL;
+	}
+	if (!arg[0] || strlen(arg) > 15 || arg[strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789-_.")]) {
+		hc_err_set(err,
+			   "--variant '%s': a name of 1-15 lowercase letters, digits, '-', '_' or '.'",
+			   arg);
+		return -EINVAL;
+	}
+	for (i = 0; i < b->nvariants; i++)
+		if (!strcmp(b->variant[i].name, arg)) {
+			hc_err_set(err, "--variant %s given twice", arg);
+			return -EINVAL;
+		}
+	b->variant[b->nvariants++].name = arg;
+	return 0;
+}
+
+/* An option of the last --variant's, once each. */
+static int variant_part(void *cfg, const char *opt, size_t off,
+			const char *arg, struct hc_err *err)
+{
+	struct bench *b = cfg;
+	const char **slot;
+
+	if (!b->nvariants) {
+		hc_err_set(err, "--%s: give --variant NAME before it", opt);
+		return -EINVAL;
+	}
+	slot = (const char **)((char *)&b->variant[b->nvariants - 1] + off);
+	if (*slot) {
+		hc_err_set(err, "--%s given twice for --variant %s", opt,
+			   b->variant[b->nvariants - 1].name);
+		return -EINVAL;
+	}
+	*slot = arg;
+	return 0;
+}
+
+#define V(f) offsetof(struct bench_variant, f)
+
+static int parse_setup(void *cfg, const char *arg, struct hc_err *err)
+{
+	return variant_part(cfg, "setup", V(setup), arg, err);
+}
+
+static int parse_undo(void *cfg, const char *arg, struct hc_err *err)
+{
+	return variant_part(cfg, "undo", V(undo), arg, err);
+}
+
+static int parse_variant_path(void *cfg, const char *arg, struct hc_err *err)
+{
+	return variant_part(cfg, "variant-path", V(path), arg, err);
+}
+
 /* Where a bench option applies (struct hc_opt's scope). */
 enum { BENCH_SC_TARGET = 1 << 0 };
 static const char *const bench_scopes[] = { "--target-ci", NULL };
@@ -136,6 +200,20 @@ static const struct hc_opt bench_opts[] = {
 	  "--external: seconds measured per row and round (default 1)" },
 	{ "settle", 0, HC_OPT_SECS, B(settle), "SEC",
 	  "--external: seconds after a row's setup before its window (default 0.2)" },
+	{ "variant", 0, HC_OPT_FUNC, 0, "NAME",
+	  "add a row ROW+NAME for each row, ROW with the change --setup makes (repeatable)",
+	  .fn = parse_variant },
+	{ "setup", 0, HC_OPT_FUNC, 0, "CMD",
+	  "the last --variant's change: /bin/sh -c CMD in the DUT's netns, after the row's setup, every visit",
+	  .fn = parse_setup },
+	{ "undo", 0, HC_OPT_FUNC, 0, "CMD",
+	  "what undoes it, before the row's teardown; a failure ends the run",
+	  .fn = parse_undo },
+	{ "variant-path", 0, HC_OPT_FUNC, 0, "FUNCS",
+	  "the last --variant's rows must run these kernel functions too (path check)",
+	  .fn = parse_variant_path },
+	{ "variant-timeout", 0, HC_OPT_SECS, B(variant_timeout), "SEC",
+	  "how long a --setup or --undo may run (default 10)" },
 	{ "tune", 0, HC_OPT_STR, B(tune), "LIST",
 	  "--dev: set gro=on|off, threaded=on|off, channels=N for the run, then put them back" },
 	HC_OPT_FORCE(B(force),
@@ -670,6 +748,8 @@ static int dev_usage(struct bench *b)
 		b->window = 1;
 	if (!b->settle)
 		b->settle = 0.2;
+	if (!b->variant_timeout)
+		b->variant_timeout = 10;
 	return 0;
 }
 
@@ -734,6 +814,11 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		usage();
 		return 0;
 	}
+	for (i = 0; i < b->nvariants; i++)
+		if (!b->variant[i].setup)
+			return hc_fail(HC_EXIT_USAGE,
+				       "--variant %s: no --setup: what is its change?",
+				       b->variant[i].name);
 	b->scen = bench_scenarios[b->scenario];
 	if (b->dev && b->scen->forward)
 		return hc_fail(

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include "exec.h"
@@ -31,8 +32,9 @@ static void close_pipes(int po[2], int pe[2])
 	}
 }
 
-int hc_proc_start(struct hc_proc *p, int nsfd, const char *const *argv,
-		  const char *const *env, char *out, size_t size)
+int hc_proc_start(struct hc_proc *p, int nsfd, unsigned int flags,
+		  const char *const *argv, const char *const *env, char *out,
+		  size_t size)
 {
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, e;
 
@@ -57,6 +59,14 @@ int hc_proc_start(struct hc_proc *p, int nsfd, const char *const *argv,
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (nsfd >= 0 && setns(nsfd, CLONE_NEWNET))
+			_exit(126);
+		/* As ip netns exec: /sys/class/net shows this namespace's. */
+		if (nsfd >= 0 && (flags & HC_PROC_SYSFS) &&
+		    (unshare(CLONE_NEWNS) ||
+		     mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) ||
+		     /* no sysfs there before is no failure */
+		     (umount2("/sys", MNT_DETACH) && errno != EINVAL) ||
+		     mount("sysfs", "/sys", "sysfs", 0, NULL)))
 			_exit(126);
 		for (; env && *env; env++)
 			putenv((char *)*env);
@@ -196,7 +206,7 @@ int hc_exec(int nsfd, const char *const *argv, char *out, size_t size,
 	    struct hc_err *err)
 {
 	struct hc_proc p;
-	int ret = hc_proc_start(&p, nsfd, argv, NULL, out, size);
+	int ret = hc_proc_start(&p, nsfd, 0, argv, NULL, out, size);
 
 	if (ret)
 		return ret;

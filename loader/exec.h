@@ -19,13 +19,17 @@ struct hc_proc {
 	int status;
 };
 
+/* In nsfd, with a mount namespace and a sysfs of that namespace's own. */
+#define HC_PROC_SYSFS 1u
+
 /*
  * Starts argv in the network namespace nsfd (-1: ours) with env ("K=V",
  * NULL-terminated, or NULL) added; its stdout goes to out (size bytes,
  * NULL: discarded), the tail of its stderr is kept.
  */
-int hc_proc_start(struct hc_proc *p, int nsfd, const char *const *argv,
-		  const char *const *env, char *out, size_t size);
+int hc_proc_start(struct hc_proc *p, int nsfd, unsigned int flags,
+		  const char *const *argv, const char *const *env, char *out,
+		  size_t size);
 /* Reads its output for up to ms; 1 once it has exited, 0 if not yet. */
 int hc_proc_poll(struct hc_proc *p, int ms);
 /* SIGTERM to its process group, then waits for it; no result to read. */

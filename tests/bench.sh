@@ -354,6 +354,110 @@ test_compare() {
 		'.regressed >= 1 and ([.rows[] | select(.verdict == "slower") | .name] | index($tc + "-1rules") != null)' "$out"
 }
 
+# --variant: a row ROW+NAME for each row, ROW with the user's change made
+# by --setup in the DUT's namespace and undone by --undo, every visit.
+test_variant() {
+	local name="bench --variant" v pid i
+	# A change of nothing: a valid row, compared with its own row.
+	"$HC" bench --scenario aa --variant same --setup true $QUICK \
+		-o "$T/v.json" >"$T/v.out" 2>"$T/v.err"
+	check_eq "$name, no change: exit status" "$?" 0 "$T/v.err"
+	check_eq "$name, no change: a row per row" \
+		"$(jq -c '[.rows[].name]' "$T/v.json")" \
+		'["nothing-a","nothing-b","nothing-a+same","nothing-b+same","gen-only"]'
+	check "$name, no change: each compared with its own row, and the baseline" jq_true \
+		'all(.rows[] | select(.name | test("[+]")); .valid and
+		 .variant_of == (.name | sub("[+]same$"; "")) and .baseline == "nothing-a" and
+		 (.variant_delta_ns.median | type) == "number" and .variant_failed_rounds == 0) and
+		 all(.rows[] | select(.name | test("[+]") | not); .variant_of == null)' "$T/v.json"
+	check "$name, no change: the table's columns" \
+		grep -qE "^row .* variant of +delta ns vs it +mde ns sig left out +valid$" "$T/v.out"
+
+	# What the commands see: the topology, the row and round; the DUT's
+	# namespace, with its own sysfs.
+	rm -f "$T"/venv.*
+	"$HC" bench --scenario aa --hooks nothing-a --variant look \
+		--setup "{ env; readlink /proc/self/ns/net; readlink \$HC_NETNS; ls /sys/class/net; } >$T/venv.\$HC_ROUND" \
+		$QUICK -o "$T/v.json" >"$T/v.out" 2>"$T/v.err"
+	check_eq "$name, its environment: exit status" "$?" 0 "$T/v.err"
+	for v in "HC_VARIANT=look" "HC_ROW=nothing-a[+]look" "HC_BASE_ROW=nothing-a" "HC_ROUND=1" \
+		"HC_DEV=hcd" "HC_PEER=hcg" "HC_DUT_MAC=([0-9a-f]{2}:){5}[0-9a-f]{2}" \
+		"HC_DUT_IP=[0-9.]+" "HC_NETNS=/proc/[0-9]+/fd/[0-9]+"; do
+		check "$name, its environment: $v" grep -qxE "$v" "$T/venv.1"
+	done
+	check "$name, its environment: run in the DUT's netns" \
+		[ "$(grep '^net:' "$T/venv.1" | sort -u | wc -l)" = 1 -a "$(grep -c '^net:' "$T/venv.1")" = 2 ]
+	check "$name, its environment: not in ours" not grep -qx "$(readlink /proc/self/ns/net)" "$T/venv.1"
+	check "$name, its environment: sysfs of the DUT's netns" grep -qx hcd "$T/venv.1"
+
+	# A --setup failing in one round: that round left out, saying why.
+	"$HC" bench --scenario aa --hooks nothing-a --variant some \
+		--setup '[ "$HC_ROUND" != 2 ] || { echo no luck >&2; exit 3; }' \
+		--rounds 3 --packets 20000 --no-path-check -o "$T/v.json" >"$T/v.out" 2>"$T/v.err"
+	check_eq "$name, --setup failing once: exit status" "$?" 0 "$T/v.err"
+	check "$name, --setup failing once: round 2 left out, why kept" jq_true \
+		'.rows[] | select(.name == "nothing-a+some") | .valid and .variant_failed_rounds == 1 and
+		 ([.rounds[].round] == [1, 3]) and (.flags | index("setup-failed")) and
+		 (.variant_why | test("^round 2: --setup of some failed [(]exit 3[)], saying: no luck$"))' \
+		"$T/v.json" ||
+		jq -c '.rows[] | select(.name == "nothing-a+some") | {variant_failed_rounds, variant_why, flags}' "$T/v.json"
+
+	# Failing always, or hanging: the row INVALID, the others stand.
+	"$HC" bench --scenario aa --hooks nothing-a --variant bad --setup 'echo boom >&2; exit 1' \
+		$QUICK -o "$T/v.json" >"$T/v.out" 2>"$T/v.err"
+	check "$name, --setup failing: the row INVALID, saying why; its own row valid" jq_true \
+		'(.rows[] | select(.name == "nothing-a+bad") | (.valid | not) and
+		  (.reason | test("^its --setup failed in every round [(]round 1: --setup of bad failed [(]exit 1[)], saying: boom[)]$"))) and
+		 (.rows[] | select(.name == "nothing-a") | .valid)' "$T/v.json" ||
+		jq -c '.rows[] | {name, reason}' "$T/v.json"
+	"$HC" bench --scenario aa --hooks nothing-a --variant slow --setup "echo \$\$ >$T/slow.pid; exec sleep 60" \
+		--variant-timeout 0.5 $QUICK -o "$T/v.json" >"$T/v.out" 2>"$T/v.err"
+	check "$name, --setup hanging: the row INVALID for the time" jq_true \
+		'.rows[] | select(.name == "nothing-a+slow") | (.valid | not) and
+		 (.reason | test("--setup of slow: still running after 0.5 s [(]--variant-timeout[)]"))' "$T/v.json" ||
+		jq -c '.rows[] | {name, reason}' "$T/v.json"
+	check "$name, --setup hanging: stopped" not kill -0 "$(cat "$T/slow.pid")"
+
+	# --undo failing ends the run: exit 1, saying what may remain.
+	"$HC" bench --scenario aa --hooks nothing-a --variant stuck --setup true --undo 'exit 4' \
+		$QUICK -o "$T/v.json" >"$T/v.out" 2>"$T/v.err"
+	check_eq "$name, --undo failing: exit 1" "$?" 1 "$T/v.err"
+	check "$name, --undo failing: says what may remain" grep -qE \
+		"nothing-a[+]stuck, round 0: --undo of stuck failed [(]exit 4[)]; what its --setup did may remain in hcd's namespace" "$T/v.err"
+
+	# SIGINT in a round: the pending --undo runs.
+	rm -f "$T/mark"
+	"$HC" bench --scenario aa --hooks nothing-a --variant held --setup "touch $T/mark" --undo "rm $T/mark" \
+		--rounds 50 --packets 2000000 --no-path-check -o "$T/v.json" >/dev/null 2>"$T/v.err" &
+	pid=$!
+	for i in $(seq "$WAIT_TICKS"); do
+		grep -q "^round 1/" "$T/v.err" && break
+		sleep 0.1
+	done
+	for i in $(seq "$WAIT_TICKS"); do
+		[ -e "$T/mark" ] && break
+		sleep 0.02
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	check_eq "$name, SIGINT: exit status" "$?" 130
+	check "$name, SIGINT: its --undo ran" not test -e "$T/mark"
+
+	# Usage: each mistake refused before anything runs.
+	while IFS=';' read -r what args; do
+		# shellcheck disable=SC2086
+		"$HC" bench $args >"$T/v.out" 2>&1
+		check_eq "$name usage, $what: exit 2" "$?" 2 "$T/v.out"
+	done <<EOF
+--setup before --variant;--setup true --variant x
+no --setup;--variant x
+a name with a plus;--variant a+b --setup true
+twice;--variant x --setup true --variant x --setup true
+--undo twice;--variant x --setup true --undo true --undo true
+EOF
+	root_state_same "$name: nothing left behind"
+}
+
 # bench --runs: K runs, each a bench of its own, one document with each
 # row's spread between them; compare takes it as its runs.
 test_runs() {

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Variants (--variant NAME --setup CMD --undo CMD): for each row chosen, a
+ * row ROW+NAME, compared with ROW round by round, whose every visit runs
+ * the user's SETUP after the row's own setup and UNDO before its
+ * teardown. The commands run in the DUT's network namespace, with a
+ * sysfs of its own, and the topology in their environment.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench.h"
+#include "exec.h"
+
+/* Its environment: the topology, the row and the round. */
+struct venv {
+	char s[10][128];
+	const char *p[11];
+};
+
+static void venv_fill(struct venv *e, const struct bench *b,
+		      const struct bench_row *r, int round)
+{
+	const __u8 *m = b->dut_mac;
+	int i = 0;
+
+	snprintf(e->s[i++], 128, "HC_VARIANT=%s", r->variant->name);
+	snprintf(e->s[i++], 128, "HC_ROW=%s", r->name);
+	snprintf(e->s[i++], 128, "HC_BASE_ROW=%s", r->base_name);
+	snprintf(e->s[i++], 128, "HC_ROUND=%d", round);
+	snprintf(e->s[i++], 128, "HC_DEV=%s", b->dut_name);
+	snprintf(e->s[i++], 128, "HC_PEER=%s", b->dev ? "" : BENCH_GEN_DEV);
+	snprintf(e->s[i++], 128, "HC_DUT_MAC=%02x:%02x:%02x:%02x:%02x:%02x",
+		 m[0], m[1], m[2], m[3], m[4], m[5]);
+	snprintf(e->s[i++], 128, "HC_DUT_IP=%s", b->dut.ip);
+	snprintf(e->s[i++], 128, "HC_NETNS=/proc/%d/fd/%d", getpid(),
+		 b->fd_dut);
+	for (int k = 0; k < i; k++)
+		e->p[k] = e->s[k];
+	e->p[i] = NULL;
+}
+
+int bench_variant_step(struct bench *b, struct bench_row *r, int round,
+		       bool undo, struct hc_err *err)
+{
+	const char *cmd = undo ? r->variant->undo : r->variant->setup;
+	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+	double end = hc_now() + b->variant_timeout;
+	int ret;
+	struct hc_proc p;
+	struct venv e;
+	char what[64];
+
+	if (!cmd)
+		return 0;
+	venv_fill(&e, b, r, round);
+	snprintf(what, sizeof(what), "--%s of %s", undo ? "undo" : "setup",
+		 r->variant->name);
+	ret = hc_proc_start(&p, b->fd_dut, HC_PROC_SYSFS, argv, e.p, NULL, 0);
+	if (ret) {
+		hc_err_set(err, "%s: starting it", what);
+		return ret;
+	}
+	while (!hc_proc_poll(&p, end > hc_now() ? (end - hc_now()) * 1e3 + 1 :
+						      0))
+		if (hc_now() >= end)
+			break;
+	if (p.pid > 0) {
+		hc_proc_stop(&p);
+		hc_err_set(err, "%s: still running after %g s (--variant-timeout)",
+			   what, b->variant_timeout);
+		return -ETIMEDOUT;
+	}
+	return hc_proc_result(&p, what, err);
+}
