@@ -214,6 +214,7 @@ static int topo_up(struct bench *b, struct hc_err *err)
 				     err);
 	if (step(ret, err, "adding 198.18.0.2/15 to " BENCH_DUT_DEV))
 		return ret;
+	snprintf(b->dut.ip, sizeof(b->dut.ip), "198.18.0.2");
 	ret = hc_fault(err, "bench-up") ?: links_up(b, err);
 	if (step(ret, err, "bringing the veth devices up"))
 		return ret;

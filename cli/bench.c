@@ -603,11 +603,50 @@ static int run_child(struct bench *b, const char *env)
  * visits of an earlier run, into b; *doc keeps its document for
  * plan_rows(). A bench --runs document's plan is its first run's.
  */
+/* The plan's variants, as given then: the run repeats them. */
+static int plan_variants(struct bench *b, const struct jp *vs)
+{
+	int i;
+
+	for (i = 0; vs && vs->type == JP_ARR && i < vs->n; i++) {
+		const struct jp *v = &vs->kid[i];
+		struct bench_variant *var = &b->variant[b->nvariants];
+
+		if (b->nvariants == BENCH_MAX_VARIANTS || !jp_str(v, "name", NULL) ||
+		    !jp_str(v, "setup", NULL))
+			return hc_fail(HC_EXIT_USAGE,
+				       "--plan %s: its variants are not ones this bench runs",
+				       b->plan_path);
+		var->name = jp_str(v, "name", NULL);
+		var->setup = jp_str(v, "setup", NULL);
+		var->undo = jp_str(v, "undo", NULL);
+		var->path = jp_str(v, "path", NULL);
+		b->nvariants++;
+	}
+	return 0;
+}
+
+/* A variant's row (ROW+NAME): it comes with its variant, not --hooks. */
+static bool variant_row(const struct bench *b, const char *row)
+{
+	size_t n = strlen(row), k;
+	int i;
+
+	for (i = 0; i < b->nvariants; i++) {
+		k = strlen(b->variant[i].name);
+		if (n > k + 1 && row[n - k - 1] == '+' &&
+		    !strcmp(row + n - k, b->variant[i].name))
+			return true;
+	}
+	return false;
+}
+
 static int plan_load(struct bench *b, struct jp **doc)
 {
 	static const char *const decided[] = {
 		"scenario", "topology", "cpu-mode",	  "hooks", "windows",
-		"visits",   "packets",	"window-packets", "dev",   NULL
+		"visits",   "packets",	"window-packets", "dev",   "variant",
+		NULL
 	};
 	static char hooks[4096];
 	const struct jp *plan, *rows;
@@ -633,10 +672,14 @@ static int plan_load(struct bench *b, struct jp **doc)
 			jp_str(plan, "cpu_mode", "?"));
 	b->windows = jp_num(plan, "windows", 0);
 	b->visits = jp_num(plan, "visits", 0);
+	ret = plan_variants(b, jp_get(plan, "variants"));
+	if (ret)
+		return ret;
 	rows = jp_get(plan, "rows");
 	hooks[0] = '\0';
 	for (i = 0; rows && rows->type == JP_ARR && i < rows->n; i++)
-		if (rows->kid[i].type == JP_STR)
+		if (rows->kid[i].type == JP_STR &&
+		    !variant_row(b, rows->kid[i].str))
 			snprintf(hooks + strlen(hooks),
 				 sizeof(hooks) - strlen(hooks), "%s%s",
 				 i ? "," : "", rows->kid[i].str);
@@ -748,8 +791,7 @@ static int dev_usage(struct bench *b)
 		b->window = 1;
 	if (!b->settle)
 		b->settle = 0.2;
-	if (!b->variant_timeout)
-		b->variant_timeout = 10;
+
 	return 0;
 }
 
@@ -814,6 +856,8 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		usage();
 		return 0;
 	}
+	if (!b->variant_timeout)
+		b->variant_timeout = 10;
 	for (i = 0; i < b->nvariants; i++)
 		if (!b->variant[i].setup)
 			return hc_fail(HC_EXIT_USAGE,
