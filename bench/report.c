@@ -350,8 +350,8 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 		       &s->vratio);
 		hc_pr_bool(p, HC_PR_ALL, "variant_significant", "sig", 3,
 			   !v || isnan(s->vdelta.lo) ? -1 : s->vsignificant);
-		hc_pr_num(p, HC_PR_ALL, "variant_failed_rounds", "left out",
-			  8, 0, v ? r->variant_failed : NAN);
+		hc_pr_num(p, HC_PR_ALL, "variant_failed_rounds", "left out", 8,
+			  0, v ? r->variant_failed : NAN);
 		hc_pr_str(p, HC_PR_DATA, "variant_why", NULL, 0,
 			  r->variant_why[0] ? r->variant_why : NULL);
 	}

@@ -195,9 +195,10 @@ static int undo(struct bench *b, struct bench_row *r, int round,
 	int ret = bench_variant_step(b, r, round, true, &e);
 
 	if (ret)
-		hc_err_set(err,
-			   "%s, round %d: %s; what its --setup did may remain in %s's namespace",
-			   r->name, round, e.msg, b->dut_name);
+		hc_err_set(
+			err,
+			"%s, round %d: %s; what its --setup did may remain in %s's namespace",
+			r->name, round, e.msg, b->dut_name);
 	return ret;
 }
 

@@ -274,25 +274,28 @@ static int variant_rows(struct bench *b, int n, struct hc_err *err)
 			if (o->kind->generator)
 				continue;
 			if ((size_t)snprintf(name, sizeof(name), "%s+%s",
-					     o->name, var->name) >=
-			    sizeof(name)) {
-				hc_err_set(err,
-					   "--variant %s: row name %s+%s is longer than %zu characters",
-					   var->name, o->name, var->name,
-					   sizeof(name) - 1);
+					     o->name,
+					     var->name) >= sizeof(name)) {
+				hc_err_set(
+					err,
+					"--variant %s: row name %s+%s is longer than %zu characters",
+					var->name, o->name, var->name,
+					sizeof(name) - 1);
 				return -ENAMETOOLONG;
 			}
 			if (bench_row_find(b, name) >= 0) {
-				hc_err_set(err,
-					   "--variant %s: a row is called %s already",
-					   var->name, name);
+				hc_err_set(
+					err,
+					"--variant %s: a row is called %s already",
+					var->name, name);
 				return -EEXIST;
 			}
 			r = bench_row_add(b, name, o->kind);
 			if (b->too_many) {
-				hc_err_set(err,
-					   "--variant %s: more than %d rows with the variants",
-					   var->name, BENCH_MAX_ROWS);
+				hc_err_set(
+					err,
+					"--variant %s: more than %d rows with the variants",
+					var->name, BENCH_MAX_ROWS);
 				return -E2BIG;
 			}
 			*r = *o;

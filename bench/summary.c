@@ -253,8 +253,9 @@ void bench_summarize(struct bench *b)
 
 		mark_contended(r);
 		if (r->variant_failed && !r->nrd)
-			bench_row_invalid(r, "its --setup failed in every round (%s)",
-					  r->variant_why);
+			bench_row_invalid(
+				r, "its --setup failed in every round (%s)",
+				r->variant_why);
 	}
 	for (i = 0; i < b->nrows; i++)
 		row_costs(b, &b->rows[i], last);

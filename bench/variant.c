@@ -23,7 +23,7 @@ static void venv_fill(struct venv *e, const struct bench *b,
 		      const struct bench_row *r, int round)
 {
 	const __u8 *m = b->dut_mac;
-	int i = 0;
+	int i = 0, k;
 
 	snprintf(e->s[i++], 128, "HC_VARIANT=%s", r->variant->name);
 	snprintf(e->s[i++], 128, "HC_ROW=%s", r->name);
@@ -36,7 +36,7 @@ static void venv_fill(struct venv *e, const struct bench *b,
 	snprintf(e->s[i++], 128, "HC_DUT_IP=%s", b->dut.ip);
 	snprintf(e->s[i++], 128, "HC_NETNS=/proc/%d/fd/%d", getpid(),
 		 b->fd_dut);
-	for (int k = 0; k < i; k++)
+	for (k = 0; k < i; k++)
 		e->p[k] = e->s[k];
 	e->p[i] = NULL;
 }
@@ -62,13 +62,14 @@ int bench_variant_step(struct bench *b, struct bench_row *r, int round,
 		hc_err_set(err, "%s: starting it", what);
 		return ret;
 	}
-	while (!hc_proc_poll(&p, end > hc_now() ? (end - hc_now()) * 1e3 + 1 :
-						      0))
+	while (!hc_proc_poll(&p,
+			     end > hc_now() ? (end - hc_now()) * 1e3 + 1 : 0))
 		if (hc_now() >= end)
 			break;
 	if (p.pid > 0) {
 		hc_proc_stop(&p);
-		hc_err_set(err, "%s: still running after %g s (--variant-timeout)",
+		hc_err_set(err,
+			   "%s: still running after %g s (--variant-timeout)",
 			   what, b->variant_timeout);
 		return -ETIMEDOUT;
 	}

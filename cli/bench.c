@@ -59,10 +59,12 @@ static int parse_variant(void *cfg, const char *arg, struct hc_err *err)
 			   BENCH_MAX_VARIANTS);
 		return -EINVAL;
 	}
-	if (!arg[0] || strlen(arg) > 15 || arg[strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789-_.")]) {
-		hc_err_set(err,
-			   "--variant '%s': a name of 1-15 lowercase letters, digits, '-', '_' or '.'",
-			   arg);
+	if (!arg[0] || strlen(arg) > 15 ||
+	    arg[strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789-_.")]) {
+		hc_err_set(
+			err,
+			"--variant '%s': a name of 1-15 lowercase letters, digits, '-', '_' or '.'",
+			arg);
 		return -EINVAL;
 	}
 	for (i = 0; i < b->nvariants; i++)
@@ -75,8 +77,8 @@ static int parse_variant(void *cfg, const char *arg, struct hc_err *err)
 }
 
 /* An option of the last --variant's, once each. */
-static int variant_part(void *cfg, const char *opt, size_t off,
-			const char *arg, struct hc_err *err)
+static int variant_part(void *cfg, const char *opt, size_t off, const char *arg,
+			struct hc_err *err)
 {
 	struct bench *b = cfg;
 	const char **slot;
@@ -612,11 +614,12 @@ static int plan_variants(struct bench *b, const struct jp *vs)
 		const struct jp *v = &vs->kid[i];
 		struct bench_variant *var = &b->variant[b->nvariants];
 
-		if (b->nvariants == BENCH_MAX_VARIANTS || !jp_str(v, "name", NULL) ||
-		    !jp_str(v, "setup", NULL))
-			return hc_fail(HC_EXIT_USAGE,
-				       "--plan %s: its variants are not ones this bench runs",
-				       b->plan_path);
+		if (b->nvariants == BENCH_MAX_VARIANTS ||
+		    !jp_str(v, "name", NULL) || !jp_str(v, "setup", NULL))
+			return hc_fail(
+				HC_EXIT_USAGE,
+				"--plan %s: its variants are not ones this bench runs",
+				b->plan_path);
 		var->name = jp_str(v, "name", NULL);
 		var->setup = jp_str(v, "setup", NULL);
 		var->undo = jp_str(v, "undo", NULL);
@@ -644,9 +647,9 @@ static bool variant_row(const struct bench *b, const char *row)
 static int plan_load(struct bench *b, struct jp **doc)
 {
 	static const char *const decided[] = {
-		"scenario", "topology", "cpu-mode",	  "hooks", "windows",
-		"visits",   "packets",	"window-packets", "dev",   "variant",
-		NULL
+		"scenario", "topology", "cpu-mode", "hooks",
+		"windows",  "visits",	"packets",  "window-packets",
+		"dev",	    "variant",	NULL
 	};
 	static char hooks[4096];
 	const struct jp *plan, *rows;
@@ -860,9 +863,10 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		b->variant_timeout = 10;
 	for (i = 0; i < b->nvariants; i++)
 		if (!b->variant[i].setup)
-			return hc_fail(HC_EXIT_USAGE,
-				       "--variant %s: no --setup: what is its change?",
-				       b->variant[i].name);
+			return hc_fail(
+				HC_EXIT_USAGE,
+				"--variant %s: no --setup: what is its change?",
+				b->variant[i].name);
 	b->scen = bench_scenarios[b->scenario];
 	if (b->dev && b->scen->forward)
 		return hc_fail(
