@@ -390,6 +390,28 @@ test_variant() {
 	check "$name, its environment: not in ours" not grep -qx "$(readlink /proc/self/ns/net)" "$T/venv.1"
 	check "$name, its environment: sysfs of the DUT's netns" grep -qx hcd "$T/venv.1"
 
+	# 64 rules that match nothing, run before the row's own DROP rule:
+	# the row's own path, dearer, and the path check sees the rules run.
+	if command -v iptables >/dev/null && command -v iptables-restore >/dev/null; then
+		"$HC" bench --hooks iptables-raw --variant rules64 \
+			--setup '{ echo "*raw"; echo ":hcv - [0:0]"; for i in $(seq 64); do
+				echo "-A hcv -s 203.0.113.$i/32 -j DROP"; done
+				echo "-I PREROUTING 1 -j hcv"; echo COMMIT; } | iptables-restore -n' \
+			--undo 'iptables -t raw -D PREROUTING -j hcv && iptables -t raw -F hcv && iptables -t raw -X hcv' \
+			--variant-path 'ipt_do_table|nft_do_chain' $SHORT $NOPATH \
+			-o "$T/v.json" >"$T/v.out" 2>"$T/v.err"
+		check_eq "$name, 64 rules: exit status" "$?" 0 "$T/v.err"
+		check "$name, 64 rules: dearer than its row, paired" jq_true \
+			'.rows[] | select(.name == "iptables-raw+rules64") | .valid and
+			 .variant_of == "iptables-raw" and .variant_delta_ns.median > 0' "$T/v.json" ||
+			jq -c '.rows[] | {name, reason, variant_delta_ns}' "$T/v.json"
+		[ -z "$NOPATH" ] && check "$name, 64 rules: its path checked, with the rules" jq_true \
+			'.rows[] | select(.name == "iptables-raw+rules64") | .path.checked and
+			 (.path.declared | test("ipt_do_table[|]nft_do_chain")) and .path.missing == []' "$T/v.json"
+	else
+		echo "SKIP $name, 64 rules: no iptables"
+	fi
+
 	# A --setup failing in one round: that round left out, saying why.
 	"$HC" bench --scenario aa --hooks nothing-a --variant some \
 		--setup '[ "$HC_ROUND" != 2 ] || { echo no luck >&2; exit 3; }' \
