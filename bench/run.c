@@ -278,12 +278,19 @@ static int visit(struct bench *b, struct bench_row *r, int round, int pos,
 					round ? 1 : BENCH_PATH_SAMPLES, err) :
 			  b->topo->measure(b, r, &rd, perf, err);
 	t = hc_now();
-	/* Its --undo even after a failed --setup: it may have done half. */
+	/*
+	 * Its --undo even after a failed --setup, which may have done half;
+	 * failing then, it only adds to the setup's why.
+	 */
 	if (!rret && r->variant) {
 		struct hc_err uerr = {};
 		int uret = undo(b, r, round, &uerr);
+		size_t n = strlen(verr.msg);
 
-		if (uret && !ret) {
+		if (uret && vret)
+			snprintf(verr.msg + n, sizeof(verr.msg) - n,
+				 "; then its --undo failed too");
+		else if (uret && !ret) {
 			*err = uerr;
 			ret = uret;
 		}
