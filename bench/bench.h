@@ -512,12 +512,16 @@ struct bench {
 };
 
 /* variant.c */
+/* The machine's settings (bench_env_files) around a variant's visit. */
+typedef char bench_settings[BENCH_ENV_FILES][256];
 /*
- * The row's --setup (or with undo, its --undo), in the DUT's namespace:
- * 0, or -errno with the command's last words in err.
+ * The row's --setup, in the DUT's namespace, the machine's settings read
+ * into before first; with undo, its --undo, and then the settings again:
+ * 0, or -errno with the command's last words in err, or with the setting
+ * the --undo did not put back.
  */
 int bench_variant_step(struct bench *b, struct bench_row *r, int round,
-		       bool undo, struct hc_err *err);
+		       bench_settings before, bool undo, struct hc_err *err);
 
 /* scenario.c: what scenarios build with */
 /* --hooks lets this row in; a scenario's baseline is always let in. */
@@ -652,6 +656,8 @@ struct bench_env_at {
 };
 /* The machine's state into env. */
 void bench_env_read(struct bench_env *env, const struct bench_env_at *at);
+/* bench_env_files' first lines, as read from the netns fd is open on. */
+void bench_env_settings(int fd, char (*value)[256]);
 /* A file's first line into buf, trimmed; "" when it cannot be read. */
 void bench_first_line(const char *path, char *buf, size_t size);
 /* What differs between two readings into env->changed, lines; how many. */

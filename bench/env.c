@@ -504,6 +504,22 @@ static void config_hash(const char *release, char *buf, size_t size)
 	snprintf(buf, size, "%016llx", (unsigned long long)h);
 }
 
+static int settings(void *value)
+{
+	char (*v)[256] = value;
+	int i;
+
+	for (i = 0; i < BENCH_ENV_FILES; i++)
+		bench_first_line(bench_env_files[i].path, v[i], sizeof(v[i]));
+	return 0;
+}
+
+void bench_env_settings(int fd, char (*value)[256])
+{
+	if (hc_netns_run(fd, settings, value))
+		memset(value, 0, BENCH_ENV_FILES * sizeof(*value));
+}
+
 void bench_env_read(struct bench_env *env, const struct bench_env_at *at)
 {
 	struct utsname u;

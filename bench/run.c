@@ -189,16 +189,18 @@ static void variant_failed(struct bench_row *r, int round, int ret,
  * undo perhaps still in place.
  */
 static int undo(struct bench *b, struct bench_row *r, int round,
-		struct hc_err *err)
+		bench_settings before, struct hc_err *err)
 {
 	struct hc_err e = {};
-	int ret = bench_variant_step(b, r, round, true, &e);
+	int ret = bench_variant_step(b, r, round, before, true, &e);
 
-	if (ret)
-		hc_err_set(
-			err,
-			"%s, round %d: %s; what its --setup did may remain in %s's namespace",
-			r->name, round, e.msg, b->dut_name);
+	if (ret == -ENOTRECOVERABLE)
+		hc_err_set(err, "%s, round %d: %s; put it back yourself",
+			   r->name, round, e.msg);
+	else if (ret)
+		hc_err_set(err,
+			   "%s, round %d: %s; what its --setup did may remain in %s's namespace",
+			   r->name, round, e.msg, b->dut_name);
 	return ret;
 }
 
@@ -261,6 +263,7 @@ static int visit(struct bench *b, struct bench_row *r, int round, int pos,
 	bool perf = round > 0 && r == &b->rows[b->perf_idx];
 	struct hc_err rerr = {}, verr = {};
 	int ret = 0, rret, vret = 0;
+	bench_settings before;
 	double t;
 
 	if (!r->window_packets)
@@ -268,7 +271,7 @@ static int visit(struct bench *b, struct bench_row *r, int round, int pos,
 	t = hc_now();
 	rret = hc_fault(&rerr, "bench-row") ?: r->kind->setup(b, r, &rerr);
 	if (!rret && r->variant)
-		vret = bench_variant_step(b, r, round, false, &verr);
+		vret = bench_variant_step(b, r, round, before, false, &verr);
 	rd.setup_ms = (hc_now() - t) * 1e3;
 	/* What the setup (or anyone) changed that the window would not count. */
 	if (!rret && !vret && b->topo->scope)
@@ -284,7 +287,7 @@ static int visit(struct bench *b, struct bench_row *r, int round, int pos,
 	 */
 	if (!rret && r->variant) {
 		struct hc_err uerr = {};
-		int uret = undo(b, r, round, &uerr);
+		int uret = undo(b, r, round, before, &uerr);
 		size_t n = strlen(verr.msg);
 
 		if (uret && vret)

@@ -41,8 +41,28 @@ static void venv_fill(struct venv *e, const struct bench *b,
 	e->p[i] = NULL;
 }
 
+/* A machine-wide setting its --undo left other than --setup found it. */
+static int left(struct bench *b, const struct bench_row *r,
+		bench_settings before, struct hc_err *err)
+{
+	bench_settings now;
+	int i;
+
+	bench_env_settings(b->fd_root, now);
+	for (i = 0; i < BENCH_ENV_FILES; i++)
+		if (strcmp(before[i], now[i])) {
+			hc_err_set(err,
+				   "--undo of %s left %s at %s (%s before its --setup)",
+				   r->variant->name, bench_env_files[i].key,
+				   now[i][0] ? now[i] : "nothing",
+				   before[i][0] ? before[i] : "nothing");
+			return -ENOTRECOVERABLE;
+		}
+	return 0;
+}
+
 int bench_variant_step(struct bench *b, struct bench_row *r, int round,
-		       bool undo, struct hc_err *err)
+		       bench_settings before, bool undo, struct hc_err *err)
 {
 	const char *cmd = undo ? r->variant->undo : r->variant->setup;
 	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
@@ -52,8 +72,10 @@ int bench_variant_step(struct bench *b, struct bench_row *r, int round,
 	struct venv e;
 	char what[64];
 
+	if (!undo)
+		bench_env_settings(b->fd_root, before);
 	if (!cmd)
-		return 0;
+		return undo ? left(b, r, before, err) : 0;
 	venv_fill(&e, b, r, round);
 	snprintf(what, sizeof(what), "--%s of %s", undo ? "undo" : "setup",
 		 r->variant->name);
@@ -73,5 +95,6 @@ int bench_variant_step(struct bench *b, struct bench_row *r, int round,
 			   what, b->variant_timeout);
 		return -ETIMEDOUT;
 	}
-	return hc_proc_result(&p, what, err);
+	ret = hc_proc_result(&p, what, err);
+	return ret || !undo ? ret : left(b, r, before, err);
 }

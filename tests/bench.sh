@@ -357,7 +357,7 @@ test_compare() {
 # --variant: a row ROW+NAME for each row, ROW with the user's change made
 # by --setup in the DUT's namespace and undone by --undo, every visit.
 test_variant() {
-	local name="bench --variant" v pid i
+	local name="bench --variant" v pid i old rc
 	# A change of nothing: a valid row, compared with its own row.
 	"$HC" bench --scenario aa --variant same --setup true $QUICK \
 		-o "$T/v.json" >"$T/v.out" 2>"$T/v.err"
@@ -446,6 +446,19 @@ test_variant() {
 	check_eq "$name, --undo failing: exit 1" "$?" 1 "$T/v.err"
 	check "$name, --undo failing: says what may remain" grep -qE \
 		"nothing-a[+]stuck, round 0: --undo of stuck failed [(]exit 4[)]; what its --setup did may remain in hcd's namespace" "$T/v.err"
+
+	# A machine-wide setting its --undo did not put back: the run ends,
+	# naming it.
+	old=$(cat /proc/sys/kernel/bpf_stats_enabled)
+	"$HC" bench --scenario aa --hooks nothing-a --variant leaky \
+		--setup "echo $((1 - old)) >/proc/sys/kernel/bpf_stats_enabled" --undo true \
+		$QUICK -o "$T/v.json" >"$T/v.out" 2>"$T/v.err"
+	rc=$?
+	echo "$old" >/proc/sys/kernel/bpf_stats_enabled
+	check_eq "$name, a setting left changed: exit 1" "$rc" 1 "$T/v.err"
+	check "$name, a setting left changed: says which" grep -qF \
+		"nothing-a+leaky, round 0: --undo of leaky left bpf_stats_enabled at $((1 - old)) ($old before its --setup); put it back yourself" \
+		"$T/v.err"
 
 	# SIGINT in a round: the pending --undo runs.
 	rm -f "$T/mark"
