@@ -258,7 +258,7 @@ static void inject_redirect(struct bench_row *r)
 		}
 }
 
-/* Each variant's copy of the first n rows but the generator's (variant.c). */
+/* Each variant's copy of the first n rows but the generator's. */
 static int variant_rows(struct bench *b, int n, struct hc_err *err)
 {
 	int i, v;

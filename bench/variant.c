@@ -27,7 +27,7 @@ static void venv_fill(struct venv *e, const struct bench *b,
 
 	snprintf(e->s[i++], 128, "HC_VARIANT=%s", r->variant->name);
 	snprintf(e->s[i++], 128, "HC_ROW=%s", r->name);
-	snprintf(e->s[i++], 128, "HC_BASE_ROW=%s", r->base_name);
+	snprintf(e->s[i++], 128, "HC_BASE_ROW=%s", b->rows[r->vbase].name);
 	snprintf(e->s[i++], 128, "HC_ROUND=%d", round);
 	snprintf(e->s[i++], 128, "HC_DEV=%s", b->dut_name);
 	snprintf(e->s[i++], 128, "HC_PEER=%s", b->dev ? "" : BENCH_GEN_DEV);

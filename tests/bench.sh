@@ -376,19 +376,21 @@ test_variant() {
 	# What the commands see: the topology, the row and round; the DUT's
 	# namespace, with its own sysfs.
 	rm -f "$T"/venv.*
-	"$HC" bench --scenario aa --hooks nothing-a --variant look \
-		--setup "{ env; readlink /proc/self/ns/net; readlink \$HC_NETNS; ls /sys/class/net; } >$T/venv.\$HC_ROUND" \
+	"$HC" bench --scenario aa --hooks nothing-b --variant look \
+		--setup "{ env; readlink /proc/self/ns/net; readlink \$HC_NETNS; ls /sys/class/net; } >$T/venv.\$HC_ROW.\$HC_ROUND" \
 		$QUICK -o "$T/v.json" >"$T/v.out" 2>"$T/v.err"
 	check_eq "$name, its environment: exit status" "$?" 0 "$T/v.err"
-	for v in "HC_VARIANT=look" "HC_ROW=nothing-a[+]look" "HC_BASE_ROW=nothing-a" "HC_ROUND=1" \
+	for v in "HC_VARIANT=look" "HC_ROW=nothing-b[+]look" "HC_BASE_ROW=nothing-b" "HC_ROUND=1" \
 		"HC_DEV=hcd" "HC_PEER=hcg" "HC_DUT_MAC=([0-9a-f]{2}:){5}[0-9a-f]{2}" \
 		"HC_DUT_IP=[0-9.]+" "HC_NETNS=/proc/[0-9]+/fd/[0-9]+"; do
-		check "$name, its environment: $v" grep -qxE "$v" "$T/venv.1"
+		check "$name, its environment: $v" grep -qxE "$v" "$T/venv.nothing-b+look.1"
 	done
 	check "$name, its environment: run in the DUT's netns" \
-		[ "$(grep '^net:' "$T/venv.1" | sort -u | wc -l)" = 1 -a "$(grep -c '^net:' "$T/venv.1")" = 2 ]
-	check "$name, its environment: not in ours" not grep -qx "$(readlink /proc/self/ns/net)" "$T/venv.1"
-	check "$name, its environment: sysfs of the DUT's netns" grep -qx hcd "$T/venv.1"
+		[ "$(grep '^net:' "$T/venv.nothing-b+look.1" | sort -u | wc -l)" = 1 -a \
+			"$(grep -c '^net:' "$T/venv.nothing-b+look.1")" = 2 ]
+	check "$name, its environment: not in ours" \
+		not grep -qx "$(readlink /proc/self/ns/net)" "$T/venv.nothing-b+look.1"
+	check "$name, its environment: sysfs of the DUT's netns" grep -qx hcd "$T/venv.nothing-b+look.1"
 
 	# 64 rules that match nothing, run before the row's own DROP rule:
 	# the row's own path, dearer, and the path check sees the rules run.
