@@ -373,6 +373,16 @@ test_variant() {
 	check "$name, no change: the table's columns" \
 		grep -qE "^row .* sig variant of +delta ns vs it mde ns sig left out .* valid$" "$T/v.out"
 
+	# --plan repeats the variants; it decides them, as it does the rows.
+	cp "$T/v.json" "$T/vplan.json"
+	"$HC" bench --plan "$T/vplan.json" --rounds 1 --no-path-check -o "$T/v.json" >/dev/null 2>"$T/v.err"
+	check_eq "$name, --plan: exit status" "$?" 0 "$T/v.err"
+	check_eq "$name, --plan: the same rows and variants" \
+		"$(jq -c '[.plan.rows, .plan.variants]' "$T/v.json")" \
+		"$(jq -c '[.plan.rows, .plan.variants]' "$T/vplan.json")"
+	"$HC" bench --plan "$T/vplan.json" --variant x --setup true >"$T/v.out" 2>&1
+	check_eq "$name, --plan with --variant: exit 2" "$?" 2 "$T/v.out"
+
 	# What the commands see: the topology, the row and round; the DUT's
 	# namespace, with its own sysfs.
 	rm -f "$T"/venv.*
