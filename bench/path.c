@@ -453,11 +453,34 @@ void bench_path_row(struct bench *b, struct bench_row *r,
 	path_reason(r, p);
 }
 
+/* Whether path holds the group of n characters at g. */
+static bool has_group(const char *path, const char *g, size_t n)
+{
+	const char *p = path;
+
+	while (*p) {
+		size_t k = strcspn(p, " ");
+
+		if (k == n && !strncmp(p, g, n))
+			return true;
+		p += k + (p[k] == ' ');
+	}
+	return false;
+}
+
+/* Each group once: a variant's may be its row's already. */
 void bench_row_path(struct bench_row *r, const char *groups)
 {
-	if (groups && groups[0])
-		append(r->path, sizeof(r->path), "%s%s", r->path[0] ? " " : "",
-		       groups);
+	const char *g = groups;
+	size_t n;
+
+	while (g && *g) {
+		n = strcspn(g, " ");
+		if (n && !has_group(r->path, g, n))
+			append(r->path, sizeof(r->path), "%s%.*s",
+			       r->path[0] ? " " : "", (int)n, g);
+		g += n + (g[n] == ' ');
+	}
 }
 
 __u64 bench_path_period(const struct bench *b)

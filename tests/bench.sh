@@ -417,6 +417,9 @@ test_variant() {
 			'.rows[] | select(.name == "iptables-raw+rules64") | .valid and
 			 .variant_of == "iptables-raw" and .variant_delta_ns.median > 0' "$T/v.json" ||
 			jq -c '.rows[] | {name, reason, variant_delta_ns}' "$T/v.json"
+		check "$name, 64 rules: the rules' group declared once (its row's already)" jq_true \
+			'.rows[] | select(.name == "iptables-raw+rules64") |
+			 .path.declared | [scan("ipt_do_table[|]nft_do_chain")] | length == 1' "$T/v.json"
 		[ -z "$NOPATH" ] && check "$name, 64 rules: its path checked, with the rules" jq_true \
 			'.rows[] | select(.name == "iptables-raw+rules64") | .path.checked and
 			 (.path.declared | test("ipt_do_table[|]nft_do_chain")) and .path.missing == []' "$T/v.json"
