@@ -52,6 +52,14 @@ check_eq "vm-check timeout: the count line last" "$(tail -n 1 "$T/out")" \
 	"0 passed, 1 failed, 0 skipped"
 check "vm-check timeout: no qemu left" not qemu_up
 
+# A kernel that panics before the guest's suites begin is booted once
+# more, and no more: then the failure, with the console's panic.
+VM_APPEND=rdinit=/nonexistent expect_vmc "a kernel that panics at boot" 1 "booting it once more" -- true
+check_eq "vm-check a kernel that panics at boot: booted twice" "$(grep -c 'booting it once more' "$T/out")" 1
+check "vm-check a kernel that panics at boot: then fails, saying so" \
+	grep -qF "FAIL vm: the guest stopped without a result" "$T/out"
+check "vm-check a kernel that panics at boot: the console's panic shown" grep -q "Kernel panic" "$T/out"
+
 # Stopped from outside, the guest goes with it: SIGTERM, SIGINT (a signal
 # a background job ignores unless told otherwise: env resets it), and a
 # parent that is killed (make, under timeout).
