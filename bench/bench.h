@@ -374,6 +374,8 @@ struct bench_env_file {
 };
 extern const struct bench_env_file bench_env_files[];
 #define BENCH_ENV_FILES 10
+/* Their first lines, as read at one moment (a variant's visit). */
+typedef char bench_settings[BENCH_ENV_FILES][256];
 #define BENCH_ENV_FOREIGN 4096
 
 struct bench_env {
@@ -512,8 +514,6 @@ struct bench {
 };
 
 /* variant.c */
-/* The machine's settings (bench_env_files) around a variant's visit. */
-typedef char bench_settings[BENCH_ENV_FILES][256];
 /*
  * The row's --setup, in the DUT's namespace, the machine's settings read
  * into before first; with undo, its --undo, and then the settings again:
@@ -657,7 +657,7 @@ struct bench_env_at {
 /* The machine's state into env. */
 void bench_env_read(struct bench_env *env, const struct bench_env_at *at);
 /* bench_env_files' first lines, as read from the netns fd is open on. */
-void bench_env_settings(int fd, char (*value)[256]);
+void bench_env_settings(int fd, bench_settings value);
 /* A file's first line into buf, trimmed; "" when it cannot be read. */
 void bench_first_line(const char *path, char *buf, size_t size);
 /* What differs between two readings into env->changed, lines; how many. */

@@ -514,10 +514,10 @@ static int settings(void *value)
 	return 0;
 }
 
-void bench_env_settings(int fd, char (*value)[256])
+void bench_env_settings(int fd, bench_settings value)
 {
 	if (hc_netns_run(fd, settings, value))
-		memset(value, 0, BENCH_ENV_FILES * sizeof(*value));
+		memset(value, 0, sizeof(bench_settings));
 }
 
 void bench_env_read(struct bench_env *env, const struct bench_env_at *at)

@@ -304,11 +304,8 @@ static int visit(struct bench *b, struct bench_row *r, int round, int pos,
 		bench_row_fail(r, "setup", rret, &rerr);
 	if (vret)
 		variant_failed(r, round, vret, &verr);
-	if (vret && !sampled) {
-		bench_round_free(&rd);
-		return ret;
-	}
-	if (sampled) {
+	/* A sampled visit is no round; one whose --setup failed counts none. */
+	if (sampled || vret) {
 		bench_round_free(&rd);
 		return ret;
 	}

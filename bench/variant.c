@@ -66,7 +66,6 @@ int bench_variant_step(struct bench *b, struct bench_row *r, int round,
 {
 	const char *cmd = undo ? r->variant->undo : r->variant->setup;
 	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-	double end = hc_now() + b->variant_timeout;
 	int ret;
 	struct hc_proc p;
 	struct venv e;
@@ -84,12 +83,7 @@ int bench_variant_step(struct bench *b, struct bench_row *r, int round,
 		hc_err_set(err, "%s: starting it", what);
 		return ret;
 	}
-	while (!hc_proc_poll(&p,
-			     end > hc_now() ? (end - hc_now()) * 1e3 + 1 : 0))
-		if (hc_now() >= end)
-			break;
-	if (p.pid > 0) {
-		hc_proc_stop(&p);
+	if (hc_proc_wait(&p, b->variant_timeout)) {
 		hc_err_set(err,
 			   "%s: still running after %g s (--variant-timeout)",
 			   what, b->variant_timeout);

@@ -17,6 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include "exec.h"
+#include "stats.h"
 
 #define ERR_TAIL 1024
 
@@ -202,6 +203,21 @@ int hc_proc_result(struct hc_proc *p, const char *name, struct hc_err *err)
 	return -EIO;
 }
 
+int hc_proc_wait(struct hc_proc *p, double secs)
+{
+	double end = hc_now() + secs, left;
+
+	for (;;) {
+		left = end - hc_now();
+		if (hc_proc_poll(p, secs ? (left > 0 ? left * 1e3 + 1 : 0) : -1))
+			return 0;
+		if (secs && hc_now() >= end) {
+			hc_proc_stop(p);
+			return -ETIMEDOUT;
+		}
+	}
+}
+
 int hc_exec(int nsfd, const char *const *argv, char *out, size_t size,
 	    struct hc_err *err)
 {
@@ -210,7 +226,6 @@ int hc_exec(int nsfd, const char *const *argv, char *out, size_t size,
 
 	if (ret)
 		return ret;
-	while (!hc_proc_poll(&p, -1))
-		;
+	hc_proc_wait(&p, 0);
 	return hc_proc_result(&p, argv[0], err);
 }

@@ -32,6 +32,11 @@ int hc_proc_start(struct hc_proc *p, int nsfd, unsigned int flags,
 		  size_t size);
 /* Reads its output for up to ms; 1 once it has exited, 0 if not yet. */
 int hc_proc_poll(struct hc_proc *p, int ms);
+/*
+ * Until it has exited, or for secs at most (0: no limit): 0, or
+ * -ETIMEDOUT once it was stopped (hc_proc_stop) for running longer.
+ */
+int hc_proc_wait(struct hc_proc *p, double secs);
 /* SIGTERM to its process group, then waits for it; no result to read. */
 void hc_proc_stop(struct hc_proc *p);
 /* 0 if it exited 0; else -errno, with what it said last in err. */
