@@ -209,7 +209,8 @@ int hc_proc_wait(struct hc_proc *p, double secs)
 
 	for (;;) {
 		left = end - hc_now();
-		if (hc_proc_poll(p, secs ? (left > 0 ? left * 1e3 + 1 : 0) : -1))
+		if (hc_proc_poll(p,
+				 secs ? (left > 0 ? left * 1e3 + 1 : 0) : -1))
 			return 0;
 		if (secs && hc_now() >= end) {
 			hc_proc_stop(p);
