@@ -459,6 +459,7 @@ struct bench {
 	struct bench_variant variant[BENCH_MAX_VARIANTS];
 	int nvariants;
 	double variant_timeout; /* seconds a --setup or --undo may take */
+	struct hc_jrec variant_rec; /* the --undo due, for cleanup if killed */
 
 	/* opened before any row runs */
 	FILE *out, *csv;
@@ -518,7 +519,8 @@ struct bench {
  * The row's --setup, in the DUT's namespace, the machine's settings read
  * into before first; with undo, its --undo, and then the settings again:
  * 0, or -errno with the command's last words in err, or with the setting
- * the --undo did not put back.
+ * the --undo did not put back. The --undo is journalled from before the
+ * --setup until it has run: after kill -9, hookcmp cleanup runs it.
  */
 int bench_variant_step(struct bench *b, struct bench_row *r, int round,
 		       bench_settings before, bool undo, struct hc_err *err);
@@ -545,7 +547,7 @@ int bench_row_find(const struct bench *b, const char *name);
 /* undo.c: bench's journal records, and putting a --tune record back. */
 extern const struct hc_jkind bench_jkind_gro, bench_jkind_threaded,
 	bench_jkind_channels, bench_jkind_link, bench_jkind_ipt,
-	bench_jkind_nft;
+	bench_jkind_nft, bench_jkind_variant;
 int bench_tune_put(const struct hc_jrec *rec);
 
 /* topo.c */

@@ -2,7 +2,7 @@
 /*
  * What bench leaves in the journal, undone by cleanup: the device
  * settings --tune changed, the veth pair of --dev's other device, its
- * iptables rule and nft table.
+ * iptables rule and nft table, and a --variant's --undo due.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -92,6 +92,42 @@ static void undo_rule(struct hc_undo_ctx *c)
 	hc_undo_say(c, "deleted", false, "deleted");
 }
 
+/*
+ * A variant's --undo, run once: in an empty network namespace, so that
+ * it acts only on what is machine-wide; what it did in bench's namespace
+ * went with it (or with the device: --dev's rows journal their own).
+ */
+static void undo_variant(struct hc_undo_ctx *c)
+{
+	const struct hc_jrec *j = c->rec;
+	struct hc_jrec once = *j;
+	const char *argv[] = { "/bin/sh", "-c", j->cmd, NULL };
+	char name[sizeof(j->mode) + 16];
+	const char *env[] = { name, "HC_CLEANUP=1", NULL };
+	struct hc_proc p;
+	int ret;
+
+	hc_journal_del(&once);
+	snprintf(name, sizeof(name), "HC_VARIANT=%s", j->mode);
+	ret = hc_proc_start(&p, -1, HC_PROC_NEWNET | HC_PROC_SYSFS, argv, env,
+			    NULL, 0);
+	if (ret) {
+		hc_err_set(&c->err, "cannot start /bin/sh: %s", strerror(-ret));
+	} else if (hc_proc_wait(&p, j->val[0])) {
+		hc_err_set(&c->err, "stopped after %u s", j->val[0]);
+		ret = -ETIMEDOUT;
+	} else {
+		ret = hc_proc_result(&p, "it", &c->err);
+	}
+	if (ret)
+		return hc_undo_say(c, "failed", false,
+				   "ran its --undo '%s' once: %s", j->cmd,
+				   c->err.msg);
+	hc_undo_say(c, "restored", false,
+		    "ran its --undo '%s' once, in an empty network namespace",
+		    j->cmd);
+}
+
 static void was_on(const struct hc_jrec *j, char *buf, size_t size)
 {
 	snprintf(buf, size, " (was %s)", j->val[0] ? "on" : "off");
@@ -110,9 +146,11 @@ const struct hc_jkind bench_jkind_channels = { "channels", undo_tune,
 const struct hc_jkind bench_jkind_link = { "link", undo_link };
 const struct hc_jkind bench_jkind_ipt = { "iptables", undo_rule };
 const struct hc_jkind bench_jkind_nft = { "nft", undo_rule };
+const struct hc_jkind bench_jkind_variant = { "variant", undo_variant };
 HC_JKIND(bench_jkind_gro);
 HC_JKIND(bench_jkind_threaded);
 HC_JKIND(bench_jkind_channels);
 HC_JKIND(bench_jkind_link);
 HC_JKIND(bench_jkind_ipt);
 HC_JKIND(bench_jkind_nft);
+HC_JKIND(bench_jkind_variant);

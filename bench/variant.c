@@ -7,11 +7,13 @@
  * sysfs of its own, and the topology in their environment.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
 #include "exec.h"
+#include "journal.h"
 
 /* Its environment: the topology, the row and the round. */
 struct venv {
@@ -61,8 +63,27 @@ static int left(struct bench *b, const struct bench_row *r,
 	return 0;
 }
 
-int bench_variant_step(struct bench *b, struct bench_row *r, int round,
-		       bench_settings before, bool undo, struct hc_err *err)
+/*
+ * What a kill -9 would leave due: the --undo, which cleanup runs in an
+ * empty network namespace, where only what is machine-wide remains.
+ */
+static int journal_undo(struct bench *b, const struct bench_row *r,
+			struct hc_err *err)
+{
+	struct hc_jrec *rec = &b->variant_rec;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->kind = &bench_jkind_variant;
+	rec->done = true;
+	snprintf(rec->dev, sizeof(rec->dev), "%s", b->dut_name);
+	snprintf(rec->mode, sizeof(rec->mode), "%s", r->variant->name);
+	snprintf(rec->cmd, sizeof(rec->cmd), "%s", r->variant->undo);
+	rec->val[0] = ceil(b->variant_timeout);
+	return hc_journal_add(rec, b->netns, err);
+}
+
+static int step(struct bench *b, struct bench_row *r, int round, bool undo,
+		struct hc_err *err)
 {
 	const char *cmd = undo ? r->variant->undo : r->variant->setup;
 	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
@@ -71,10 +92,6 @@ int bench_variant_step(struct bench *b, struct bench_row *r, int round,
 	struct venv e;
 	char what[64];
 
-	if (!undo)
-		bench_env_settings(b->fd_root, before);
-	if (!cmd)
-		return undo ? left(b, r, before, err) : 0;
 	venv_fill(&e, b, r, round);
 	snprintf(what, sizeof(what), "--%s of %s", undo ? "undo" : "setup",
 		 r->variant->name);
@@ -89,6 +106,22 @@ int bench_variant_step(struct bench *b, struct bench_row *r, int round,
 			   what, b->variant_timeout);
 		return -ETIMEDOUT;
 	}
-	ret = hc_proc_result(&p, what, err);
-	return ret || !undo ? ret : left(b, r, before, err);
+	return hc_proc_result(&p, what, err);
+}
+
+int bench_variant_step(struct bench *b, struct bench_row *r, int round,
+		       bench_settings before, bool undo, struct hc_err *err)
+{
+	const struct bench_variant *v = r->variant;
+	int ret;
+
+	if (!undo) {
+		bench_env_settings(b->fd_root, before);
+		ret = v->undo ? journal_undo(b, r, err) : 0;
+		return ret || !v->setup ? ret : step(b, r, round, false, err);
+	}
+	ret = v->undo ? step(b, r, round, true, err) : 0;
+	/* Run once, whatever came of it: cleanup would not do better. */
+	hc_journal_del(&b->variant_rec);
+	return ret ?: left(b, r, before, err);
 }

@@ -106,6 +106,12 @@ static int parse_setup(void *cfg, const char *arg, struct hc_err *err)
 
 static int parse_undo(void *cfg, const char *arg, struct hc_err *err)
 {
+	/* The journal keeps it, for cleanup after a kill -9. */
+	if (strlen(arg) >= sizeof(((struct hc_jrec *)0)->cmd)) {
+		hc_err_set(err, "--undo: at most %zu bytes",
+			   sizeof(((struct hc_jrec *)0)->cmd) - 1);
+		return -EINVAL;
+	}
 	return variant_part(cfg, "undo", V(undo), arg, err);
 }
 
@@ -220,7 +226,7 @@ static const struct hc_opt bench_opts[] = {
 	  "--dev: set gro=on|off, threaded=on|off, channels=N for the run, then put them back" },
 	HC_OPT_FORCE(B(force),
 		     "--dev: measure the device that holds the default route"),
-	HC_OPT_JOURNAL(B(journal_dir), "--dev: "),
+	HC_OPT_JOURNAL(B(journal_dir), "--dev, --undo: "),
 	HC_OPT_HELP(B(help)),
 	{}
 };
@@ -615,7 +621,9 @@ static int plan_variants(struct bench *b, const struct jp *vs)
 		struct bench_variant *var = &b->variant[b->nvariants];
 
 		if (b->nvariants == BENCH_MAX_VARIANTS ||
-		    !jp_str(v, "name", NULL) || !jp_str(v, "setup", NULL))
+		    !jp_str(v, "name", NULL) || !jp_str(v, "setup", NULL) ||
+		    strlen(jp_str(v, "undo", "")) >=
+			    sizeof(((struct hc_jrec *)0)->cmd))
 			return hc_fail(
 				HC_EXIT_USAGE,
 				"--plan %s: its variants are not ones this bench runs",
@@ -722,16 +730,18 @@ static int plan_rows(struct bench *b, const struct jp *doc)
 /* The --dev options go together; without --dev none of them. */
 static int dev_usage(struct bench *b)
 {
-	const char *dev_only = b->other_dev   ? "--other-dev" :
-			       b->gen_cmd     ? "--gen-cmd" :
-			       b->external    ? "--external" :
-			       b->tune	      ? "--tune" :
-			       b->force	      ? "--force" :
-			       b->netns	      ? "-n/--netns" :
-			       b->window      ? "--window" :
-			       b->settle      ? "--settle" :
-			       b->journal_dir ? "--journal" :
-						NULL;
+	/* --undo is journalled too */
+	const char *journal = b->nvariants ? NULL : b->journal_dir;
+	const char *dev_only = b->other_dev ? "--other-dev" :
+			       b->gen_cmd   ? "--gen-cmd" :
+			       b->external  ? "--external" :
+			       b->tune	    ? "--tune" :
+			       b->force	    ? "--force" :
+			       b->netns	    ? "-n/--netns" :
+			       b->window    ? "--window" :
+			       b->settle    ? "--settle" :
+			       journal	    ? "--journal" :
+					      NULL;
 
 	if (!b->dev) {
 		b->topo =

@@ -61,8 +61,11 @@ int hc_proc_start(struct hc_proc *p, int nsfd, unsigned int flags,
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (nsfd >= 0 && setns(nsfd, CLONE_NEWNET))
 			_exit(126);
+		if ((flags & HC_PROC_NEWNET) && unshare(CLONE_NEWNET))
+			_exit(126);
 		/* As ip netns exec: /sys/class/net shows this namespace's. */
-		if (nsfd >= 0 && (flags & HC_PROC_SYSFS) &&
+		if ((nsfd >= 0 || (flags & HC_PROC_NEWNET)) &&
+		    (flags & HC_PROC_SYSFS) &&
 		    (unshare(CLONE_NEWNS) ||
 		     mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) ||
 		     /* no sysfs there before is no failure */

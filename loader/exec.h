@@ -21,6 +21,8 @@ struct hc_proc {
 
 /* In nsfd, with a mount namespace and a sysfs of that namespace's own. */
 #define HC_PROC_SYSFS 1u
+/* In a new, empty network namespace (nsfd -1), where nothing of ours is. */
+#define HC_PROC_NEWNET 2u
 
 /*
  * Starts argv in the network namespace nsfd (-1: ours) with env ("K=V",

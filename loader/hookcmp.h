@@ -66,6 +66,7 @@ struct hc_jrec {
 	__u32 val[4]; /* what --tune found, to put back */
 	char cgroup[256]; /* below the cgroup2 root (loader/hooks/cg.c) */
 	__u64 cgroup_ino;
+	char cmd[1024]; /* bench: a --variant's --undo, for cleanup to run */
 };
 
 struct hc_run {

@@ -19,10 +19,10 @@
 #include "journal.h"
 #include "netns.h"
 
-/* "hookcmp-journal N": this hookcmp writes format 4 and reads 2 to 4. */
+/* "hookcmp-journal N": this hookcmp writes format 5 and reads 2 to 5. */
 #define JREC_MAGIC "hookcmp-journal "
-#define JREC_FORMAT 4
-#define JREC_MAX 4096 /* a record is a few hundred bytes */
+#define JREC_FORMAT 5
+#define JREC_MAX 8192 /* a record is a few hundred bytes, or a command */
 
 /* The kinds their owners registered: hooks, qdisc/, bench. */
 static const struct hc_jkind *kinds[16];
@@ -51,9 +51,10 @@ enum ftype { F_U64, F_INT, F_U32, F_BOOL, F_STR, F_KIND, F_MAC, F_VAL };
 /*
  * The fields, each in every record since its format. One missing from an
  * older format's record keeps its old meaning, its zero (netns_proc: not
- * known, cgroup: none, proof: none, netns_cookie: not known), and was in
- * some of format 2's records, written before it had its own format. A
- * record of its own format or later has it, so a cut one is never read.
+ * known, cgroup: none, proof: none, netns_cookie: not known, cmd: none),
+ * and was in some of format 2's records, written before it had its own
+ * format. A record of its own format or later has it, so a cut one is
+ * never read.
  */
 static const struct field {
 	const char *key;
@@ -95,6 +96,7 @@ static const struct field {
 	F(cgroup, F_STR, 3),
 	F(cgroup_ino, F_U64, 3),
 	F(proof, F_U32, 3),
+	F(cmd, F_STR, 5),
 #undef F
 #undef FM
 };
@@ -156,7 +158,7 @@ static int format_field(const struct field *f, const struct hc_jrec *rec,
 	const void *p = (const char *)rec + f->off;
 	const __u32 *v = p;
 	const __u8 *m = p;
-	char s[3 * 256 + 1];
+	char s[3 * sizeof(rec->cmd) + 1];
 
 	switch (f->type) {
 	case F_U64:
@@ -712,6 +714,10 @@ static void read_rec(int dfd, const char *name, struct hc_jrec *rec)
 			 errno == ELOOP ? "a symbolic link" : strerror(errno));
 	else if (fstat(fd, &st) || !S_ISREG(st.st_mode))
 		snprintf(rec->bad, sizeof(rec->bad), "not a regular file");
+	/* Its command (a variant's --undo) would run with our privilege. */
+	else if (st.st_uid && st.st_uid != geteuid())
+		snprintf(rec->bad, sizeof(rec->bad), "owned by uid %u",
+			 st.st_uid);
 	else if (st.st_size >= JREC_MAX)
 		snprintf(rec->bad, sizeof(rec->bad), "too large for a record");
 	else

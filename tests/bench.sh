@@ -493,6 +493,27 @@ test_variant() {
 	check_eq "$name, SIGINT: exit status" "$?" 130
 	check "$name, SIGINT: its --undo ran" not test -e "$T/mark"
 
+	# kill -9 between --setup and --undo: the --undo was journalled, and
+	# cleanup runs it once, in an empty network namespace.
+	rm -f "$T/mark" "$T/undone"
+	"$HC" bench --journal "$T/vj" --scenario aa --hooks nothing-a --variant killed \
+		--setup "touch $T/mark; kill -9 \$PPID" \
+		--undo "{ echo \$HC_VARIANT \$HC_CLEANUP; ls /sys/class/net; } >>$T/undone; rm $T/mark" \
+		$QUICK -o "$T/v.json" >/dev/null 2>"$T/v.err"
+	check_eq "$name, kill -9: killed" "$?" 137 "$T/v.err"
+	check "$name, kill -9: its --setup ran, its --undo did not" \
+		[ -e "$T/mark" -a ! -e "$T/undone" ]
+	check_eq "$name, kill -9: the --undo journalled" "$(ls "$T/vj" | grep -c -- '-variant-')" 1
+	"$HC" cleanup --journal "$T/vj" --all >"$T/v.out" 2>&1
+	check_eq "$name, kill -9: cleanup's exit status" "$?" 0 "$T/v.out"
+	check "$name, kill -9: cleanup says it ran the --undo once" grep -qF \
+		"variant killed on hcd: ran its --undo '{ echo" "$T/v.out"
+	check "$name, kill -9: it ran, in an empty netns, with its name" \
+		[ "$(cat "$T/undone")" = "$(printf 'killed 1\nlo')" -a ! -e "$T/mark" ]
+	"$HC" cleanup --journal "$T/vj" --all >"$T/v.out" 2>&1
+	check "$name, kill -9: once only" [ "$(wc -l <"$T/undone")" = 2 ]
+	check_eq "$name, kill -9: the journal empty" "$(ls "$T/vj")" ""
+
 	# Usage: each mistake refused before anything runs.
 	while IFS=';' read -r what args; do
 		# shellcheck disable=SC2086
@@ -504,6 +525,7 @@ no --setup;--variant x
 a name with a plus;--variant a+b --setup true
 twice;--variant x --setup true --variant x --setup true
 --undo twice;--variant x --setup true --undo true --undo true
+--undo too long to journal;--variant x --setup true --undo $(printf '%01024d' 0)
 EOF
 	root_state_same "$name: nothing left behind"
 }

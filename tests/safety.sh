@@ -859,11 +859,19 @@ test_journal() {
 		   check "$name: an earlier record (${f##*/}): and it goes" journal_empty ;;
 		esac
 	done
+	# A record another user owns: cleanup would act on it, a variant's
+	# --undo run, with our privilege. Skipped, saying why.
+	rm -rf /run/hookcmp && mkdir -m 0700 /run/hookcmp
+	cp tests/journal/4-qdisc /run/hookcmp/00000000000000000004-qdisc-17019
+	chown 65534 /run/hookcmp/00000000000000000004-qdisc-17019
+	out=$("$HC" cleanup --all 2>&1)
+	check "$name: a record of another user's: skipped, saying why" \
+		grep -q "00000000000000000004-qdisc-17019: owned by uid 65534, skipped" <<<"$out"
 	rm -rf /run/hookcmp
 	# A live one, rewritten as format 2's first records were: undone.
 	if hc_start -n "$D" --hook tc -i 0 "$DEV"; then
 		kill9
-		sed -i '1s/ 4$/ 2/; /^netns_proc=/d; /^netns_cookie=/d; /^cgroup/d; /^proof=/d' /run/hookcmp/*
+		sed -i '1s/ 5$/ 2/; /^netns_proc=/d; /^netns_cookie=/d; /^cgroup/d; /^proof=/d; /^cmd=/d' /run/hookcmp/*
 		out=$("$HC" cleanup --all 2>&1)
 		check "$name: format 2's first records: undone" grep -q "deleted" <<<"$out"
 		check "$name: format 2's first records: none left" journal_empty

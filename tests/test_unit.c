@@ -445,7 +445,7 @@ static void test_journal_records(void)
 		"prio=4294967296\n", "noequals\n",
 	};
 	struct hc_jrec rec = {}, back;
-	char buf[4096], bad[4200], *p, *eol;
+	char buf[8192], bad[8300], *p, *eol;
 	unsigned int i;
 	int len, n, cut;
 
@@ -479,6 +479,9 @@ static void test_journal_records(void)
 	snprintf(rec.cgroup, sizeof(rec.cgroup), "/a b/hookcmp.1");
 	rec.cgroup_ino = 9;
 	rec.proof = 2;
+	/* the longest --undo, every byte escaped */
+	memset(rec.cmd, ' ', sizeof(rec.cmd) - 1);
+	memcpy(rec.cmd, "sysctl -w kernel.x=0\n", 21);
 	len = hc_jrec_format(&rec, buf, sizeof(buf));
 	t_result(len > 0 && !hc_jrec_parse(buf, len, &back) &&
 			 !memcmp(&rec, &back, sizeof(rec)),
@@ -494,18 +497,19 @@ static void test_journal_records(void)
 	t_result(hc_jrec_parse(buf, len, &back) == 0 && !back.bad[0],
 		 "journal record: parsed whole, it is not bad");
 	/*
-	 * Older formats: 3 had no netns_cookie; 2 as first written no
-	 * netns_proc, cgroup, cgroup_ino or proof either. Read, those are
-	 * zero; the same lines missing in today's format are not.
+	 * Older formats: 4 had no cmd; 3 no netns_cookie either; 2 as first
+	 * written no netns_proc, cgroup, cgroup_ino or proof either. Read,
+	 * those are zero; the same lines missing in today's format are not.
 	 */
 	{
 		static const struct {
 			char format;
-			const char *missing[6];
+			const char *missing[7];
 		} older[] = {
-			{ '3', { "netns_cookie=" } },
+			{ '4', { "cmd=" } },
+			{ '3', { "cmd=", "netns_cookie=" } },
 			{ '2',
-			  { "netns_cookie=", "netns_proc=", "cgroup=",
+			  { "cmd=", "netns_cookie=", "netns_proc=", "cgroup=",
 			    "cgroup_ino=", "proof=" } },
 		};
 		struct hc_jrec old;
@@ -513,7 +517,9 @@ static void test_journal_records(void)
 
 		for (f = 0; f < sizeof(older) / sizeof(older[0]); f++) {
 			memcpy(&old, &rec, sizeof(old)); /* padding too */
-			old.ns.cookie = 0;
+			memset(old.cmd, 0, sizeof(old.cmd));
+			if (older[f].format < '4')
+				old.ns.cookie = 0;
 			if (older[f].format == '2') {
 				old.ns.proc = 0;
 				memset(old.cgroup, 0, sizeof(old.cgroup));
@@ -532,9 +538,9 @@ static void test_journal_records(void)
 			t_result(
 				hc_jrec_parse(bad, strlen(bad), &back) ==
 					-EINVAL,
-				"journal record: format 4 without format %c's missing fields refused",
+				"journal record: format 5 without format %c's missing fields refused",
 				older[f].format);
-			*strchr(bad, '4') = older[f].format;
+			*strchr(bad, '5') = older[f].format;
 			t_result(
 				!hc_jrec_parse(bad, strlen(bad), &back) &&
 					!memcmp(&old, &back, sizeof(old)),
@@ -544,10 +550,10 @@ static void test_journal_records(void)
 		/* Formats this hookcmp does not know. */
 		for (k = 0; k < 3; k++) {
 			snprintf(bad, sizeof(bad), "%s", buf);
-			*strchr(bad, '4') = "015"[k];
+			*strchr(bad, '5') = "016"[k];
 			t_result(hc_jrec_parse(bad, strlen(bad), &back) ==
 					 -EINVAL,
-				 "journal record: format %c refused", "015"[k]);
+				 "journal record: format %c refused", "016"[k]);
 		}
 	}
 	/* One line garbled at a time. */
