@@ -88,7 +88,8 @@ build/test_%: build/tests/test_%.o build/libhookcmp.a
 TEST_BENCH_OBJS := build/tests/test_bench.o build/bench/statistics.o build/bench/plan.o \
 	build/bench/summary.o build/bench/scope.o build/bench/run.o build/bench/topo.o \
 	build/bench/clock.o build/bench/path.o build/bench/profile.o build/bench/diff.o \
-	build/bench/variant.o build/bench/env.o build/libhookcmp.a
+	build/bench/variant.o build/bench/env.o build/bench/undo.o build/bench/ipt.o \
+	build/libhookcmp.a
 build/test_bench: $(TEST_BENCH_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
