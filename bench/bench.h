@@ -548,6 +548,14 @@ int bench_row_find(const struct bench *b, const char *name);
 extern const struct hc_jkind bench_jkind_gro, bench_jkind_threaded,
 	bench_jkind_channels, bench_jkind_link, bench_jkind_ipt,
 	bench_jkind_nft, bench_jkind_variant;
+/* Their data: --tune's (gro, threaded, channels) and iptables'. */
+struct bench_jval {
+	__u32 val[4]; /* what --tune found; iptables: 1 if raw was not */
+};
+struct bench_jvariant {
+	char cmd[1024]; /* its --undo */
+	__u32 timeout; /* --variant-timeout, in seconds */
+};
 int bench_tune_put(const struct hc_jrec *rec);
 
 /* topo.c */

@@ -424,7 +424,7 @@ static int tune_original(struct bench *b, struct hc_jrec *rec,
 		}
 	}
 	if (!ret && first)
-		memcpy(rec->val, first->val, sizeof(rec->val));
+		memcpy(rec->data, first->data, sizeof(struct bench_jval));
 	free(recs);
 	return ret;
 }
@@ -433,6 +433,7 @@ static int tune_one(struct bench *b, const struct tune *t, long v,
 		    struct hc_err *err)
 {
 	struct hc_jrec *rec = &b->tuned[b->ntuned];
+	__u32 *val = HC_JDATA(rec, struct bench_jval)->val;
 	struct ethtool_channels ch;
 	int old = 0, ret;
 	bool gro;
@@ -452,12 +453,12 @@ static int tune_one(struct bench *b, const struct tune *t, long v,
 			   b->dut_name);
 		return ret;
 	}
-	rec->val[0] = t->kind == &bench_jkind_gro ? gro : old;
+	val[0] = t->kind == &bench_jkind_gro ? gro : old;
 	if (t->kind == &bench_jkind_channels) {
-		rec->val[0] = ch.rx_count;
-		rec->val[1] = ch.tx_count;
-		rec->val[2] = ch.combined_count;
-		rec->val[3] = ch.other_count;
+		val[0] = ch.rx_count;
+		val[1] = ch.tx_count;
+		val[2] = ch.combined_count;
+		val[3] = ch.other_count;
 		if (ch.max_combined)
 			ch.combined_count = v;
 		else

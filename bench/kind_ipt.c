@@ -26,7 +26,8 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 
 	tag(comment, sizeof(comment));
 	/* iptables-nft makes the raw table on first use: then it is ours. */
-	r->rec[0].val[0] = !hc_ipt_raw_exists(b->fd_dut);
+	HC_JDATA(&r->rec[0], struct bench_jval)->val[0] =
+		!hc_ipt_raw_exists(b->fd_dut);
 	return bench_journal(b, &r->rec[0], &bench_jkind_ipt, b->if_dut, comment, true, err) ?:
 		       hc_ipt_rule(b->fd_dut, true, b->dut_name, comment, err);
 }
@@ -39,7 +40,7 @@ static void teardown(struct bench *b, struct bench_row *r)
 	tag(comment, sizeof(comment));
 	/* Gone already (setup failed halfway) is as good as deleted. */
 	hc_ipt_rule(b->fd_dut, false, b->dut_name, comment, &err);
-	if (r->rec[0].val[0])
+	if (HC_JDATA(&r->rec[0], struct bench_jval)->val[0])
 		hc_ipt_raw_put(b->fd_dut);
 	hc_journal_del(&r->rec[0]);
 }

@@ -48,9 +48,11 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	}
 	/* 0xdeadbeef at the start of the IP header: never true here. */
 	if (r->qdisc.u32) {
-		r->rec[1].prio = f.prio;
-		r->rec[1].handle = f.handle;
-		r->rec[1].parent = f.parent;
+		struct hc_jfilter *jf = HC_JDATA(&r->rec[1], struct hc_jfilter);
+
+		jf->prio = f.prio;
+		jf->handle = f.handle;
+		jf->parent = f.parent;
 		ret = bench_journal(b, &r->rec[1], &hc_jkind_filter, f.ifindex, "u32", true, err) ?:
 			      hc_u32_attach(b->nl_dut, &f, err);
 	}

@@ -17,20 +17,21 @@
 
 int bench_tune_put(const struct hc_jrec *rec)
 {
+	const __u32 *val = HC_JDATA(rec, const struct bench_jval)->val;
 	struct ethtool_channels ch;
 	int ret;
 
 	if (rec->kind == &bench_jkind_gro)
-		return hc_ethtool_set_gro(rec->dev, rec->val[0]);
+		return hc_ethtool_set_gro(rec->dev, val[0]);
 	if (rec->kind == &bench_jkind_threaded)
-		return hc_dev_set_threaded(rec->dev, rec->val[0]);
+		return hc_dev_set_threaded(rec->dev, val[0]);
 	if (rec->kind != &bench_jkind_channels)
 		return -EINVAL;
 	ret = hc_ethtool_channels(rec->dev, &ch);
-	ch.rx_count = rec->val[0];
-	ch.tx_count = rec->val[1];
-	ch.combined_count = rec->val[2];
-	ch.other_count = rec->val[3];
+	ch.rx_count = val[0];
+	ch.tx_count = val[1];
+	ch.combined_count = val[2];
+	ch.other_count = val[3];
 	return ret ?: hc_ethtool_set_channels(rec->dev, &ch);
 }
 
@@ -83,7 +84,7 @@ static void undo_rule(struct hc_undo_ctx *c)
 	/* Gone already is as good as deleted: nothing else has its name. */
 	if (j->kind == &bench_jkind_ipt) {
 		hc_ipt_rule(-1, false, j->dev, j->mode, &c->err);
-		if (j->val[0])
+		if (HC_JDATA(j, const struct bench_jval)->val[0])
 			hc_ipt_raw_put(-1);
 	} else {
 		snprintf(cmd, sizeof(cmd), "delete table netdev %s", j->mode);
@@ -100,8 +101,10 @@ static void undo_rule(struct hc_undo_ctx *c)
 static void undo_variant(struct hc_undo_ctx *c)
 {
 	const struct hc_jrec *j = c->rec;
+	const struct bench_jvariant *v =
+		HC_JDATA(j, const struct bench_jvariant);
 	struct hc_jrec once = *j;
-	const char *argv[] = { "/bin/sh", "-c", j->cmd, NULL };
+	const char *argv[] = { "/bin/sh", "-c", v->cmd, NULL };
 	char name[sizeof(j->mode) + 16];
 	const char *env[] = { name, "HC_CLEANUP=1", NULL };
 	struct hc_proc p;
@@ -113,40 +116,69 @@ static void undo_variant(struct hc_undo_ctx *c)
 			    NULL, 0);
 	if (ret) {
 		hc_err_set(&c->err, "cannot start /bin/sh: %s", strerror(-ret));
-	} else if (hc_proc_wait(&p, j->val[0])) {
-		hc_err_set(&c->err, "stopped after %u s", j->val[0]);
+	} else if (hc_proc_wait(&p, v->timeout)) {
+		hc_err_set(&c->err, "stopped after %u s", v->timeout);
 		ret = -ETIMEDOUT;
 	} else {
 		ret = hc_proc_result(&p, "it", &c->err);
 	}
 	if (ret)
 		return hc_undo_say(c, "failed", false,
-				   "ran its --undo '%s' once: %s", j->cmd,
+				   "ran its --undo '%s' once: %s", v->cmd,
 				   c->err.msg);
 	hc_undo_say(c, "restored", false,
 		    "ran its --undo '%s' once, in an empty network namespace",
-		    j->cmd);
+		    v->cmd);
 }
 
 static void was_on(const struct hc_jrec *j, char *buf, size_t size)
 {
-	snprintf(buf, size, " (was %s)", j->val[0] ? "on" : "off");
+	snprintf(buf, size, " (was %s)",
+		 HC_JDATA(j, const struct bench_jval)->val[0] ? "on" : "off");
 }
 
 static void was_channels(const struct hc_jrec *j, char *buf, size_t size)
 {
-	snprintf(buf, size, " (was rx %u tx %u combined %u)", j->val[0],
-		 j->val[1], j->val[2]);
+	const __u32 *val = HC_JDATA(j, const struct bench_jval)->val;
+
+	snprintf(buf, size, " (was rx %u tx %u combined %u)", val[0], val[1],
+		 val[2]);
 }
 
-const struct hc_jkind bench_jkind_gro = { "gro", undo_tune, was_on };
-const struct hc_jkind bench_jkind_threaded = { "threaded", undo_tune, was_on };
-const struct hc_jkind bench_jkind_channels = { "channels", undo_tune,
-					       was_channels };
-const struct hc_jkind bench_jkind_link = { "link", undo_link };
-const struct hc_jkind bench_jkind_ipt = { "iptables", undo_rule };
-const struct hc_jkind bench_jkind_nft = { "nft", undo_rule };
-const struct hc_jkind bench_jkind_variant = { "variant", undo_variant };
+HC_JDATA_FITS(struct bench_jval);
+HC_JDATA_FITS(struct bench_jvariant);
+
+static const struct hc_jfield val_fields[] = {
+	HC_JFIELD(struct bench_jval, val, HC_JF_VAL),
+	{},
+};
+
+static const struct hc_jfield variant_fields[] = {
+	HC_JFIELD(struct bench_jvariant, cmd, HC_JF_STR, 5),
+	HC_JFIELD(struct bench_jvariant, timeout, HC_JF_U32, 6),
+	{},
+};
+
+const struct hc_jkind bench_jkind_gro = { .name = "gro",
+					  .fields = val_fields,
+					  .undo = undo_tune,
+					  .describe = was_on };
+const struct hc_jkind bench_jkind_threaded = { .name = "threaded",
+					       .fields = val_fields,
+					       .undo = undo_tune,
+					       .describe = was_on };
+const struct hc_jkind bench_jkind_channels = { .name = "channels",
+					       .fields = val_fields,
+					       .undo = undo_tune,
+					       .describe = was_channels };
+const struct hc_jkind bench_jkind_link = { .name = "link", .undo = undo_link };
+const struct hc_jkind bench_jkind_ipt = { .name = "iptables",
+					  .fields = val_fields,
+					  .undo = undo_rule };
+const struct hc_jkind bench_jkind_nft = { .name = "nft", .undo = undo_rule };
+const struct hc_jkind bench_jkind_variant = { .name = "variant",
+					      .fields = variant_fields,
+					      .undo = undo_variant };
 HC_JKIND(bench_jkind_gro);
 HC_JKIND(bench_jkind_threaded);
 HC_JKIND(bench_jkind_channels);

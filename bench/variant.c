@@ -71,14 +71,15 @@ static int journal_undo(struct bench *b, const struct bench_row *r,
 			struct hc_err *err)
 {
 	struct hc_jrec *rec = &b->variant_rec;
+	struct bench_jvariant *v = HC_JDATA(rec, struct bench_jvariant);
 
 	memset(rec, 0, sizeof(*rec));
 	rec->kind = &bench_jkind_variant;
 	rec->done = true;
 	snprintf(rec->dev, sizeof(rec->dev), "%s", b->dut_name);
 	snprintf(rec->mode, sizeof(rec->mode), "%s", r->variant->name);
-	snprintf(rec->cmd, sizeof(rec->cmd), "%s", r->variant->undo);
-	rec->val[0] = ceil(b->variant_timeout);
+	snprintf(v->cmd, sizeof(v->cmd), "%s", r->variant->undo);
+	v->timeout = ceil(b->variant_timeout);
 	return hc_journal_add(rec, b->netns, err);
 }
 

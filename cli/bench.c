@@ -107,9 +107,9 @@ static int parse_setup(void *cfg, const char *arg, struct hc_err *err)
 static int parse_undo(void *cfg, const char *arg, struct hc_err *err)
 {
 	/* The journal keeps it, for cleanup after a kill -9. */
-	if (strlen(arg) >= sizeof(((struct hc_jrec *)0)->cmd)) {
+	if (strlen(arg) >= sizeof(((struct bench_jvariant *)0)->cmd)) {
 		hc_err_set(err, "--undo: at most %zu bytes",
-			   sizeof(((struct hc_jrec *)0)->cmd) - 1);
+			   sizeof(((struct bench_jvariant *)0)->cmd) - 1);
 		return -EINVAL;
 	}
 	return variant_part(cfg, "undo", V(undo), arg, err);
@@ -623,7 +623,7 @@ static int plan_variants(struct bench *b, const struct jp *vs)
 		if (b->nvariants == BENCH_MAX_VARIANTS ||
 		    !jp_str(v, "name", NULL) || !jp_str(v, "setup", NULL) ||
 		    strlen(jp_str(v, "undo", "")) >=
-			    sizeof(((struct hc_jrec *)0)->cmd))
+			    sizeof(((struct bench_jvariant *)0)->cmd))
 			return hc_fail(
 				HC_EXIT_USAGE,
 				"--plan %s: its variants are not ones this bench runs",

@@ -105,8 +105,6 @@ static void json_record(const struct hc_jrec *j, const char *state,
 	jw_str(&w, "mode", j->mode);
 	if (j->kind->json)
 		j->kind->json(j, &w);
-	if (j->foreign_id)
-		jw_u64(&w, "replaced_prog_id", j->foreign_id);
 	jw_u64(&w, "pid", j->pid);
 	jw_u64(&w, "seq", j->seq);
 	jw_str(&w, "state", state);

@@ -40,7 +40,8 @@ struct hc_jkind;
 
 /*
  * One journal record (loader/journal.h): a change, and what proves that
- * an object is still the one hookcmp made.
+ * an object is still the one hookcmp made. What every kind has is here;
+ * a kind's own fields are its struct in data (HC_JDATA).
  */
 struct hc_jrec {
 	char name[64]; /* its file in the journal, "" until written */
@@ -50,24 +51,22 @@ struct hc_jrec {
 	__u64 pidns;
 	__u64 start; /* the process's start time, against pid reuse */
 	const struct hc_jkind *kind;
-	bool done; /* a qdisc: created or joined, not only about to be */
-	bool shared; /* a qdisc: joined, another hookcmp run created it */
-	__u32 proof; /* a qdisc: what else proves it ours (qdisc/qdisc.h) */
+	bool done; /* made or attached, not only about to be */
 	char netns[256]; /* -n NAME (NAME_MAX), or "" */
 	struct hc_netns_id ns; /* the namespace it was made in */
 	char dev[16];
 	int ifindex;
 	__u8 mac[6];
-	char mode[16]; /* native|generic, clsact|ingress, u32... */
-	__u32 prog_id; /* what hookcmp attached */
-	__u32 parent, prio, handle, chain, protocol; /* a tc filter */
-	__u32 foreign_id; /* --replace: the XDP program it took over */
-	char pin[128]; /* ... pinned there meanwhile */
-	__u32 val[4]; /* what --tune found, to put back */
-	char cgroup[256]; /* below the cgroup2 root (loader/hooks/cg.c) */
-	__u64 cgroup_ino;
-	char cmd[1024]; /* bench: a --variant's --undo, for cleanup to run */
+	char mode[16]; /* which of its kind: native, clsact, u32, a name */
+	__u32 prog_id; /* the program it holds, found by its id; 0: none */
+	_Alignas(8) unsigned char data[1040]; /* its kind's (hc_jkind.fields) */
 };
+
+/* rec's data as its kind's struct T (const T for a const rec). */
+#define HC_JDATA(rec, T) ((T *)(rec)->data)
+#define HC_JDATA_FITS(T)                                                 \
+	_Static_assert(sizeof(T) <= sizeof(((struct hc_jrec *)0)->data), \
+		       #T " fits in a journal record's data")
 
 struct hc_run {
 	/* what was asked */

@@ -19,9 +19,12 @@
 #include "journal.h"
 #include "netns.h"
 
-/* "hookcmp-journal N": this hookcmp writes format 5 and reads 2 to 5. */
+/*
+ * "hookcmp-journal N": this hookcmp writes format 6 (a record holds its
+ * own kind's fields only) and reads 2 to 6.
+ */
 #define JREC_MAGIC "hookcmp-journal "
-#define JREC_FORMAT 5
+#define JREC_FORMAT 6
 #define JREC_MAX 8192 /* a record is a few hundred bytes, or a command */
 
 /* The kinds their owners registered: hooks, qdisc/, bench. */
@@ -46,61 +49,49 @@ const struct hc_jkind *hc_journal_kind(const char *name)
 
 /* ---- the file format ---- */
 
-enum ftype { F_U64, F_INT, F_U32, F_BOOL, F_STR, F_KIND, F_MAC, F_VAL };
-
 /*
- * The fields, each in every record since its format. One missing from an
- * older format's record keeps its old meaning, its zero (netns_proc: not
- * known, cgroup: none, proof: none, netns_cookie: not known, cmd: none),
- * and was in some of format 2's records, written before it had its own
- * format. A record of its own format or later has it, so a cut one is
- * never read.
+ * What every record has; its kind's fields follow (hc_jkind.fields).
+ * Until format 5, every record had every kind's fields: read, another
+ * kind's are ignored as unknown. A field added since (netns_proc,
+ * netns_cookie; and the kinds' cgroup, proof, cmd) was in some of format
+ * 2's records, written before it had its own format.
  */
-static const struct field {
-	const char *key;
-	enum ftype type;
-	size_t off, size;
-	int since;
-} fields[] = {
+#define F(k, t, ...) HC_JFIELD(struct hc_jrec, k, t, __VA_ARGS__)
 #define FM(k, m, t, ...)                                              \
 	{                                                             \
 		k, t, offsetof(struct hc_jrec, m),                    \
 			sizeof(((struct hc_jrec *)0)->m), __VA_ARGS__ \
 	}
-#define F(k, t, ...) FM(#k, k, t, __VA_ARGS__)
-	F(seq, F_U64),
-	F(pid, F_INT),
-	F(pidns, F_U64),
-	F(start, F_U64),
-	F(kind, F_KIND),
-	F(done, F_BOOL),
-	F(shared, F_BOOL),
-	F(netns, F_STR),
-	FM("netns_dev", ns.dev, F_U64),
-	FM("netns_ino", ns.ino, F_U64),
-	FM("netns_proc", ns.proc, F_U64, 3),
-	FM("netns_cookie", ns.cookie, F_U64, 4),
-	F(dev, F_STR),
-	F(ifindex, F_INT),
-	F(mac, F_MAC),
-	F(mode, F_STR),
-	F(prog_id, F_U32),
-	F(parent, F_U32),
-	F(prio, F_U32),
-	F(handle, F_U32),
-	F(chain, F_U32),
-	F(protocol, F_U32),
-	F(foreign_id, F_U32),
-	F(pin, F_STR),
-	F(val, F_VAL),
-	F(cgroup, F_STR, 3),
-	F(cgroup_ino, F_U64, 3),
-	F(proof, F_U32, 3),
-	F(cmd, F_STR, 5),
+static const struct hc_jfield head[] = {
+	F(seq, HC_JF_U64),
+	F(pid, HC_JF_INT),
+	F(pidns, HC_JF_U64),
+	F(start, HC_JF_U64),
+	F(kind, HC_JF_KIND),
+	F(done, HC_JF_BOOL),
+	F(netns, HC_JF_STR),
+	FM("netns_dev", ns.dev, HC_JF_U64),
+	FM("netns_ino", ns.ino, HC_JF_U64),
+	FM("netns_proc", ns.proc, HC_JF_U64, 3),
+	FM("netns_cookie", ns.cookie, HC_JF_U64, 4),
+	F(dev, HC_JF_STR),
+	F(ifindex, HC_JF_INT),
+	F(mac, HC_JF_MAC),
+	F(mode, HC_JF_STR),
+	F(prog_id, HC_JF_U32),
+	{},
+};
 #undef F
 #undef FM
-};
-#define NR_FIELDS (sizeof(fields) / sizeof(fields[0]))
+
+static size_t nfields(const struct hc_jfield *f)
+{
+	size_t n = 0;
+
+	while (f && f[n].key)
+		n++;
+	return n;
+}
 
 /* Names may hold any byte but '/' and NUL: %XX for all but plain ASCII. */
 static size_t esc(const char *s, char *out, size_t size)
@@ -152,94 +143,106 @@ static int unesc(const char *s, size_t len, char *out, size_t size)
 	return 0;
 }
 
-static int format_field(const struct field *f, const struct hc_jrec *rec,
-			char *buf, size_t size)
+static int format_field(const struct hc_jfield *f, const void *base, char *buf,
+			size_t size)
 {
-	const void *p = (const char *)rec + f->off;
+	const void *p = (const char *)base + f->off;
 	const __u32 *v = p;
 	const __u8 *m = p;
-	char s[3 * sizeof(rec->cmd) + 1];
+	char s[3 * sizeof(((struct hc_jrec *)0)->data) + 1];
 
 	switch (f->type) {
-	case F_U64:
+	case HC_JF_U64:
 		return snprintf(buf, size, "%s=%llu\n", f->key,
 				*(const unsigned long long *)p);
-	case F_INT:
+	case HC_JF_INT:
 		return snprintf(buf, size, "%s=%d\n", f->key, *(const int *)p);
-	case F_U32:
+	case HC_JF_U32:
 		return snprintf(buf, size, "%s=%u\n", f->key, *v);
-	case F_BOOL:
+	case HC_JF_BOOL:
 		return snprintf(buf, size, "%s=%d\n", f->key, *(const bool *)p);
-	case F_STR:
+	case HC_JF_STR:
 		esc(p, s, sizeof(s));
 		return snprintf(buf, size, "%s=%s\n", f->key, s);
-	case F_KIND:
+	case HC_JF_KIND:
 		return snprintf(buf, size, "%s=%s\n", f->key,
 				(*(const struct hc_jkind *const *)p)->name);
-	case F_MAC:
+	case HC_JF_MAC:
 		return snprintf(buf, size, "%s=%02x:%02x:%02x:%02x:%02x:%02x\n",
 				f->key, m[0], m[1], m[2], m[3], m[4], m[5]);
-	case F_VAL:
+	case HC_JF_VAL:
 		return snprintf(buf, size, "%s=%u,%u,%u,%u\n", f->key, v[0],
 				v[1], v[2], v[3]);
 	}
 	return -EINVAL;
 }
 
-int hc_jrec_format(const struct hc_jrec *rec, char *buf, size_t size)
+static int format_fields(const struct hc_jfield *f, const void *base, char *buf,
+			 size_t size, size_t *n)
 {
-	size_t n = snprintf(buf, size, JREC_MAGIC "%d\n", JREC_FORMAT), i;
 	int k;
 
-	for (i = 0; i < NR_FIELDS && n < size; i++) {
-		k = format_field(&fields[i], rec, buf + n, size - n);
+	for (; f && f->key && *n < size; f++) {
+		k = format_field(f, base, buf + *n, size - *n);
 		if (k < 0)
 			return k;
-		n += k;
+		*n += k;
 	}
+	return 0;
+}
+
+int hc_jrec_format(const struct hc_jrec *rec, char *buf, size_t size)
+{
+	size_t n = snprintf(buf, size, JREC_MAGIC "%d\n", JREC_FORMAT);
+	int ret = format_fields(head, rec, buf, size, &n) ?:
+			  format_fields(rec->kind->fields, rec->data, buf, size,
+					&n);
+
+	if (ret)
+		return ret;
 	return n < size ? (int)n : -ENOSPC;
 }
 
-static int parse_field(const struct field *f, const char *s, size_t len,
-		       struct hc_jrec *rec)
+static int parse_field(const struct hc_jfield *f, const char *s, size_t len,
+		       void *base)
 {
-	void *p = (char *)rec + f->off;
+	void *p = (char *)base + f->off;
 	char num[32], *save, *w;
 	__u32 *v = p;
 	__u64 n;
 	int i;
 
-	if (f->type == F_STR)
+	if (f->type == HC_JF_STR)
 		return unesc(s, len, p, f->size);
 	if (len >= sizeof(num))
 		return -EINVAL;
 	memcpy(num, s, len);
 	num[len] = '\0';
 	switch (f->type) {
-	case F_U64:
+	case HC_JF_U64:
 		return hc_parse_uint(num, 0, 0, ~0ULL, p);
-	case F_INT:
-	case F_U32:
-	case F_BOOL:
+	case HC_JF_INT:
+	case HC_JF_U32:
+	case HC_JF_BOOL:
 		if (hc_parse_uint(num, 0, 0,
-				  f->type == F_INT  ? INT_MAX :
-				  f->type == F_BOOL ? 1 :
-						      0xffffffffu,
+				  f->type == HC_JF_INT	? INT_MAX :
+				  f->type == HC_JF_BOOL ? 1 :
+							  0xffffffffu,
 				  &n))
 			return -EINVAL;
-		if (f->type == F_INT)
+		if (f->type == HC_JF_INT)
 			*(int *)p = n;
-		else if (f->type == F_BOOL)
+		else if (f->type == HC_JF_BOOL)
 			*(bool *)p = n;
 		else
 			*v = n;
 		return 0;
-	case F_KIND:
+	case HC_JF_KIND:
 		*(const struct hc_jkind **)p = hc_journal_kind(num);
 		return *(const struct hc_jkind **)p ? 0 : -EINVAL;
-	case F_MAC:
+	case HC_JF_MAC:
 		return hc_parse_mac(num, p);
-	case F_VAL:
+	case HC_JF_VAL:
 		for (i = 0, w = strtok_r(num, ",", &save); w && i < 4;
 		     i++, w = strtok_r(NULL, ",", &save))
 			if (hc_parse_uint(w, 0, 0, 0xffffffffu, &n))
@@ -247,17 +250,58 @@ static int parse_field(const struct field *f, const char *s, size_t len,
 			else
 				v[i] = n;
 		return i == 4 && !w ? 0 : -EINVAL;
-	case F_STR:
+	case HC_JF_STR:
 		break;
 	}
 	return -EINVAL;
 }
 
+/* The field of the table named by line's key, or -1. */
+static int field_of(const struct hc_jfield *f, const char *line, size_t len)
+{
+	int i;
+
+	for (i = 0; f && f[i].key; i++)
+		if (strlen(f[i].key) == len && !memcmp(line, f[i].key, len))
+			return i;
+	return -1;
+}
+
+/*
+ * The lines of buf (after the magic) whose keys the table has, into
+ * base: each once, and every one the format has (since).
+ */
+static int parse_fields(const char *buf, const char *end, int format,
+			const struct hc_jfield *f, void *base)
+{
+	const char *line, *eol, *eq;
+	bool seen[32] = {};
+	int i, n = nfields(f);
+
+	if (n > (int)sizeof(seen))
+		return -E2BIG;
+	for (line = buf; line < end; line = eol + 1) {
+		eol = memchr(line, '\n', end - line);
+		eq = eol ? memchr(line, '=', eol - line) : NULL;
+		if (!eq)
+			return -EINVAL;
+		/* Another kind's, or a newer hookcmp's: not this one's. */
+		i = field_of(f, line, eq - line);
+		if (i < 0)
+			continue;
+		if (seen[i] || parse_field(&f[i], eq + 1, eol - eq - 1, base))
+			return -EINVAL;
+		seen[i] = true;
+	}
+	for (i = 0; i < n; i++)
+		if (!seen[i] && format >= (f[i].since ?: 2))
+			return -EINVAL;
+	return 0;
+}
+
 int hc_jrec_parse(const char *buf, size_t len, struct hc_jrec *rec)
 {
-	const char *end = buf + len, *line, *eol, *eq;
-	bool seen[NR_FIELDS] = {};
-	size_t i, mlen = strlen(JREC_MAGIC) + 2;
+	size_t mlen = strlen(JREC_MAGIC) + 2;
 	int format;
 
 	memset(rec, 0, sizeof(*rec));
@@ -267,29 +311,13 @@ int hc_jrec_parse(const char *buf, size_t len, struct hc_jrec *rec)
 	if (memcmp(buf, JREC_MAGIC, mlen - 2) || format < 2 ||
 	    format > JREC_FORMAT || buf[mlen - 1] != '\n')
 		goto bad;
-	for (line = buf + mlen; line < end; line = eol + 1) {
-		eol = memchr(line, '\n', end - line);
-		if (!eol)
-			goto bad;
-		eq = memchr(line, '=', eol - line);
-		if (!eq)
-			goto bad;
-		for (i = 0; i < NR_FIELDS; i++)
-			if (strlen(fields[i].key) == (size_t)(eq - line) &&
-			    !memcmp(line, fields[i].key, eq - line))
-				break;
-		/* A newer hookcmp's fields are not this one's to judge. */
-		if (i == NR_FIELDS)
-			continue;
-		if (seen[i] ||
-		    parse_field(&fields[i], eq + 1, eol - eq - 1, rec))
-			goto bad;
-		seen[i] = true;
-	}
-	for (i = 0; i < NR_FIELDS; i++)
-		if (!seen[i] && format >= (fields[i].since ?: 2))
-			goto bad;
-	if (rec->pid > 0 && rec->seq && rec->kind)
+	/* The kind's fields once the kind is known. */
+	if (parse_fields(buf + mlen, buf + len, format, head, rec) ||
+	    !rec->kind ||
+	    parse_fields(buf + mlen, buf + len, format, rec->kind->fields,
+			 rec->data))
+		goto bad;
+	if (rec->pid > 0 && rec->seq)
 		return 0;
 bad:
 	memset(rec, 0, sizeof(*rec));
@@ -837,21 +865,7 @@ struct hc_jrec *hc_journal_rec(struct hc_run *r, const struct hc_jkind *kind)
 	snprintf(rec->mode, sizeof(rec->mode), "%s",
 		 r->hook->attach_name(r));
 	rec->prog_id = r->prog_id;
-	rec->foreign_id = r->foreign_id;
-	snprintf(rec->pin, sizeof(rec->pin), "%s", r->pin);
 	return rec;
-}
-
-int hc_journal_begin(struct hc_run *r, const struct hc_jkind *kind,
-		     bool done)
-{
-	struct hc_jrec *rec;
-
-	if (r->no_journal)
-		return 0;
-	rec = hc_journal_rec(r, kind);
-	rec->done = done;
-	return hc_journal_add(rec, r->netns, &r->err);
 }
 
 void hc_journal_end(struct hc_run *r, const struct hc_jkind *kind)

@@ -16,6 +16,7 @@
 #define HC_JOURNAL_H
 
 #include <net/if.h>
+#include <stddef.h>
 #include "hookcmp.h"
 
 #define HC_RUN_DIR "/run/hookcmp"
@@ -23,12 +24,42 @@
 struct hc_undo_ctx;
 struct hc_json;
 
+/* How a field is written in a record's file. */
+enum hc_jtype {
+	HC_JF_U64,
+	HC_JF_INT,
+	HC_JF_U32,
+	HC_JF_BOOL,
+	HC_JF_STR, /* escaped: %XX for all but printable ASCII */
+	HC_JF_MAC,
+	HC_JF_VAL, /* __u32[4] */
+	HC_JF_KIND, /* the journal's own */
+};
+
+/*
+ * A field of a record's file: KEY=VALUE, at off in the record (the
+ * journal's) or in its data (a kind's). Every record of format since or
+ * later has it; one of an older format without it reads as zero.
+ */
+struct hc_jfield {
+	const char *key;
+	enum hc_jtype type;
+	size_t off, size;
+	int since;
+};
+/* clang-format off */
+#define HC_JFIELD(T, m, type, ...) \
+	{ #m, type, offsetof(T, m), sizeof(((T *)0)->m), __VA_ARGS__ }
+/* clang-format on */
+
 /*
  * A kind of record, and how it is undone: each owner declares its own
  * and registers it (HC_JKIND), so the journal knows nobody's concerns.
  */
 struct hc_jkind {
 	const char *name; /* in the record's file and in what cleanup says */
+	/* Its own fields, in the record's data; ended by one without key. */
+	const struct hc_jfield *fields;
 	/* Undoes c->rec if it is still ours, saying what became of it. */
 	void (*undo)(struct hc_undo_ctx *c);
 	/* Optional: what the record is, after its kind's name: " clsact". */
@@ -55,9 +86,6 @@ const char *hc_journal_dir(void);
 struct hc_jrec *hc_journal_of(struct hc_run *r, const struct hc_jkind *kind);
 /* r's record of kind, filled in from r, not written yet. */
 struct hc_jrec *hc_journal_rec(struct hc_run *r, const struct hc_jkind *kind);
-/* Records what r is about to do, or (done) has done; not with no_journal. */
-int hc_journal_begin(struct hc_run *r, const struct hc_jkind *kind,
-		     bool done);
 /*
  * Writes rec: the first time, who writes it (pid, PID namespace, start),
  * where (the current network namespace, and netns as its name, NULL for

@@ -19,13 +19,15 @@ const struct hc_tc_dir hc_tc_dirs[HC_NR_TC_DIRS] = {
 
 struct hc_filter hc_filter_of(const struct hc_jrec *rec)
 {
+	const struct hc_jfilter *j = HC_JDATA(rec, const struct hc_jfilter);
+
 	return (struct hc_filter){
 		.ifindex = rec->ifindex,
-		.parent = rec->parent,
-		.prio = rec->prio,
-		.handle = rec->handle,
-		.protocol = rec->protocol,
-		.chain = rec->chain,
+		.parent = j->parent,
+		.prio = j->prio,
+		.handle = j->handle,
+		.protocol = j->protocol,
+		.chain = j->chain,
 		.kind = !strcmp(rec->mode, "u32") ? "u32" : NULL,
 	};
 }
@@ -247,9 +249,9 @@ int hc_qdisc_acquire(struct hc_nl *nl, struct hc_jrec *rec, const char *netns,
 	if (ret)
 		return ret;
 	/* Pending first: killed right after the add, cleanup knows of it. */
-	rec->done = rec->shared = false;
+	rec->done = HC_JQDISC(rec)->shared = false;
 	ret = hc_nl_ingress_qdisc(nl, rec->ifindex, have, sizeof(have), err);
-	rec->proof =
+	HC_JQDISC(rec)->proof =
 		!ret && !have[0] ? HC_QDISC_NONE_BEFORE : HC_QDISC_PROOF_NONE;
 	ret = ret						      ?:
 		      (journal ? hc_journal_add(rec, netns, err) : 0) ?:
@@ -260,7 +262,7 @@ int hc_qdisc_acquire(struct hc_nl *nl, struct hc_jrec *rec, const char *netns,
 		look = hc_nl_ingress_qdisc(nl, rec->ifindex, have, sizeof(have),
 					   NULL);
 		if (!look && !strcmp(have, rec->mode) &&
-		    rec->proof == HC_QDISC_NONE_BEFORE)
+		    HC_JQDISC(rec)->proof == HC_QDISC_NONE_BEFORE)
 			ret = 0;
 		else if (look)
 			keep = true;
@@ -273,7 +275,7 @@ int hc_qdisc_acquire(struct hc_nl *nl, struct hc_jrec *rec, const char *netns,
 		*with = ret || !journal ? 0 : owner_of(nl, rec, true);
 		if (*with) {
 			*own = HC_QDISC_SHARED;
-			rec->done = rec->shared = true;
+			rec->done = HC_JQDISC(rec)->shared = true;
 		}
 	}
 	if (journal && rec->done) {
@@ -304,11 +306,12 @@ static int count_filter(const struct hc_filter_info *info, void *data)
 	q->total++;
 	for (i = 0; i < q->nrecs; i++) {
 		const struct hc_jrec *j = &q->recs[i];
+		struct hc_filter f = hc_filter_of(j);
 
 		if (!j->bad[0] && j->kind == &hc_jkind_filter &&
 		    hc_netns_same(&j->ns, &q->rec->ns) &&
-		    j->ifindex == info->ifindex && j->prio == info->prio &&
-		    j->handle == info->handle && j->prog_id == info->prog_id &&
+		    j->ifindex == info->ifindex && f.prio == info->prio &&
+		    f.handle == info->handle && j->prog_id == info->prog_id &&
 		    !strcmp(info->kind, "bpf") && hc_journal_alive(j)) {
 			q->hookcmp++;
 			q->pid = j->pid;

@@ -14,6 +14,17 @@
 
 /* Their journal records: the filter, and the qdisc it hangs on. */
 extern const struct hc_jkind hc_jkind_filter, hc_jkind_qdisc;
+/* Their data. A filter's: where it hangs (the record's mode: "u32" for
+ * bench's u32, else a filter of the record's program). */
+struct hc_jfilter {
+	__u32 parent, prio, handle, chain, protocol;
+};
+/* A qdisc's: done and shared (joined, another hookcmp run made it). */
+struct hc_jqdisc {
+	bool shared;
+	__u32 proof; /* what else proves it ours (enum hc_qdisc_proof) */
+};
+#define HC_JQDISC(rec) HC_JDATA(rec, struct hc_jqdisc)
 
 /*
  * A direction of tc, as libbpf's bpf_tc_hook.attach_point: data, so that

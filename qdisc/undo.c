@@ -71,8 +71,9 @@ static int filter_dev(int ifindex, const struct hc_link_info *li, void *data)
 
 	h->ifindex = ifindex;
 	h->name = li->name;
-	return hc_nl_filter_each(h->c->nl, ifindex, h->c->rec->parent,
-				 filter_is_ours, h, NULL) > 0;
+	return hc_nl_filter_each(h->c->nl, ifindex,
+				 hc_filter_of(h->c->rec).parent, filter_is_ours,
+				 h, NULL) > 0;
 }
 
 static int filter_here(struct hc_undo_ctx *c, const char *where)
@@ -127,8 +128,8 @@ static void wait_for_run(struct hc_undo_ctx *c, bool proof)
 {
 	struct hc_jrec later = *c->rec;
 
-	if (proof && later.proof != HC_QDISC_FILTER_LEAVING) {
-		later.proof = HC_QDISC_FILTER_LEAVING;
+	if (proof && HC_JQDISC(&later)->proof != HC_QDISC_FILTER_LEAVING) {
+		HC_JQDISC(&later)->proof = HC_QDISC_FILTER_LEAVING;
 		hc_journal_add(&later, NULL, NULL);
 	}
 	hc_undo_say(
@@ -140,16 +141,17 @@ static void wait_for_run(struct hc_undo_ctx *c, bool proof)
 static void undo_qdisc(struct hc_undo_ctx *c)
 {
 	const struct hc_jrec *j = c->rec;
+	__u32 was = HC_JDATA(j, const struct hc_jqdisc)->proof;
 	bool proof;
 	int ret;
 
 	if (hc_undo_ns_missing(c))
 		return;
-	if (!j->done && j->proof != HC_QDISC_NONE_BEFORE)
+	if (!j->done && was != HC_QDISC_NONE_BEFORE)
 		return hc_undo_say(c, "left alone", false,
 				   "never created by hookcmp, left alone");
 	/* Pending: none was there before, so one of its kind is hookcmp's. */
-	proof = !j->done || proof_for(c) || j->proof == HC_QDISC_FILTER_LEAVING;
+	proof = !j->done || proof_for(c) || was == HC_QDISC_FILTER_LEAVING;
 	ret = hc_qdisc_release(c->nl, j->ifindex, j->mode, j, proof, &c->err);
 	switch (ret) {
 	case -EAGAIN:
@@ -182,24 +184,44 @@ static void undo_qdisc(struct hc_undo_ctx *c)
 
 static void filter_describe(const struct hc_jrec *j, char *buf, size_t size)
 {
-	if (!strcmp(j->mode, "u32"))
-		snprintf(buf, size, " u32 prio %u handle %#x", j->prio,
-			 j->handle);
+	struct hc_filter f = hc_filter_of(j);
+
+	if (f.kind)
+		snprintf(buf, size, " u32 prio %u handle %#x", f.prio,
+			 f.handle);
 	else
-		snprintf(buf, size, " prio %u handle %#x program %u", j->prio,
-			 j->handle, j->prog_id);
+		snprintf(buf, size, " prio %u handle %#x program %u", f.prio,
+			 f.handle, j->prog_id);
 }
 
 static void filter_json(const struct hc_jrec *j, struct hc_json *w)
 {
-	if (strcmp(j->mode, "u32"))
+	struct hc_filter f = hc_filter_of(j);
+
+	if (!f.kind)
 		jw_u64(w, "prog_id", j->prog_id);
-	jw_u64(w, "prio", j->prio);
-	jw_u64(w, "handle", j->handle);
+	jw_u64(w, "prio", f.prio);
+	jw_u64(w, "handle", f.handle);
 }
+
+HC_JDATA_FITS(struct hc_jfilter);
+HC_JDATA_FITS(struct hc_jqdisc);
+
+#define F(m, ...) HC_JFIELD(struct hc_jfilter, m, HC_JF_U32, __VA_ARGS__)
+static const struct hc_jfield filter_fields[] = {
+	F(parent), F(prio), F(handle), F(chain), F(protocol), {},
+};
+#undef F
+
+static const struct hc_jfield qdisc_fields[] = {
+	HC_JFIELD(struct hc_jqdisc, shared, HC_JF_BOOL),
+	HC_JFIELD(struct hc_jqdisc, proof, HC_JF_U32, 3),
+	{},
+};
 
 const struct hc_jkind hc_jkind_filter = {
 	.name = "filter",
+	.fields = filter_fields,
 	.undo = undo_filter,
 	.describe = filter_describe,
 	.json = filter_json,
@@ -215,13 +237,14 @@ static void qdisc_describe(const struct hc_jrec *j, char *buf, size_t size)
 static void qdisc_json(const struct hc_jrec *j, struct hc_json *w)
 {
 	jw_str(w, "owner",
-	       !j->done	 ? "pending" :
-	       j->shared ? "shared" :
-			   "created");
+	       !j->done					   ? "pending" :
+	       HC_JDATA(j, const struct hc_jqdisc)->shared ? "shared" :
+							     "created");
 }
 
 const struct hc_jkind hc_jkind_qdisc = {
 	.name = "qdisc",
+	.fields = qdisc_fields,
 	.undo = undo_qdisc,
 	.describe = qdisc_describe,
 	.json = qdisc_json,

@@ -431,30 +431,155 @@ static void test_json_strings(void)
 	}
 }
 
+/* A kind of the test's own: a field of every type in its data. */
+struct t_jdata {
+	__u64 big;
+	int num;
+	__u32 prio;
+	bool flag;
+	char text[960];
+	__u8 addr[6];
+	__u32 val[4];
+	__u32 late; /* new in format 6 */
+};
+HC_JDATA_FITS(struct t_jdata);
+
+#define TF(m, t, ...) HC_JFIELD(struct t_jdata, m, t, __VA_ARGS__)
+static const struct hc_jfield t_jfields[] = {
+	TF(big, HC_JF_U64),   TF(num, HC_JF_INT),     TF(prio, HC_JF_U32),
+	TF(flag, HC_JF_BOOL), TF(text, HC_JF_STR),    TF(addr, HC_JF_MAC),
+	TF(val, HC_JF_VAL),   TF(late, HC_JF_U32, 6), {},
+};
+#undef TF
+
+static void t_undo(struct hc_undo_ctx *c)
+{
+	(void)c;
+}
+
+static const struct hc_jkind t_jkind = {
+	.name = "test",
+	.fields = t_jfields,
+	.undo = t_undo,
+};
+
+/* buf without its lines that start with each of keys, into out. */
+static void drop_lines(const char *buf, const char *const *keys, char *out,
+		       size_t size)
+{
+	char *p, *eol;
+
+	snprintf(out, size, "%s", buf);
+	for (; *keys; keys++) {
+		p = strstr(out, *keys);
+		if (p && p[-1] == '\n') {
+			eol = strchr(p, '\n');
+			memmove(p, eol + 1, strlen(eol + 1) + 1);
+		}
+	}
+}
+
+/*
+ * Records of earlier formats, whose fields are a qdisc's: 3 had no
+ * netns_cookie; 2 as first written no netns_proc or proof either. Read,
+ * those are zero; the same lines missing in today's format are not. Until
+ * 5, every record had every kind's fields: another kind's are ignored.
+ */
+static void test_journal_formats(const struct hc_jrec *base)
+{
+	static const struct {
+		char format;
+		const char *missing[4];
+	} older[] = {
+		{ '5', { NULL } },
+		{ '4', { NULL } },
+		{ '3', { "netns_cookie=" } },
+		{ '2', { "netns_cookie=", "netns_proc=", "proof=" } },
+	};
+	struct hc_jrec rec = *base, old, back;
+	struct hc_jqdisc *q = HC_JQDISC(&rec);
+	char buf[8192], bad[8300];
+	size_t f;
+	int len;
+
+	rec.kind = &hc_jkind_qdisc;
+	memset(rec.data, 0, sizeof(rec.data));
+	q->shared = true;
+	q->proof = 2;
+	len = hc_jrec_format(&rec, buf, sizeof(buf));
+	t_result(len > 0 && !hc_jrec_parse(buf, len, &back) &&
+			 !memcmp(&rec, &back, sizeof(rec)),
+		 "journal record of a qdisc: read back as written");
+	/* Another kind's fields, as formats 2 to 5 wrote them: ignored. */
+	snprintf(buf + len, sizeof(buf) - len,
+		 "prio=4294967296\ncmd=rm%%20-rf\npin=\n");
+	for (f = 0; f < sizeof(older) / sizeof(older[0]); f++) {
+		memcpy(&old, &rec, sizeof(old)); /* padding too */
+		if (older[f].format < '4')
+			old.ns.cookie = 0;
+		if (older[f].format == '2') {
+			old.ns.proc = 0;
+			HC_JQDISC(&old)->proof = 0;
+		}
+		drop_lines(buf, older[f].missing, bad, sizeof(bad));
+		if (older[f].missing[0])
+			t_result(
+				hc_jrec_parse(bad, strlen(bad), &back) ==
+					-EINVAL,
+				"journal record: format 6 without format %c's missing fields refused",
+				older[f].format);
+		*strchr(bad, '6') = older[f].format;
+		t_result(
+			!hc_jrec_parse(bad, strlen(bad), &back) &&
+				!memcmp(&old, &back, sizeof(old)),
+			"journal record: format %c read, its missing fields zero, other kinds' ignored",
+			older[f].format);
+	}
+}
+
 /* Journal records: every field back as written; nothing else parses. */
 static void test_journal_records(void)
 {
 	static const char *const garbled[] = {
-		"pid=-1\n",	     "pid=1x\n",
-		"pid= 1\n",	     "kind=bogus\n",
-		"done=2\n",	     "netns=a b\n",
-		"netns=%2\n",	     "netns=%00\n",
-		"netns=%zz\n",	     "mac=1:2:3\n",
-		"val=1,2,3\n",	     "val=1,2,3,4,5\n",
-		"seq=0\n",	     "ifindex=2147483648\n",
-		"prio=4294967296\n", "noequals\n",
+		"pid=-1\n",
+		"pid=1x\n",
+		"pid= 1\n",
+		"kind=bogus\n",
+		"done=2\n",
+		"netns=a b\n",
+		"netns=%2\n",
+		"netns=%00\n",
+		"netns=%zz\n",
+		"mac=1:2:3\n",
+		"seq=0\n",
+		"ifindex=2147483648\n",
+		"prog_id=4294967296\n",
+		"noequals\n",
+		/* the kind's */
+		"big=-1\n",
+		"num=2147483648\n",
+		"prio=4294967296\n",
+		"flag=2\n",
+		"text=%zz\n",
+		"addr=1:2\n",
+		"val=1,2,3\n",
+		"val=1,2,3,4,5\n",
+		"late=x\n",
 	};
+	static const char *const late[] = { "late=", NULL };
 	struct hc_jrec rec = {}, back;
+	struct t_jdata *d = HC_JDATA(&rec, struct t_jdata);
 	char buf[8192], bad[8300], *p, *eol;
 	unsigned int i;
 	int len, n, cut;
 
+	hc_journal_kind_add(&t_jkind);
 	rec.seq = 123456789012ULL;
 	rec.pid = 4242;
 	rec.pidns = 4026531836ULL;
 	rec.start = 99999;
-	rec.kind = &hc_jkind_qdisc;
-	rec.done = rec.shared = true;
+	rec.kind = &t_jkind;
+	rec.done = true;
 	/* NAME_MAX bytes, a space, a '%', a tab and bytes that are not UTF-8 */
 	memset(rec.netns, 'n', sizeof(rec.netns) - 1);
 	memcpy(rec.netns, "a b%\t\xff\x80", 7);
@@ -467,28 +592,27 @@ static void test_journal_records(void)
 	memcpy(rec.mac, "\x02\x00\xab\xcd\xef\x01", 6);
 	snprintf(rec.mode, sizeof(rec.mode), "clsact");
 	rec.prog_id = 7;
-	rec.parent = 0xfffffff2;
-	rec.prio = 65535;
-	rec.handle = 0xffffffff;
-	rec.chain = 3;
-	rec.protocol = 0x0800;
-	rec.foreign_id = 8;
-	snprintf(rec.pin, sizeof(rec.pin), "/sys/fs/bpf/hookcmp/xdp-1-2-8");
-	rec.val[0] = 1;
-	rec.val[3] = 4294967295u;
-	snprintf(rec.cgroup, sizeof(rec.cgroup), "/a b/hookcmp.1");
-	rec.cgroup_ino = 9;
-	rec.proof = 2;
-	/* the longest --undo, every byte escaped */
-	memset(rec.cmd, ' ', sizeof(rec.cmd) - 1);
-	memcpy(rec.cmd, "sysctl -w kernel.x=0\n", 21);
+	d->big = 0xfedcba9876543210ULL;
+	d->num = 2147483646; /* INT: not negative */
+	d->prio = 0xfffffff2;
+	d->flag = true;
+	/* the longest string, every byte escaped */
+	memset(d->text, ' ', sizeof(d->text) - 1);
+	memcpy(d->text, "sysctl -w kernel.x=0\n", 21);
+	memcpy(d->addr, "\xff\x00\x01\x02\x03\x04", 6);
+	d->val[0] = 1;
+	d->val[3] = 4294967295u;
+	d->late = 3;
 	len = hc_jrec_format(&rec, buf, sizeof(buf));
-	t_result(len > 0 && !hc_jrec_parse(buf, len, &back) &&
-			 !memcmp(&rec, &back, sizeof(rec)),
-		 "journal record: every field read back as written (%d bytes)",
-		 len);
+	t_result(
+		len > 0 && !hc_jrec_parse(buf, len, &back) &&
+			!memcmp(&rec, &back, sizeof(rec)),
+		"journal record: every field, the kind's too, read back as written (%d bytes)",
+		len);
 	t_result(!strstr(buf, "a b") && strstr(buf, "netns=a%20b%25%09%FF%80"),
 		 "journal record: names escaped as %%XX");
+	t_result(!strstr(buf, "cgroup=") && !strstr(buf, "proof="),
+		 "journal record: no other kind's fields in it");
 
 	/* Cut anywhere short of its end, a record is not one. */
 	for (cut = 0, n = 0; cut < len; cut++)
@@ -496,65 +620,23 @@ static void test_journal_records(void)
 	CHECK_EQ(n, 0, "journal record: no prefix of it parses");
 	t_result(hc_jrec_parse(buf, len, &back) == 0 && !back.bad[0],
 		 "journal record: parsed whole, it is not bad");
-	/*
-	 * Older formats: 4 had no cmd; 3 no netns_cookie either; 2 as first
-	 * written no netns_proc, cgroup, cgroup_ino or proof either. Read,
-	 * those are zero; the same lines missing in today's format are not.
-	 */
-	{
-		static const struct {
-			char format;
-			const char *missing[7];
-		} older[] = {
-			{ '4', { "cmd=" } },
-			{ '3', { "cmd=", "netns_cookie=" } },
-			{ '2',
-			  { "cmd=", "netns_cookie=", "netns_proc=", "cgroup=",
-			    "cgroup_ino=", "proof=" } },
-		};
-		struct hc_jrec old;
-		size_t f, k;
-
-		for (f = 0; f < sizeof(older) / sizeof(older[0]); f++) {
-			memcpy(&old, &rec, sizeof(old)); /* padding too */
-			memset(old.cmd, 0, sizeof(old.cmd));
-			if (older[f].format < '4')
-				old.ns.cookie = 0;
-			if (older[f].format == '2') {
-				old.ns.proc = 0;
-				memset(old.cgroup, 0, sizeof(old.cgroup));
-				old.cgroup_ino = 0;
-				old.proof = 0;
-			}
-			snprintf(bad, sizeof(bad), "%s", buf);
-			for (k = 0; older[f].missing[k]; k++) {
-				p = strstr(bad, older[f].missing[k]);
-				if (p && p[-1] == '\n') {
-					eol = strchr(p, '\n');
-					memmove(p, eol + 1,
-						strlen(eol + 1) + 1);
-				}
-			}
-			t_result(
-				hc_jrec_parse(bad, strlen(bad), &back) ==
-					-EINVAL,
-				"journal record: format 5 without format %c's missing fields refused",
-				older[f].format);
-			*strchr(bad, '5') = older[f].format;
-			t_result(
-				!hc_jrec_parse(bad, strlen(bad), &back) &&
-					!memcmp(&old, &back, sizeof(old)),
-				"journal record: format %c without them read, as zero",
-				older[f].format);
-		}
-		/* Formats this hookcmp does not know. */
-		for (k = 0; k < 3; k++) {
-			snprintf(bad, sizeof(bad), "%s", buf);
-			*strchr(bad, '5') = "016"[k];
-			t_result(hc_jrec_parse(bad, strlen(bad), &back) ==
-					 -EINVAL,
-				 "journal record: format %c refused", "016"[k]);
-		}
+	/* A kind's field new in a format: required from then, zero before. */
+	drop_lines(buf, late, bad, sizeof(bad));
+	t_result(
+		hc_jrec_parse(bad, strlen(bad), &back) == -EINVAL,
+		"journal record: format 6 without the kind's field of 6 refused");
+	*strchr(bad, '6') = '5';
+	t_result(!hc_jrec_parse(bad, strlen(bad), &back) &&
+			 HC_JDATA(&back, struct t_jdata)->late == 0 &&
+			 HC_JDATA(&back, struct t_jdata)->prio == d->prio,
+		 "journal record: format 5 without it read, as zero");
+	test_journal_formats(&rec);
+	/* Formats this hookcmp does not know. */
+	for (i = 0; i < 3; i++) {
+		snprintf(bad, sizeof(bad), "%s", buf);
+		*strchr(bad, '6') = "017"[i];
+		t_result(hc_jrec_parse(bad, strlen(bad), &back) == -EINVAL,
+			 "journal record: format %c refused", "017"[i]);
 	}
 	/* One line garbled at a time. */
 	for (i = 0; i < sizeof(garbled) / sizeof(garbled[0]); i++) {
@@ -580,10 +662,13 @@ static void test_journal_records(void)
 			 "journal record with '%.*s' refused",
 			 (int)strcspn(key, "\n"), key);
 	}
-	/* A field twice, the magic line missing, a NUL inside. */
+	/* A field twice (the journal's, the kind's), no magic, a NUL inside. */
 	snprintf(bad, sizeof(bad), "%sseq=5\n", buf);
 	t_result(hc_jrec_parse(bad, strlen(bad), &back) == -EINVAL,
 		 "journal record with a field twice refused");
+	snprintf(bad, sizeof(bad), "%sprio=5\n", buf);
+	t_result(hc_jrec_parse(bad, strlen(bad), &back) == -EINVAL,
+		 "journal record with its kind's field twice refused");
 	t_result(hc_jrec_parse(strchr(buf, '\n') + 1,
 			       len - (strchr(buf, '\n') + 1 - buf),
 			       &back) == -EINVAL,

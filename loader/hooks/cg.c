@@ -27,12 +27,21 @@
 #include "undo.h"
 #include "cg.skel.h"
 
+/* Its journal record's data: the cgroup's path and, once made, inode. */
+struct cg_jrec {
+	char cgroup[256]; /* below the cgroup2 root */
+	__u64 cgroup_ino;
+};
+HC_JDATA_FITS(struct cg_jrec);
+#define CG_JREC(rec) HC_JDATA(rec, const struct cg_jrec)
+
 struct cg_state {
 	struct cg_bpf *skel;
 	int root_fd; /* the cgroup2 hierarchy */
 	char home[200]; /* the cgroup hookcmp came from, under root_fd */
 	int dir_fd; /* the cgroup it made */
-	char path[sizeof(((struct hc_jrec *)0)->cgroup)]; /* its, under root_fd */
+	/* the cgroup's, under root_fd */
+	char path[sizeof(((struct cg_jrec *)0)->cgroup)];
 	int link_fd;
 	bool made; /* the directory is ours to remove */
 };
@@ -214,11 +223,11 @@ static int cg_load(struct hc_run *r)
  */
 static int journal(struct hc_run *r, const char *path, __u64 ino)
 {
-	struct hc_jrec *rec;
+	struct hc_jrec *rec = hc_journal_rec(r, &hc_jkind_cgroup);
+	struct cg_jrec *j = HC_JDATA(rec, struct cg_jrec);
 
-	rec = hc_journal_rec(r, &hc_jkind_cgroup);
-	snprintf(rec->cgroup, sizeof(rec->cgroup), "%s", path);
-	rec->cgroup_ino = ino;
+	snprintf(j->cgroup, sizeof(j->cgroup), "%s", path);
+	j->cgroup_ino = ino;
 	rec->done = ino != 0;
 	return hc_journal_add(rec, r->netns, &r->err);
 }
@@ -399,12 +408,13 @@ static int rmdir_fd(int fd, __u64 ino)
  */
 static void undo_by_path(struct hc_undo_ctx *c, int root)
 {
-	const struct hc_jrec *j = c->rec;
+	const struct cg_jrec *j = CG_JREC(c->rec);
+	bool done = c->rec->done;
 	const char *base = strrchr(j->cgroup, '/');
 	char name[64];
 	struct stat sb;
 
-	cgroup_name(j, name, sizeof(name));
+	cgroup_name(c->rec, name, sizeof(name));
 	base = base ? base + 1 : j->cgroup;
 	if (!j->cgroup[0] ||
 	    fstatat(root, j->cgroup, &sb, AT_SYMLINK_NOFOLLOW)) {
@@ -412,11 +422,12 @@ static void undo_by_path(struct hc_undo_ctx *c, int root)
 			hc_undo_say(c, "gone", false, "already gone");
 		else
 			hc_undo_failed(c, -errno);
-	} else if (j->done ? sb.st_ino != j->cgroup_ino : strcmp(base, name)) {
-		hc_undo_say(c, "left alone", false,
-		    "not proven ours: left alone; /%s has inode %llu, hookcmp %s (remove it with rmdir if it is yours)",
-		    j->cgroup, (unsigned long long)sb.st_ino,
-		    j->done ? "made another" : "died before it knew its own");
+	} else if (done ? sb.st_ino != j->cgroup_ino : strcmp(base, name)) {
+		hc_undo_say(
+			c, "left alone", false,
+			"not proven ours: left alone; /%s has inode %llu, hookcmp %s (remove it with rmdir if it is yours)",
+			j->cgroup, (unsigned long long)sb.st_ino,
+			done ? "made another" : "died before it knew its own");
 	} else if (unlinkat(root, j->cgroup, AT_REMOVEDIR)) {
 		hc_undo_failed(c, -errno);
 	} else {
@@ -427,7 +438,7 @@ static void undo_by_path(struct hc_undo_ctx *c, int root)
 /* The cgroup --hook cgroup made: by its id once its record has it. */
 static void undo_cgroup(struct hc_undo_ctx *c)
 {
-	const struct hc_jrec *j = c->rec;
+	const struct cg_jrec *j = CG_JREC(c->rec);
 	char home[200];
 	int root = hc_cgroup_root(home, sizeof(home)), fd, ret;
 
@@ -435,7 +446,7 @@ static void undo_cgroup(struct hc_undo_ctx *c)
 		hc_undo_failed(c, root);
 		return;
 	}
-	fd = j->done ? open_by_id(root, j->cgroup_ino) : -EINVAL;
+	fd = c->rec->done ? open_by_id(root, j->cgroup_ino) : -EINVAL;
 	if (fd < 0) {
 		undo_by_path(c, root);
 	} else {
@@ -451,11 +462,18 @@ static void undo_cgroup(struct hc_undo_ctx *c)
 
 static void cg_describe(const struct hc_jrec *j, char *buf, size_t size)
 {
-	snprintf(buf, size, " /%s", j->cgroup);
+	snprintf(buf, size, " /%s", CG_JREC(j)->cgroup);
 }
+
+static const struct hc_jfield cg_fields[] = {
+	HC_JFIELD(struct cg_jrec, cgroup, HC_JF_STR, 3),
+	HC_JFIELD(struct cg_jrec, cgroup_ino, HC_JF_U64, 3),
+	{},
+};
 
 static const struct hc_jkind hc_jkind_cgroup = {
 	.name = "cgroup",
+	.fields = cg_fields,
 	.undo = undo_cgroup,
 	.describe = cg_describe,
 };

@@ -64,26 +64,21 @@ static struct hc_filter our_filter(const struct hc_run *r)
 	};
 }
 
-/* Where our filter and its qdisc hang, for cleanup to find them. */
-static struct hc_jrec *tc_rec(struct hc_run *r, const struct hc_jkind *kind)
-{
-	struct hc_jrec *rec = hc_journal_rec(r, kind);
-	struct hc_filter f = our_filter(r);
-
-	rec->parent = kind == &hc_jkind_filter ? f.parent : TC_H_CLSACT;
-	rec->prio = f.prio;
-	rec->handle = kind == &hc_jkind_filter ? f.handle : TC_H_MAKE(TC_H_INGRESS, 0);
-	rec->protocol = ETH_P_ALL;
-	return rec;
-}
-
+/* Where our filter hangs, for cleanup to find it. */
 static int journal_filter(struct hc_run *r)
 {
+	struct hc_filter f = our_filter(r);
 	struct hc_jrec *rec;
+	struct hc_jfilter *jf;
 
 	if (r->no_journal)
 		return 0;
-	rec = tc_rec(r, &hc_jkind_filter);
+	rec = hc_journal_rec(r, &hc_jkind_filter);
+	jf = HC_JDATA(rec, struct hc_jfilter);
+	jf->parent = f.parent;
+	jf->prio = f.prio;
+	jf->handle = f.handle;
+	jf->protocol = ETH_P_ALL;
 	rec->done = true;
 	return hc_journal_add(rec, r->netns, &r->err);
 }
@@ -115,8 +110,9 @@ static int tc_attach(struct hc_run *r)
 		return err;
 	}
 
-	err = hc_qdisc_acquire(r->nl, tc_rec(r, &hc_jkind_qdisc), r->netns,
-			       !r->no_journal, &own, &r->shared_with, &r->err);
+	err = hc_qdisc_acquire(r->nl, hc_journal_rec(r, &hc_jkind_qdisc),
+			       r->netns, !r->no_journal, &own, &r->shared_with,
+			       &r->err);
 	r->qdisc_own = own;
 	if (err)
 		return err;
@@ -141,7 +137,7 @@ static void leaving(struct hc_run *r, enum hc_qdisc_own own)
 
 	if (own == HC_QDISC_THEIRS || r->no_journal || !rec->name[0])
 		return;
-	rec->proof = HC_QDISC_FILTER_LEAVING;
+	HC_JQDISC(rec)->proof = HC_QDISC_FILTER_LEAVING;
 	hc_journal_add(rec, r->netns, NULL);
 }
 

@@ -134,6 +134,30 @@ static void release_foreign(struct hc_run *r)
 	r->pin[0] = '\0';
 }
 
+/* Its journal record's data: what --replace took, and where it waits. */
+struct xdp_jrec {
+	__u32 foreign_id;
+	char pin[128];
+};
+HC_JDATA_FITS(struct xdp_jrec);
+#define XDP_JREC(rec) HC_JDATA(rec, const struct xdp_jrec)
+
+/* What r attached (or is about to), and what it replaced: journalled. */
+static int journal(struct hc_run *r)
+{
+	struct hc_jrec *rec;
+	struct xdp_jrec *j;
+
+	if (r->no_journal)
+		return 0;
+	rec = hc_journal_rec(r, &hc_jkind_xdp);
+	j = HC_JDATA(rec, struct xdp_jrec);
+	j->foreign_id = r->foreign_id;
+	snprintf(j->pin, sizeof(j->pin), "%s", r->pin);
+	rec->done = true;
+	return hc_journal_add(rec, r->netns, &r->err);
+}
+
 /*
  * --replace: holds the program in our mode's slot (by fd, and pinned, so
  * that cleanup can put it back after a kill -9) and journals both ids.
@@ -172,7 +196,7 @@ static int take_over(struct hc_run *r)
 	snprintf(r->pin, sizeof(r->pin), HC_PIN_DIR "/xdp-%d-%d-%u", getpid(),
 		 r->ifindex, id);
 	/* The record first: cleanup after a kill -9 then knows the pin. */
-	err = pin_prepare(&r->err) ?: hc_journal_begin(r, &hc_jkind_xdp, true);
+	err = pin_prepare(&r->err) ?: journal(r);
 	if (!err && bpf_obj_pin(r->foreign_fd, r->pin)) {
 		err = -errno;
 		hc_err_set(&r->err, "pinning XDP program %u at %s", id, r->pin);
@@ -238,8 +262,8 @@ int hc_xdp_attach(struct hc_run *r)
 	/* Like ip link set xdp: never replace what we did not ask to. */
 	flags |=
 		r->foreign_id ? XDP_FLAGS_REPLACE : XDP_FLAGS_UPDATE_IF_NOEXIST;
-	err = hc_fault(&r->err, "xdp") ?:
-		      (r->foreign_id ? 0 : hc_journal_begin(r, &hc_jkind_xdp, true)) ?:
+	err = hc_fault(&r->err, "xdp")		       ?:
+		      (r->foreign_id ? 0 : journal(r)) ?:
 		      hc_nl_xdp_set(r->nl, r->ifindex, r->prog_fd,
 				    r->foreign_id ? r->foreign_fd : -1, flags,
 				    &r->err);
@@ -372,22 +396,22 @@ int hc_xdp_detach(struct hc_run *r)
 static void xdp_off(struct hc_undo_ctx *c, int ifindex, const char *name,
 		    const char *where)
 {
-	const struct hc_jrec *j = c->rec;
+	const struct xdp_jrec *j = XDP_JREC(c->rec);
 	char note[IF_NAMESIZE + 32];
 	int ours, theirs, ret;
 
-	ours = bpf_prog_get_fd_by_id(j->prog_id);
+	ours = bpf_prog_get_fd_by_id(c->rec->prog_id);
 	if (ours < 0)
 		return hc_undo_failed(c, -errno);
 	theirs = j->foreign_id ? theirs_of(j->pin, j->foreign_id) : -1;
 	ret = put_back(c->nl, ifindex,
-		       !strcmp(j->mode, "native") ? XDP_FLAGS_DRV_MODE :
-						    XDP_FLAGS_SKB_MODE,
+		       !strcmp(c->rec->mode, "native") ? XDP_FLAGS_DRV_MODE :
+							 XDP_FLAGS_SKB_MODE,
 		       ours, theirs, j->foreign_id, &c->err);
 	close(ours);
 	if (theirs >= 0)
 		close(theirs);
-	hc_undo_renamed(j, name, note, sizeof(note));
+	hc_undo_renamed(c->rec, name, note, sizeof(note));
 	if (ret < 0 && ret != -EEXIST)
 		return hc_undo_failed(c, ret);
 	if (ret != -EEXIST)
@@ -436,14 +460,15 @@ static int xdp_here(struct hc_undo_ctx *c, const char *where)
 
 static void undo_xdp(struct hc_undo_ctx *c)
 {
-	const struct hc_jrec *j = c->rec;
+	const struct hc_jrec *rec = c->rec;
+	const struct xdp_jrec *j = XDP_JREC(rec);
 	struct hc_link_info li;
-	bool dev = c->nl && !hc_nl_link_get(c->nl, j->ifindex, &li, NULL);
-	__u32 slot = dev ? slot_of(&li, j->mode) : 0;
+	bool dev = c->nl && !hc_nl_link_get(c->nl, rec->ifindex, &li, NULL);
+	__u32 slot = dev ? slot_of(&li, rec->mode) : 0;
 	int ret;
 
-	if (slot && slot == j->prog_id)
-		return xdp_off(c, j->ifindex, li.name, NULL);
+	if (slot && slot == rec->prog_id)
+		return xdp_off(c, rec->ifindex, li.name, NULL);
 	ret = hc_undo_follow(c, xdp_here, "attached nowhere");
 	if (ret < 0)
 		return hc_undo_failed(c, ret);
@@ -474,9 +499,11 @@ static void undo_xdp(struct hc_undo_ctx *c)
 
 static void xdp_describe(const struct hc_jrec *j, char *buf, size_t size)
 {
-	if (j->foreign_id)
+	__u32 foreign = XDP_JREC(j)->foreign_id;
+
+	if (foreign)
 		snprintf(buf, size, " %s program %u in place of %u", j->mode,
-			 j->prog_id, j->foreign_id);
+			 j->prog_id, foreign);
 	else
 		snprintf(buf, size, " %s program %u", j->mode, j->prog_id);
 }
@@ -484,10 +511,19 @@ static void xdp_describe(const struct hc_jrec *j, char *buf, size_t size)
 static void xdp_json(const struct hc_jrec *j, struct hc_json *w)
 {
 	jw_u64(w, "prog_id", j->prog_id);
+	if (XDP_JREC(j)->foreign_id)
+		jw_u64(w, "replaced_prog_id", XDP_JREC(j)->foreign_id);
 }
+
+static const struct hc_jfield xdp_fields[] = {
+	HC_JFIELD(struct xdp_jrec, foreign_id, HC_JF_U32),
+	HC_JFIELD(struct xdp_jrec, pin, HC_JF_STR),
+	{},
+};
 
 static const struct hc_jkind hc_jkind_xdp = {
 	.name = "xdp",
+	.fields = xdp_fields,
 	.undo = undo_xdp,
 	.describe = xdp_describe,
 	.json = xdp_json,
