@@ -228,7 +228,7 @@ static void veth_down(struct bench *b)
 {
 	if (b->fd_root >= 0)
 		bench_enter(b->fd_root);
-	if (b->sink.skel) {
+	if (b->sink.state) {
 		b->sink.hook->detach(&b->sink);
 		hc_prog_unload(&b->sink);
 	}

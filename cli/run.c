@@ -333,7 +333,7 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 	struct hc_snap prev = *start, cur;
 	double next = start->t + r->interval;
 	double end = r->duration > 0 ? start->t + r->duration : INFINITY;
-	struct pollfd pfd = { .fd = r->hook->drain ? r->sock_fd : -1,
+	struct pollfd pfd = { .fd = r->hook->drain ? r->hook->drain(r) : -1,
 			      .events = POLLIN };
 	char name[IF_NAMESIZE];
 	bool hinted = !r->hook->idle_hint;
@@ -370,7 +370,7 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 		timeout = (int)ceil((wake - now) * 1000);
 		if (poll(&pfd, pfd.fd >= 0, timeout) > 0 &&
 		    (pfd.revents & POLLIN))
-			r->hook->drain(r);
+			pfd.fd = r->hook->drain(r);
 		if (!if_indextoname(r->ifindex, name))
 			return -ENODEV;
 	}
@@ -485,16 +485,12 @@ int cmd_run(int argc, char **argv)
 		ret = fail_step(r, "run failed", err);
 		goto out;
 	}
-	if (r->foreign_id)
-		hc_text_printf(
-			stderr,
-			"Warning: --replace: XDP program %u gave its place on %s to ours; it goes back when hookcmp stops\n",
-			r->foreign_id, r->dev);
-	if (r->shared_with)
-		hc_text_printf(
-			stderr,
-			"hookcmp: the %s on %s is hookcmp %d's too: the last of us to stop removes it\n",
-			h->attach_name(r), r->dev, r->shared_with);
+	if (h->attached) {
+		char note[512] = "";
+
+		h->attached(r, note, sizeof(note));
+		hc_text_printf(stderr, "%s", note);
+	}
 	if (!hc_stop_sig)
 		hc_text_printf(
 			stderr,

@@ -90,20 +90,12 @@ struct hc_run {
 
 	/* what is loaded and attached now, undone in reverse */
 	struct hc_nl *nl;
-	void *skel;
-	void (*skel_destroy)(void *skel);
+	/* The hook's own: its skeleton, what it attached; made by its load. */
+	void *state;
+	void (*state_free)(void *state);
 	int prog_fd;
 	__u32 prog_id;
 	int stats_fd;
-	bool xdp_attached;
-	int qdisc_own; /* enum hc_qdisc_own (qdisc/qdisc.h) */
-	int shared_with; /* the hookcmp whose qdisc we joined */
-	bool filter_added;
-	int link_fd;
-	int sock_fd;
-	__u32 foreign_id; /* --replace: the program it took the slot from */
-	int foreign_fd;
-	char pin[128]; /* where that program waits, pinned */
 	bool no_journal; /* bench: its namespaces die with it anyway */
 	struct hc_jrec jr[4]; /* of what it attached, a kind each */
 	struct hc_err err;
@@ -177,8 +169,13 @@ struct hc_hook {
 	 * 1ULL << CAP_*, asked in the run's namespace.
 	 */
 	__u64 (*caps)(const struct hc_run *r);
-	/* Optional: reads what reached r->sock_fd, which the run polls. */
-	void (*drain)(struct hc_run *r);
+	/*
+	 * Optional: reads and drops what reached its socket; returns the
+	 * socket, which the run polls and drains when readable.
+	 */
+	int (*drain)(struct hc_run *r);
+	/* Optional: what its attach took over or shares, for the user. */
+	void (*attached)(const struct hc_run *r, char *buf, size_t size);
 	/* Optional: what it needs to see anything, when secs brought nothing. */
 	void (*idle_hint)(const struct hc_run *r, double secs, char *buf,
 			  size_t size);

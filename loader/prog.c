@@ -87,9 +87,9 @@ int hc_prog_runs(const struct hc_run *r, __u64 *runs)
 
 void hc_prog_unload(struct hc_run *r)
 {
-	if (r->skel)
-		r->skel_destroy(r->skel);
-	r->skel = NULL;
+	if (r->state)
+		r->state_free(r->state);
+	r->state = NULL;
 	r->prog_fd = -1;
 	r->stats_fd = -1;
 }

@@ -64,12 +64,7 @@ int hc_exit_code(int err)
 
 void hc_run_init(struct hc_run *r)
 {
-	*r = (struct hc_run){ .interval = 1,
-			      .prog_fd = -1,
-			      .stats_fd = -1,
-			      .link_fd = -1,
-			      .sock_fd = -1,
-			      .foreign_fd = -1 };
+	*r = (struct hc_run){ .interval = 1, .prog_fd = -1, .stats_fd = -1 };
 }
 
 /* The one format for errors and warnings about a device and hook. */

@@ -308,8 +308,8 @@ static void test_verifier_log(void)
 
 	hc_run_init(&r);
 	if (s) {
-		r.skel = s;
-		r.skel_destroy = bad_destroy;
+		r.state = s;
+		r.state_free = bad_destroy;
 		err = hc_prog_load(&r, s->skeleton, "hc_bad");
 	}
 	if (!strstr(r.err.kernel, "invalid access to packet"))

@@ -36,6 +36,7 @@ HC_JDATA_FITS(struct cg_jrec);
 #define CG_JREC(rec) HC_JDATA(rec, const struct cg_jrec)
 
 struct cg_state {
+	struct hc_sock_state sock; /* first: the socket hook's code runs it */
 	struct cg_bpf *skel;
 	int root_fd; /* the cgroup2 hierarchy */
 	char home[200]; /* the cgroup hookcmp came from, under root_fd */
@@ -210,9 +211,9 @@ static int cg_load(struct hc_run *r)
 		return -errno;
 	}
 	st->skel = s;
-	st->root_fd = st->dir_fd = st->link_fd = -1;
-	r->skel = st;
-	r->skel_destroy = state_destroy;
+	st->sock.fd = st->root_fd = st->dir_fd = st->link_fd = -1;
+	r->state = st;
+	r->state_free = state_destroy;
 	s->rodata->hc_conf = r->conf;
 	return hc_prog_load(r, s->skeleton, r->bare ? "hc_cg_bare" : "hc_cg");
 }
@@ -287,7 +288,7 @@ static int make_cgroup(struct hc_run *r, struct cg_state *st)
 
 static int cg_attach(struct hc_run *r)
 {
-	struct cg_state *st = r->skel;
+	struct cg_state *st = r->state;
 	int home_fd, ret;
 
 	ret = hc_fault(&r->err, "cgroup") ?: make_cgroup(r, st);
@@ -321,7 +322,7 @@ static int cg_attach(struct hc_run *r)
 
 static int cg_detach(struct hc_run *r)
 {
-	struct cg_state *st = r->skel;
+	struct cg_state *st = r->state;
 
 	hc_sock_close(r);
 	if (!st)

@@ -35,8 +35,22 @@ struct hc_xdp_cfg {
 			.scope = 1                                                     \
 	}
 
+/*
+ * What xdp.c attached: the first member of the xdp and xsk hooks' state
+ * (r->state), set up by hc_xdp_state_init in their load.
+ */
+struct hc_xdp_state {
+	int link_fd; /* --xdp-attach link */
+	bool attached; /* over netlink, or not known: detach decides */
+	__u32 foreign_id; /* --replace: the program it took the slot from */
+	int foreign_fd; /* open while foreign_id is set */
+	char pin[128]; /* where that program waits, pinned */
+};
+void hc_xdp_state_init(struct hc_xdp_state *x);
 int hc_xdp_attach(struct hc_run *r);
 int hc_xdp_detach(struct hc_run *r);
+/* What --replace took over, for the user. */
+void hc_xdp_attached(const struct hc_run *r, char *buf, size_t size);
 unsigned int hc_xdp_modes(const struct hc_run *r);
 const char *hc_xdp_mode_name(const struct hc_run *r);
 const char *hc_xdp_attach_via(const struct hc_run *r);
@@ -54,9 +68,13 @@ struct hc_udp_cfg {
 			NULL, 1, 65535, .def = "9", .scope = scope_bits        \
 	}
 
+/* The socket of the socket and cgroup hooks: their state's first member. */
+struct hc_sock_state {
+	int fd; /* -1: none */
+};
 int hc_udp_open(struct hc_run *r, int filter_fd);
 void hc_sock_close(struct hc_run *r);
-void hc_sock_drain(struct hc_run *r);
+int hc_sock_drain(struct hc_run *r);
 __u64 hc_udp_caps(const struct hc_run *r);
 void hc_udp_idle_hint(const struct hc_run *r, double secs, char *buf,
 		      size_t size);

@@ -37,7 +37,7 @@ struct nf_link_info {
 	__u32 flags;
 };
 
-/* r->skel: the skeleton and the two links, IPv4's and IPv6's. */
+/* r->state: the skeleton and the two links, IPv4's and IPv6's. */
 struct nf_state {
 	struct nf_bpf *skel;
 	struct {
@@ -99,8 +99,8 @@ static int nf_load(struct hc_run *r)
 	}
 	st->skel = s;
 	st->link[0].fd = st->link[1].fd = -1;
-	r->skel = st;
-	r->skel_destroy = state_destroy;
+	r->state = st;
+	r->state_free = state_destroy;
 	bpf_object__for_each_program(p, s->obj) {
 		bpf_program__set_type(p, HC_BPF_PROG_TYPE_NETFILTER);
 		bpf_program__set_expected_attach_type(p, HC_BPF_NETFILTER);
@@ -136,7 +136,7 @@ static int nf_link(int prog_fd, __u32 pf, __s32 prio)
 static int nf_attach(struct hc_run *r)
 {
 	static const __u32 pf[2] = { NFPROTO_IPV4, NFPROTO_IPV6 };
-	struct nf_state *st = r->skel;
+	struct nf_state *st = r->state;
 	int i, err = hc_fault(&r->err, "netfilter");
 
 	for (i = 0; !err && i < 2; i++) {
@@ -155,7 +155,7 @@ static int nf_attach(struct hc_run *r)
 
 static int nf_detach(struct hc_run *r)
 {
-	struct nf_state *st = r->skel;
+	struct nf_state *st = r->state;
 	int i;
 
 	for (i = 0; st && i < 2; i++) {
@@ -182,7 +182,7 @@ static const char *nf_attach_name(const struct hc_run *r)
  */
 static void nf_report(const struct hc_run *r, struct hc_json *j)
 {
-	const struct nf_state *st = r->skel;
+	const struct nf_state *st = r->state;
 	unsigned int i;
 	char prio[16];
 

@@ -2,6 +2,7 @@
 /* Socket filters: a UDP socket bound to a port, or an AF_PACKET tap. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -38,21 +39,35 @@ static __u32 port(const struct hc_run *r)
 #define PACKET_IGNORE_OUTGOING 23
 #endif
 
-static void skel_destroy(void *s)
+/* r->state: its socket (first, as the cgroup hook's) and skeleton. */
+struct sock_state {
+	struct hc_sock_state sock;
+	struct sock_bpf *skel;
+};
+
+static void state_free(void *p)
 {
-	sock_bpf__destroy(s);
+	struct sock_state *st = p;
+
+	sock_bpf__destroy(st->skel);
+	free(st);
 }
 
 static int sock_load(struct hc_run *r)
 {
-	struct sock_bpf *s = sock_bpf__open_opts(hc_prog_open_opts());
+	struct sock_state *st = calloc(1, sizeof(*st));
 	const char *prog =
 		udp(r) ? "hc_sock_net" : "hc_sock_mac";
+	struct sock_bpf *s;
 
+	if (!st)
+		return -ENOMEM;
+	st->sock.fd = -1;
+	r->state = st;
+	r->state_free = state_free;
+	s = st->skel = sock_bpf__open_opts(hc_prog_open_opts());
 	if (!s)
 		return -errno;
-	r->skel = s;
-	r->skel_destroy = skel_destroy;
 	s->rodata->hc_conf = r->conf;
 	return hc_prog_load(r, s->skeleton, r->bare ? "hc_sock_bare" : prog);
 }
@@ -60,14 +75,14 @@ static int sock_load(struct hc_run *r)
 /* r's socket, with room to queue what comes while the loop sleeps. */
 static int sock_new(struct hc_run *r, int domain, int type)
 {
+	struct hc_sock_state *k = r->state;
 	int rcvbuf = 4 << 20;
 
-	r->sock_fd = socket(domain, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (r->sock_fd < 0)
+	k->fd = socket(domain, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (k->fd < 0)
 		return -errno;
-	setsockopt(r->sock_fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
-		   sizeof(rcvbuf));
-	return r->sock_fd;
+	setsockopt(k->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf));
+	return k->fd;
 }
 
 int hc_udp_open(struct hc_run *r, int filter_fd)
@@ -139,9 +154,12 @@ static int sock_attach(struct hc_run *r)
 
 void hc_sock_close(struct hc_run *r)
 {
-	if (r->sock_fd >= 0)
-		close(r->sock_fd);
-	r->sock_fd = -1;
+	struct hc_sock_state *k = r->state;
+
+	if (k && k->fd >= 0)
+		close(k->fd);
+	if (k)
+		k->fd = -1;
 }
 
 static int sock_detach(struct hc_run *r)
@@ -151,13 +169,14 @@ static int sock_detach(struct hc_run *r)
 }
 
 /* Reads and drops what the filter passed, so the queue never fills. */
-void hc_sock_drain(struct hc_run *r)
+int hc_sock_drain(struct hc_run *r)
 {
+	const struct hc_sock_state *k = r->state;
 	char buf[64];
 
-	while (recv(r->sock_fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC) >=
-	       0)
+	while (recv(k->fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC) >= 0)
 		;
+	return k->fd;
 }
 
 static const char *sock_attach_via(const struct hc_run *r)

@@ -2,6 +2,7 @@
 /* tc ingress: cls_bpf direct-action on clsact or sch_ingress, or tcx. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
@@ -32,19 +33,41 @@ static struct tc_cfg *cfg(const struct hc_run *r)
 	return HC_CFG(r, struct tc_cfg);
 }
 
-static void skel_destroy(void *s)
+/* r->state: its skeleton, and what it attached. */
+struct tc_state {
+	struct tc_bpf *skel;
+	int link_fd; /* tcx */
+	enum hc_qdisc_own qdisc_own;
+	int shared_with; /* the hookcmp whose qdisc we joined */
+	bool filter_added;
+};
+
+static struct tc_state *st(const struct hc_run *r)
 {
-	tc_bpf__destroy(s);
+	return r->state;
+}
+
+static void state_free(void *p)
+{
+	struct tc_state *st = p;
+
+	tc_bpf__destroy(st->skel);
+	free(st);
 }
 
 static int tc_load(struct hc_run *r)
 {
-	struct tc_bpf *s = tc_bpf__open_opts(hc_prog_open_opts());
+	struct tc_state *st = calloc(1, sizeof(*st));
+	struct tc_bpf *s;
 
+	if (!st)
+		return -ENOMEM;
+	st->link_fd = -1;
+	r->state = st;
+	r->state_free = state_free;
+	s = st->skel = tc_bpf__open_opts(hc_prog_open_opts());
 	if (!s)
 		return -errno;
-	r->skel = s;
-	r->skel_destroy = skel_destroy;
 	s->rodata->hc_conf = r->conf;
 	return hc_prog_load(r, s->skeleton, r->bare ? "hc_tc_bare" : "hc_tc");
 }
@@ -93,12 +116,13 @@ static int tc_attach(struct hc_run *r)
 		err = hc_fault(&r->err, "tcx");
 		if (err)
 			return err;
-		r->link_fd = bpf_link_create(r->prog_fd, r->ifindex,
-					     hc_tc_dirs[cfg(r)->dir].tcx, NULL);
-		if (r->link_fd >= 0)
+		st(r)->link_fd =
+			bpf_link_create(r->prog_fd, r->ifindex,
+					hc_tc_dirs[cfg(r)->dir].tcx, NULL);
+		if (st(r)->link_fd >= 0)
 			return 0;
 		err = -errno;
-		r->link_fd = -1;
+		st(r)->link_fd = -1;
 		/* Before 6.6 the kernel knows no such attach type. */
 		if (err == -EINVAL) {
 			hc_err_set(&r->err,
@@ -111,9 +135,9 @@ static int tc_attach(struct hc_run *r)
 	}
 
 	err = hc_qdisc_acquire(r->nl, hc_journal_rec(r, &hc_jkind_qdisc),
-			       r->netns, !r->no_journal, &own, &r->shared_with,
-			       &r->err);
-	r->qdisc_own = own;
+			       r->netns, !r->no_journal, &own,
+			       &st(r)->shared_with, &r->err);
+	st(r)->qdisc_own = own;
 	if (err)
 		return err;
 	err = hc_fault(&r->err, "filter") ?: journal_filter(r);
@@ -124,7 +148,7 @@ static int tc_attach(struct hc_run *r)
 	err = hc_filter_attach(r->nl, &f, r->prog_fd, &r->err);
 	/* An answer lost: what is there says; a look that fails, detach. */
 	ours = err ? hc_filter_ours(r->nl, &f, r->prog_id) : 1;
-	r->filter_added = ours != 0;
+	st(r)->filter_added = ours != 0;
 	if (!ours)
 		hc_journal_end(r, &hc_jkind_filter);
 	return ours > 0 ? 0 : err;
@@ -149,17 +173,22 @@ static void leaving(struct hc_run *r, enum hc_qdisc_own own)
  */
 static int tc_detach(struct hc_run *r)
 {
+	struct tc_state *t = r->state;
 	struct hc_filter f = our_filter(r);
-	enum hc_qdisc_own own = r->qdisc_own;
-	bool filter = r->filter_added;
+	enum hc_qdisc_own own;
+	bool filter;
 	char name[IF_NAMESIZE];
 	int err = 0, ret;
 
-	if (r->link_fd >= 0)
-		close(r->link_fd);
-	r->link_fd = -1;
-	r->filter_added = false;
-	r->qdisc_own = HC_QDISC_THEIRS;
+	if (!t)
+		return 0;
+	own = t->qdisc_own;
+	filter = t->filter_added;
+	if (t->link_fd >= 0)
+		close(t->link_fd);
+	t->link_fd = -1;
+	t->filter_added = false;
+	t->qdisc_own = HC_QDISC_THEIRS;
 	if ((filter || own != HC_QDISC_THEIRS) &&
 	    !if_indextoname(r->ifindex, name))
 		return -ENODEV;
@@ -224,6 +253,15 @@ static const char *tc_attach_name(const struct hc_run *r)
 	return cfg(r)->attach == ATTACH_TCX ? "tcx" : qdisc_kind(r);
 }
 
+static void tc_attached(const struct hc_run *r, char *buf, size_t size)
+{
+	if (st(r)->shared_with)
+		snprintf(
+			buf, size,
+			"hookcmp: the %s on %s is hookcmp %d's too: the last of us to stop removes it\n",
+			tc_attach_name(r), r->dev, st(r)->shared_with);
+}
+
 static unsigned int tc_modes(const struct hc_run *r)
 {
 	return 1u << cfg(r)->attach;
@@ -286,6 +324,7 @@ const struct hc_hook hc_hook_tc = {
 	.load = tc_load,
 	.attach = tc_attach,
 	.detach = tc_detach,
+	.attached = tc_attached,
 	.attach_name = tc_attach_name,
 	.attach_via = tc_attach_via,
 	.redirect_via = tc_redirect_via,

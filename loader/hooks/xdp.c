@@ -36,21 +36,40 @@ static struct hc_xdp_cfg *xcfg(const struct hc_run *r)
 	return HC_CFG(r, struct hc_xdp_cfg);
 }
 
-static void skel_destroy(void *s)
+/* r->state: what it attached (the first member, as xsk's), its skeleton. */
+struct xdp_state {
+	struct hc_xdp_state x;
+	struct xdp_bpf *skel;
+};
+
+void hc_xdp_state_init(struct hc_xdp_state *x)
 {
-	xdp_bpf__destroy(s);
+	*x = (struct hc_xdp_state){ .link_fd = -1, .foreign_fd = -1 };
+}
+
+static void state_free(void *p)
+{
+	struct xdp_state *st = p;
+
+	xdp_bpf__destroy(st->skel);
+	free(st);
 }
 
 static int xdp_load(struct hc_run *r)
 {
-	struct xdp_bpf *s = xdp_bpf__open_opts(hc_prog_open_opts());
+	struct xdp_state *st = calloc(1, sizeof(*st));
+	struct xdp_bpf *s;
 	__u32 key = 0;
 	int err;
 
+	if (!st)
+		return -ENOMEM;
+	hc_xdp_state_init(&st->x);
+	r->state = st;
+	r->state_free = state_free;
+	s = st->skel = xdp_bpf__open_opts(hc_prog_open_opts());
 	if (!s)
 		return -errno;
-	r->skel = s;
-	r->skel_destroy = skel_destroy;
 	s->rodata->hc_conf = r->conf;
 	err = hc_prog_load(r, s->skeleton, r->bare ? "hc_xdp_bare" : "hc_xdp");
 	if (err || !(r->conf.redirect.flags & HC_RD_MAP))
@@ -127,11 +146,13 @@ static int pin_prepare(struct hc_err *err)
 /* foreign_fd is open while foreign_id is set, and only then. */
 static void release_foreign(struct hc_run *r)
 {
-	if (r->foreign_id)
-		close(r->foreign_fd);
-	r->foreign_fd = -1;
-	r->foreign_id = 0;
-	r->pin[0] = '\0';
+	struct hc_xdp_state *x = r->state;
+
+	if (x->foreign_id)
+		close(x->foreign_fd);
+	x->foreign_fd = -1;
+	x->foreign_id = 0;
+	x->pin[0] = '\0';
 }
 
 /* Its journal record's data: what --replace took, and where it waits. */
@@ -145,6 +166,7 @@ HC_JDATA_FITS(struct xdp_jrec);
 /* What r attached (or is about to), and what it replaced: journalled. */
 static int journal(struct hc_run *r)
 {
+	const struct hc_xdp_state *x = r->state;
 	struct hc_jrec *rec;
 	struct xdp_jrec *j;
 
@@ -152,8 +174,8 @@ static int journal(struct hc_run *r)
 		return 0;
 	rec = hc_journal_rec(r, &hc_jkind_xdp);
 	j = HC_JDATA(rec, struct xdp_jrec);
-	j->foreign_id = r->foreign_id;
-	snprintf(j->pin, sizeof(j->pin), "%s", r->pin);
+	j->foreign_id = x->foreign_id;
+	snprintf(j->pin, sizeof(j->pin), "%s", x->pin);
 	rec->done = true;
 	return hc_journal_add(rec, r->netns, &r->err);
 }
@@ -164,6 +186,7 @@ static int journal(struct hc_run *r)
  */
 static int take_over(struct hc_run *r)
 {
+	struct hc_xdp_state *x = r->state;
 	struct hc_link_info li;
 	bool native = xcfg(r)->mode == HC_XDP_NATIVE;
 	__u32 id, other;
@@ -191,15 +214,15 @@ static int take_over(struct hc_run *r)
 		hc_err_set(&r->err, "taking hold of XDP program %u", id);
 		return err;
 	}
-	r->foreign_fd = err;
-	r->foreign_id = id;
-	snprintf(r->pin, sizeof(r->pin), HC_PIN_DIR "/xdp-%d-%d-%u", getpid(),
+	x->foreign_fd = err;
+	x->foreign_id = id;
+	snprintf(x->pin, sizeof(x->pin), HC_PIN_DIR "/xdp-%d-%d-%u", getpid(),
 		 r->ifindex, id);
 	/* The record first: cleanup after a kill -9 then knows the pin. */
 	err = pin_prepare(&r->err) ?: journal(r);
-	if (!err && bpf_obj_pin(r->foreign_fd, r->pin)) {
+	if (!err && bpf_obj_pin(x->foreign_fd, x->pin)) {
 		err = -errno;
-		hc_err_set(&r->err, "pinning XDP program %u at %s", id, r->pin);
+		hc_err_set(&r->err, "pinning XDP program %u at %s", id, x->pin);
 	}
 	if (err) {
 		hc_journal_end(r, &hc_jkind_xdp);
@@ -231,6 +254,7 @@ static int live_owner(__u32 id)
 
 int hc_xdp_attach(struct hc_run *r)
 {
+	struct hc_xdp_state *x = r->state;
 	__u32 flags = mode_flag(r);
 	struct hc_link_info info;
 	int err, look;
@@ -241,13 +265,13 @@ int hc_xdp_attach(struct hc_run *r)
 
 		err = hc_fault(&r->err, "xdp");
 		if (!err) {
-			r->link_fd = bpf_link_create(r->prog_fd, r->ifindex,
+			x->link_fd = bpf_link_create(r->prog_fd, r->ifindex,
 						     BPF_XDP, &opts);
-			err = r->link_fd < 0 ? -errno : 0;
+			err = x->link_fd < 0 ? -errno : 0;
 		}
 		if (!err)
 			return 0;
-		r->link_fd = -1;
+		x->link_fd = -1;
 		/* Before 5.9 the kernel knows no XDP links. */
 		if (err == -EINVAL) {
 			hc_err_set(&r->err,
@@ -261,27 +285,27 @@ int hc_xdp_attach(struct hc_run *r)
 		return err;
 	/* Like ip link set xdp: never replace what we did not ask to. */
 	flags |=
-		r->foreign_id ? XDP_FLAGS_REPLACE : XDP_FLAGS_UPDATE_IF_NOEXIST;
+		x->foreign_id ? XDP_FLAGS_REPLACE : XDP_FLAGS_UPDATE_IF_NOEXIST;
 	err = hc_fault(&r->err, "xdp")		       ?:
-		      (r->foreign_id ? 0 : journal(r)) ?:
+		      (x->foreign_id ? 0 : journal(r)) ?:
 		      hc_nl_xdp_set(r->nl, r->ifindex, r->prog_fd,
-				    r->foreign_id ? r->foreign_fd : -1, flags,
+				    x->foreign_id ? x->foreign_fd : -1, flags,
 				    &r->err);
 	/* An answer lost: the slot says; a look that fails, detach. */
 	if (err && hc_journal_of(r, &hc_jkind_xdp)->name[0]) {
 		look = hc_nl_link_get(r->nl, r->ifindex, &info, NULL);
 		if (!look && slot_of(&info, hc_xdp_mode_name(r)) == r->prog_id)
 			err = 0;
-		r->xdp_attached = look != 0; /* not known: detach decides */
+		x->attached = look != 0; /* not known: detach decides */
 	}
 	if (!err) {
-		r->xdp_attached = true;
+		x->attached = true;
 		return 0;
 	}
-	if (r->xdp_attached)
+	if (x->attached)
 		return err;
 	hc_journal_end(r, &hc_jkind_xdp);
-	unpin(r->pin);
+	unpin(x->pin);
 	release_foreign(r);
 explain:
 	if (err == -ERANGE)
@@ -366,27 +390,30 @@ static int put_back(struct hc_nl *nl, int ifindex, __u32 mode, int ours_fd,
  */
 int hc_xdp_detach(struct hc_run *r)
 {
+	struct hc_xdp_state *x = r->state;
 	int err;
 
-	if (r->link_fd >= 0)
-		close(r->link_fd);
-	r->link_fd = -1;
-	if (!r->xdp_attached)
+	if (!x)
 		return 0;
-	r->xdp_attached = false;
+	if (x->link_fd >= 0)
+		close(x->link_fd);
+	x->link_fd = -1;
+	if (!x->attached)
+		return 0;
+	x->attached = false;
 	/* What --replace took goes back from the fd held, not the pin. */
 	err = put_back(r->nl, r->ifindex, mode_flag(r), r->prog_fd,
-		       r->foreign_id ? r->foreign_fd : -1, r->foreign_id,
+		       x->foreign_id ? x->foreign_fd : -1, x->foreign_id,
 		       &r->err);
 	if (err == -EEXIST || err == -ENODEV)
 		return -ENODEV;
-	if (!err && r->foreign_id)
+	if (!err && x->foreign_id)
 		hc_err_set(&r->err, "XDP program %u is back on %s",
-			   r->foreign_id, r->dev);
+			   x->foreign_id, r->dev);
 	if (err < 0)
 		return err; /* may still be ours: the record stays */
 	hc_journal_end(r, &hc_jkind_xdp);
-	unpin(r->pin);
+	unpin(x->pin);
 	release_foreign(r);
 	return 0;
 }
@@ -530,6 +557,17 @@ static const struct hc_jkind hc_jkind_xdp = {
 };
 HC_JKIND(hc_jkind_xdp);
 
+void hc_xdp_attached(const struct hc_run *r, char *buf, size_t size)
+{
+	const struct hc_xdp_state *x = r->state;
+
+	if (x->foreign_id)
+		snprintf(
+			buf, size,
+			"Warning: --replace: XDP program %u gave its place on %s to ours; it goes back when hookcmp stops\n",
+			x->foreign_id, r->dev);
+}
+
 const char *hc_xdp_attach_via(const struct hc_run *r)
 {
 	return xcfg(r)->attach == HC_XDP_LINK ? "link" : "netlink";
@@ -619,6 +657,7 @@ const struct hc_hook hc_hook_xdp = {
 	.load = xdp_load,
 	.attach = hc_xdp_attach,
 	.detach = hc_xdp_detach,
+	.attached = hc_xdp_attached,
 	.attach_name = hc_xdp_mode_name,
 	.attach_via = hc_xdp_attach_via,
 	.redirect_via = xdp_redirect_via,

@@ -75,8 +75,9 @@ struct xsk_queue {
 	struct xdp_statistics st; /* the socket's counters when it closed */
 } __attribute__((aligned(64)));
 
-/* What r->skel points to for this hook. */
+/* r->state for this hook: what xdp.c attached first, as its own state. */
 struct xsk_state {
+	struct hc_xdp_state xdp;
 	struct xsk_bpf *skel;
 	const struct hc_run *r;
 	bool stop;
@@ -234,6 +235,7 @@ static int xsk_load(struct hc_run *r)
 	if (!x)
 		return -ENOMEM;
 	memset(x, 0, size);
+	hc_xdp_state_init(&x->xdp);
 	x->r = r;
 	x->nq = n;
 	x->zerocopy = true;
@@ -248,8 +250,8 @@ static int xsk_load(struct hc_run *r)
 		return err;
 	}
 	x->skel = s;
-	r->skel = x;
-	r->skel_destroy = xsk_destroy;
+	r->state = x;
+	r->state_free = xsk_destroy;
 	/* A slot for each queue up to the last one bound. */
 	err = bpf_map__set_max_entries(s->maps.hc_xsks, first + n);
 	return err ? err : hc_prog_load(r, s->skeleton, "hc_xsk");
@@ -355,7 +357,7 @@ static int queue_open(struct hc_run *r, struct xsk_state *x,
  * program is attached. */
 static int xsk_attach(struct hc_run *r)
 {
-	struct xsk_state *x = r->skel;
+	struct xsk_state *x = r->state;
 	sigset_t all, old;
 	char name[16];
 	__u32 i;
@@ -385,14 +387,14 @@ static int xsk_detach(struct hc_run *r)
 {
 	int err = hc_xdp_detach(r);
 
-	if (r->skel)
-		queues_close(r->skel);
+	if (r->state)
+		queues_close(r->state);
 	return err;
 }
 
 static int xsk_read(const struct hc_run *r, struct hc_snap *s)
 {
-	const struct xsk_state *x = r->skel;
+	const struct xsk_state *x = r->state;
 	struct xdp_statistics st;
 	__u32 i, k;
 
@@ -452,7 +454,7 @@ static __u64 queue_packets(const struct xsk_queue *q)
 /* The mode obtained and the sockets' own counters, in total and per queue. */
 static void xsk_report(const struct hc_run *r, struct hc_json *j)
 {
-	const struct xsk_state *x = r->skel;
+	const struct xsk_state *x = r->state;
 	const char *mode = x->zerocopy ? "zerocopy" : "copy";
 	__u64 missed = not_redirected(x);
 	struct xdp_statistics st = {}, qs;
@@ -546,6 +548,7 @@ const struct hc_hook hc_hook_xsk = {
 	.load = xsk_load,
 	.attach = xsk_attach,
 	.detach = xsk_detach,
+	.attached = hc_xdp_attached,
 	.attach_name = hc_xdp_mode_name,
 	.attach_via = hc_xdp_attach_via,
 	.read = xsk_read,
