@@ -236,13 +236,18 @@ static int talk(struct hc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data,
  */
 #define REPLY_CTX struct talk_ctx talk
 
-static struct nlmsghdr *msg_start(struct hc_nl *nl, __u16 type, __u16 flags)
+struct nlmsghdr *hc_nl_msg(struct hc_nl *nl, __u16 type, __u16 flags)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
 
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = flags;
 	return nlh;
+}
+
+int hc_nl_ack(struct hc_nl *nl, struct nlmsghdr *nlh, struct hc_err *err)
+{
+	return talk(nl, nlh, NULL, NULL, err);
 }
 
 /* ---- links and XDP ---- */
@@ -352,7 +357,7 @@ int hc_nl_link_each(struct hc_nl *nl,
 			      void *data),
 		    void *data, struct hc_err *err)
 {
-	struct nlmsghdr *nlh = msg_start(nl, RTM_GETLINK, NLM_F_DUMP);
+	struct nlmsghdr *nlh = hc_nl_msg(nl, RTM_GETLINK, NLM_F_DUMP);
 	struct hc_link_info info;
 	struct link_query q = {
 		.talk.err = err, .info = &info, .each = fn, .data = data
@@ -369,7 +374,7 @@ int hc_nl_link_each(struct hc_nl *nl,
 int hc_nl_link_get(struct hc_nl *nl, int ifindex, struct hc_link_info *info,
 		   struct hc_err *err)
 {
-	struct nlmsghdr *nlh = msg_start(nl, RTM_GETLINK, 0);
+	struct nlmsghdr *nlh = hc_nl_msg(nl, RTM_GETLINK, 0);
 	struct link_query q = { .talk.err = err,
 				.ifindex = ifindex,
 				.info = info };
@@ -389,7 +394,7 @@ int hc_nl_link_get(struct hc_nl *nl, int ifindex, struct hc_link_info *info,
 int hc_nl_xdp_set(struct hc_nl *nl, int ifindex, int fd, int expected_fd,
 		  __u32 flags, struct hc_err *err)
 {
-	struct nlmsghdr *nlh = msg_start(nl, RTM_SETLINK, 0);
+	struct nlmsghdr *nlh = hc_nl_msg(nl, RTM_SETLINK, 0);
 	struct ifinfomsg *ifi;
 	struct nlattr *nest;
 
@@ -419,7 +424,7 @@ int hc_nl_veth_add(struct hc_nl *nl, const char *name, const char *peer,
 		   int peer_ns_fd, struct hc_err *err)
 {
 	struct nlmsghdr *nlh =
-		msg_start(nl, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+		hc_nl_msg(nl, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
 	struct nlattr *info, *data, *pinfo;
 
 	ifi_put(nlh, 0);
@@ -451,7 +456,7 @@ int hc_nl_link_up(struct hc_nl *nl, int ifindex, bool quiet, struct hc_err *err)
 	 * the link up (and give it an address) before it reads the mode.
 	 */
 	if (quiet) {
-		nlh = msg_start(nl, RTM_NEWLINK, 0);
+		nlh = hc_nl_msg(nl, RTM_NEWLINK, 0);
 		ifi_put(nlh, ifindex);
 		af = mnl_attr_nest_start(nlh, IFLA_AF_SPEC);
 		in6 = mnl_attr_nest_start(nlh, AF_INET6);
@@ -464,7 +469,7 @@ int hc_nl_link_up(struct hc_nl *nl, int ifindex, bool quiet, struct hc_err *err)
 		if (ret && ret != -EAFNOSUPPORT)
 			return ret;
 	}
-	nlh = msg_start(nl, RTM_NEWLINK, 0);
+	nlh = hc_nl_msg(nl, RTM_NEWLINK, 0);
 	ifi = ifi_put(nlh, ifindex);
 	ifi->ifi_flags = IFF_UP;
 	ifi->ifi_change = IFF_UP;
@@ -475,7 +480,7 @@ int hc_nl_addr_add(struct hc_nl *nl, int ifindex, int family, const void *addr,
 		   __u8 prefixlen, struct hc_err *err)
 {
 	struct nlmsghdr *nlh =
-		msg_start(nl, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL);
+		hc_nl_msg(nl, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL);
 	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
 	size_t len = family == AF_INET6 ? 16 : 4;
 
@@ -493,7 +498,7 @@ int hc_nl_route_add(struct hc_nl *nl, const struct in_addr *dst, __u8 prefixlen,
 		    int oif, struct hc_err *err)
 {
 	struct nlmsghdr *nlh =
-		msg_start(nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);
+		hc_nl_msg(nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);
 	struct rtmsg *rt = mnl_nlmsg_put_extra_header(nlh, sizeof(*rt));
 
 	rt->rtm_family = AF_INET;
@@ -511,7 +516,7 @@ int hc_nl_neigh_add(struct hc_nl *nl, int ifindex, const struct in_addr *ip,
 		    const __u8 *mac, struct hc_err *err)
 {
 	struct nlmsghdr *nlh =
-		msg_start(nl, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_EXCL);
+		hc_nl_msg(nl, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_EXCL);
 	struct ndmsg *nd = mnl_nlmsg_put_extra_header(nlh, sizeof(*nd));
 
 	nd->ndm_family = AF_INET;
@@ -570,7 +575,7 @@ static int genl_cb(const struct nlmsghdr *nlh, void *data)
 
 static struct nlmsghdr *genl_msg(struct hc_nl *nl, __u16 family, __u8 cmd)
 {
-	struct nlmsghdr *nlh = msg_start(nl, family, 0);
+	struct nlmsghdr *nlh = hc_nl_msg(nl, family, 0);
 	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
 
 	g->cmd = cmd;
@@ -696,7 +701,7 @@ int hc_nl_nft_tables(int (*fn)(int family, const char *table, void *data),
 
 int hc_nl_link_del(struct hc_nl *nl, int ifindex, struct hc_err *err)
 {
-	struct nlmsghdr *nlh = msg_start(nl, RTM_DELLINK, 0);
+	struct nlmsghdr *nlh = hc_nl_msg(nl, RTM_DELLINK, 0);
 
 	ifi_put(nlh, ifindex);
 	return talk(nl, nlh, NULL, NULL, err);
@@ -736,7 +741,7 @@ static int addr_cb(const struct nlmsghdr *nlh, void *data)
 int hc_nl_addr4_get(struct hc_nl *nl, int ifindex, struct in_addr *addr,
 		    struct hc_err *err)
 {
-	struct nlmsghdr *nlh = msg_start(nl, RTM_GETADDR, NLM_F_DUMP);
+	struct nlmsghdr *nlh = hc_nl_msg(nl, RTM_GETADDR, NLM_F_DUMP);
 	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
 	struct addr_query q = { .talk.err = err,
 				.ifindex = ifindex,
@@ -785,7 +790,7 @@ static struct nlmsghdr *tc_msg(struct hc_nl *nl, __u16 type, __u16 flags,
 			       int ifindex, __u32 parent, __u32 handle,
 			       __u32 info)
 {
-	struct nlmsghdr *nlh = msg_start(nl, type, flags);
+	struct nlmsghdr *nlh = hc_nl_msg(nl, type, flags);
 	struct tcmsg *t = mnl_nlmsg_put_extra_header(nlh, sizeof(*t));
 
 	t->tcm_family = AF_UNSPEC;
@@ -1048,7 +1053,7 @@ int hc_nl_default_route_via(struct hc_nl *nl, int ifindex, bool *found,
 	int ret = 0;
 
 	for (i = 0; i < sizeof(families) && !ret; i++) {
-		struct nlmsghdr *nlh = msg_start(nl, RTM_GETROUTE, NLM_F_DUMP);
+		struct nlmsghdr *nlh = hc_nl_msg(nl, RTM_GETROUTE, NLM_F_DUMP);
 		struct rtmsg *rt = mnl_nlmsg_put_extra_header(nlh, sizeof(*rt));
 
 		rt->rtm_family = families[i];

@@ -15,9 +15,18 @@
 #include "hookcmp.h"
 
 struct hc_nl;
+struct nlmsghdr;
 
 struct hc_nl *hc_nl_open(struct hc_err *err);
 void hc_nl_close(struct hc_nl *nl);
+
+/*
+ * For a request of a hook's own (libmnl's mnl_attr_put* fill it): a
+ * message in nl's buffer, then sent and its ack awaited, the kernel's
+ * words (extack) in err->kernel; 0 or -errno.
+ */
+struct nlmsghdr *hc_nl_msg(struct hc_nl *nl, __u16 type, __u16 flags);
+int hc_nl_ack(struct hc_nl *nl, struct nlmsghdr *nlh, struct hc_err *err);
 
 struct hc_link_info {
 	char name[IF_NAMESIZE];
