@@ -21,10 +21,11 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 .DEFAULT_GOAL := all
 
-# Switching SANITIZE rebuilds everything: objects depend on this stamp.
-STAMP := build/.sanitize-$(or $(SANITIZE),0)
+# Switching SANITIZE rebuilds everything: objects depend on this stamp
+# (its name changed when objects began to list their headers, in .d).
+STAMP := build/.objs-d-sanitize-$(or $(SANITIZE),0)
 $(STAMP):
-	@mkdir -p build && rm -f build/.sanitize-* && touch $@
+	@mkdir -p build && rm -f build/.sanitize-* build/.objs-d-* && touch $@
 
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Iprogs -I/usr/include/$(MULTIARCH)
 
@@ -59,21 +60,12 @@ build/tests/%.skel.h: build/tests/%.bpf.o
 build/%.skel.h: build/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-build/loader/%.o: loader/%.c $(HDRS) $(SKELS) $(STAMP)
+# Each object's headers, as the compiler found them (-MMD); the skeletons
+# first, as a header can be included only once it exists.
+DEPFLAGS = -MMD -MP
+$(LIB_OBJS) $(CMD_SRCS:%.c=build/%.o): build/%.o: %.c $(STAMP) | $(SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
-
-build/qdisc/%.o: qdisc/%.c $(HDRS) $(STAMP)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
-
-build/cli/%.o: cli/%.c $(HDRS) $(SKELS) $(STAMP)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
-
-build/bench/%.o: bench/%.c $(HDRS) $(SKELS) $(STAMP)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 build/libhookcmp.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -89,6 +81,7 @@ TEST_BENCH_OBJS := build/tests/test_bench.o build/bench/statistics.o build/bench
 	build/bench/summary.o build/bench/scope.o build/bench/run.o build/bench/topo.o \
 	build/bench/clock.o build/bench/path.o build/bench/profile.o build/bench/diff.o \
 	build/bench/variant.o build/bench/env.o build/bench/undo.o build/bench/ipt.o \
+	build/bench/row.o build/bench/jparse.o build/bench/sample.o build/bench/ethtool.o \
 	build/libhookcmp.a
 build/test_bench: $(TEST_BENCH_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -103,9 +96,11 @@ build/hc-send: build/tests/hc_send.o build/libhookcmp.a
 build/bpf-churn: build/tests/bpf_churn.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/tests/%.o: tests/%.c $(HDRS) $(SKELS) build/tests/bad.skel.h $(wildcard tests/*.h) $(STAMP)
+build/tests/%.o: tests/%.c $(STAMP) | $(SKELS) build/tests/bad.skel.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests -Ibuild/tests $(CFLAGS) -c $< -o $@
+	$(CC) $(DEPFLAGS) $(CPPFLAGS) -Itests -Ibuild/tests $(CFLAGS) -c $< -o $@
+
+-include $(wildcard build/*/*.d build/*/*/*.d)
 
 # libFuzzer targets; `make check` replays tests/fuzz/regress/ through the
 # same code built with the normal compiler.

@@ -11,6 +11,7 @@
 #ifndef HC_BENCH_H
 #define HC_BENCH_H
 
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <net/if.h>
@@ -558,8 +559,12 @@ struct bench_jvariant {
 };
 int bench_tune_put(const struct hc_jrec *rec);
 
+static inline int bench_enter(int nsfd)
+{
+	return setns(nsfd, CLONE_NEWNET) ? -errno : 0;
+}
+
 /* topo.c */
-int bench_enter(int nsfd);
 /* NAPI on the DUT's veth (GRO on) or none (the generator alone). */
 int bench_topo_napi(struct bench *b, bool on);
 /* inject: the program the live loop runs (fd < 0: the generator's own). */
@@ -568,8 +573,6 @@ int bench_dut_rx(struct bench *b, __u64 *rx);
 /* veth: a round's time, costs and rate from its windows. */
 void bench_round_costs(const struct bench *b, const struct bench_row *r,
 		       struct bench_round *rd);
-/* Split: the DUT's NAPI kthreads now, up to max; -errno. */
-int bench_dut_napi(struct bench *b, pid_t *pids, int max);
 /* The read op of kinds with no counters of their own: the DUT's RX. */
 int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c);
 /* forward: what reached the sink, and what the DUT's devices dropped. */
@@ -603,6 +606,8 @@ __u64 bench_clock_read_own(const struct bench *b);
 void bench_clock_close(struct bench *b);
 
 /* scope.c: per-CPU evidence of what a window's CPU time covers. */
+/* Split: the DUT's NAPI kthreads now, up to max; -errno. */
+int bench_dut_napi(struct bench *b, pid_t *pids, int max);
 struct bench_cpu_snap {
 	__u64 net_rx; /* NET_RX softirqs (/proc/softirqs) */
 	__u64 busy; /* ticks of user, nice, system, irq, softirq (/proc/stat) */
@@ -713,9 +718,6 @@ void bench_fns_free(struct bench_fns *t);
 void bench_profile_summarize(struct bench *b);
 
 void bench_profile_free(struct bench_row *r);
-
-/* run.c: warm-up, rounds, and more of them for --target-ci. */
-int bench_run(struct bench *b, struct hc_err *err);
 /* perf's control channel: "enable\n" or "disable\n", acknowledged. */
 int bench_perf(struct bench *b, const char *cmd);
 /*
@@ -723,6 +725,11 @@ int bench_perf(struct bench *b, const char *cmd);
  * perf's control channel (--perf-row's turn).
  */
 int bench_watch(struct bench *b, bool on);
+
+/* run.c: warm-up, rounds, and more of them for --target-ci. */
+int bench_run(struct bench *b, struct hc_err *err);
+
+/* row.c: a row and its rounds, as every part marks them. */
 /* The row is INVALID for the first reason given, and runs no more. */
 void bench_row_fail(struct bench_row *r, const char *step, int ret,
 		    const struct hc_err *err);
@@ -730,13 +737,14 @@ void bench_row_fail(struct bench_row *r, const char *step, int ret,
 void bench_row_invalid(struct bench_row *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void bench_round_free(struct bench_round *rd);
-
-/* summary.c: what makes a round count, and from rounds to estimates. */
+/* Whether its frames add up: generated = seen + dropped (gen-only: none). */
 bool bench_round_accounted(const struct bench_row *r,
 			   const struct bench_round *rd);
 /* "round N", or "warm-up round" for round 0. */
 const char *bench_round_name(const struct bench_round *rd, char *buf,
 			     size_t size);
+
+/* summary.c: what makes a round count, and from rounds to estimates. */
 /*
  * Why a round of r does not count ("" when it does): frames unaccounted
  * for, a drop row that passed some, a forward row that did not forward all.

@@ -6,9 +6,12 @@
  * per round with a bootstrap interval. The profiled windows are not the
  * timed ones: sampling costs a little (prof_over says how much).
  */
+#include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "bench.h"
 
 #define BOOT_SEED 0x9e3779b9u /* the intervals reproduce */
@@ -191,4 +194,32 @@ void bench_profile_free(struct bench_row *r)
 	r->prof = NULL;
 	r->pfn = NULL;
 	r->nprof = r->npfn = 0;
+}
+
+/* perf's control channel: a command, then perf's "ack" if it sends one. */
+int bench_perf(struct bench *b, const char *cmd)
+{
+	struct pollfd p = { .fd = b->perf_ack, .events = POLLIN };
+	char ack[16];
+	int n;
+
+	if (b->perf_fd < 0)
+		return 0;
+	if (write(b->perf_fd, cmd, strlen(cmd)) < 0)
+		return -errno;
+	if (b->perf_ack < 0)
+		return 0;
+	do
+		n = poll(&p, 1, 5000);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return n ? -errno : -ETIMEDOUT;
+	return read(b->perf_ack, ack, sizeof(ack)) > 0 ? 0 : -EIO;
+}
+
+int bench_watch(struct bench *b, bool on)
+{
+	if (b->smp)
+		return hc_sampler_enable(b->smp, on);
+	return bench_perf(b, on ? "enable\n" : "disable\n");
 }

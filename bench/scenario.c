@@ -1,21 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The scenario table, and what scenarios build their rows with. */
+/* What scenarios build their rows with, and the rows of a run. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
-
-extern const struct bench_scenario bench_scen_hooks, bench_scen_static_key,
-	bench_scen_parse, bench_scen_rules, bench_scen_size, bench_scen_aa,
-	bench_scen_forward;
-
-const struct bench_scenario *const bench_scenarios[] = {
-	&bench_scen_hooks,   &bench_scen_static_key,
-	&bench_scen_parse,   &bench_scen_rules,
-	&bench_scen_size,    &bench_scen_aa,
-	&bench_scen_forward, NULL,
-};
 
 struct bench_row *bench_row_add(struct bench *b, const char *name,
 				const struct bench_kind *kind)

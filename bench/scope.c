@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
+#include "nl.h"
 
 static const char *skip_space(const char *p)
 {
@@ -416,4 +417,23 @@ int bench_scope_veth(struct bench *b, struct bench_row *r, struct hc_err *err)
 		"after setup: the NAPI kthreads counted on CPU %d (pids %s) are not %s's current ones (%s): NAPI or threaded NAPI was switched off and on",
 		BENCH_CPU_DUT, was, BENCH_DUT_DEV, is);
 	return 0;
+}
+
+int bench_dut_napi(struct bench *b, pid_t *pids, int max)
+{
+	struct hc_err err = {};
+	int n;
+
+	/*
+	 * The kernel says which kthreads are the DUT's. Before Linux 6.9,
+	 * their names: any other device called hcd (in another namespace)
+	 * would match too.
+	 */
+	n = bench_enter(b->fd_dut) ?:
+		    hc_nl_napi_threads(b->if_dut, pids, max, &err);
+	bench_enter(b->fd_gen);
+	if (n < 0)
+		n = bench_threads("/proc", "napi/" BENCH_DUT_DEV "-", pids,
+				  max);
+	return n;
 }

@@ -284,24 +284,6 @@ void bench_summarize(struct bench *b)
  * before it or, forward, at the DUT. The generator alone has no receiver:
  * there, nothing may reach the DUT.
  */
-bool bench_round_accounted(const struct bench_row *r,
-			   const struct bench_round *rd)
-{
-	if (r->kind->generator)
-		return !rd->seen;
-	return rd->generated == rd->seen + rd->dropped_before + rd->dropped_dut;
-}
-
-const char *bench_round_name(const struct bench_round *rd, char *buf,
-			     size_t size)
-{
-	if (rd->round)
-		snprintf(buf, size, "round %d", rd->round);
-	else
-		snprintf(buf, size, "warm-up round");
-	return buf;
-}
-
 void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
 		       char *why, size_t size)
 {

@@ -36,11 +36,6 @@
 #include "nl.h"
 #include "stats.h"
 
-int bench_enter(int nsfd)
-{
-	return setns(nsfd, CLONE_NEWNET) ? -errno : 0;
-}
-
 static int new_ns(int root)
 {
 	int fd, e;
@@ -245,25 +240,6 @@ static void veth_down(struct bench *b)
 	if (b->fd_dut >= 0)
 		close(b->fd_dut);
 	b->fd_gen = b->fd_dut = -1;
-}
-
-int bench_dut_napi(struct bench *b, pid_t *pids, int max)
-{
-	struct hc_err err = {};
-	int n;
-
-	/*
-	 * The kernel says which kthreads are the DUT's. Before Linux 6.9,
-	 * their names: any other device called hcd (in another namespace)
-	 * would match too.
-	 */
-	n = bench_enter(b->fd_dut) ?:
-		    hc_nl_napi_threads(b->if_dut, pids, max, &err);
-	bench_enter(b->fd_gen);
-	if (n < 0)
-		n = bench_threads("/proc", "napi/" BENCH_DUT_DEV "-", pids,
-				  max);
-	return n;
 }
 
 /*

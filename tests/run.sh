@@ -57,6 +57,8 @@ run() {
 
 run unit build/test_unit
 run bench-unit build/test_bench
+# The folders' layers and bench/'s files, from the objects: no circle.
+run layers sh -c 'scripts/layers.py --selftest && scripts/layers.py build'
 # Mutations of the statistics that build/test_bench must catch.
 run mutate tests/mutate.sh
 # A sanitizer report fails the run it happens in.

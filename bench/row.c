@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A row and its rounds as every part of bench marks them: INVALID for
+ * the first reason found, a round's name, whether its frames add up.
+ * Below the run, the topologies and the checks, which all call it.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+
+void bench_row_invalid(struct bench_row *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->reason[0])
+		return; /* the first reason is the one to fix */
+	va_start(ap, fmt);
+	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+	va_end(ap);
+}
+
+void bench_row_fail(struct bench_row *r, const char *step, int ret,
+		    const struct hc_err *err)
+{
+	bench_row_invalid(r, "%s: %s%s%s%s%s", step, err->msg,
+			  err->msg[0] && ret ? ": " : "",
+			  ret ? strerror(-ret) : "",
+			  err->kernel[0] ? ". Kernel: " : "", err->kernel);
+	r->dead = true;
+}
+
+void bench_round_free(struct bench_round *rd)
+{
+	free(rd->ethtool);
+	free(rd->cpu_mpps);
+	free(rd->samples);
+	free(rd->win);
+	rd->ethtool = NULL;
+	rd->cpu_mpps = NULL;
+	rd->samples = NULL;
+	rd->win = NULL;
+}
+
+bool bench_round_accounted(const struct bench_row *r,
+			   const struct bench_round *rd)
+{
+	if (r->kind->generator)
+		return !rd->seen;
+	return rd->generated == rd->seen + rd->dropped_before + rd->dropped_dut;
+}
+
+const char *bench_round_name(const struct bench_round *rd, char *buf,
+			     size_t size)
+{
+	if (rd->round)
+		snprintf(buf, size, "round %d", rd->round);
+	else
+		snprintf(buf, size, "warm-up round");
+	return buf;
+}

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""hookcmp's layers, from the objects the build made: which object uses
+which other's symbols (nm). Prints PASS/FAIL lines, as the tests do.
+
+  cli/ -> bench/ -> loader/hooks/ -> qdisc/ -> loader/ (the core)
+
+Every use points down that list or stays in its folder, and no two
+files of bench/ use each other, however indirectly.
+
+  scripts/layers.py [BUILD]     check BUILD (default: build)
+  scripts/layers.py --selftest  check that a wrong graph is caught
+"""
+import collections
+import os
+import subprocess
+import sys
+
+ORDER = ['core', 'qdisc', 'hooks', 'bench', 'cli']
+
+
+def layer(obj):
+    """The layer of build/FOLDER/.../NAME.o, or None for another."""
+    parts = obj.split(os.sep)
+    if 'loader' in parts:
+        return 'hooks' if 'hooks' in parts else 'core'
+    for name in ('qdisc', 'bench', 'cli'):
+        if name in parts:
+            return name
+    return None
+
+
+def symbols(objs):
+    """Each object's uses of another's symbols: {obj: {obj: [symbol]}}."""
+    defined, wanted = {}, {}
+    for obj in objs:
+        out = subprocess.run(['nm', obj], capture_output=True, text=True,
+                             check=True).stdout
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 3 and f[1] in 'TDBRCGSV':
+                defined[f[2]] = obj
+            elif len(f) == 2 and f[0] == 'U':
+                wanted.setdefault(obj, set()).add(f[1])
+    uses = collections.defaultdict(lambda: collections.defaultdict(list))
+    for obj, syms in wanted.items():
+        for sym in sorted(syms):
+            other = defined.get(sym)
+            if other and other != obj:
+                uses[obj][other].append(sym)
+    return uses
+
+
+def cycles(nodes, uses):
+    """Strongly connected sets of two or more nodes (Tarjan's)."""
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in uses.get(v, {}):
+            if w not in nodes:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def check(uses, objs):
+    """The failures, each a line with its evidence; [] when none."""
+    fails = []
+    for a in sorted(uses):
+        for b, syms in sorted(uses[a].items()):
+            la, lb = layer(a), layer(b)
+            if la and lb and ORDER.index(lb) > ORDER.index(la):
+                fails.append('%s (%s) uses %s (%s): %s' %
+                             (a, la, b, lb, ', '.join(syms[:4])))
+    bench = {o for o in objs if layer(o) == 'bench'}
+    for comp in cycles(bench, uses):
+        why = ['%s -> %s (%s)' % (os.path.basename(a), os.path.basename(b),
+                                  uses[a][b][0])
+               for a in comp for b in comp if b in uses.get(a, {})]
+        fails.append('bench/ files in a circle: %s' % '; '.join(why))
+    return fails
+
+
+def selftest():
+    objs = ['b/loader/util.o', 'b/cli/run.o', 'b/bench/a.o', 'b/bench/b.o',
+            'b/bench/c.o', 'b/loader/hooks/xdp.o', 'b/qdisc/qdisc.o']
+
+    def graph(edges):
+        uses = collections.defaultdict(lambda: collections.defaultdict(list))
+        for a, b in edges:
+            uses[a][b].append('sym')
+        return uses
+
+    good = graph([('b/cli/run.o', 'b/bench/a.o'), ('b/bench/a.o', 'b/bench/b.o'),
+                  ('b/bench/b.o', 'b/loader/hooks/xdp.o'),
+                  ('b/loader/hooks/xdp.o', 'b/qdisc/qdisc.o'),
+                  ('b/qdisc/qdisc.o', 'b/loader/util.o')])
+    up = graph([('b/loader/util.o', 'b/cli/run.o')])
+    hooks_up = graph([('b/qdisc/qdisc.o', 'b/loader/hooks/xdp.o')])
+    circle = graph([('b/bench/a.o', 'b/bench/b.o'), ('b/bench/b.o', 'b/bench/c.o'),
+                    ('b/bench/c.o', 'b/bench/a.o')])
+    cases = [('layers: a graph that points down passes', good, 0),
+             ('layers: the core using cli is caught', up, 1),
+             ('layers: qdisc/ using loader/hooks/ is caught', hooks_up, 1),
+             ('layers: three bench/ files in a circle are caught', circle, 1)]
+    bad = 0
+    for name, uses, want in cases:
+        got = len(check(uses, objs))
+        ok = got == want
+        bad += not ok
+        print('%s %s%s' % ('PASS' if ok else 'FAIL', name,
+                           '' if ok else ' (%d failures, not %d)' % (got, want)))
+    return 1 if bad else 0
+
+
+def main():
+    if sys.argv[1:] == ['--selftest']:
+        return selftest()
+    build = sys.argv[1] if len(sys.argv) > 1 else 'build'
+    objs = sorted(os.path.join(d, f) for d, _, fs in os.walk(build)
+                  for f in fs if f.endswith('.o') and not f.endswith('.bpf.o')
+                  and layer(os.path.join(d, f)) and
+                  os.sep + 'tests' + os.sep not in os.path.join(d, f))
+    if not objs:
+        print('FAIL layers: no objects under %s: build first' % build)
+        return 1
+    fails = check(symbols(objs), objs)
+    for f in fails:
+        print('FAIL layers: %s' % f)
+    if not fails:
+        print('PASS layers: %d objects: every use points down %s, and no '
+              'bench/ files in a circle' % (len(objs), ' -> '.join(reversed(ORDER))))
+    return 1 if fails else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
