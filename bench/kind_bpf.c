@@ -7,7 +7,7 @@
 #include "stats.h"
 #include "undo.h"
 
-static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+static int bpf_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
 	struct hc_run *run = &r->run;
 	const struct hc_hook *h = run->hook;
@@ -60,7 +60,7 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	return ret;
 }
 
-static void teardown(struct bench *b, struct bench_row *r)
+static void bpf_teardown(struct bench *b, struct bench_row *r)
 {
 	bench_live_prog(b, -1);
 	bench_enter(b->fd_dut);
@@ -73,8 +73,7 @@ static void teardown(struct bench *b, struct bench_row *r)
 	bench_enter(b->fd_gen);
 }
 
-static int read_counts(struct bench *b, struct bench_row *r,
-		       struct bench_count *c)
+static int bpf_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 {
 	static struct hc_snap s; /* 8 KiB of per-CPU counts */
 	int cls, key, ret;
@@ -111,9 +110,9 @@ static int runs(struct bench *b, struct bench_row *r, __u64 *n)
 
 const struct bench_kind bench_kind_bpf = {
 	.name = "bpf",
-	.setup = setup,
-	.teardown = teardown,
-	.read = read_counts,
+	.setup = bpf_setup,
+	.teardown = bpf_teardown,
+	.read = bpf_read,
 	.runs = runs,
 	.counted = "bpf_prog_*",
 };

@@ -12,7 +12,8 @@
 #include "stats.h"
 
 /* Redirect: run's own checks first; a target that drops is INVALID. */
-static int bpf_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+static int fwd_bpf_setup(struct bench *b, struct bench_row *r,
+			 struct hc_err *err)
 {
 	struct hc_run *run = &r->run;
 	char warn[256];
@@ -37,7 +38,7 @@ static int bpf_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	return bench_kind_bpf.setup(b, r, err);
 }
 
-static void bpf_teardown(struct bench *b, struct bench_row *r)
+static void fwd_bpf_teardown(struct bench *b, struct bench_row *r)
 {
 	bench_kind_bpf.teardown(b, r);
 }
@@ -48,7 +49,8 @@ static int bpf_runs(struct bench *b, struct bench_row *r, __u64 *n)
 }
 
 /* What the program did not redirect it dropped, or passed to the stack. */
-static int bpf_read(struct bench *b, struct bench_row *r, struct bench_count *c)
+static int fwd_bpf_read(struct bench *b, struct bench_row *r,
+			struct bench_count *c)
 {
 	struct hc_snap s;
 	int cls, ret;
@@ -67,9 +69,9 @@ static int bpf_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 
 const struct bench_kind bench_kind_fwd_bpf = {
 	.name = "redirect",
-	.setup = bpf_setup,
-	.teardown = bpf_teardown,
-	.read = bpf_read,
+	.setup = fwd_bpf_setup,
+	.teardown = fwd_bpf_teardown,
+	.read = fwd_bpf_read,
 	.runs = bpf_runs,
 	.counted = "bpf_prog_*",
 	.dropped_at = DEV_DROPS ", the program's drops",
@@ -95,7 +97,8 @@ const struct bench_kind bench_kind_fwd_stack = {
 };
 
 /* nftables: netdev ingress, the sink's MAC, then `fwd to` hco. */
-static int nft_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+static int fwd_nft_setup(struct bench *b, struct bench_row *r,
+			 struct hc_err *err)
 {
 	char rules[400];
 	const char *argv[] = { "nft", rules, NULL };
@@ -112,7 +115,7 @@ static int nft_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	return hc_exec(b->fd_dut, argv, NULL, 0, err);
 }
 
-static void nft_teardown(struct bench *b, struct bench_row *r)
+static void fwd_nft_teardown(struct bench *b, struct bench_row *r)
 {
 	static const char *const argv[] = { "nft", "delete table netdev hcfwd",
 					    NULL };
@@ -124,8 +127,8 @@ static void nft_teardown(struct bench *b, struct bench_row *r)
 const struct bench_kind bench_kind_fwd_nft = {
 	.name = "nft-fwd",
 	.path = "nft_do_chain !ip_forward",
-	.setup = nft_setup,
-	.teardown = nft_teardown,
+	.setup = fwd_nft_setup,
+	.teardown = fwd_nft_teardown,
 	.read = bench_read_sink,
 	.dropped_at = DEV_DROPS,
 };

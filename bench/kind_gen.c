@@ -2,12 +2,12 @@
 #include "bench.h"
 
 /* The generator alone: the topology says how (gen_alone). */
-static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+static int gen_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
 	return b->topo->gen_alone(b, true, err);
 }
 
-static void teardown(struct bench *b, struct bench_row *r)
+static void gen_teardown(struct bench *b, struct bench_row *r)
 {
 	b->topo->gen_alone(b, false, NULL);
 }
@@ -15,8 +15,8 @@ static void teardown(struct bench *b, struct bench_row *r)
 const struct bench_kind bench_kind_gen = {
 	.name = "gen-only",
 	.path = "bpf_test_run_xdp_live",
-	.setup = setup,
-	.teardown = teardown,
+	.setup = gen_setup,
+	.teardown = gen_teardown,
 	.read = bench_read_dut,
 	.generator = true,
 };

@@ -20,7 +20,7 @@ static void tag(char *buf, size_t size)
 	snprintf(buf, size, "hookcmp-%d", getpid());
 }
 
-static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+static int ipt_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
 	char comment[32];
 
@@ -32,7 +32,7 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		       hc_ipt_rule(b->fd_dut, true, b->dut_name, comment, err);
 }
 
-static void teardown(struct bench *b, struct bench_row *r)
+static void ipt_teardown(struct bench *b, struct bench_row *r)
 {
 	char comment[32];
 	struct hc_err err = {};
@@ -46,8 +46,7 @@ static void teardown(struct bench *b, struct bench_row *r)
 }
 
 /* `iptables -v -S`: "-A PREROUTING -i DEV -m comment --comment TAG -c PACKETS BYTES -j DROP". */
-static int read_counts(struct bench *b, struct bench_row *r,
-		       struct bench_count *c)
+static int ipt_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 {
 	static const char *const argv[] = { "iptables", "-t", "raw",
 					    "-v",	"-S", "PREROUTING",
@@ -73,9 +72,9 @@ const struct bench_kind bench_kind_ipt = {
 	.name = "iptables",
 	/* iptables-nft (Debian's default) runs its rules in nft_do_chain */
 	.path = "ipt_do_table|nft_do_chain",
-	.setup = setup,
-	.teardown = teardown,
-	.read = read_counts,
+	.setup = ipt_setup,
+	.teardown = ipt_teardown,
+	.read = ipt_read,
 	.forks = true,
 	.counted = "ipt_do_table|nft_do_chain",
 };

@@ -16,7 +16,7 @@ static void table(char *buf, size_t size)
 	snprintf(buf, size, "hookcmp_%d", getpid());
 }
 
-static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+static int nft_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
 	char t[32], cmd[300];
 	/* One argument, not a shell line: nft parses it, no one else. */
@@ -33,7 +33,7 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		       hc_exec(b->fd_dut, argv, NULL, 0, err);
 }
 
-static void teardown(struct bench *b, struct bench_row *r)
+static void nft_teardown(struct bench *b, struct bench_row *r)
 {
 	char t[32], cmd[64];
 	const char *argv[] = { "nft", cmd, NULL };
@@ -46,8 +46,7 @@ static void teardown(struct bench *b, struct bench_row *r)
 }
 
 /* From `nft -j`: ... "expr": [{"counter": {"packets": N, "bytes": M}} ... */
-static int read_counts(struct bench *b, struct bench_row *r,
-		       struct bench_count *c)
+static int nft_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 {
 	char t[32], out[8192], *p;
 	const char *argv[] = { "nft",	 "-j", "list", "chain",
@@ -72,9 +71,9 @@ static int read_counts(struct bench *b, struct bench_row *r,
 const struct bench_kind bench_kind_nft = {
 	.name = "nft",
 	.path = "nft_do_chain",
-	.setup = setup,
-	.teardown = teardown,
-	.read = read_counts,
+	.setup = nft_setup,
+	.teardown = nft_teardown,
+	.read = nft_read,
 	.forks = true,
 	.counted = "nft_do_chain",
 };

@@ -28,7 +28,7 @@ static struct hc_filter u32_filter(const struct bench *b,
 	};
 }
 
-static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+static int qdisc_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
 	struct hc_filter f = u32_filter(b, r);
 	int ret;
@@ -62,7 +62,7 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 }
 
 /* The qdisc takes its filter with it. */
-static void teardown(struct bench *b, struct bench_row *r)
+static void qdisc_teardown(struct bench *b, struct bench_row *r)
 {
 	if (r->created)
 		hc_nl_qdisc_del(b->nl_dut, ifindex(b, r), r->qdisc.kind, NULL);
@@ -74,7 +74,7 @@ static void teardown(struct bench *b, struct bench_row *r)
 const struct bench_kind bench_kind_qdisc = {
 	.name = "qdisc",
 	.path = BENCH_PATH_STACK,
-	.setup = setup,
-	.teardown = teardown,
+	.setup = qdisc_setup,
+	.teardown = qdisc_teardown,
 	.read = bench_read_dut,
 };

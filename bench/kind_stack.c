@@ -5,19 +5,19 @@
  */
 #include "bench.h"
 
-static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+static int stack_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
 	return 0;
 }
 
-static void teardown(struct bench *b, struct bench_row *r)
+static void stack_teardown(struct bench *b, struct bench_row *r)
 {
 }
 
 const struct bench_kind bench_kind_stack = {
 	.name = "stack",
 	.path = BENCH_PATH_STACK,
-	.setup = setup,
-	.teardown = teardown,
+	.setup = stack_setup,
+	.teardown = stack_teardown,
 	.read = bench_read_dut,
 };

@@ -11,7 +11,7 @@
 #include <sched.h>
 #include "bench.h"
 
-static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+static int xsk_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
 	struct sched_param fifo = { .sched_priority = 1 };
 	pid_t tid[BENCH_MAX_OWN];
@@ -44,13 +44,12 @@ static int setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	return ret;
 }
 
-static int read_counts(struct bench *b, struct bench_row *r,
-		       struct bench_count *c)
+static int xsk_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 {
 	return bench_kind_bpf.read(b, r, c);
 }
 
-static void teardown(struct bench *b, struct bench_row *r)
+static void xsk_teardown(struct bench *b, struct bench_row *r)
 {
 	bench_clock_own(b, NULL, 0);
 	bench_kind_bpf.teardown(b, r);
@@ -58,7 +57,7 @@ static void teardown(struct bench *b, struct bench_row *r)
 
 const struct bench_kind bench_kind_xsk = {
 	.name = "xsk",
-	.setup = setup,
-	.teardown = teardown,
-	.read = read_counts,
+	.setup = xsk_setup,
+	.teardown = xsk_teardown,
+	.read = xsk_read,
 };

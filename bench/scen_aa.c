@@ -6,7 +6,7 @@
  */
 #include "bench.h"
 
-static void build(struct bench *b)
+static void aa_build(struct bench *b)
 {
 	bench_row_base(bench_row_add(b, "nothing-a", &bench_kind_stack),
 		       "nothing-a");
@@ -18,5 +18,5 @@ const struct bench_scenario bench_scen_aa = {
 	.name = "aa",
 	.help = "static-key's baseline twice: this machine's resolution",
 	.baseline = "nothing-a",
-	.build = build,
+	.build = aa_build,
 };

@@ -32,7 +32,7 @@ static void forwards(struct bench_row *r)
 	bench_row_base(r, "stack-forward");
 }
 
-static void build(struct bench *b)
+static void forward_build(struct bench *b)
 {
 	struct bench_row *r;
 	unsigned int i;
@@ -57,6 +57,6 @@ const struct bench_scenario bench_scen_forward = {
 	.name = "forward",
 	.help = "XDP, tc and tcx redirects, redirect_peer, nftables fwd and the stack, counted at a sink",
 	.baseline = "stack-forward",
-	.build = build,
+	.build = forward_build,
 	.forward = true,
 };

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include "bench.h"
 
-static void build(struct bench *b)
+static void hooks_build(struct bench *b)
 {
 	const struct hc_hook *const *h;
 	const struct hc_hook_row *row;
@@ -40,5 +40,5 @@ const struct bench_scenario bench_scen_hooks = {
 	.name = "hooks",
 	.help = "every hook's drop, iptables, nftables, the stack, bare programs",
 	.baseline = "xdp-native",
-	.build = build,
+	.build = hooks_build,
 };

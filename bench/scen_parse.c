@@ -2,22 +2,22 @@
 /* parse: each hook's logic reading nothing, then L2, L3 and L4. */
 #include "bench.h"
 
-static void set(struct bench_row *r, int level)
+static void parse_set(struct bench_row *r, int level)
 {
 	r->run.conf.parse = HC_PARSE_NONE + level;
 }
 
-static void build(struct bench *b)
+static void parse_build(struct bench *b)
 {
 	static const char *const depths[] = { "-none", "-l2", "-l3", "-l4",
 					      NULL };
 
-	bench_rows_per_hook(b, depths, set);
+	bench_rows_per_hook(b, depths, parse_set);
 }
 
 const struct bench_scenario bench_scen_parse = {
 	.name = "parse",
 	.help = "each hook parsing to none, l2, l3, l4",
 	.baseline = "HOOK-none",
-	.build = build,
+	.build = parse_build,
 };

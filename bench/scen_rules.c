@@ -6,7 +6,7 @@
 
 static const int counts[] = { 0, 1, 8, 64 };
 
-static void set(struct bench_row *r, int level)
+static void rules_set(struct bench_row *r, int level)
 {
 	struct hc_conf *c = &r->run.conf;
 	int k;
@@ -21,17 +21,17 @@ static void set(struct bench_row *r, int level)
 	c->nr_rules = counts[level];
 }
 
-static void build(struct bench *b)
+static void rules_build(struct bench *b)
 {
 	static const char *const names[] = { "-0rules", "-1rules", "-8rules",
 					     "-64rules", NULL };
 
-	bench_rows_per_hook(b, names, set);
+	bench_rows_per_hook(b, names, rules_set);
 }
 
 const struct bench_scenario bench_scen_rules = {
 	.name = "rules",
 	.help = "each hook with 0, 1, 8, 64 rules that never match",
 	.baseline = "HOOK-0rules",
-	.build = build,
+	.build = rules_build,
 };

@@ -2,23 +2,23 @@
 /* size: each hook with 60, 512 and 1500-byte frames. */
 #include "bench.h"
 
-static void set(struct bench_row *r, int level)
+static void size_set(struct bench_row *r, int level)
 {
 	static const __u32 sizes[] = { 60, 512, 1500 };
 
 	r->size = sizes[level];
 }
 
-static void build(struct bench *b)
+static void size_build(struct bench *b)
 {
 	static const char *const names[] = { "-60", "-512", "-1500", NULL };
 
-	bench_rows_per_hook(b, names, set);
+	bench_rows_per_hook(b, names, size_set);
 }
 
 const struct bench_scenario bench_scen_size = {
 	.name = "size",
 	.help = "each hook with 60, 512, 1500-byte frames",
 	.baseline = "HOOK-60",
-	.build = build,
+	.build = size_build,
 };

@@ -19,7 +19,7 @@ static const struct {
 static const char *const pass_hooks[] = { "xdp-native", "xdp-generic",
 					  "tc-clsact", "tcx" };
 
-static void build(struct bench *b)
+static void sk_build(struct bench *b)
 {
 	struct bench_row *r;
 	unsigned int i;
@@ -47,7 +47,7 @@ const struct bench_scenario bench_scen_static_key = {
 	.name = "static-key",
 	.help = "what an ingress qdisc anywhere costs every frame",
 	.baseline = "nothing",
-	.build = build,
+	.build = sk_build,
 	/*
 	 * A fixed 30 rounds reached +-1% in 3 of 7 runs on veth: the rounds
 	 * it takes vary with the host. Under 2 minutes with the warm-up.
