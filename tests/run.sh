@@ -3,8 +3,10 @@
 # Runs every test, or the named suites (the first word of run's NAME, and
 # valgrind), or tests of a suite by name: netns:cgroup runs test_cgroup of
 # tests/netns.sh (the suites that run tests/lib.sh's run_tests: netns,
-# bench, bench-dev). Each prints PASS/FAIL/SKIP lines, counted here into
-# the one summary line. Exits non-zero if anything failed.
+# bench, bench-dev). Each prints PASS/FAIL/SKIP lines, its checks,
+# counted here into the one summary line; its tests are its "# test NAME"
+# functions (a suite without them is one). Exits non-zero if anything
+# failed.
 cd "$(dirname "$0")/.." || exit 1
 SUITES=" "
 declare -A PICK # suite: its tests named, for run_tests
@@ -21,7 +23,7 @@ named() { [[ $SUITES == *" $1 "* ]]; }
 
 . tests/sandbox.sh
 
-pass=0 failed=0 skipped=0
+pass=0 failed=0 skipped=0 tests=0
 TIMES=() T0=$SECONDS STAMP=$(mktemp) out='' churn='' churn_pid=''
 # However this script ends (killed, or a reader gone: SIGPIPE), its files
 # and the other BPF user (below) go with it.
@@ -29,7 +31,7 @@ trap '[ -z "$churn_pid" ] || kill -TERM $churn_pid 2>/dev/null; rm -f "$STAMP" "
 
 # run NAME COMMAND...: a command that dies without saying FAIL still fails.
 run() {
-	local name=$1 line rc out
+	local name=$1 line rc out n=0
 	shift
 	want "${name%% *}" || return 0
 	local t0=$SECONDS
@@ -43,8 +45,10 @@ run() {
 		PASS*) pass=$((pass + 1)) ;;
 		FAIL*) failed=$((failed + 1)) ;;
 		SKIP*) skipped=$((skipped + 1)) ;;
+		"# test "*) n=$((n + 1)) ;;
 		esac
 	done <"$out"
+	tests=$((tests + (n ? n : 1)))
 	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$out"; then
 		echo "FAIL $name exited with status $rc"
 		failed=$((failed + 1))
@@ -138,6 +142,7 @@ printf '# suite times:'
 printf ' %s s,' "${TIMES[@]}" | sed 's/,$//'
 echo
 echo "# total: $((SECONDS - T0)) s"
+echo "# $tests tests, $((pass + failed + skipped)) checks"
 [ -d build/test-failures ] && find build/test-failures -mindepth 1 -maxdepth 1 -newer "$STAMP" |
 	sed 's/^/# kept for a failure: /'
 echo "$pass passed, $failed failed, $skipped skipped"
