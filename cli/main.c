@@ -271,10 +271,14 @@ static const struct cmd *near_command(int argc, char **argv, const char *word)
 
 void hc_usage(FILE *f)
 {
+	const struct hc_hook *const *h;
 	const struct cmd *c;
 
+	fprintf(f, "Usage: hookcmp [-n NETNS] [-j] [run] --hook ");
+	for (h = hc_hooks; *h; h++)
+		fprintf(f, "%s%s", h == hc_hooks ? "" : "|", (*h)->name);
 	fprintf(f,
-		"Usage: hookcmp [-n NETNS] [-j] [run] --hook xdp|tc|socket|xsk|netfilter|cgroup [OPTIONS] DEV\n"
+		" [OPTIONS] DEV\n"
 		"       hookcmp [-n NETNS] [-j] COMMAND [OPTIONS]\n\n"
 		"Runs one drop-and-classify program at a receive hook of DEV and\n"
 		"prints what it saw per class, then a summary on exit.\n\n"

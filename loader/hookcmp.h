@@ -185,6 +185,8 @@ struct hc_hook {
 	void (*redirect_warn)(const struct hc_run *r,
 			      const struct hc_link_info *t, char *warn,
 			      size_t size);
+	/* Optional, with variants: what its program's return value means. */
+	__u32 (*verdict)(int retval);
 	/* Our threads that do its per-packet work, by name ("" none). */
 	const char *thread;
 	const struct hc_hook_row *variants; /* for prog-run; {} ends */

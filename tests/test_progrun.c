@@ -77,17 +77,7 @@ static void set_redirect(struct hc_conf *c, const struct redirect_mode *mode)
 
 static __u32 verdict_of(const struct hc_variant *v, int retval)
 {
-	if (is(v, "xdp"))
-		return retval == XDP_DROP     ? HC_DROP :
-		       retval == XDP_REDIRECT ? HC_REDIRECT :
-		       retval == XDP_PASS     ? HC_PASS :
-						HC_NR_VERDICTS;
-	if (is(v, "tc"))
-		return retval == TC_ACT_SHOT	 ? HC_DROP :
-		       retval == TC_ACT_REDIRECT ? HC_REDIRECT :
-		       retval == TC_ACT_OK	 ? HC_PASS :
-						   HC_NR_VERDICTS;
-	return retval == 0 ? HC_DROP : HC_PASS;
+	return v->hook->verdict(retval);
 }
 
 static const char *verdict_name(__u32 v)

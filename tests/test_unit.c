@@ -703,6 +703,7 @@ static void test_hooks(void)
 	for (h = hc_hooks; *h; h++) {
 		if (!(*h)->help || !(*h)->load || !(*h)->attach ||
 		    !(*h)->detach || !(*h)->attach_name || !(*h)->attach_via ||
+		    ((*h)->variants && !(*h)->verdict) ||
 		    hc_hook_by_name((*h)->name) != *h) {
 			printf("  hook %s: incomplete or not found by name\n",
 			       (*h)->name);

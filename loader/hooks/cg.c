@@ -496,6 +496,7 @@ const struct hc_hook hc_hook_cgroup = {
 	.attach_via = cg_attach_via,
 	.caps = hc_udp_caps,
 	.drain = hc_sock_drain,
+	.verdict = hc_sock_verdict,
 	.idle_hint = hc_udp_idle_hint,
 	.variants = (const struct hc_hook_row[]){ { "cgroup", "" }, {} },
 	/* The peer of socket-udp: the same socket, no filter on it. */

@@ -49,6 +49,8 @@ struct hc_xdp_state {
 void hc_xdp_state_init(struct hc_xdp_state *x);
 int hc_xdp_attach(struct hc_run *r);
 int hc_xdp_detach(struct hc_run *r);
+/* XDP_DROP, XDP_PASS, XDP_REDIRECT as hookcmp's verdicts. */
+__u32 hc_xdp_verdict(int retval);
 /* What --replace took over, for the user. */
 void hc_xdp_attached(const struct hc_run *r, char *buf, size_t size);
 unsigned int hc_xdp_modes(const struct hc_run *r);
@@ -75,6 +77,8 @@ struct hc_sock_state {
 int hc_udp_open(struct hc_run *r, int filter_fd);
 void hc_sock_close(struct hc_run *r);
 int hc_sock_drain(struct hc_run *r);
+/* 0 a drop, else a pass: a socket filter's, and cgroup_skb's (1). */
+__u32 hc_sock_verdict(int retval);
 __u64 hc_udp_caps(const struct hc_run *r);
 void hc_udp_idle_hint(const struct hc_run *r, double secs, char *buf,
 		      size_t size);

@@ -179,6 +179,12 @@ int hc_sock_drain(struct hc_run *r)
 	return k->fd;
 }
 
+/* A socket filter keeps that many bytes of the packet: none is a drop. */
+__u32 hc_sock_verdict(int retval)
+{
+	return retval == 0 ? HC_DROP : HC_PASS;
+}
+
 static const char *sock_attach_via(const struct hc_run *r)
 {
 	return "socket"; /* SO_ATTACH_BPF */
@@ -281,6 +287,7 @@ const struct hc_hook hc_hook_socket = {
 	.detach = sock_detach,
 	.attach_name = sock_attach_name,
 	.attach_via = sock_attach_via,
+	.verdict = hc_sock_verdict,
 	.caps = sock_caps,
 	.drain = hc_sock_drain,
 	.idle_hint = sock_idle_hint,

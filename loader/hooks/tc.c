@@ -262,6 +262,14 @@ static void tc_attached(const struct hc_run *r, char *buf, size_t size)
 			tc_attach_name(r), r->dev, st(r)->shared_with);
 }
 
+static __u32 tc_verdict(int retval)
+{
+	return retval == TC_ACT_SHOT	 ? HC_DROP :
+	       retval == TC_ACT_REDIRECT ? HC_REDIRECT :
+	       retval == TC_ACT_OK	 ? HC_PASS :
+					   HC_NR_VERDICTS;
+}
+
 static unsigned int tc_modes(const struct hc_run *r)
 {
 	return 1u << cfg(r)->attach;
@@ -326,6 +334,7 @@ const struct hc_hook hc_hook_tc = {
 	.detach = tc_detach,
 	.attached = tc_attached,
 	.attach_name = tc_attach_name,
+	.verdict = tc_verdict,
 	.attach_via = tc_attach_via,
 	.redirect_via = tc_redirect_via,
 	.variants = (const struct hc_hook_row[]){ { "tc", "" }, {} },

@@ -568,6 +568,14 @@ void hc_xdp_attached(const struct hc_run *r, char *buf, size_t size)
 			x->foreign_id, r->dev);
 }
 
+__u32 hc_xdp_verdict(int retval)
+{
+	return retval == XDP_DROP     ? HC_DROP :
+	       retval == XDP_REDIRECT ? HC_REDIRECT :
+	       retval == XDP_PASS     ? HC_PASS :
+					HC_NR_VERDICTS;
+}
+
 const char *hc_xdp_attach_via(const struct hc_run *r)
 {
 	return xcfg(r)->attach == HC_XDP_LINK ? "link" : "netlink";
@@ -660,6 +668,7 @@ const struct hc_hook hc_hook_xdp = {
 	.attached = hc_xdp_attached,
 	.attach_name = hc_xdp_mode_name,
 	.attach_via = hc_xdp_attach_via,
+	.verdict = hc_xdp_verdict,
 	.redirect_via = xdp_redirect_via,
 	.redirect_warn = xdp_redirect_warn,
 	.variants = (const struct hc_hook_row[]){ { "xdp", "" }, {} },
