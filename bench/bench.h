@@ -241,24 +241,27 @@ struct bench_round {
 };
 
 /* What the report shows of a row; NaN where there is nothing to show. */
-struct bench_sum {
-	int n; /* rounds with a cost */
-	double mpps_med, mpps_min, mpps_max;
-	struct st_est ns, delta, ratio;
-	double ns_loaded; /* median over rounds of the windows' mean cost */
-	double delta_median; /* of the paired deltas, beside their HL */
+/* A row's costs against another row's, paired by round. */
+struct bench_vs {
+	struct st_est delta, ratio;
 	/* The effect this row's rounds detect with 80% power (st_mde). */
 	double mde_ns, mde_pct; /* pct: of the row's own cost */
 	bool significant;
+};
+
+struct bench_sum {
+	int n; /* rounds with a cost */
+	double mpps_med, mpps_min, mpps_max;
+	struct st_est ns;
+	struct bench_vs base; /* against the scenario's baseline */
+	double ns_loaded; /* median over rounds of the windows' mean cost */
+	double delta_median; /* of the paired deltas, beside their HL */
 	int outliers;
 	int contended; /* rounds with no uncontended window */
 	int excluded; /* windows no estimate takes (bench_scope_window) */
 	double drift; /* max/min of the time per packet over the rounds */
 	bool gen_bound; /* split: the hook ran as fast as the generator */
-	/* A variant's against its own row (vbase), paired the same way. */
-	struct st_est vdelta, vratio;
-	double vmde_ns, vmde_pct;
-	bool vsignificant;
+	struct bench_vs variant; /* a variant's, against its own row (vbase) */
 };
 
 /* A function seen in a row's samples (path.c). */

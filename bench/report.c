@@ -326,14 +326,14 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	snprintf(delta, sizeof(delta), "delta ns vs %s", b->scen->baseline);
 	snprintf(ratio, sizeof(ratio), "ratio vs %s", b->scen->baseline);
 	rp_est(p, HC_PR_ALL, "ns", "ns/pkt", 23, 1, false, &s->ns);
-	rp_est(p, HC_PR_ALL, "delta_ns", delta, 24, 1, true, &s->delta);
+	rp_est(p, HC_PR_ALL, "delta_ns", delta, 24, 1, true, &s->base.delta);
 	hc_pr_num(p, HC_PR_DATA, "delta_median", NULL, 0, 4, s->delta_median);
-	hc_pr_num(p, HC_PR_ALL, "mde_ns", "mde ns", 6, 1, s->mde_ns);
-	hc_pr_num(p, HC_PR_DATA, "mde_pct", NULL, 0, 3, s->mde_pct);
-	rp_est(p, HC_PR_ALL, "ratio", ratio, 22, 3, false, &s->ratio);
+	hc_pr_num(p, HC_PR_ALL, "mde_ns", "mde ns", 6, 1, s->base.mde_ns);
+	hc_pr_num(p, HC_PR_DATA, "mde_pct", NULL, 0, 3, s->base.mde_pct);
+	rp_est(p, HC_PR_ALL, "ratio", ratio, 22, 3, false, &s->base.ratio);
 	/* No interval (too few rounds, or no baseline): nothing to say. */
 	hc_pr_bool(p, HC_PR_ALL, "significant", "sig", 3,
-		   isnan(s->delta.lo) ? -1 : s->significant);
+		   isnan(s->base.delta.lo) ? -1 : s->base.significant);
 	/* --variant: a variant row against its own row, the others null */
 	if (b->nvariants) {
 		const struct bench_variant *v = r->variant;
@@ -341,15 +341,17 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 		hc_pr_str(p, HC_PR_ALL, "variant_of", "variant of", -16,
 			  v ? b->rows[r->vbase].name : NULL);
 		rp_est(p, HC_PR_ALL, "variant_delta_ns", "delta ns vs it", 24,
-		       1, true, &s->vdelta);
+		       1, true, &s->variant.delta);
 		hc_pr_num(p, HC_PR_ALL, "variant_mde_ns", "mde ns", 6, 1,
-			  s->vmde_ns);
+			  s->variant.mde_ns);
 		hc_pr_num(p, HC_PR_DATA, "variant_mde_pct", NULL, 0, 3,
-			  s->vmde_pct);
+			  s->variant.mde_pct);
 		rp_est(p, HC_PR_DATA, "variant_ratio", NULL, 0, 4, false,
-		       &s->vratio);
+		       &s->variant.ratio);
 		hc_pr_bool(p, HC_PR_ALL, "variant_significant", "sig", 3,
-			   !v || isnan(s->vdelta.lo) ? -1 : s->vsignificant);
+			   !v || isnan(s->variant.delta.lo) ?
+				   -1 :
+				   s->variant.significant);
 		hc_pr_num(p, HC_PR_ALL, "variant_failed_rounds", "left out", 8,
 			  0, v ? r->variant_failed : NAN);
 		hc_pr_str(p, HC_PR_DATA, "variant_why", NULL, 0,

@@ -301,9 +301,11 @@ static double widest(const struct bench *b, const char **name)
 	*name = "-";
 	for (i = 0; i < b->nrows; i++) {
 		const struct bench_row *r = &b->rows[i];
-		double h = st_halfwidth_pct(&r->sum.delta, r->sum.ns.median);
+		double h =
+			st_halfwidth_pct(&r->sum.base.delta, r->sum.ns.median);
 
-		if (r->reason[0] || r->base == i || isnan(r->sum.delta.median))
+		if (r->reason[0] || r->base == i ||
+		    isnan(r->sum.base.delta.median))
 			continue;
 		/* Too few rounds for an interval: none is narrow enough. */
 		if (isnan(h)) {

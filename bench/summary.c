@@ -128,23 +128,27 @@ static int flag_rounds(struct bench_row *r, const double *base, const double *x,
 }
 
 /* A variant row against its own row, ROW, round by round. */
-static void variant_estimates(const struct bench *b, struct bench_row *r,
-			      int last, double *x)
+/*
+ * r's costs against another row's, paired by round (x: room for r's
+ * rounds): the ratio's interval, then the delta's, whose values x keeps,
+ * n of them. The other row's costs by round, to be freed; NULL if none.
+ */
+static double *versus(const struct bench *b, const struct bench_row *r,
+		      int other, int last, double *x, int *n,
+		      struct bench_vs *v)
 {
-	double *base = by_round(&b->rows[r->vbase], last, NS);
-	struct bench_sum *s = &r->sum;
-	int n;
+	double *o = by_round(&b->rows[other], last, NS);
 
-	if (!base)
-		return;
-	n = paired(r, base, x, false);
-	st_hl(x, n, BENCH_LEVEL, &s->vdelta);
-	s->vsignificant = s->vdelta.lo > 0 || s->vdelta.hi < 0;
-	s->vmde_ns = st_mde(&s->vdelta);
-	s->vmde_pct = s->vmde_ns / fabs(s->ns.median) * 100;
-	n = paired(r, base, x, true);
-	st_hl_log(x, n, BENCH_LEVEL, &s->vratio);
-	free(base);
+	if (!o)
+		return NULL;
+	*n = paired(r, o, x, true);
+	st_hl_log(x, *n, BENCH_LEVEL, &v->ratio);
+	*n = paired(r, o, x, false);
+	st_hl(x, *n, BENCH_LEVEL, &v->delta);
+	v->significant = v->delta.lo > 0 || v->delta.hi < 0;
+	v->mde_ns = st_mde(&v->delta);
+	v->mde_pct = v->mde_ns / fabs(r->sum.ns.median) * 100;
+	return o;
 }
 
 static void row_estimates(struct bench *b, struct bench_row *r, int idx,
@@ -156,11 +160,11 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 	int i, n = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->ns = s->delta = s->ratio = s->vdelta = s->vratio =
-		(struct st_est){ NAN, NAN, NAN };
-	s->vmde_ns = s->vmde_pct = NAN;
+	s->ns = s->base.delta = s->base.ratio = s->variant.delta =
+		s->variant.ratio = (struct st_est){ NAN, NAN, NAN };
+	s->variant.mde_ns = s->variant.mde_pct = NAN;
 	s->mpps_med = s->mpps_min = s->mpps_max = s->drift = NAN;
-	s->ns_loaded = s->delta_median = s->mde_ns = s->mde_pct = NAN;
+	s->ns_loaded = s->delta_median = s->base.mde_ns = s->base.mde_pct = NAN;
 	for (i = 0; i < r->nrd; i++)
 		s->contended += r->rd[i].contended;
 	if (!x || !flag)
@@ -215,24 +219,18 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 	}
 
 	if (r->vbase >= 0)
-		variant_estimates(b, r, last, x);
+		free(versus(b, r, r->vbase, last, x, &n, &s->variant));
 	if (r->kind->generator || r->base < 0)
 		goto out;
-	base = by_round(&b->rows[r->base], last, NS);
+	base = versus(b, r, r->base, last, x, &n, &s->base);
 	if (!base)
 		goto out;
-	n = paired(r, base, x, false);
-	st_hl(x, n, BENCH_LEVEL, &s->delta);
 	s->delta_median = st_median(x, n);
-	s->significant = s->delta.lo > 0 || s->delta.hi < 0;
-	if (r->base != idx) {
+	if (r->base != idx)
 		/* Paired: a round the whole machine ran slow is no outlier. */
 		s->outliers = flag_rounds(r, base, x, n, flag);
-		s->mde_ns = st_mde(&s->delta);
-		s->mde_pct = s->mde_ns / fabs(s->ns.median) * 100;
-	}
-	n = paired(r, base, x, true);
-	st_hl_log(x, n, BENCH_LEVEL, &s->ratio);
+	else
+		s->base.mde_ns = s->base.mde_pct = NAN;
 	free(base);
 out:
 	free(x);
@@ -268,10 +266,10 @@ void bench_summarize(struct bench *b)
 	for (i = 0; dh && rh && i < b->nrows; i++) {
 		const struct bench_row *r = &b->rows[i];
 
-		if (r->reason[0] || isnan(r->sum.mde_ns))
+		if (r->reason[0] || isnan(r->sum.base.mde_ns))
 			continue;
-		dh[k] = r->sum.mde_ns;
-		rh[k++] = r->sum.mde_pct;
+		dh[k] = r->sum.base.mde_ns;
+		rh[k++] = r->sum.base.mde_pct;
 	}
 	b->resolution_ns = dh && rh ? st_median(dh, k) : NAN;
 	b->resolution_pct = dh && rh ? st_median(rh, k) : NAN;
@@ -406,7 +404,8 @@ bool bench_disagrees(const struct bench *b, const struct bench_row *r)
 	const struct bench_row *base = r->base >= 0 ? &b->rows[r->base] : NULL;
 
 	return base && base != r &&
-	       (r->sum.ns.median - base->sum.ns.median) * r->sum.delta.median <
+	       (r->sum.ns.median - base->sum.ns.median) *
+			       r->sum.base.delta.median <
 		       0;
 }
 

@@ -887,10 +887,10 @@ static void test_summary_excluded(void)
 		 r->rd[6].ns);
 	t_result(
 		near(r->sum.ns.hi, 200, 1e-9) &&
-			near(r->sum.ratio.median, 200.0 / 150, 1e-9) &&
-			near(r->sum.ratio.hi, 200.0 / 150, 1e-9),
+			near(r->sum.base.ratio.median, 200.0 / 150, 1e-9) &&
+			near(r->sum.base.ratio.hi, 200.0 / 150, 1e-9),
 		"summary: the excluded window's 10 us in no estimate (ns hi %g, ratio hi %g)",
-		r->sum.ns.hi, r->sum.ratio.hi);
+		r->sum.ns.hi, r->sum.base.ratio.hi);
 	CHECK_EQ(
 		bl->sum.n, 8,
 		"summary: the baseline has no cost in its excluded round nor in gen-only's");
@@ -926,20 +926,23 @@ static void test_summary_inline(void)
 		"summary inline: a round's cost is 1e9/pps less gen-only's in that round (%g, %g)",
 		r->rd[0].ns, r->rd[7].ns);
 	t_result(
-		near(g->rd[0].ns, 50, 1e-9) && isnan(g->sum.delta.median) &&
-			isnan(g->sum.ratio.median),
+		near(g->rd[0].ns, 50, 1e-9) &&
+			isnan(g->sum.base.delta.median) &&
+			isnan(g->sum.base.ratio.median),
 		"summary: gen-only's cost is its own, with nothing to compare");
 	t_result(
-		near(r->sum.ratio.median, 200.0 / 150, 1e-9) &&
-			near(r->sum.ratio.lo, 200.0 / 150, 1e-9) &&
-			near(r->sum.ratio.hi, 200.0 / 150, 1e-9),
+		near(r->sum.base.ratio.median, 200.0 / 150, 1e-9) &&
+			near(r->sum.base.ratio.lo, 200.0 / 150, 1e-9) &&
+			near(r->sum.base.ratio.hi, 200.0 / 150, 1e-9),
 		"summary: paired per round, the drift leaves the ratio %.4f [%.4f, %.4f]",
-		r->sum.ratio.median, r->sum.ratio.lo, r->sum.ratio.hi);
-	t_result(r->sum.delta.lo > 0 && r->sum.significant,
+		r->sum.base.ratio.median, r->sum.base.ratio.lo,
+		r->sum.base.ratio.hi);
+	t_result(r->sum.base.delta.lo > 0 && r->sum.base.significant,
 		 "summary: a delta whose interval excludes 0 is significant");
 	t_result(
-		bl->sum.ratio.median == 1 && bl->sum.delta.hi == 0 &&
-			!bl->sum.significant && has_flag(b, bl, "baseline"),
+		bl->sum.base.ratio.median == 1 && bl->sum.base.delta.hi == 0 &&
+			!bl->sum.base.significant &&
+			has_flag(b, bl, "baseline"),
 		"summary: the baseline against itself: ratio 1, delta 0, flagged");
 	t_result(
 		o->rd[5].outlier && o->sum.outliers == 1 &&
@@ -977,12 +980,16 @@ static void test_summary_zero_base(void)
 	fake_row(b, "nothing", &hook_kind, 1, base, 6);
 	r = fake_row(b, "row", &hook_kind, 1, row, 6);
 	bench_summarize(b);
-	t_result(isnan(r->sum.ratio.median) && isnan(r->sum.ratio.lo) &&
-			 isnan(r->sum.ratio.hi),
-		 "summary: no ratio over a baseline round of 0 ns (%g [%g, %g])",
-		 r->sum.ratio.median, r->sum.ratio.lo, r->sum.ratio.hi);
-	t_result(!isnan(r->sum.delta.median) && r->sum.delta.lo > 0,
-		 "summary: the delta over it stays (%g)", r->sum.delta.median);
+	t_result(
+		isnan(r->sum.base.ratio.median) &&
+			isnan(r->sum.base.ratio.lo) &&
+			isnan(r->sum.base.ratio.hi),
+		"summary: no ratio over a baseline round of 0 ns (%g [%g, %g])",
+		r->sum.base.ratio.median, r->sum.base.ratio.lo,
+		r->sum.base.ratio.hi);
+	t_result(!isnan(r->sum.base.delta.median) && r->sum.base.delta.lo > 0,
+		 "summary: the delta over it stays (%g)",
+		 r->sum.base.delta.median);
 	free_rows(b);
 }
 
@@ -1026,11 +1033,13 @@ static void test_summary_contended(void)
 	t_result(isnan(r->rd[1].ns) && isnan(r->rd[2].ns) && r->sum.n == 8,
 		 "contended: no cost in its own or gen-only's contended round (%d rounds)",
 		 r->sum.n);
-	t_result(near(r->sum.delta.median, 50, 1e-9) &&
-			 near(r->sum.delta.lo, 50, 1e-9) &&
-			 near(r->sum.delta.hi, 50, 1e-9),
-		 "contended: the pairs left give the delta exactly (%g [%g, %g])",
-		 r->sum.delta.median, r->sum.delta.lo, r->sum.delta.hi);
+	t_result(
+		near(r->sum.base.delta.median, 50, 1e-9) &&
+			near(r->sum.base.delta.lo, 50, 1e-9) &&
+			near(r->sum.base.delta.hi, 50, 1e-9),
+		"contended: the pairs left give the delta exactly (%g [%g, %g])",
+		r->sum.base.delta.median, r->sum.base.delta.lo,
+		r->sum.base.delta.hi);
 	for (i = 0; i < b->nrows; i++)
 		for (k = 0; k < 10; k++)
 			b->rows[i].rd[k].win = NULL;
@@ -1088,10 +1097,10 @@ static void test_summary_disagrees(void)
 	ok = fake_row(b, "steady", &hook_kind, 0, same, 8);
 	bench_summarize(b);
 	t_result(
-		r->sum.delta.median > 0 && r->sum.ns.median < 300 &&
+		r->sum.base.delta.median > 0 && r->sum.ns.median < 300 &&
 			has_flag(b, r, "unpaired-disagrees"),
 		"summary: a delta of %+.1f against medians %.1f and %.1f is flagged",
-		r->sum.delta.median, r->sum.ns.median,
+		r->sum.base.delta.median, r->sum.ns.median,
 		b->rows[0].sum.ns.median);
 	t_result(!has_flag(b, ok, "unpaired-disagrees") &&
 			 !has_flag(b, &b->rows[0], "unpaired-disagrees"),
@@ -1148,31 +1157,32 @@ static void test_summary_pairing(void)
 	bench_summarize(b);
 	walsh_sorted(d, 7, w);
 	t_result(
-		g->sum.delta.lo == w[2] && g->sum.delta.hi == w[25] &&
-			g->sum.delta.median == (w[13] + w[14]) / 2 &&
+		g->sum.base.delta.lo == w[2] && g->sum.base.delta.hi == w[25] &&
+			g->sum.base.delta.median == (w[13] + w[14]) / 2 &&
 			g->sum.n == 7,
 		"summary: missing round 3, paired by round: delta %g [%g, %g], want %g [%g, %g]",
-		g->sum.delta.median, g->sum.delta.lo, g->sum.delta.hi,
-		(w[13] + w[14]) / 2, w[2], w[25]);
+		g->sum.base.delta.median, g->sum.base.delta.lo,
+		g->sum.base.delta.hi, (w[13] + w[14]) / 2, w[2], w[25]);
 	t_result(g->sum.delta_median == 10.125,
 		 "summary: the median of the paired deltas beside it (%g)",
 		 g->sum.delta_median);
 	t_result(
-		near(g->sum.mde_ns, (w[25] - w[2]) / 2 / 1.959964 * 2.801585,
-		     1e-9) &&
-			near(g->sum.mde_pct,
-			     g->sum.mde_ns / g->sum.ns.median * 100, 1e-9),
+		near(g->sum.base.mde_ns,
+		     (w[25] - w[2]) / 2 / 1.959964 * 2.801585, 1e-9) &&
+			near(g->sum.base.mde_pct,
+			     g->sum.base.mde_ns / g->sum.ns.median * 100, 1e-9),
 		"summary: the row's mde is 2.8 / 1.96 of its delta's half-width: %g ns, %g%%",
-		g->sum.mde_ns, g->sum.mde_pct);
-	t_result(f->sum.delta.hi < 0 && f->sum.significant,
+		g->sum.base.mde_ns, g->sum.base.mde_pct);
+	t_result(f->sum.base.delta.hi < 0 && f->sum.base.significant,
 		 "summary: a negative delta %g [%g, %g] is significant",
-		 f->sum.delta.median, f->sum.delta.lo, f->sum.delta.hi);
+		 f->sum.base.delta.median, f->sum.base.delta.lo,
+		 f->sum.base.delta.hi);
 	t_result(
-		isnan(b->rows[0].sum.mde_ns) &&
+		isnan(b->rows[0].sum.base.mde_ns) &&
 			b->resolution_ns ==
-				(g->sum.mde_ns + f->sum.mde_ns) / 2 &&
+				(g->sum.base.mde_ns + f->sum.base.mde_ns) / 2 &&
 			b->resolution_pct ==
-				(g->sum.mde_pct + f->sum.mde_pct) / 2,
+				(g->sum.base.mde_pct + f->sum.base.mde_pct) / 2,
 		"summary: the resolution is the median of the rows' mde (%g ns, %g%%), the baseline's left out",
 		b->resolution_ns, b->resolution_pct);
 	free_rows(b);
@@ -1182,9 +1192,9 @@ static void test_summary_pairing(void)
 	ns_row(b, "base", 0, ones, 9);
 	q = ns_row(b, "halves", 0, ratio, 9);
 	bench_summarize(b);
-	t_result(near(q->sum.ratio.median, 1, 1e-12),
+	t_result(near(q->sum.base.ratio.median, 1, 1e-12),
 		 "summary: ratios 1/2, 1, 2 are centred on 1 as logs (%g)",
-		 q->sum.ratio.median);
+		 q->sum.base.ratio.median);
 	free_rows(b);
 }
 
