@@ -379,7 +379,7 @@ struct bench_env_file {
 extern const struct bench_env_file bench_env_files[];
 #define BENCH_ENV_FILES 10
 /* Their first lines, as read at one moment (a variant's visit). */
-typedef char bench_settings[BENCH_ENV_FILES][256];
+typedef char bench_settings[BENCH_ENV_FILES][1024];
 #define BENCH_ENV_FOREIGN 4096
 
 struct bench_env {
@@ -392,7 +392,7 @@ struct bench_env {
 	 * sorted: "clsact qdisc on veth3 (netns 'x')", "generic XDP ...".
 	 */
 	char outside[BENCH_ENV_FOREIGN];
-	char value[BENCH_ENV_FILES][1024]; /* bench_env_files' contents */
+	bench_settings value; /* bench_env_files' contents */
 	char cpu_model[128];
 	char mitigations[1024]; /* "name: state" a line */
 	char config_hash[20]; /* FNV-1a of the kernel's config, "" unread */

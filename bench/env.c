@@ -506,7 +506,7 @@ static void config_hash(const char *release, char *buf, size_t size)
 
 static int settings(void *value)
 {
-	char (*v)[256] = value;
+	char (*v)[sizeof(bench_settings) / BENCH_ENV_FILES] = value;
 	int i;
 
 	for (i = 0; i < BENCH_ENV_FILES; i++)
@@ -523,7 +523,6 @@ void bench_env_settings(int fd, bench_settings value)
 void bench_env_read(struct bench_env *env, const struct bench_env_at *at)
 {
 	struct utsname u;
-	int i;
 
 	env->jit = hc_jit_enabled() == 1;
 	env->cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -531,9 +530,7 @@ void bench_env_read(struct bench_env *env, const struct bench_env_at *at)
 	scan_tables(env, at->dut_fd);
 	scan_steering(env, at->dev, at->ifindex);
 	sort_lines(env->outside);
-	for (i = 0; i < BENCH_ENV_FILES; i++)
-		bench_first_line(bench_env_files[i].path, env->value[i],
-				 sizeof(env->value[i]));
+	settings(env->value);
 	cpu_model(env->cpu_model, sizeof(env->cpu_model));
 	mitigations(env->mitigations, sizeof(env->mitigations));
 	if (!uname(&u))
