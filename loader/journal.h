@@ -58,7 +58,10 @@ struct hc_jfield {
  */
 struct hc_jkind {
 	const char *name; /* in the record's file and in what cleanup says */
-	/* Its own fields, in the record's data; ended by one without key. */
+	/*
+	 * Its own fields, in the record's data, none with a key of the
+	 * journal's own (seq, pid, dev...); ended by one without key.
+	 */
 	const struct hc_jfield *fields;
 	/* Undoes c->rec if it is still ours, saying what became of it. */
 	void (*undo)(struct hc_undo_ctx *c);
