@@ -212,6 +212,95 @@ void hc_pr_end(struct hc_pr *p)
 	p->col = 0;
 }
 
+/* CSV of a free-form value: a column, or its name in the header. */
+static bool csv_col(struct hc_pr *p, const char *key)
+{
+	if (p->mode != HC_PR_CSV)
+		return false;
+	if (p->header)
+		hc_pr_csv_name(p, key, "");
+	return true;
+}
+
+void hc_pr_fstr(struct hc_pr *p, int which, const char *key, const char *fmt,
+		const char *s)
+{
+	if (!(which & p->mode))
+		return;
+	if (p->mode == HC_PR_JSON && s)
+		jw_str(&p->j, key, s);
+	else if (p->mode == HC_PR_JSON)
+		jw_raw(&p->j, key, "null");
+	else if (csv_col(p, key) && !p->header)
+		csv_str(p, s);
+	else if (p->mode == HC_PR_TEXT)
+		hc_text_printf(p->f, fmt, s ?: "-");
+}
+
+void hc_pr_fu64(struct hc_pr *p, int which, const char *key, const char *fmt,
+		unsigned long long v)
+{
+	if (!(which & p->mode))
+		return;
+	if (p->mode == HC_PR_JSON)
+		jw_u64(&p->j, key, v);
+	else if (csv_col(p, key) && !p->header)
+		sep(p), fprintf(p->f, "%llu", v);
+	else if (p->mode == HC_PR_TEXT)
+		fprintf(p->f, fmt, v);
+}
+
+void hc_pr_fs64(struct hc_pr *p, int which, const char *key, const char *fmt,
+		long long v)
+{
+	char buf[24];
+
+	if (!(which & p->mode))
+		return;
+	snprintf(buf, sizeof(buf), "%lld", v);
+	if (p->mode == HC_PR_JSON)
+		jw_raw(&p->j, key, buf);
+	else if (csv_col(p, key) && !p->header)
+		sep(p), fputs(buf, p->f);
+	else if (p->mode == HC_PR_TEXT)
+		fprintf(p->f, fmt, v);
+}
+
+void hc_pr_fnum(struct hc_pr *p, int which, const char *key, const char *fmt,
+		double v)
+{
+	if (!(which & p->mode))
+		return;
+	if (p->mode == HC_PR_JSON)
+		hc_pr_json_num(p, key, v);
+	else if (csv_col(p, key) && !p->header)
+		hc_pr_csv_num(p, 6, v);
+	else if (p->mode == HC_PR_TEXT)
+		fprintf(p->f, fmt, v);
+}
+
+void hc_pr_text(struct hc_pr *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->mode != HC_PR_TEXT || p->measure)
+		return;
+	va_start(ap, fmt);
+	vfprintf(p->f, fmt, ap);
+	va_end(ap);
+}
+
+void hc_pr_lines(struct hc_pr *p, int which, const char *key,
+		 const char *fmt, const char *list)
+{
+	if (!(which & p->mode))
+		return;
+	if (p->mode == HC_PR_JSON)
+		jw_lines(&p->j, key, list);
+	else
+		hc_pr_fstr(p, which, key, fmt, list);
+}
+
 void hc_text_printf(FILE *f, const char *fmt, ...)
 {
 	char buf[2048];

@@ -62,6 +62,27 @@ void hc_pr_close(struct hc_pr *p, int which, char c);
 void hc_pr_end(struct hc_pr *p);
 
 /*
+ * Free-form lines, as iproute2's print_*(PRINT_ANY, key, fmt, v): text
+ * writes the value with fmt, JSON writes it under key, CSV as a column
+ * (its name in the header). One call per value, so text and JSON cannot
+ * drift apart.
+ */
+void hc_pr_fstr(struct hc_pr *p, int which, const char *key, const char *fmt,
+		const char *s);
+void hc_pr_fu64(struct hc_pr *p, int which, const char *key, const char *fmt,
+		unsigned long long v);
+void hc_pr_fs64(struct hc_pr *p, int which, const char *key, const char *fmt,
+		long long v);
+void hc_pr_fnum(struct hc_pr *p, int which, const char *key, const char *fmt,
+		double v);
+/* Text only: words between the values. */
+void hc_pr_text(struct hc_pr *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A '\n'-separated list: a JSON array of its lines; text as it is. */
+void hc_pr_lines(struct hc_pr *p, int which, const char *key,
+		 const char *fmt, const char *list);
+
+/*
  * Free text for a terminal (messages, status lines): a control character
  * in it (a device named with escape sequences) is written as \xHH, never
  * sent raw. Newlines and tabs pass.
