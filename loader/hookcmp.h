@@ -109,7 +109,7 @@ struct hc_run {
 		       #T " fits in hook_cfg")
 
 struct hc_snap;
-struct hc_json;
+struct hc_pr;
 
 struct hc_opt;
 struct hc_link_info;
@@ -162,8 +162,8 @@ struct hc_hook {
 	const char *(*attach_via)(const struct hc_run *r);
 	/* Optional: counters kept elsewhere than the per-CPU map. */
 	int (*read)(const struct hc_run *r, struct hc_snap *s);
-	/* Optional: what else the summary says, as text (j NULL) or JSON. */
-	void (*report)(const struct hc_run *r, struct hc_json *j);
+	/* Optional: what else the summary says, through p (text or JSON). */
+	void (*report)(const struct hc_run *r, struct hc_pr *p);
 	/*
 	 * Optional: capabilities it needs beyond hc_check_privileges', as
 	 * 1ULL << CAP_*, asked in the run's namespace.

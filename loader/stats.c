@@ -236,7 +236,7 @@ void hc_stats_summary(const struct hc_run *r, const struct hc_snap *start,
 	hc_pr_count(&p, HC_PR_JSON, "bare", NULL, 0, r->bare, NULL);
 	hc_pr_num(&p, HC_PR_JSON, "duration_s", NULL, 0, 0, dur);
 	if (h->report)
-		h->report(r, r->json ? &p.j : NULL);
+		h->report(r, &p);
 	p.header = true;
 	total_line(&p, HC_PR_TEXT, "", tot);
 	p.header = false;

@@ -18,7 +18,7 @@
 #include <bpf/libbpf.h>
 #include "fixtures.h"
 #include "hc_user.h"
-#include "json.h"
+#include "print.h"
 #include "nl.h"
 #include "rules.h"
 #include "stats.h"
@@ -410,18 +410,18 @@ static void test_mutations(const struct hc_variant *v, __u32 frames,
 /* The xsk hook's "not_redirected" count, through its own JSON report. */
 static long long xsk_not_redirected(const struct hc_run *r)
 {
-	struct hc_json j = {};
+	struct hc_pr pr = { .mode = HC_PR_JSON };
 	char *buf = NULL, *p;
 	size_t size;
 	long long n = -1;
 
-	j.f = open_memstream(&buf, &size);
-	if (!j.f)
+	pr.f = pr.j.f = open_memstream(&buf, &size);
+	if (!pr.f)
 		return -1;
-	jw_open(&j, NULL, '{');
-	r->hook->report(r, &j);
-	jw_close(&j, '}');
-	fclose(j.f);
+	hc_pr_open(&pr, HC_PR_JSON, NULL, '{');
+	r->hook->report(r, &pr);
+	hc_pr_close(&pr, HC_PR_JSON, '}');
+	fclose(pr.f);
 	p = strstr(buf, "\"not_redirected\":");
 	if (p)
 		n = strtoll(p + strlen("\"not_redirected\":"), NULL, 10);

@@ -16,7 +16,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "hooks.h"
-#include "json.h"
+#include "print.h"
 #include "nf.skel.h"
 
 /* The netfilter hook's option: its hooks' priority. */
@@ -180,14 +180,12 @@ static const char *nf_attach_name(const struct hc_run *r)
  * What the kernel said of each link when it was made: the family, hook
  * and priority it runs at, so the summary shows the path, not the options.
  */
-static void nf_report(const struct hc_run *r, struct hc_json *j)
+static void nf_report(const struct hc_run *r, struct hc_pr *p)
 {
 	const struct nf_state *st = r->state;
 	unsigned int i;
-	char prio[16];
 
-	if (j)
-		jw_open(j, "netfilter", '[');
+	hc_pr_open(p, HC_PR_JSON, "netfilter", '[');
 	for (i = 0; st && i < 2; i++) {
 		const struct nf_link_info *l = &st->link[i].info;
 		const char *pf = l->pf == NFPROTO_IPV4 ? "ipv4" :
@@ -195,25 +193,18 @@ static void nf_report(const struct hc_run *r, struct hc_json *j)
 
 		if (!l->id)
 			continue;
-		if (!j) {
-			printf("netfilter link %u: %s, hook %u%s, priority %d\n",
-			       l->id, pf, l->hooknum,
-			       l->hooknum == NF_INET_PRE_ROUTING ?
-				       " (prerouting)" :
-				       "",
-			       l->priority);
-			continue;
-		}
-		jw_open(j, NULL, '{');
-		jw_u64(j, "link_id", l->id);
-		jw_str(j, "pf", pf);
-		jw_u64(j, "hooknum", l->hooknum);
-		snprintf(prio, sizeof(prio), "%d", l->priority);
-		jw_raw(j, "priority", prio);
-		jw_close(j, '}');
+		hc_pr_open(p, HC_PR_JSON, NULL, '{');
+		hc_pr_fu64(p, HC_PR_ALL, "link_id",
+			   "netfilter link %llu: ", l->id);
+		hc_pr_fstr(p, HC_PR_ALL, "pf", "%s", pf);
+		hc_pr_fu64(p, HC_PR_ALL, "hooknum", ", hook %llu", l->hooknum);
+		if (l->hooknum == NF_INET_PRE_ROUTING)
+			hc_pr_text(p, " (prerouting)");
+		hc_pr_fs64(p, HC_PR_ALL, "priority", ", priority %lld\n",
+			   l->priority);
+		hc_pr_close(p, HC_PR_JSON, '}');
 	}
-	if (j)
-		jw_close(j, ']');
+	hc_pr_close(p, HC_PR_JSON, ']');
 }
 
 /* --nf-prio: a signed priority, the kernel refusing INT_MIN and INT_MAX. */

@@ -27,7 +27,7 @@
 #include <xdp/xsk.h>
 #include "hc_user.h"
 #include "hooks.h"
-#include "json.h"
+#include "print.h"
 #include "nl.h"
 #include "stats.h"
 #include "xsk.skel.h"
@@ -432,13 +432,19 @@ static __u64 not_redirected(const struct xsk_state *x)
 	return sum;
 }
 
-static void json_ring_stats(struct hc_json *j, const struct xdp_statistics *st)
+static void ring_stats(struct hc_pr *p, int which,
+		       const struct xdp_statistics *st)
 {
-	jw_u64(j, "dropped_before", st->rx_dropped + st->rx_ring_full);
-	jw_u64(j, "rx_dropped", st->rx_dropped);
-	jw_u64(j, "rx_ring_full", st->rx_ring_full);
-	jw_u64(j, "rx_fill_ring_empty_descs", st->rx_fill_ring_empty_descs);
-	jw_u64(j, "rx_invalid_descs", st->rx_invalid_descs);
+	hc_pr_fu64(p, which, "dropped_before", "; dropped before the hook %llu",
+		   st->rx_dropped + st->rx_ring_full);
+	hc_pr_fu64(p, which, "rx_dropped", " (rx_dropped %llu", st->rx_dropped);
+	hc_pr_fu64(p, which, "rx_ring_full", ", rx_ring_full %llu)",
+		   st->rx_ring_full);
+	hc_pr_fu64(p, which, "rx_fill_ring_empty_descs",
+		   "; rx_fill_ring_empty_descs %llu",
+		   st->rx_fill_ring_empty_descs);
+	hc_pr_fu64(p, which, "rx_invalid_descs", ", rx_invalid_descs %llu",
+		   st->rx_invalid_descs);
 }
 
 static __u64 queue_packets(const struct xsk_queue *q)
@@ -452,7 +458,7 @@ static __u64 queue_packets(const struct xsk_queue *q)
 }
 
 /* The mode obtained and the sockets' own counters, in total and per queue. */
-static void xsk_report(const struct hc_run *r, struct hc_json *j)
+static void xsk_report(const struct hc_run *r, struct hc_pr *p)
 {
 	const struct xsk_state *x = r->state;
 	const char *mode = x->zerocopy ? "zerocopy" : "copy";
@@ -467,34 +473,30 @@ static void xsk_report(const struct hc_run *r, struct hc_json *j)
 		st.rx_fill_ring_empty_descs += qs.rx_fill_ring_empty_descs;
 		st.rx_invalid_descs += qs.rx_invalid_descs;
 	}
-	if (!j) {
-		printf("AF_XDP: %s mode, queue%s %u", mode,
-		       x->nq > 1 ? "s" : "", x->q[0].id);
-		if (x->nq > 1)
-			printf("-%u", x->q[x->nq - 1].id);
-		printf("%s; dropped before the hook %llu (rx_dropped %llu, rx_ring_full %llu); rx_fill_ring_empty_descs %llu, rx_invalid_descs %llu; to the stack from queues without a socket %llu\n",
-		       cfg(r)->busy_poll ? ", busy poll" : "",
-		       st.rx_dropped + st.rx_ring_full, st.rx_dropped,
-		       st.rx_ring_full, st.rx_fill_ring_empty_descs,
-		       st.rx_invalid_descs, (unsigned long long)missed);
-		return;
-	}
-	jw_open(j, "xsk", '{');
-	jw_str(j, "mode", mode);
-	jw_u64(j, "busy_poll", cfg(r)->busy_poll);
-	json_ring_stats(j, &st);
-	jw_u64(j, "not_redirected", missed);
-	jw_open(j, "queues", '[');
+	hc_pr_open(p, HC_PR_JSON, "xsk", '{');
+	hc_pr_fstr(p, HC_PR_ALL, "mode", "AF_XDP: %s mode", mode);
+	hc_pr_text(p, ", queue%s %u", x->nq > 1 ? "s" : "", x->q[0].id);
+	if (x->nq > 1)
+		hc_pr_text(p, "-%u", x->q[x->nq - 1].id);
+	hc_pr_fu64(p, HC_PR_JSON, "busy_poll", NULL, cfg(r)->busy_poll);
+	if (cfg(r)->busy_poll)
+		hc_pr_text(p, ", busy poll");
+	ring_stats(p, HC_PR_ALL, &st);
+	hc_pr_fu64(p, HC_PR_ALL, "not_redirected",
+		   "; to the stack from queues without a socket %llu\n",
+		   missed);
+	hc_pr_open(p, HC_PR_JSON, "queues", '[');
 	for (i = 0; i < x->nq; i++) {
-		jw_open(j, NULL, '{');
-		jw_u64(j, "queue", x->q[i].id);
-		jw_u64(j, "packets", queue_packets(&x->q[i]));
+		hc_pr_open(p, HC_PR_JSON, NULL, '{');
+		hc_pr_fu64(p, HC_PR_JSON, "queue", NULL, x->q[i].id);
+		hc_pr_fu64(p, HC_PR_JSON, "packets", NULL,
+			   queue_packets(&x->q[i]));
 		queue_stats(&x->q[i], &qs);
-		json_ring_stats(j, &qs);
-		jw_close(j, '}');
+		ring_stats(p, HC_PR_JSON, &qs);
+		hc_pr_close(p, HC_PR_JSON, '}');
 	}
-	jw_close(j, ']');
-	jw_close(j, '}');
+	hc_pr_close(p, HC_PR_JSON, ']');
+	hc_pr_close(p, HC_PR_JSON, '}');
 }
 
 /* AF_XDP sockets are raw; a UMEM over RLIMIT_MEMLOCK needs CAP_IPC_LOCK. */
