@@ -9,14 +9,14 @@
 #include <string.h>
 #include "hooks.h"
 
-extern const struct hc_hook hc_hook_xdp, hc_hook_tc, hc_hook_socket,
-	hc_hook_xsk, hc_hook_netfilter, hc_hook_cgroup;
+/* The hooks, in the order help lists them: a hook is one entry here. */
+#define HC_HOOKS(X) X(xdp) X(tc) X(socket) X(xsk) X(netfilter) X(cgroup)
 
-const struct hc_hook *const hc_hooks[] = {
-	&hc_hook_xdp, &hc_hook_tc,	  &hc_hook_socket,
-	&hc_hook_xsk, &hc_hook_netfilter, &hc_hook_cgroup,
-	NULL,
-};
+#define HC_HOOK_DECLARE(n) extern const struct hc_hook hc_hook_##n;
+#define HC_HOOK_ENTRY(n) &hc_hook_##n,
+HC_HOOKS(HC_HOOK_DECLARE)
+
+const struct hc_hook *const hc_hooks[] = { HC_HOOKS(HC_HOOK_ENTRY) NULL };
 
 const struct hc_hook *hc_hook_by_name(const char *name)
 {
