@@ -4,6 +4,8 @@
 # must all come before anything touches the system.
 cd "$(dirname "$0")/.." || exit 1
 HC=./hookcmp
+# The hooks, as the table lists them (the usage line is built from it).
+HOOKS=$("$HC" --help 2>&1 | sed -n 's/.*--hook \([a-z|]*\) \[OPTIONS\].*/\1/p' | head -n 1)
 
 t() {	# t NAME WANT_RC WANT_TEXT ARGS...
 	local name=$1 want=$2 say=$3 out rc
@@ -31,8 +33,8 @@ else
 	echo "FAIL cli: output that cannot be written: exit $rc, wanted 1 and why"
 	echo "$out" | sed 's/^/  /' | head -5
 fi
-t "missing --hook" 2 "--hook xdp|tc|socket|xsk|netfilter|cgroup is required" eth0
-t "bad --hook" 2 "--hook 'ebpf': expected one of xdp|tc|socket|xsk|netfilter|cgroup" --hook ebpf eth0
+t "missing --hook" 2 "--hook $HOOKS is required" eth0
+t "bad --hook" 2 "--hook 'ebpf': expected one of $HOOKS" --hook ebpf eth0
 t "no device" 2 "name one device" --hook tc
 t "two devices" 2 "unexpected argument 'eth1'" --hook tc eth0 eth1
 t "option missing its argument" 2 "option '--prio' needs an argument" --hook tc eth0 --prio
@@ -40,7 +42,7 @@ t "prio out of range" 2 "--prio '70000': expected a number from 1 to 65535" --ho
 t "too long a device name" 2 "is too long" --hook tc abcdefghijklmnopqrstuvwxyz
 t "bad rule" 2 "rule 1 'tcp dport x pass'" --hook tc -r 'tcp dport x pass' eth0
 t "65 rules" 2 "at most 64 rules" --hook tc $(for i in $(seq 65); do printf -- "-r drop "; done) eth0
-t "json usage error" 2 '{"type":"error","error":"--hook xdp|tc|socket|xsk|netfilter|cgroup is required","exit":2}' --json eth0
+t "json usage error" 2 "{\"type\":\"error\",\"error\":\"--hook $HOOKS is required\",\"exit\":2}" --json eth0
 
 # Global options before the command, as with ip, tc and bpftool, and after
 # it too: the command's own table takes them (the unknown option is then
@@ -51,7 +53,7 @@ for c in run gen bench prog-run status cleanup; do
 	t "global --netns=x --json before $c" 2 "$bogus" --netns=x --json "$c" --bogus
 	t "-n -j after $c" 2 "$bogus" "$c" -n x -j --bogus
 done
-t "global options without a command: run" 2 '"error":"--hook xdp|tc|socket|xsk|netfilter|cgroup is required"' -n x -j
+t "global options without a command: run" 2 "\"error\":\"--hook $HOOKS is required\"" -n x -j
 
 # One strict parser for every number: decimal only (0x where documented),
 # no sign, no space; the message names the option and its range.
@@ -90,14 +92,14 @@ t "help shows where an option goes" 0 "[--hook xsk]" --help
 # A typo of a command is said to be one, with the command it meant.
 t "unknown command" 2 "unknown command 'staus'; did you mean 'status'?" staus
 t "unknown command, swapped letters" 2 "unknown command 'bnech'; did you mean 'bench'?" bnech --rounds 1
-t "a device, not a command" 2 "--hook xdp|tc|socket|xsk|netfilter|cgroup is required" eth0
+t "a device, not a command" 2 "--hook $HOOKS is required" eth0
 t "--interval has a floor" 2 "--interval 0.001: at least 0.01 s, or 0 for the summary only" --hook xdp -i 0.001 eth0
 
 # JSON as bpftool has it: -j for every command, -p pretty; --parse has no -p.
 t "-j version" 0 '{"type":"version","version":"' -j version
 t "-p version pretty-prints" 0 '  "type": "version",' -p version
 t "-p before the command" 0 '  "type": "version",' -p version
-t "-p is not --parse" 2 '  "error": "--hook xdp|tc|socket|xsk|netfilter|cgroup is required",' -p eth0
+t "-p is not --parse" 2 "  \"error\": \"--hook $HOOKS is required\"," -p eth0
 t "--parse takes no -p" 0 "--parse none|l2|l3|l4" --help
 
 # bench compare on documents written here: rows base (its own baseline), a
