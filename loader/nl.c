@@ -250,6 +250,33 @@ int hc_nl_ack(struct hc_nl *nl, struct nlmsghdr *nlh, struct hc_err *err)
 	return talk(nl, nlh, NULL, NULL, err);
 }
 
+/* Replies to a caller's request: the control callbacks' context first. */
+struct each_reply {
+	struct talk_ctx talk;
+	int (*fn)(const struct nlmsghdr *nlh, void *data);
+	void *data;
+	int stop;
+};
+
+static int each_reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct each_reply *e = data;
+
+	if (!e->stop)
+		e->stop = e->fn(nlh, e->data);
+	return MNL_CB_OK;
+}
+
+int hc_nl_each_reply(struct hc_nl *nl, struct nlmsghdr *nlh,
+		     int (*fn)(const struct nlmsghdr *nlh, void *data),
+		     void *data, struct hc_err *err)
+{
+	struct each_reply e = { .talk.err = err, .fn = fn, .data = data };
+	int ret = talk(nl, nlh, each_reply_cb, &e, err);
+
+	return ret ?: e.stop;
+}
+
 /* ---- links and XDP ---- */
 
 struct link_query {

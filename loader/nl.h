@@ -27,6 +27,13 @@ void hc_nl_close(struct hc_nl *nl);
  */
 struct nlmsghdr *hc_nl_msg(struct hc_nl *nl, __u16 type, __u16 flags);
 int hc_nl_ack(struct hc_nl *nl, struct nlmsghdr *nlh, struct hc_err *err);
+/*
+ * The same for a request with replies (a dump, a get): fn sees each,
+ * until it returns non-zero; returns that, 0, or -errno.
+ */
+int hc_nl_each_reply(struct hc_nl *nl, struct nlmsghdr *nlh,
+		     int (*fn)(const struct nlmsghdr *nlh, void *data),
+		     void *data, struct hc_err *err);
 
 struct hc_link_info {
 	char name[IF_NAMESIZE];
