@@ -505,6 +505,7 @@ struct bench {
 	struct hc_pkt_spec spec; /* the frame, but for size and destination */
 	__u32 frame_size; /* what the generator sends now */
 	bool frame_local;
+	struct in_addr frame_dst4;
 
 	struct bench_env env;
 	const struct bench_scenario *scen;

@@ -460,12 +460,17 @@ static int frame_for(struct bench *b, const struct bench_row *r)
 	static const __u8 other[6] = { 2, 0, 0, 0, 0, 2 };
 	struct hc_pkt_spec spec = b->spec;
 
-	if (b->frame_size == r->size && b->frame_local == r->local)
+	if (r->hook && r->hook->dst4 &&
+	    inet_pton(AF_INET, r->hook->dst4, &spec.dst4) != 1)
+		return -EINVAL;
+	if (b->frame_size == r->size && b->frame_local == r->local &&
+	    b->frame_dst4.s_addr == spec.dst4.s_addr)
 		return 0;
 	spec.size = r->size;
 	memcpy(spec.dst_mac, r->local ? b->dut_mac : other, 6);
 	b->frame_size = r->size;
 	b->frame_local = r->local;
+	b->frame_dst4 = spec.dst4;
 	return hc_gen_set_frame(&b->gen, &spec);
 }
 

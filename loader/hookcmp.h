@@ -128,6 +128,8 @@ struct hc_hook_row {
 	 * drops every frame must not run either.
 	 */
 	const char *path, *drop_path;
+	/* Its frames' IPv4 destination where its path needs one (a route). */
+	const char *dst4;
 };
 
 enum {
