@@ -533,11 +533,16 @@ static void dev_header(const struct bench *b)
 		d->irq_cpus[0] ?
 			d->irq_cpus :
 			"CPUs unknown (no MSI interrupts or NAPI kthreads found)");
-	for (i = 0; i < b->nrows; i++)
-		if (b->rows[i].local && len < sizeof(local))
+	for (i = 0; i < b->nrows; i++) {
+		const struct bench_row *r = &b->rows[i];
+		const char *dst = r->hook ? r->hook->dst4 : NULL;
+
+		if (r->local && len < sizeof(local))
 			len += snprintf(local + len, sizeof(local) - len,
-					"%s%s", len ? ", " : "",
-					b->rows[i].name);
+					"%s%s%s%s%s", len ? ", " : "", r->name,
+					dst ? " (dst IP " : "", dst ?: "",
+					dst ? ")" : "");
+	}
 	fprintf(stderr,
 		"send to dst MAC %02x:%02x:%02x:%02x:%02x:%02x, dst IP %s, UDP dport 9%s%s%s\n",
 		b->dut_mac[0], b->dut_mac[1], b->dut_mac[2], b->dut_mac[3],
@@ -808,7 +813,9 @@ static int traffic_start(struct bench *b, struct bench_row *r, int round,
 	snprintf(t->env[3], 64, "HC_DEV=%s", b->dut_name);
 	snprintf(t->env[4], 64, "HC_DST_MAC=%02x:%02x:%02x:%02x:%02x:%02x",
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
-	snprintf(t->env[5], 64, "HC_DST_IP=%s", b->dut.ip);
+	/* A row whose path needs a destination of its own (a route) has it. */
+	snprintf(t->env[5], 64, "HC_DST_IP=%s",
+		 r->hook && r->hook->dst4 ? r->hook->dst4 : b->dut.ip);
 	snprintf(t->env[6], 64, "HC_DST_PORT=9");
 	for (i = 0; i < 7; i++)
 		t->envp[i] = t->env[i];
