@@ -249,7 +249,8 @@ snapshot() {
 }
 
 # run_tests [NAME...]: the suite's tests: every function test_* its script
-# defines, in that order, or the NAMEs given ("cgroup" is test_cgroup),
+# (then its HC_TEST_FILES) defines, in that order, or the NAMEs given
+# ("cgroup" is test_cgroup),
 # each between setup_test and teardown_test where the suite has them. A
 # NAME the suite does not have is a FAIL, with the names it has.
 HC_PER_TEST=
@@ -257,7 +258,8 @@ run_tests() {
 	local t all
 	HC_PER_TEST=1
 	keep_failed "$(basename "$0" .sh).setup"
-	all=$(sed -n 's/^\(test_[a-z0-9_]*\)() {$/\1/p' "$0")
+	# shellcheck disable=SC2086
+	all=$(sed -n 's/^\(test_[a-z0-9_]*\)() {$/\1/p' "$0" $HC_TEST_FILES)
 	for t in ${*:-$all}; do
 		t=test_${t#test_}
 		if ! grep -qx "$t" <<<"$all"; then

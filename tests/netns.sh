@@ -6,6 +6,12 @@
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 [ "$(id -u)" -ne 0 ] || check_mounts
+# A hook's own tests, in its file: run_tests finds them there too.
+HC_TEST_FILES=$(ls tests/hooks/*.sh 2>/dev/null)
+for f in $HC_TEST_FILES; do
+	# shellcheck source=/dev/null
+	. "$f"
+done
 
 # Did the kernel really attach it? Asked of ip, tc and bpftool, not hookcmp.
 observed() {
