@@ -173,7 +173,7 @@ test_scenarios() {
 	if [ "${HOOKCMP_VM_ACCEL:-}" != tcg ]; then
 		check_eq "bench hooks: row names" \
 			"$("$HC" bench --rounds 1 --packets 2000 --no-path-check -j 2>/dev/null | jq -c '[.rows[].name]')" \
-			'["xdp-native","xdp-generic","tc-clsact","tc-ingress","tcx","socket-udp","socket-packet","xsk-l4","netfilter-raw","cgroup-udp","iptables-raw","nft-ingress","stack","xdp-native-bare","xdp-generic-bare","tc-clsact-bare","tcx-bare","socket-udp-bare","xsk-none","gen-only"]'
+			'["xdp-native","xdp-generic","tc-clsact","tc-ingress","tcx","socket-udp","socket-packet","xsk-l4","netfilter-raw","cgroup-udp","lwt","iptables-raw","nft-ingress","stack","xdp-native-bare","xdp-generic-bare","tc-clsact-bare","tcx-bare","socket-udp-bare","lwt-bare","xsk-none","gen-only"]'
 		# --hooks takes every name the table shows: rows, hooks, families, the
 		# baseline; the rows a row is compared with come along.
 		while IFS=';' read -r args want; do

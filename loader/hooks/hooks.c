@@ -10,7 +10,7 @@
 #include "hooks.h"
 
 /* The hooks, in the order help lists them: a hook is one entry here. */
-#define HC_HOOKS(X) X(xdp) X(tc) X(socket) X(xsk) X(netfilter) X(cgroup)
+#define HC_HOOKS(X) X(xdp) X(tc) X(socket) X(xsk) X(netfilter) X(cgroup) X(lwt)
 
 #define HC_HOOK_DECLARE(n) extern const struct hc_hook hc_hook_##n;
 #define HC_HOOK_ENTRY(n) &hc_hook_##n,

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF at a route's input (lwt_in, Linux 4.10+): the logic on a route to a
+ * test prefix out of DEV, "PREFIX dev DEV encap bpf in", made with our own
+ * RTM_NEWROUTE. The kernel runs it for what it forwards along that route:
+ * frames that arrive addressed to DEV's MAC and to an address of PREFIX.
+ * ip_route_input forwards only from a device with forwarding on, so the
+ * hook turns DEV's on for the run and puts it back. The route outlives
+ * hookcmp: it and the setting are journalled, and the route carries a
+ * name of this run's (LWT_BPF_PROG_NAME, what the kernel dumps of it).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <libmnl/libmnl.h>
+#include <linux/lwtunnel.h>
+#include <linux/rtnetlink.h>
+#include <bpf/libbpf.h>
+#include "hooks.h"
+#include "journal.h"
+#include "nl.h"
+#include "undo.h"
+#include "lwt.skel.h"
+
+/* Its option: the prefix routed through the program. */
+struct lwt_cfg {
+	__be32 addr;
+	__u8 plen;
+};
+HC_CFG_FITS(struct lwt_cfg);
+
+static const struct lwt_cfg *cfg(const struct hc_run *r)
+{
+	return HC_CFG(r, struct lwt_cfg);
+}
+
+/* r->state: the skeleton, the route made, DEV's forwarding before. */
+struct lwt_state {
+	struct lwt_bpf *skel;
+	bool route;
+	int forwarding; /* as it was; -1: not changed */
+};
+
+/* Its journal record's data: the route's place and name, the setting. */
+struct lwt_jrec {
+	__u32 addr; /* network order */
+	__u32 plen;
+	char name[64];
+	__u32 forwarding; /* 1: DEV's was off, and hookcmp turned it on */
+};
+HC_JDATA_FITS(struct lwt_jrec);
+
+static const struct hc_jkind lwt_jkind; /* below */
+
+static int set_prefix(void *c, const char *arg, struct hc_err *err)
+{
+	struct lwt_cfg *p = HC_CFG((struct hc_run *)c, struct lwt_cfg);
+	char ip[INET_ADDRSTRLEN];
+	const char *slash = strchr(arg, '/');
+	__u64 plen = 32;
+	size_t n = slash ? (size_t)(slash - arg) : strlen(arg);
+
+	if (n >= sizeof(ip) ||
+	    (slash && hc_parse_uint(slash + 1, 0, 1, 32, &plen)))
+		goto bad;
+	memcpy(ip, arg, n);
+	ip[n] = '\0';
+	if (inet_pton(AF_INET, ip, &p->addr) != 1)
+		goto bad;
+	p->plen = plen;
+	if (p->addr & ~htonl(~0u << (32 - plen)))
+		goto bad;
+	return 0;
+bad:
+	hc_err_set(err, "--prefix '%s': expected an IPv4 network, A.B.C.D/LEN",
+		   arg);
+	return -EINVAL;
+}
+
+static void state_free(void *p)
+{
+	struct lwt_state *st = p;
+
+	lwt_bpf__destroy(st->skel);
+	free(st);
+}
+
+static int lwt_load(struct hc_run *r)
+{
+	struct lwt_state *st = calloc(1, sizeof(*st));
+	struct lwt_bpf *s;
+
+	if (!st)
+		return -ENOMEM;
+	st->forwarding = -1;
+	r->state = st;
+	r->state_free = state_free;
+	s = st->skel = lwt_bpf__open_opts(hc_prog_open_opts());
+	if (!s)
+		return -errno;
+	s->rodata->hc_conf = r->conf;
+	return hc_prog_load(r, s->skeleton, r->bare ? "hc_lwt_bare" : "hc_lwt");
+}
+
+/* DEV's net.ipv4.conf.DEV.forwarding, in this namespace: 0, 1, -errno. */
+static int forwarding(const char *dev, int set)
+{
+	char path[96], v = '0';
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/%s/forwarding",
+		 dev);
+	fd = open(path, (set < 0 ? O_RDONLY : O_WRONLY) | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = set < 0 ? read(fd, &v, 1) : write(fd, set ? "1" : "0", 1);
+	close(fd);
+	if (ret != 1)
+		return -EIO;
+	return set < 0 ? v == '1' : 0;
+}
+
+/* RTM_NEWROUTE or RTM_DELROUTE of PREFIX dev DEV (encap bpf in: new). */
+static int route(struct hc_nl *nl, int type, __be32 addr, __u8 plen,
+		 int ifindex, int prog_fd, const char *name, struct hc_err *err)
+{
+	struct nlmsghdr *nlh = hc_nl_msg(
+		nl, type, type == RTM_NEWROUTE ? NLM_F_CREATE | NLM_F_EXCL : 0);
+	struct rtmsg *rt = mnl_nlmsg_put_extra_header(nlh, sizeof(*rt));
+	struct nlattr *encap, *in;
+
+	rt->rtm_family = AF_INET;
+	rt->rtm_dst_len = plen;
+	rt->rtm_table = RT_TABLE_MAIN;
+	rt->rtm_protocol = RTPROT_BOOT;
+	rt->rtm_scope = RT_SCOPE_LINK;
+	rt->rtm_type = RTN_UNICAST;
+	mnl_attr_put_u32(nlh, RTA_DST, addr);
+	mnl_attr_put_u32(nlh, RTA_OIF, ifindex);
+	if (type == RTM_NEWROUTE) {
+		mnl_attr_put_u16(nlh, RTA_ENCAP_TYPE, LWTUNNEL_ENCAP_BPF);
+		encap = mnl_attr_nest_start(nlh, RTA_ENCAP);
+		in = mnl_attr_nest_start(nlh, LWT_BPF_IN);
+		mnl_attr_put_u32(nlh, LWT_BPF_PROG_FD, prog_fd);
+		mnl_attr_put_strz(nlh, LWT_BPF_PROG_NAME, name);
+		mnl_attr_nest_end(nlh, in);
+		mnl_attr_nest_end(nlh, encap);
+	}
+	return hc_nl_ack(nl, nlh, err);
+}
+
+/* A route of the dump at PREFIX dev DEV: whether its program is ours. */
+struct at_place {
+	__be32 addr;
+	__u8 plen;
+	int ifindex;
+	const char *name;
+	int found; /* 0 none, 1 ours, -EEXIST another's */
+};
+
+static int encap_name(const struct nlattr *encap, char *buf, size_t size)
+{
+	const struct nlattr *a, *b;
+
+	mnl_attr_for_each_nested(a,
+				 encap) if (mnl_attr_get_type(a) == LWT_BPF_IN)
+		mnl_attr_for_each_nested(b, a) if (
+			mnl_attr_get_type(b) ==
+			LWT_BPF_PROG_NAME) return snprintf(buf, size, "%s",
+							   mnl_attr_get_str(b)),
+		0;
+	return -ENOENT;
+}
+
+static int at_place_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct rtmsg *rt = mnl_nlmsg_get_payload(nlh);
+	struct at_place *q = data;
+	const struct nlattr *a, *encap = NULL;
+	__be32 dst = 0;
+	int oif = 0;
+	char name[64] = "";
+
+	if (nlh->nlmsg_type != RTM_NEWROUTE || rt->rtm_family != AF_INET ||
+	    rt->rtm_dst_len != q->plen || rt->rtm_table != RT_TABLE_MAIN)
+		return 0;
+	mnl_attr_for_each(a, nlh, sizeof(*rt)) switch (mnl_attr_get_type(a))
+	{
+	case RTA_DST:
+		dst = mnl_attr_get_u32(a);
+		break;
+	case RTA_OIF:
+		oif = mnl_attr_get_u32(a);
+		break;
+	case RTA_ENCAP:
+		encap = a;
+		break;
+	}
+	if (dst != q->addr || oif != q->ifindex)
+		return 0;
+	if (encap)
+		encap_name(encap, name, sizeof(name));
+	q->found = !strcmp(name, q->name) ? 1 : -EEXIST;
+	return 1;
+}
+
+/* 1: PREFIX dev DEV is the route this run made; -EEXIST: another; 0: none. */
+static int route_ours(struct hc_nl *nl, __be32 addr, __u8 plen, int ifindex,
+		      const char *name, struct hc_err *err)
+{
+	struct at_place q = { addr, plen, ifindex, name };
+	struct nlmsghdr *nlh = hc_nl_msg(nl, RTM_GETROUTE, NLM_F_DUMP);
+	struct rtmsg *rt = mnl_nlmsg_put_extra_header(nlh, sizeof(*rt));
+	int ret;
+
+	rt->rtm_family = AF_INET;
+	ret = hc_nl_each_reply(nl, nlh, at_place_cb, &q, err);
+	return ret < 0 ? ret : q.found;
+}
+
+static int lwt_attach(struct hc_run *r)
+{
+	struct lwt_state *st = r->state;
+	struct hc_jrec *rec = hc_journal_rec(r, &lwt_jkind);
+	struct lwt_jrec *j = HC_JDATA(rec, struct lwt_jrec);
+	int on = forwarding(r->dev, -1), err;
+
+	if (on < 0) {
+		hc_err_set(&r->err, "reading net.ipv4.conf.%s.forwarding",
+			   r->dev);
+		return on;
+	}
+	j->addr = cfg(r)->addr;
+	j->plen = cfg(r)->plen;
+	j->forwarding = !on;
+	/* The record first, with its name: the route carries it. */
+	err = r->no_journal ? 0 : hc_journal_add(rec, r->netns, &r->err);
+	snprintf(j->name, sizeof(j->name), "hookcmp.%d.%llu", getpid(),
+		 (unsigned long long)rec->seq);
+	err = err ?: r->no_journal ? 0 : hc_journal_add(rec, r->netns, &r->err);
+	if (!err && !on) {
+		err = forwarding(r->dev, 1);
+		if (err)
+			hc_err_set(&r->err,
+				   "turning net.ipv4.conf.%s.forwarding on",
+				   r->dev);
+		else
+			st->forwarding = 0;
+	}
+	err = err			       ?:
+		      hc_fault(&r->err, "lwt") ?:
+		      route(r->nl, RTM_NEWROUTE, j->addr, j->plen, r->ifindex,
+			    r->prog_fd, j->name, &r->err);
+	st->route = !err;
+	if (err == -EEXIST)
+		hc_err_set(
+			&r->err,
+			"a route to --prefix %s/%u is there already: another --prefix, or remove it",
+			inet_ntoa((struct in_addr){ j->addr }), j->plen);
+	return err;
+}
+
+static int lwt_detach(struct hc_run *r)
+{
+	struct lwt_state *st = r->state;
+	int err = 0;
+
+	if (!st)
+		return 0;
+	/* Ours still, by its name: another's in its place stays. */
+	if (st->route)
+		err = route_ours(
+			r->nl, cfg(r)->addr, cfg(r)->plen, r->ifindex,
+			HC_JDATA(hc_journal_of(r, &lwt_jkind), struct lwt_jrec)
+				->name,
+			&r->err);
+	if (err == 1)
+		err = route(r->nl, RTM_DELROUTE, cfg(r)->addr, cfg(r)->plen,
+			    r->ifindex, -1, NULL, &r->err);
+	else if (err == -EEXIST)
+		hc_err_set(
+			&r->err,
+			"the route to the prefix is not hookcmp's any more: left alone");
+	if (err == -EEXIST)
+		err = 0;
+	st->route = false;
+	if (!err && st->forwarding == 0)
+		err = forwarding(r->dev, 0);
+	st->forwarding = -1;
+	if (!err)
+		hc_journal_end(r, &lwt_jkind);
+	return err;
+}
+
+static void undo_lwt(struct hc_undo_ctx *c)
+{
+	const struct lwt_jrec *j = HC_JDATA(c->rec, const struct lwt_jrec);
+	char name[IF_NAMESIZE];
+	int found, ret;
+
+	if (hc_undo_ns_missing(c))
+		return;
+	if (!if_indextoname(c->rec->ifindex, name))
+		return hc_undo_say(c, "gone", false,
+				   "already gone, with its device");
+	found = route_ours(c->nl, j->addr, j->plen, c->rec->ifindex, j->name,
+			   &c->err);
+	ret = found == 1       ? route(c->nl, RTM_DELROUTE, j->addr, j->plen,
+				       c->rec->ifindex, -1, NULL, &c->err) :
+	      found == -EEXIST ? 0 :
+				 found;
+	if (ret)
+		return hc_undo_failed(c, ret);
+	if (j->forwarding)
+		forwarding(name, 0);
+	hc_undo_say(c,
+		    found == -EEXIST ? "left alone" :
+		    found	     ? "deleted" :
+				       "gone",
+		    false, "%s%s",
+		    found == -EEXIST ? "not ours any more: left alone" :
+		    found	     ? "deleted" :
+				       "already gone",
+		    j->forwarding ? "; forwarding off again" : "");
+}
+
+static void lwt_describe(const struct hc_jrec *rec, char *buf, size_t size)
+{
+	const struct lwt_jrec *j = HC_JDATA(rec, const struct lwt_jrec);
+	char ip[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &j->addr, ip, sizeof(ip));
+	snprintf(buf, size, " route %s/%u (%s)", ip, j->plen, j->name);
+}
+
+static const struct hc_jfield lwt_fields[] = {
+	HC_JFIELD(struct lwt_jrec, addr, HC_JF_U32, 6),
+	HC_JFIELD(struct lwt_jrec, plen, HC_JF_U32, 6),
+	HC_JFIELD(struct lwt_jrec, name, HC_JF_STR, 6),
+	HC_JFIELD(struct lwt_jrec, forwarding, HC_JF_U32, 6),
+	{},
+};
+
+static const struct hc_jkind lwt_jkind = {
+	.name = "lwt",
+	.fields = lwt_fields,
+	.undo = undo_lwt,
+	.describe = lwt_describe,
+};
+HC_JKIND(lwt_jkind);
+
+static const char *lwt_attach_name(const struct hc_run *r)
+{
+	return "in";
+}
+
+static const char *lwt_attach_via(const struct hc_run *r)
+{
+	return "route";
+}
+
+static __u32 lwt_verdict(int retval)
+{
+	return retval == BPF_DROP ? HC_DROP :
+	       retval == BPF_OK	  ? HC_PASS :
+				    HC_NR_VERDICTS;
+}
+
+static const struct hc_opt lwt_opts[] = {
+	{ "prefix", 0, HC_OPT_FUNC, 0, "PREFIX",
+	  "lwt: the IPv4 network routed out of DEV through the program (default 198.51.100.0/24)",
+	  .fn = set_prefix, .def = "198.51.100.0/24" },
+	{}
+};
+
+const struct hc_hook hc_hook_lwt = {
+	.name = "lwt",
+	.help = "BPF at a route's input (lwt_in), on PREFIX dev DEV, forwarding on",
+	.opts = lwt_opts,
+	.load = lwt_load,
+	.attach = lwt_attach,
+	.detach = lwt_detach,
+	.attach_name = lwt_attach_name,
+	.attach_via = lwt_attach_via,
+	.verdict = lwt_verdict,
+	.variants = (const struct hc_hook_row[]){ { "lwt", "" }, {} },
+	.rows =
+		(const struct hc_hook_row[]){
+			{ "lwt", "", HC_ROW_LOCAL | HC_ROW_BARE,
+			  .path = "lwtunnel_input bpf_input bpf_prog_hc_lwt*",
+			  .drop_path = "ip_forward", .dst4 = "198.51.100.2" },
+			{} },
+};
