@@ -56,16 +56,16 @@ static void cpus_json(struct hc_pr *p, const struct bench *b,
 {
 	int c;
 
-	jw_open(&p->j, "cpus", '[');
+	hc_pr_open(p, HC_PR_JSON, "cpus", '[');
 	for (c = 0; c < b->env.ncpu; c++) {
 		if (!(mpps[c] > 0))
 			continue;
-		jw_open(&p->j, NULL, '{');
-		jw_u64(&p->j, "cpu", c);
-		hc_pr_json_num(p, "mpps", mpps[c]);
-		jw_close(&p->j, '}');
+		hc_pr_open(p, HC_PR_JSON, NULL, '{');
+		hc_pr_fu64(p, HC_PR_JSON, "cpu", NULL, c);
+		hc_pr_fnum(p, HC_PR_JSON, "mpps", NULL, mpps[c]);
+		hc_pr_close(p, HC_PR_JSON, '}');
 	}
-	jw_close(&p->j, ']');
+	hc_pr_close(p, HC_PR_JSON, ']');
 }
 
 /* --dev: the device's deltas, all its ethtool statistics, the samples. */
@@ -105,22 +105,23 @@ static void device_json(struct hc_pr *p, const struct bench *b,
 	jw_close(&p->j, ']');
 }
 
-/* "windows":[{"packets":N,"secs":S,"cpu_ns":T}] */
+/* "windows":[{"packets":N,"secs":S,"cpu_ns":T,"excluded":B}] */
 static void windows_json(struct hc_pr *p, const struct bench_round *rd)
 {
 	int i;
 
-	jw_open(&p->j, "windows", '[');
+	hc_pr_open(p, HC_PR_JSON, "windows", '[');
 	for (i = 0; i < rd->nwin; i++) {
-		jw_open(&p->j, NULL, '{');
-		jw_u64(&p->j, "packets", rd->win[i].packets);
-		hc_pr_json_num(p, "secs", rd->win[i].secs);
-		hc_pr_json_num(p, "cpu_ns", rd->win[i].cpu_ns);
-		jw_raw(&p->j, "excluded",
-		       rd->win[i].excluded ? "true" : "false");
-		jw_close(&p->j, '}');
+		const struct bench_window *w = &rd->win[i];
+
+		hc_pr_open(p, HC_PR_JSON, NULL, '{');
+		hc_pr_fu64(p, HC_PR_JSON, "packets", NULL, w->packets);
+		hc_pr_fnum(p, HC_PR_JSON, "secs", NULL, w->secs);
+		hc_pr_fnum(p, HC_PR_JSON, "cpu_ns", NULL, w->cpu_ns);
+		hc_pr_bool(p, HC_PR_JSON, "excluded", NULL, 0, w->excluded);
+		hc_pr_close(p, HC_PR_JSON, '}');
 	}
-	jw_close(&p->j, ']');
+	hc_pr_close(p, HC_PR_JSON, ']');
 }
 
 static void rounds_json(struct hc_pr *p, const struct bench *b,
@@ -128,52 +129,57 @@ static void rounds_json(struct hc_pr *p, const struct bench *b,
 {
 	int i;
 
-	jw_open(&p->j, "rounds", '[');
+	hc_pr_open(p, HC_PR_JSON, "rounds", '[');
 	for (i = 0; i < r->nrd; i++) {
 		const struct bench_round *rd = &r->rd[i];
 
-		jw_open(&p->j, NULL, '{');
-		jw_u64(&p->j, "round", rd->round);
-		jw_u64(&p->j, "order", rd->order);
+		hc_pr_open(p, HC_PR_JSON, NULL, '{');
+		hc_pr_fu64(p, HC_PR_JSON, "round", NULL, rd->round);
+		hc_pr_fu64(p, HC_PR_JSON, "order", NULL, rd->order);
+		/* --external: nothing says what was sent, null */
 		if (rd->generated_known)
-			jw_u64(&p->j, "generated", rd->generated);
+			hc_pr_fu64(p, HC_PR_JSON, "generated", NULL,
+				   rd->generated);
 		else
-			jw_raw(&p->j, "generated", "null");
-		jw_u64(&p->j, "seen", rd->seen);
-		jw_u64(&p->j, "dropped_before", rd->dropped_before);
-		jw_u64(&p->j, "dropped_dut", rd->dropped_dut);
-		hc_pr_json_num(p, "mpps", rd->mpps);
-		hc_pr_json_num(p, "ns", rd->ns);
-		jw_raw(&p->j, "outlier", rd->outlier ? "true" : "false");
-		jw_raw(&p->j, "contended", rd->contended ? "true" : "false");
-		if (rd->excluded[0])
-			jw_str(&p->j, "excluded", rd->excluded);
-		else
-			jw_raw(&p->j, "excluded", "null");
+			hc_pr_fstr(p, HC_PR_JSON, "generated", NULL, NULL);
+		hc_pr_fu64(p, HC_PR_JSON, "seen", NULL, rd->seen);
+		hc_pr_fu64(p, HC_PR_JSON, "dropped_before", NULL,
+			   rd->dropped_before);
+		hc_pr_fu64(p, HC_PR_JSON, "dropped_dut", NULL, rd->dropped_dut);
+		hc_pr_fnum(p, HC_PR_JSON, "mpps", NULL, rd->mpps);
+		hc_pr_fnum(p, HC_PR_JSON, "ns", NULL, rd->ns);
+		hc_pr_bool(p, HC_PR_JSON, "outlier", NULL, 0, rd->outlier);
+		hc_pr_bool(p, HC_PR_JSON, "contended", NULL, 0, rd->contended);
+		hc_pr_fstr(p, HC_PR_JSON, "excluded", NULL,
+			   rd->excluded[0] ? rd->excluded : NULL);
 		if (rd->win)
-			jw_u64(&p->j, "excluded_windows", rd->nexcluded);
-		hc_pr_json_num(p, "secs", rd->secs);
-		hc_pr_json_num(p, "cpu_ns", rd->cpu_ns);
-		hc_pr_json_num(p, "own_ns", rd->own_ns);
+			hc_pr_fu64(p, HC_PR_JSON, "excluded_windows", NULL,
+				   rd->nexcluded);
+		hc_pr_fnum(p, HC_PR_JSON, "secs", NULL, rd->secs);
+		hc_pr_fnum(p, HC_PR_JSON, "cpu_ns", NULL, rd->cpu_ns);
+		hc_pr_fnum(p, HC_PR_JSON, "own_ns", NULL, rd->own_ns);
 		if (b->cpu_mode == BENCH_SPLIT && !b->dev)
-			hc_pr_json_num(p, "gen_cpu_ns", rd->gen_cpu_ns);
-		hc_pr_json_num(p, "pkt_ns", rd->pkt_ns);
-		hc_pr_json_num(p, "pkt_ns_loaded", rd->pkt_ns_loaded);
-		hc_pr_json_num(p, "ns_loaded", rd->ns_loaded);
+			hc_pr_fnum(p, HC_PR_JSON, "gen_cpu_ns", NULL,
+				   rd->gen_cpu_ns);
+		hc_pr_fnum(p, HC_PR_JSON, "pkt_ns", NULL, rd->pkt_ns);
+		hc_pr_fnum(p, HC_PR_JSON, "pkt_ns_loaded", NULL,
+			   rd->pkt_ns_loaded);
+		hc_pr_fnum(p, HC_PR_JSON, "ns_loaded", NULL, rd->ns_loaded);
 		if (rd->win) {
-			jw_u64(&p->j, "visits", rd->visits);
+			hc_pr_fu64(p, HC_PR_JSON, "visits", NULL, rd->visits);
 			windows_json(p, rd);
 		}
-		hc_pr_json_num(p, "setup_ms", rd->setup_ms);
-		hc_pr_json_num(p, "teardown_ms", rd->teardown_ms);
-		jw_raw(&p->j, "unverified", rd->unverified ? "true" : "false");
+		hc_pr_fnum(p, HC_PR_JSON, "setup_ms", NULL, rd->setup_ms);
+		hc_pr_fnum(p, HC_PR_JSON, "teardown_ms", NULL, rd->teardown_ms);
+		hc_pr_bool(p, HC_PR_JSON, "unverified", NULL, 0,
+			   rd->unverified);
 		if (b->per_cpu && rd->cpu_mpps)
 			cpus_json(p, b, rd->cpu_mpps);
 		if (b->dev)
 			device_json(p, b, rd);
-		jw_close(&p->j, '}');
+		hc_pr_close(p, HC_PR_JSON, '}');
 	}
-	jw_close(&p->j, ']');
+	hc_pr_close(p, HC_PR_JSON, ']');
 }
 
 /* "0:1.234 1:1.201": each CPU's median Mpps over the rounds, if it saw any. */
