@@ -68,41 +68,75 @@ static void cpus_json(struct hc_pr *p, const struct bench *b,
 	hc_pr_close(p, HC_PR_JSON, ']');
 }
 
-/* --dev: the device's deltas, all its ethtool statistics, the samples. */
+/* The device's counters that explain where packets went. */
+static bool kept(const char *name)
+{
+	return (!strncmp(name, "rx_", 3) && strstr(name, "drop")) ||
+	       strstr(name, "missed") || strstr(name, "xdp") ||
+	       strstr(name, "rx_queue_");
+}
+
+/* JSON: the counter under its name; text: " NAME N", if shown and not 0. */
+static void dev_counter(struct hc_pr *p, const char *name, unsigned long long v,
+			bool shown)
+{
+	int which = shown && v ? HC_PR_TEXT | HC_PR_JSON : HC_PR_JSON;
+
+	if (which & HC_PR_TEXT)
+		hc_pr_text(p, " %s", name);
+	hc_pr_fu64(p, which, name, " %llu", v);
+}
+
+/*
+ * --dev: the device's counters (IFLA_STATS64's, and ethtool's if read):
+ * JSON all of them, text the non-zero ones bench accounts with and the
+ * driver's on drops, misses, XDP and RX queues.
+ */
+static void dev_counts(struct hc_pr *p, const struct bench *b,
+		       const struct bench_dev_count *d, const __u64 *ethtool)
+{
+	const char *name;
+	int s;
+
+	hc_pr_open(p, HC_PR_JSON, "device", '{');
+	dev_counter(p, "rx_packets", d->rx_packets, true);
+	dev_counter(p, "rx_dropped", d->rx_dropped, true);
+	dev_counter(p, "rx_missed_errors", d->rx_missed_errors, true);
+	dev_counter(p, "rx_fifo_errors", d->rx_fifo_errors, true);
+	dev_counter(p, "rx_over_errors", d->rx_over_errors, true);
+	hc_pr_close(p, HC_PR_JSON, '}');
+	hc_pr_open(p, HC_PR_JSON, "ethtool", '{');
+	for (s = 0; ethtool && s < b->dut.stats.n; s++) {
+		name = b->dut.stats.name[s];
+		dev_counter(p, name, ethtool[s], kept(name));
+	}
+	hc_pr_close(p, HC_PR_JSON, '}');
+}
+
+/* --dev: a round's counters, its samples, the steady part its rate is from. */
 static void device_json(struct hc_pr *p, const struct bench *b,
 			const struct bench_round *rd)
 {
-	const struct bench_dev_count *d = &rd->dev;
 	int i;
 
-	jw_open(&p->j, "device", '{');
-	jw_u64(&p->j, "rx_packets", d->rx_packets);
-	jw_u64(&p->j, "rx_dropped", d->rx_dropped);
-	jw_u64(&p->j, "rx_missed_errors", d->rx_missed_errors);
-	jw_u64(&p->j, "rx_fifo_errors", d->rx_fifo_errors);
-	jw_u64(&p->j, "rx_over_errors", d->rx_over_errors);
-	jw_close(&p->j, '}');
-	jw_open(&p->j, "ethtool", '{');
-	for (i = 0; rd->ethtool && i < b->dut.stats.n; i++)
-		jw_u64(&p->j, b->dut.stats.name[i], rd->ethtool[i]);
-	jw_close(&p->j, '}');
-	jw_open(&p->j, "steady", '[');
-	hc_pr_json_num(p, NULL, rd->steady_from);
-	hc_pr_json_num(p, NULL, rd->steady_to);
-	jw_close(&p->j, ']');
-	jw_open(&p->j, "samples", '[');
+	dev_counts(p, b, &rd->dev, rd->ethtool);
+	hc_pr_open(p, HC_PR_JSON, "steady", '[');
+	hc_pr_fnum(p, HC_PR_JSON, NULL, NULL, rd->steady_from);
+	hc_pr_fnum(p, HC_PR_JSON, NULL, NULL, rd->steady_to);
+	hc_pr_close(p, HC_PR_JSON, ']');
+	hc_pr_open(p, HC_PR_JSON, "samples", '[');
 	for (i = 0; i < rd->nsamples; i++) {
 		const struct bench_sample *s = &rd->samples[i];
 
-		jw_open(&p->j, NULL, '{');
-		hc_pr_json_num(p, "t", s->t);
-		jw_u64(&p->j, "seen", s->seen);
-		jw_u64(&p->j, "rx_packets", s->rx);
-		jw_u64(&p->j, "dropped", s->dropped);
-		hc_pr_json_num(p, "cpu_ns", s->cpu_ns);
-		jw_close(&p->j, '}');
+		hc_pr_open(p, HC_PR_JSON, NULL, '{');
+		hc_pr_fnum(p, HC_PR_JSON, "t", NULL, s->t);
+		hc_pr_fu64(p, HC_PR_JSON, "seen", NULL, s->seen);
+		hc_pr_fu64(p, HC_PR_JSON, "rx_packets", NULL, s->rx);
+		hc_pr_fu64(p, HC_PR_JSON, "dropped", NULL, s->dropped);
+		hc_pr_fnum(p, HC_PR_JSON, "cpu_ns", NULL, s->cpu_ns);
+		hc_pr_close(p, HC_PR_JSON, '}');
 	}
-	jw_close(&p->j, ']');
+	hc_pr_close(p, HC_PR_JSON, ']');
 }
 
 /* "windows":[{"packets":N,"secs":S,"cpu_ns":T,"excluded":B}] */
@@ -434,66 +468,50 @@ static double attach_ms(const struct bench *b)
 	return m;
 }
 
-/* A row's name, then the device's counters that explain where packets went. */
-static bool kept(const char *name)
-{
-	return (!strncmp(name, "rx_", 3) && strstr(name, "drop")) ||
-	       strstr(name, "missed") || strstr(name, "xdp") ||
-	       strstr(name, "rx_queue_");
-}
-
 /*
- * --dev: per row, the device's counters summed over its rounds: the
- * IFLA_STATS64 ones bench accounts with, and the driver's ethtool
- * statistics on drops, misses, XDP and RX queues (all are in the JSON).
+ * --dev: per row, its name, what was generated and seen, and the
+ * device's counters summed over its rounds (all are in the JSON).
  */
-static void device_text(const struct bench *b, FILE *f)
+static void device_text(struct hc_pr *p, const struct bench *b)
 {
+	__u64 *sum = calloc(b->dut.stats.n + 1, sizeof(*sum));
 	int i, k, s;
 
-	fprintf(f,
+	hc_pr_text(
+		p,
 		"\ndevice %s, counters summed over each row's rounds (non-zero ones):\n",
 		b->dut_name);
 	for (i = 0; i < b->nrows; i++) {
 		const struct bench_row *r = &b->rows[i];
 		struct bench_dev_count d = {};
-		__u64 gen = 0, seen = 0, v;
+		__u64 gen = 0, seen = 0;
 		bool known = true;
 
+		if (sum)
+			memset(sum, 0, b->dut.stats.n * sizeof(*sum));
 		for (k = 0; k < r->nrd; k++) {
-			gen += r->rd[k].generated;
-			seen += r->rd[k].seen;
-			known &= r->rd[k].generated_known;
-			d.rx_packets += r->rd[k].dev.rx_packets;
-			d.rx_dropped += r->rd[k].dev.rx_dropped;
-			d.rx_missed_errors += r->rd[k].dev.rx_missed_errors;
-			d.rx_fifo_errors += r->rd[k].dev.rx_fifo_errors;
-			d.rx_over_errors += r->rd[k].dev.rx_over_errors;
+			const struct bench_round *rd = &r->rd[k];
+
+			gen += rd->generated;
+			seen += rd->seen;
+			known &= rd->generated_known;
+			d.rx_packets += rd->dev.rx_packets;
+			d.rx_dropped += rd->dev.rx_dropped;
+			d.rx_missed_errors += rd->dev.rx_missed_errors;
+			d.rx_fifo_errors += rd->dev.rx_fifo_errors;
+			d.rx_over_errors += rd->dev.rx_over_errors;
+			for (s = 0; sum && s < b->dut.stats.n; s++)
+				sum[s] += rd->ethtool ? rd->ethtool[s] : 0;
 		}
-		fprintf(f, "  %-22s", r->name);
+		hc_pr_text(p, "  %-22s", r->name);
 		if (known)
-			fprintf(f, " generated %llu", (unsigned long long)gen);
-		fprintf(f, " seen %llu", (unsigned long long)seen);
-#define SHOW(x)  \
-	if (d.x) \
-	fprintf(f, " " #x " %llu", (unsigned long long)d.x)
-		SHOW(rx_packets);
-		SHOW(rx_dropped);
-		SHOW(rx_missed_errors);
-		SHOW(rx_fifo_errors);
-		SHOW(rx_over_errors);
-#undef SHOW
-		for (s = 0; s < b->dut.stats.n; s++) {
-			if (!kept(b->dut.stats.name[s]))
-				continue;
-			for (k = 0, v = 0; k < r->nrd; k++)
-				v += r->rd[k].ethtool ? r->rd[k].ethtool[s] : 0;
-			if (v)
-				fprintf(f, " %s %llu", b->dut.stats.name[s],
-					(unsigned long long)v);
-		}
-		fputc('\n', f);
+			hc_pr_fu64(p, HC_PR_TEXT, "generated",
+				   " generated %llu", gen);
+		hc_pr_fu64(p, HC_PR_TEXT, "seen", " seen %llu", seen);
+		dev_counts(p, b, &d, sum);
+		hc_pr_text(p, "\n");
 	}
+	free(sum);
 }
 
 /* The windows no estimate takes, per row, and the first reason. */
@@ -647,7 +665,7 @@ void bench_report_text(const struct bench *b, FILE *f)
 			gen = &b->rows[i];
 	}
 	if (b->dev)
-		device_text(b, f);
+		device_text(&p, b);
 	fputc('\n', f);
 	b->topo->describe(b, f);
 	fprintf(f,
