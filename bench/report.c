@@ -295,35 +295,84 @@ static void path_columns(struct hc_pr *p, const struct bench_row *r)
 	hc_pr_close(p, HC_PR_DATA, '}');
 }
 
-/* --profile: the row's top functions, each with its delta to the baseline. */
-static void profile_json(struct hc_pr *p, const struct bench *b,
-			 const struct bench_row *r)
+static int by_delta(const void *a, const void *b)
 {
-	struct hc_json *j = &p->j;
-	int i;
+	double x = fabs(
+		       (*(const struct bench_prof_fn *const *)a)->delta.median),
+	       y = fabs(
+		       (*(const struct bench_prof_fn *const *)b)->delta.median);
 
-	if (!b->profile)
+	if (isnan(x) || isnan(y))
+		return isnan(x) - isnan(y);
+	return x > y ? -1 : x < y;
+}
+
+/* A profiled function: its name, ns/pkt, delta [interval], on the path. */
+static void profile_fn(struct hc_pr *p, const struct bench_prof_fn *fn)
+{
+	char ci[64] = "";
+
+	if (!isnan(fn->delta.lo))
+		snprintf(ci, sizeof(ci), " [%+.1f, %+.1f]", fn->delta.lo,
+			 fn->delta.hi);
+	hc_pr_open(p, HC_PR_JSON, NULL, '{');
+	hc_pr_fstr(p, HC_PR_TEXT | HC_PR_JSON, "sym", "  %-40s", fn->name);
+	hc_pr_fnum(p, HC_PR_TEXT | HC_PR_JSON, "ns", " %8.1f", fn->ns);
+	hc_pr_fnum(p, HC_PR_TEXT | HC_PR_JSON, "delta_ns", " %+9.1f",
+		   fn->delta.median);
+	/* text: the interval as one column, blank without one */
+	hc_pr_text(p, "%-20s", ci);
+	hc_pr_open(p, HC_PR_JSON, "ci", '[');
+	hc_pr_fnum(p, HC_PR_JSON, NULL, NULL, fn->delta.lo);
+	hc_pr_fnum(p, HC_PR_JSON, NULL, NULL, fn->delta.hi);
+	hc_pr_close(p, HC_PR_JSON, ']');
+	hc_pr_bool(p, HC_PR_JSON, "path", NULL, 0, fn->path);
+	hc_pr_text(p, "%s\n", fn->path ? " path" : "");
+	hc_pr_close(p, HC_PR_JSON, '}');
+}
+
+/*
+ * --profile: the row's costliest functions, each with its delta to the
+ * baseline; in text, then those that differ most from the baseline's
+ * (what the row runs that the baseline does not).
+ */
+static void profile_row(struct hc_pr *p, const struct bench *b,
+			const struct bench_row *r)
+{
+	const struct bench_row *base = r->base >= 0 ? &b->rows[r->base] : NULL;
+	int k, n = r->npfn < (int)b->profile_top ? r->npfn :
+						   (int)b->profile_top;
+	const struct bench_prof_fn **by;
+
+	/* text says them in a sentence, in its own order */
+	hc_pr_fnum(p, HC_PR_JSON, "profile_ns", NULL, r->prof_ns);
+	hc_pr_fnum(p, HC_PR_JSON, "profile_overhead_pct", NULL,
+		   r->prof_over * 100);
+	hc_pr_fnum(p, HC_PR_JSON, "profile_timed_ns", NULL, r->prof_timed);
+	hc_pr_fnum(p, HC_PR_JSON, "profile_clock_ns", NULL, r->prof_clock);
+	hc_pr_text(
+		p,
+		"\nprofile %s: %.1f ns/pkt in its samples, %.1f by the task clocks of the same windows; the timed windows: %.1f (its cost, less gen-only's: %.1f), sampling added %+.1f%%\n",
+		r->name, r->prof_ns, r->prof_clock, r->prof_timed,
+		r->sum.ns.median, r->prof_over * 100);
+	hc_pr_text(p, "  %-40s %8s %9s%-20s\n", "function", "ns/pkt", "delta",
+		   base && base != r ? " vs baseline [95%]" : "");
+	hc_pr_open(p, HC_PR_JSON, "profile", '[');
+	for (k = 0; k < n; k++)
+		profile_fn(p, &r->pfn[k]);
+	hc_pr_close(p, HC_PR_JSON, ']');
+	if (p->mode != HC_PR_TEXT || !base || base == r)
 		return;
-	hc_pr_json_num(p, "profile_ns", r->prof_ns);
-	hc_pr_json_num(p, "profile_overhead_pct", r->prof_over * 100);
-	hc_pr_json_num(p, "profile_timed_ns", r->prof_timed);
-	hc_pr_json_num(p, "profile_clock_ns", r->prof_clock);
-	jw_open(j, "profile", '[');
-	for (i = 0; i < r->npfn && i < (int)b->profile_top; i++) {
-		const struct bench_prof_fn *f = &r->pfn[i];
-
-		jw_open(j, NULL, '{');
-		jw_str(j, "sym", f->name);
-		hc_pr_json_num(p, "ns", f->ns);
-		hc_pr_json_num(p, "delta_ns", f->delta.median);
-		jw_open(j, "ci", '[');
-		hc_pr_json_num(p, NULL, f->delta.lo);
-		hc_pr_json_num(p, NULL, f->delta.hi);
-		jw_close(j, ']');
-		jw_raw(j, "path", f->path ? "true" : "false");
-		jw_close(j, '}');
-	}
-	jw_close(j, ']');
+	by = malloc(r->npfn * sizeof(*by));
+	if (!by)
+		return;
+	for (k = 0; k < r->npfn; k++)
+		by[k] = &r->pfn[k];
+	qsort(by, r->npfn, sizeof(*by), by_delta);
+	hc_pr_text(p, "  against %s, the largest differences:\n", base->name);
+	for (k = 0; k < n; k++)
+		profile_fn(p, by[k]);
+	free(by);
 }
 
 /* Every column of a row, for every output: the one place they are named. */
@@ -434,7 +483,8 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	path_columns(p, r);
 	hc_pr_str(p, HC_PR_TEXT, NULL, "valid", 0, valid);
 	if (p->mode == HC_PR_JSON) {
-		profile_json(p, b, r);
+		if (b->profile)
+			profile_row(p, b, r);
 		rounds_json(p, b, r);
 	}
 }
@@ -567,73 +617,6 @@ static void path_text(const struct bench *b, FILE *f)
 			why ?: "", (int)(bench_path_period(b) / 1000));
 }
 
-static int by_delta(const void *a, const void *b)
-{
-	double x = fabs(
-		       (*(const struct bench_prof_fn *const *)a)->delta.median),
-	       y = fabs(
-		       (*(const struct bench_prof_fn *const *)b)->delta.median);
-
-	if (isnan(x) || isnan(y))
-		return isnan(x) - isnan(y);
-	return x > y ? -1 : x < y;
-}
-
-/* A profile line: function, ns/pkt, delta [interval], on the path. */
-static void profile_line(FILE *f, const struct bench_prof_fn *fn)
-{
-	char ci[64] = "";
-
-	if (!isnan(fn->delta.lo))
-		snprintf(ci, sizeof(ci), " [%+.1f, %+.1f]", fn->delta.lo,
-			 fn->delta.hi);
-	fprintf(f, "  %-40s %8.1f %+9.1f%-20s%s\n", fn->name, fn->ns,
-		fn->delta.median, ci, fn->path ? " path" : "");
-}
-
-/*
- * --profile: per row, its costliest functions, then those that differ
- * most from its baseline's (what it runs that the baseline does not).
- */
-static void profile_text(const struct bench *b, FILE *f)
-{
-	const struct bench_prof_fn **by = NULL;
-	int i, k, n;
-
-	for (i = 0; i < b->nrows; i++) {
-		const struct bench_row *r = &b->rows[i];
-		const struct bench_row *base =
-			r->base >= 0 ? &b->rows[r->base] : NULL;
-
-		if (!r->npfn)
-			continue;
-		fprintf(f,
-			"\nprofile %s: %.1f ns/pkt in its samples, %.1f by the task clocks of the same windows; the timed windows: %.1f (its cost, less gen-only's: %.1f), sampling added %+.1f%%\n",
-			r->name, r->prof_ns, r->prof_clock, r->prof_timed,
-			r->sum.ns.median, r->prof_over * 100);
-		fprintf(f, "  %-40s %8s %9s%-20s\n", "function", "ns/pkt",
-			"delta", base && base != r ? " vs baseline [95%]" : "");
-		n = r->npfn < (int)b->profile_top ? r->npfn :
-						    (int)b->profile_top;
-		for (k = 0; k < n; k++)
-			profile_line(f, &r->pfn[k]);
-		if (!base || base == r)
-			continue;
-		free(by);
-		by = malloc(r->npfn * sizeof(*by));
-		if (!by)
-			return;
-		for (k = 0; k < r->npfn; k++)
-			by[k] = &r->pfn[k];
-		qsort(by, r->npfn, sizeof(*by), by_delta);
-		fprintf(f, "  against %s, the largest differences:\n",
-			base->name);
-		for (k = 0; k < n; k++)
-			profile_line(f, by[k]);
-	}
-	free(by);
-}
-
 void bench_report_text(const struct bench *b, FILE *f)
 {
 	struct hc_pr p = { .mode = HC_PR_TEXT, .f = f, .header = true };
@@ -719,8 +702,9 @@ void bench_report_text(const struct bench *b, FILE *f)
 			"Warning: an emulated CPU (hypervisor signature %s, qemu TCG): these timings say nothing about real hardware\n",
 			b->env.hypervisor);
 	path_text(b, f);
-	if (b->profile)
-		profile_text(b, f);
+	for (i = 0; b->profile && i < b->nrows; i++)
+		if (b->rows[i].npfn)
+			profile_row(&p, b, &b->rows[i]);
 }
 
 static void dut_json(struct hc_pr *p, const struct bench *b)
