@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
-#include "json.h"
 #include "print.h"
 
 /* A median without an interval: too few rounds for one (st_min_n). */
@@ -707,45 +706,44 @@ void bench_report_text(const struct bench *b, FILE *f)
 			profile_row(&p, b, &b->rows[i]);
 }
 
+/* --dev: the device under test, as bench found it. */
 static void dut_json(struct hc_pr *p, const struct bench *b)
 {
-	struct hc_json *j = &p->j;
 	char mac[18];
 
 	hc_mac_str(b->dut_mac, mac, sizeof(mac));
-	jw_open(j, "device", '{');
-	jw_str(j, "name", b->dut_name);
-	jw_str(j, "netns", b->netns ? b->netns : "");
-	jw_str(j, "driver", b->dut.driver);
-	jw_u64(j, "rx_queues", b->dut.queues);
-	jw_str(j, "rx_cpus_where", b->dut.irq_cpus);
-	jw_u64(j, "rx_cpus_seen", b->dut.rx_cpus);
-	jw_str(j, "rx_cpus_counted", b->dut.rx_list);
-	jw_str(j, "pinned_cpus", b->dut.pinned_list);
-	jw_raw(j, "gro", b->dut.gro ? "true" : "false");
-	jw_raw(j, "threaded_napi", b->dut.threaded ? "true" : "false");
-	jw_str(j, "dst_mac", mac);
-	jw_str(j, "dst_ip", b->dut.ip);
-	jw_u64(j, "dst_port", 9);
-	jw_str(j, "traffic", b->gen_cmd ? "gen-cmd" : "external");
+	hc_pr_open(p, HC_PR_JSON, "device", '{');
+	hc_pr_fstr(p, HC_PR_JSON, "name", NULL, b->dut_name);
+	hc_pr_fstr(p, HC_PR_JSON, "netns", NULL, b->netns ?: "");
+	hc_pr_fstr(p, HC_PR_JSON, "driver", NULL, b->dut.driver);
+	hc_pr_fu64(p, HC_PR_JSON, "rx_queues", NULL, b->dut.queues);
+	hc_pr_fstr(p, HC_PR_JSON, "rx_cpus_where", NULL, b->dut.irq_cpus);
+	hc_pr_fu64(p, HC_PR_JSON, "rx_cpus_seen", NULL, b->dut.rx_cpus);
+	hc_pr_fstr(p, HC_PR_JSON, "rx_cpus_counted", NULL, b->dut.rx_list);
+	hc_pr_fstr(p, HC_PR_JSON, "pinned_cpus", NULL, b->dut.pinned_list);
+	hc_pr_bool(p, HC_PR_JSON, "gro", NULL, 0, b->dut.gro);
+	hc_pr_bool(p, HC_PR_JSON, "threaded_napi", NULL, 0, b->dut.threaded);
+	hc_pr_fstr(p, HC_PR_JSON, "dst_mac", NULL, mac);
+	hc_pr_fstr(p, HC_PR_JSON, "dst_ip", NULL, b->dut.ip);
+	hc_pr_fu64(p, HC_PR_JSON, "dst_port", NULL, 9);
+	hc_pr_fstr(p, HC_PR_JSON, "traffic", NULL,
+		   b->gen_cmd ? "gen-cmd" : "external");
 	if (b->gen_cmd)
-		jw_str(j, "gen_cmd", b->gen_cmd);
+		hc_pr_fstr(p, HC_PR_JSON, "gen_cmd", NULL, b->gen_cmd);
 	else
-		jw_f64(j, "window_s", b->window);
-	jw_str(j, "other_dev", b->other_name);
-	jw_str(j, "tune", b->tune ? b->tune : "");
-	jw_close(j, '}');
+		hc_pr_fnum(p, HC_PR_JSON, "window_s", NULL, b->window);
+	hc_pr_fstr(p, HC_PR_JSON, "other_dev", NULL, b->other_name);
+	hc_pr_fstr(p, HC_PR_JSON, "tune", NULL, b->tune ?: "");
+	hc_pr_close(p, HC_PR_JSON, '}');
 }
 
 /* The scenario, topology and CPU mode: in the document and its plan. */
-static void run_kind(const struct bench *b, struct hc_json *j)
+static void run_kind(struct hc_pr *p, const struct bench *b)
 {
-	jw_str(j, "scenario", b->scen->name);
-	jw_str(j, "topology", b->topo->name);
-	if (b->dev)
-		jw_raw(j, "cpu_mode", "null");
-	else
-		jw_str(j, "cpu_mode", cpu_mode_names[b->cpu_mode]);
+	hc_pr_fstr(p, HC_PR_JSON, "scenario", NULL, b->scen->name);
+	hc_pr_fstr(p, HC_PR_JSON, "topology", NULL, b->topo->name);
+	hc_pr_fstr(p, HC_PR_JSON, "cpu_mode", NULL,
+		   b->dev ? NULL : cpu_mode_names[b->cpu_mode]);
 }
 
 /*
@@ -753,123 +751,126 @@ static void run_kind(const struct bench *b, struct hc_json *j)
  * alike on both sides: the rows, and the windows each row's cost is
  * taken from.
  */
-static void plan_json(const struct bench *b, struct hc_json *j)
+static void plan_json(struct hc_pr *p, const struct bench *b)
 {
 	int i;
 
-	jw_open(j, "plan", '{');
-	run_kind(b, j);
-	jw_u64(j, "windows", b->windows);
-	jw_u64(j, "visits", b->visits);
+	hc_pr_open(p, HC_PR_JSON, "plan", '{');
+	run_kind(p, b);
+	hc_pr_fu64(p, HC_PR_JSON, "windows", NULL, b->windows);
+	hc_pr_fu64(p, HC_PR_JSON, "visits", NULL, b->visits);
 	/* the rows --hooks selects (the generator's come with them) */
-	jw_open(j, "rows", '[');
+	hc_pr_open(p, HC_PR_JSON, "rows", '[');
 	for (i = 0; i < b->nrows; i++)
 		if (!b->rows[i].kind->generator)
-			jw_str(j, NULL, b->rows[i].name);
-	jw_close(j, ']');
+			hc_pr_fstr(p, HC_PR_JSON, NULL, NULL, b->rows[i].name);
+	hc_pr_close(p, HC_PR_JSON, ']');
 	/* the changes of ROW+NAME rows, as given */
-	jw_open(j, "variants", '[');
+	hc_pr_open(p, HC_PR_JSON, "variants", '[');
 	for (i = 0; i < b->nvariants; i++) {
 		const struct bench_variant *v = &b->variant[i];
 
-		jw_open(j, NULL, '{');
-		jw_str(j, "name", v->name);
-		jw_str(j, "setup", v->setup);
-		if (v->undo)
-			jw_str(j, "undo", v->undo);
-		else
-			jw_raw(j, "undo", "null");
-		if (v->path)
-			jw_str(j, "path", v->path);
-		else
-			jw_raw(j, "path", "null");
-		jw_close(j, '}');
+		hc_pr_open(p, HC_PR_JSON, NULL, '{');
+		hc_pr_fstr(p, HC_PR_JSON, "name", NULL, v->name);
+		hc_pr_fstr(p, HC_PR_JSON, "setup", NULL, v->setup);
+		hc_pr_fstr(p, HC_PR_JSON, "undo", NULL, v->undo);
+		hc_pr_fstr(p, HC_PR_JSON, "path", NULL, v->path);
+		hc_pr_close(p, HC_PR_JSON, '}');
 	}
-	jw_close(j, ']');
+	hc_pr_close(p, HC_PR_JSON, ']');
 	/* --dev's windows are times; what they hold, the device's doing */
 	if (b->dev) {
-		jw_f64(j, "window_s", b->window);
-		jw_f64(j, "settle_s", b->settle);
+		hc_pr_fnum(p, HC_PR_JSON, "window_s", NULL, b->window);
+		hc_pr_fnum(p, HC_PR_JSON, "settle_s", NULL, b->settle);
 	} else {
-		jw_open(j, "window_packets", '{');
+		hc_pr_open(p, HC_PR_JSON, "window_packets", '{');
 		for (i = 0; i < b->nrows; i++)
-			jw_u64(j, b->rows[i].name, b->rows[i].window_packets);
-		jw_close(j, '}');
+			hc_pr_fu64(p, HC_PR_JSON, b->rows[i].name, NULL,
+				   b->rows[i].window_packets);
+		hc_pr_close(p, HC_PR_JSON, '}');
 	}
-	jw_close(j, '}');
+	hc_pr_close(p, HC_PR_JSON, '}');
+}
+
+/* The machine, and how the rounds were run and estimated. */
+static void env_json(struct hc_pr *p, const struct bench *b)
+{
+	const struct bench_env *e = &b->env;
+	int i;
+
+	hc_pr_open(p, HC_PR_JSON, "env", '{');
+	hc_pr_fu64(p, HC_PR_JSON, "cpus", NULL, e->cpus);
+	hc_pr_bool(p, HC_PR_JSON, "bpf_jit", NULL, 0, e->jit);
+	hc_pr_bool(p, HC_PR_JSON, "live_frames", NULL, 0, e->live);
+	hc_pr_bool(p, HC_PR_JSON, "tcx", NULL, 0, e->tcx);
+	hc_pr_fstr(p, HC_PR_JSON, "clock", NULL,
+		   e->cpu_clock ? "task-clock" : "wall");
+	hc_pr_lines(p, HC_PR_JSON, "outside", NULL, e->outside);
+	hc_pr_open(p, HC_PR_JSON, "settings", '{');
+	for (i = 0; i < BENCH_ENV_FILES; i++)
+		hc_pr_fstr(p, HC_PR_JSON, bench_env_files[i].key, NULL,
+			   e->value[i][0] ? e->value[i] : NULL);
+	hc_pr_close(p, HC_PR_JSON, '}');
+	hc_pr_fstr(p, HC_PR_JSON, "cpu_model", NULL, e->cpu_model);
+	hc_pr_lines(p, HC_PR_JSON, "mitigations", NULL, e->mitigations);
+	hc_pr_fstr(p, HC_PR_JSON, "kernel_config_fnv1a", NULL,
+		   e->config_hash[0] ? e->config_hash : NULL);
+	hc_pr_fstr(p, HC_PR_JSON, "hookcmp_version", NULL, HC_VERSION);
+	hc_pr_lines(p, HC_PR_JSON, "changed_during_run", NULL, e->changed);
+	hc_pr_fstr(p, HC_PR_JSON, "kernel", NULL, e->kernel);
+	hc_pr_fstr(p, HC_PR_JSON, "hypervisor", NULL, e->hypervisor);
+	hc_pr_bool(p, HC_PR_JSON, "emulated", NULL, 0, e->emulated);
+	/* inject: every packet's work in bench's thread, by construction */
+	hc_pr_bool(p, HC_PR_JSON, "work_in_bench_thread", NULL, 0,
+		   b->topo->inject);
+	if (!b->dev) {
+		hc_pr_fu64(p, HC_PR_JSON, "windows", NULL, b->windows);
+		hc_pr_fu64(p, HC_PR_JSON, "window_packets", NULL,
+			   b->window_packets);
+		hc_pr_fnum(p, HC_PR_JSON, "window_quantile", NULL,
+			   BENCH_WINDOW_Q);
+	}
+	hc_pr_fu64(p, HC_PR_JSON, "warmup_rounds", NULL, 1);
+	hc_pr_fu64(p, HC_PR_JSON, "min_rounds", NULL, b->rounds);
+	hc_pr_fu64(p, HC_PR_JSON, "max_rounds", NULL,
+		   b->target_ci ? b->max_rounds : b->rounds);
+	hc_pr_fnum(p, HC_PR_JSON, "target_ci_pct", NULL,
+		   b->target_ci ? b->target_ci : NAN);
+	hc_pr_fnum(p, HC_PR_JSON, "max_time_s", NULL,
+		   b->target_ci && b->max_time ? b->max_time : NAN);
+	hc_pr_bool(p, HC_PR_JSON, "target_reached", NULL, 0,
+		   b->target_ci ? b->target_reached : -1);
+	hc_pr_fstr(p, HC_PR_JSON, "interval", NULL, "hodges-lehmann-wilcoxon");
+	hc_pr_fnum(p, HC_PR_JSON, "level", NULL, BENCH_LEVEL);
+	hc_pr_fnum(p, HC_PR_JSON, "attach_ms_median", NULL, attach_ms(b));
+	hc_pr_close(p, HC_PR_JSON, '}');
 }
 
 void bench_report_json(const struct bench *b, FILE *f)
 {
 	struct hc_pr p = { .mode = HC_PR_JSON, .f = f, .j = { .f = f } };
-	struct hc_json *j = &p.j;
 	int i;
 
-	jw_open(j, NULL, '{');
-	jw_str(j, "type", "bench");
-	run_kind(b, j);
-	jw_u64(j, "rounds", b->nrounds);
-	jw_u64(j, "seed", b->seed);
-	jw_str(j, "baseline", b->scen->baseline);
-	hc_pr_json_num(&p, "resolution_ns", b->resolution_ns);
-	hc_pr_json_num(&p, "resolution_pct", b->resolution_pct);
-	plan_json(b, j);
-	jw_open(j, "env", '{');
-	jw_u64(j, "cpus", b->env.cpus);
-	jw_raw(j, "bpf_jit", b->env.jit ? "true" : "false");
-	jw_raw(j, "live_frames", b->env.live ? "true" : "false");
-	jw_raw(j, "tcx", b->env.tcx ? "true" : "false");
-	jw_str(j, "clock", b->env.cpu_clock ? "task-clock" : "wall");
-	jw_lines(j, "outside", b->env.outside);
-	jw_open(j, "settings", '{');
-	for (i = 0; i < BENCH_ENV_FILES; i++)
-		if (b->env.value[i][0])
-			jw_str(j, bench_env_files[i].key, b->env.value[i]);
-		else
-			jw_raw(j, bench_env_files[i].key, "null");
-	jw_close(j, '}');
-	jw_str(j, "cpu_model", b->env.cpu_model);
-	jw_lines(j, "mitigations", b->env.mitigations);
-	if (b->env.config_hash[0])
-		jw_str(j, "kernel_config_fnv1a", b->env.config_hash);
-	else
-		jw_raw(j, "kernel_config_fnv1a", "null");
-	jw_str(j, "hookcmp_version", HC_VERSION);
-	jw_lines(j, "changed_during_run", b->env.changed);
-	jw_str(j, "kernel", b->env.kernel);
-	jw_str(j, "hypervisor", b->env.hypervisor);
-	jw_raw(j, "emulated", b->env.emulated ? "true" : "false");
-	/* inject: every packet's work in bench's thread, by construction */
-	jw_raw(j, "work_in_bench_thread", b->topo->inject ? "true" : "false");
-	if (!b->dev) {
-		jw_u64(j, "windows", b->windows);
-		jw_u64(j, "window_packets", b->window_packets);
-		hc_pr_json_num(&p, "window_quantile", BENCH_WINDOW_Q);
-	}
-	jw_u64(j, "warmup_rounds", 1);
-	jw_u64(j, "min_rounds", b->rounds);
-	jw_u64(j, "max_rounds", b->target_ci ? b->max_rounds : b->rounds);
-	hc_pr_json_num(&p, "target_ci_pct", b->target_ci ? b->target_ci : NAN);
-	hc_pr_json_num(&p, "max_time_s",
-		       b->target_ci && b->max_time ? b->max_time : NAN);
-	jw_raw(j, "target_reached",
-	       !b->target_ci	 ? "null" :
-	       b->target_reached ? "true" :
-				   "false");
-	jw_str(j, "interval", "hodges-lehmann-wilcoxon");
-	hc_pr_json_num(&p, "level", BENCH_LEVEL);
-	hc_pr_json_num(&p, "attach_ms_median", attach_ms(b));
-	jw_close(j, '}');
+	hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+	hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "bench");
+	run_kind(&p, b);
+	hc_pr_fu64(&p, HC_PR_JSON, "rounds", NULL, b->nrounds);
+	hc_pr_fu64(&p, HC_PR_JSON, "seed", NULL, b->seed);
+	hc_pr_fstr(&p, HC_PR_JSON, "baseline", NULL, b->scen->baseline);
+	hc_pr_fnum(&p, HC_PR_JSON, "resolution_ns", NULL, b->resolution_ns);
+	hc_pr_fnum(&p, HC_PR_JSON, "resolution_pct", NULL, b->resolution_pct);
+	plan_json(&p, b);
+	env_json(&p, b);
 	if (b->dev)
 		dut_json(&p, b);
-	jw_open(j, "rows", '[');
+	hc_pr_open(&p, HC_PR_JSON, "rows", '[');
 	for (i = 0; i < b->nrows; i++) {
-		jw_open(j, NULL, '{');
+		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
 		row_columns(&p, b, &b->rows[i]);
-		jw_close(j, '}');
+		hc_pr_close(&p, HC_PR_JSON, '}');
 	}
-	jw_close(j, ']');
-	jw_close(j, '}');
+	hc_pr_close(&p, HC_PR_JSON, ']');
+	hc_pr_close(&p, HC_PR_JSON, '}');
 }
 
 void bench_report_csv(const struct bench *b, FILE *f)
