@@ -564,7 +564,7 @@ static void device_text(struct hc_pr *p, const struct bench *b)
 }
 
 /* The windows no estimate takes, per row, and the first reason. */
-static void excluded_text(const struct bench *b, FILE *f)
+static void excluded_text(struct hc_pr *p, const struct bench *b)
 {
 	const char *why = NULL;
 	int i, k, n = 0, all = 0;
@@ -576,21 +576,21 @@ static void excluded_text(const struct bench *b, FILE *f)
 	}
 	if (!n)
 		return;
-	fprintf(f, "excluded windows: %d of %d, in no estimate:", n, all);
+	hc_pr_text(p, "excluded windows: %d of %d, in no estimate:", n, all);
 	for (i = 0; i < b->nrows; i++) {
 		const struct bench_row *r = &b->rows[i];
 
 		if (r->sum.excluded)
-			fprintf(f, " %s %d", r->name, r->sum.excluded);
+			hc_pr_text(p, " %s %d", r->name, r->sum.excluded);
 		for (k = 0; !why && k < r->nrd; k++)
 			if (r->rd[k].excluded[0])
 				why = r->rd[k].excluded;
 	}
-	fprintf(f, "; first: %s\n", why);
+	hc_pr_text(p, "; first: %s\n", why);
 }
 
 /* What the path checks found, and why any did not check. */
-static void path_text(const struct bench *b, FILE *f)
+static void path_text(struct hc_pr *p, const struct bench *b)
 {
 	const char *why = NULL;
 	int i, ok = 0, bad = 0, no = 0;
@@ -608,19 +608,70 @@ static void path_text(const struct bench *b, FILE *f)
 		}
 	}
 	if (b->no_path)
-		fprintf(f, "path: not checked (--no-path-check)\n");
+		hc_pr_text(p, "path: not checked (--no-path-check)\n");
 	else
-		fprintf(f,
+		hc_pr_text(
+			p,
 			"path: %d row%s ran the kernel functions they declare, %d did not (INVALID), %d unchecked%s%s (cpu-clock samples every %d us of the counted threads' CPU time, kernel callchains, in a visit after the warm-up)\n",
 			ok, ok == 1 ? "" : "s", bad, no, why ? ": " : "",
 			why ?: "", (int)(bench_path_period(b) / 1000));
+}
+
+/* The effect the rows' rounds detect with 80% power, over the rows. */
+static void resolution(struct hc_pr *p, const struct bench *b)
+{
+	/* text: no line without one */
+	if (p->mode == HC_PR_TEXT && isnan(b->resolution_ns))
+		return;
+	hc_pr_fnum(p, HC_PR_TEXT | HC_PR_JSON, "resolution_ns",
+		   "resolution: effects of %.1f ns", b->resolution_ns);
+	hc_pr_fnum(p, HC_PR_TEXT | HC_PR_JSON, "resolution_pct",
+		   " (%.2f%%) or more are detected with 80%% power",
+		   b->resolution_pct);
+	hc_pr_text(p, " at %g%% (the median over rows of mde ns)\n",
+		   BENCH_LEVEL * 100);
+}
+
+/* --target-ci: the width asked for, and whether the rounds reached it. */
+static void target(struct hc_pr *p, const struct bench *b)
+{
+	/* text: no line without it */
+	if (p->mode == HC_PR_TEXT && !b->target_ci)
+		return;
+	hc_pr_fnum(p, HC_PR_TEXT | HC_PR_JSON, "target_ci_pct",
+		   "target-ci %g%%: ", b->target_ci ? b->target_ci : NAN);
+	hc_pr_fnum(p, HC_PR_JSON, "max_time_s", NULL,
+		   b->target_ci && b->max_time ? b->max_time : NAN);
+	hc_pr_bool(p, HC_PR_JSON, "target_reached", NULL, 0,
+		   b->target_ci ? b->target_reached : -1);
+	hc_pr_text(p, "%s after %d round%s%s\n",
+		   b->target_reached ? "reached" :
+		   hc_stop_sig	     ? "stopped" :
+				       "gave up",
+		   b->nrounds, b->nrounds == 1 ? "" : "s",
+		   b->target_reached || hc_stop_sig ? "" :
+		   b->nrounds >= (int)b->max_rounds ? " (--max-rounds)" :
+						      " (--max-time)");
+}
+
+/* Setting rows up and taking them down: outside the timed windows. */
+static void attach(struct hc_pr *p, const struct bench *b)
+{
+	double ms = attach_ms(b);
+
+	/* text: no line without it */
+	if (p->mode == HC_PR_TEXT && isnan(ms))
+		return;
+	hc_pr_fnum(
+		p, HC_PR_TEXT | HC_PR_JSON, "attach_ms_median",
+		"setup and teardown: %.1f ms per row and round (median), outside the timed windows\n",
+		ms);
 }
 
 void bench_report_text(const struct bench *b, FILE *f)
 {
 	struct hc_pr p = { .mode = HC_PR_TEXT, .f = f, .header = true };
 	const struct bench_row *gen = NULL;
-	double setup = attach_ms(b);
 	int i, outliers = 0, counted = 0, nfew = 0, disagree = 0, slow = 0,
 	       total = 0;
 
@@ -631,7 +682,7 @@ void bench_report_text(const struct bench *b, FILE *f)
 		line(&p, b, &b->rows[i]);
 	p.measure = false;
 	p.header = true;
-	fputc('\n', f);
+	hc_pr_text(&p, "\n");
 	line(&p, b, &b->rows[0]);
 	p.header = false;
 	for (i = 0; i < b->nrows; i++) {
@@ -648,59 +699,51 @@ void bench_report_text(const struct bench *b, FILE *f)
 	}
 	if (b->dev)
 		device_text(&p, b);
-	fputc('\n', f);
+	hc_pr_text(&p, "\n");
 	b->topo->describe(b, f);
-	fprintf(f,
+	hc_pr_text(
+		&p,
 		"delta, ratio: Hodges-Lehmann estimate [exact Wilcoxon signed-rank %g%% interval] of the per-round pairs; ns/pkt: median [distribution-free interval]; sig: the delta's interval excludes 0\n",
 		BENCH_LEVEL * 100);
-	if (!isnan(b->resolution_ns))
-		fprintf(f,
-			"resolution: effects of %.1f ns (%.2f%%) or more are detected with 80%% power at %g%% (the median over rows of mde ns)\n",
-			b->resolution_ns, b->resolution_pct, BENCH_LEVEL * 100);
-	if (b->target_ci)
-		fprintf(f, "target-ci %g%%: %s after %d round%s%s\n",
-			b->target_ci,
-			b->target_reached ? "reached" :
-			hc_stop_sig	  ? "stopped" :
-					    "gave up",
-			b->nrounds, b->nrounds == 1 ? "" : "s",
-			b->target_reached || hc_stop_sig     ? "" :
-			b->nrounds >= (int)b->max_rounds ? " (--max-rounds)" :
-							   " (--max-time)");
-	if (!isnan(setup))
-		fprintf(f,
-			"setup and teardown: %.1f ms per row and round (median), outside the timed windows\n",
-			setup);
+	resolution(&p, b);
+	target(&p, b);
+	attach(&p, b);
 	if (disagree)
-		fprintf(f,
+		hc_pr_text(
+			&p,
 			"unpaired-disagrees: %d row%s whose median ns/pkt and paired delta differ in sign; the machine's speed changed between windows, and the delta, paired per round, is the one to read (doc/methodology.md, \"Baselines, pairing and intervals\")\n",
 			disagree, disagree > 1 ? "s" : "");
 	if (nfew)
-		fprintf(f,
+		hc_pr_text(
+			&p,
 			"intervals and sig: n/a for %d row%s with fewer than %d rounds: a %g%% interval of a median needs %d (min to max misses it with probability 2^(1-n)); use --rounds %d or more\n",
 			nfew, nfew > 1 ? "s" : "", st_min_n(BENCH_LEVEL),
 			BENCH_LEVEL * 100, st_min_n(BENCH_LEVEL),
 			st_min_n(BENCH_LEVEL));
 	if (slow)
-		fprintf(f,
+		hc_pr_text(
+			&p,
 			"%d of %d row-rounds contended (their fastest window over %gx the row's fastest round's: the host's slow state throughout); left out of costs, deltas and ratios\n",
 			slow, total, BENCH_CONTENDED);
 	if (outliers)
-		fprintf(f,
+		hc_pr_text(
+			&p,
 			"%d of %d row-rounds %s (modified z > %.1f, of the paired delta; of the cost for baselines and generators); %s kept in every number\n",
 			outliers, counted,
 			outliers > 1 ? "are outliers" : "is an outlier",
 			BENCH_OUTLIER_Z, outliers > 1 ? "they are" : "it is");
-	excluded_text(b, f);
+	excluded_text(&p, b);
 	if (gen && gen->sum.drift > BENCH_DRIFT_MAX)
-		fprintf(f,
+		hc_pr_text(
+			&p,
 			"Warning: the generator's own time per packet drifted by %.0f%% over the run (%s)\n",
 			(gen->sum.drift - 1) * 100, gen->name);
 	if (b->env.emulated)
-		fprintf(f,
+		hc_pr_text(
+			&p,
 			"Warning: an emulated CPU (hypervisor signature %s, qemu TCG): these timings say nothing about real hardware\n",
 			b->env.hypervisor);
-	path_text(b, f);
+	path_text(&p, b);
 	for (i = 0; b->profile && i < b->nrows; i++)
 		if (b->rows[i].npfn)
 			profile_row(&p, b, &b->rows[i]);
@@ -834,15 +877,10 @@ static void env_json(struct hc_pr *p, const struct bench *b)
 	hc_pr_fu64(p, HC_PR_JSON, "min_rounds", NULL, b->rounds);
 	hc_pr_fu64(p, HC_PR_JSON, "max_rounds", NULL,
 		   b->target_ci ? b->max_rounds : b->rounds);
-	hc_pr_fnum(p, HC_PR_JSON, "target_ci_pct", NULL,
-		   b->target_ci ? b->target_ci : NAN);
-	hc_pr_fnum(p, HC_PR_JSON, "max_time_s", NULL,
-		   b->target_ci && b->max_time ? b->max_time : NAN);
-	hc_pr_bool(p, HC_PR_JSON, "target_reached", NULL, 0,
-		   b->target_ci ? b->target_reached : -1);
+	target(p, b);
 	hc_pr_fstr(p, HC_PR_JSON, "interval", NULL, "hodges-lehmann-wilcoxon");
 	hc_pr_fnum(p, HC_PR_JSON, "level", NULL, BENCH_LEVEL);
-	hc_pr_fnum(p, HC_PR_JSON, "attach_ms_median", NULL, attach_ms(b));
+	attach(p, b);
 	hc_pr_close(p, HC_PR_JSON, '}');
 }
 
@@ -857,8 +895,7 @@ void bench_report_json(const struct bench *b, FILE *f)
 	hc_pr_fu64(&p, HC_PR_JSON, "rounds", NULL, b->nrounds);
 	hc_pr_fu64(&p, HC_PR_JSON, "seed", NULL, b->seed);
 	hc_pr_fstr(&p, HC_PR_JSON, "baseline", NULL, b->scen->baseline);
-	hc_pr_fnum(&p, HC_PR_JSON, "resolution_ns", NULL, b->resolution_ns);
-	hc_pr_fnum(&p, HC_PR_JSON, "resolution_pct", NULL, b->resolution_pct);
+	resolution(&p, b);
 	plan_json(&p, b);
 	env_json(&p, b);
 	if (b->dev)
