@@ -40,18 +40,16 @@ static int cmd_help(int argc, char **argv)
 
 int hc_show_version(bool json)
 {
-	struct hc_json j = { .f = stdout };
+	struct hc_pr p = { .mode = json ? HC_PR_JSON : HC_PR_TEXT,
+			   .f = stdout,
+			   .j = { .f = stdout } };
 
-	if (!json) {
-		printf("hookcmp %s (libbpf %s)\n", HC_VERSION,
-		       libbpf_version_string());
-		return 0;
-	}
-	jw_open(&j, NULL, '{');
-	jw_str(&j, "type", "version");
-	jw_str(&j, "version", HC_VERSION);
-	jw_str(&j, "libbpf", libbpf_version_string());
-	jw_close(&j, '}');
+	hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+	hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "version");
+	hc_pr_fstr(&p, HC_PR_ALL, "version", "hookcmp %s", HC_VERSION);
+	hc_pr_fstr(&p, HC_PR_ALL, "libbpf", " (libbpf %s)\n",
+		   libbpf_version_string());
+	hc_pr_close(&p, HC_PR_JSON, '}');
 	return 0;
 }
 
@@ -95,13 +93,15 @@ int hc_fail(int code, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (hc_json_mode) {
-		struct hc_json j = { .f = stdout };
+		struct hc_pr p = { .mode = HC_PR_JSON,
+				   .f = stdout,
+				   .j = { .f = stdout } };
 
-		jw_open(&j, NULL, '{');
-		jw_str(&j, "type", "error");
-		jw_str(&j, "error", msg);
-		jw_u64(&j, "exit", code);
-		jw_close(&j, '}');
+		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+		hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "error");
+		hc_pr_fstr(&p, HC_PR_JSON, "error", NULL, msg);
+		hc_pr_fu64(&p, HC_PR_JSON, "exit", NULL, code);
+		hc_pr_close(&p, HC_PR_JSON, '}');
 	}
 	hc_text_printf(stderr, "Error: %s\n", msg);
 	if (code == HC_EXIT_USAGE)

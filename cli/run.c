@@ -139,19 +139,21 @@ static int fail_step(struct hc_run *r, const char *what, int err)
 	int code = hc_exit_code(err);
 
 	if (hc_json_mode) {
-		struct hc_json j = { .f = stdout };
+		struct hc_pr p = { .mode = HC_PR_JSON,
+				   .f = stdout,
+				   .j = { .f = stdout } };
 
-		jw_open(&j, NULL, '{');
-		jw_str(&j, "type", "error");
-		jw_str(&j, "error", what);
-		jw_str(&j, "dev", r->dev);
-		jw_str(&j, "hook", r->hook->name);
-		jw_str(&j, "strerror", strerror(-err));
-		jw_str(&j, "message", r->err.msg);
-		jw_str(&j, "kernel", r->err.kernel);
-		jw_str(&j, "hint", r->err.hint);
-		jw_u64(&j, "exit", code);
-		jw_close(&j, '}');
+		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+		hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "error");
+		hc_pr_fstr(&p, HC_PR_JSON, "error", NULL, what);
+		hc_pr_fstr(&p, HC_PR_JSON, "dev", NULL, r->dev);
+		hc_pr_fstr(&p, HC_PR_JSON, "hook", NULL, r->hook->name);
+		hc_pr_fstr(&p, HC_PR_JSON, "strerror", NULL, strerror(-err));
+		hc_pr_fstr(&p, HC_PR_JSON, "message", NULL, r->err.msg);
+		hc_pr_fstr(&p, HC_PR_JSON, "kernel", NULL, r->err.kernel);
+		hc_pr_fstr(&p, HC_PR_JSON, "hint", NULL, r->err.hint);
+		hc_pr_fu64(&p, HC_PR_JSON, "exit", NULL, code);
+		hc_pr_close(&p, HC_PR_JSON, '}');
 	}
 	hc_report(r, "Error", what, err);
 	return code;
