@@ -11,9 +11,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
-#include "json.h"
 #include "opts.h"
 #include "pkt.h"
+#include "print.h"
 #include "rules.h"
 
 struct progrun_cli {
@@ -34,6 +34,19 @@ static const struct hc_opt progrun_opts[] = {
 	{}
 };
 
+/* A variant at one parse depth: a line of the table, or an object. */
+static void progrun_print(struct hc_pr *p, const char *name, const char *depth,
+			  __u32 repeat, __u32 ns)
+{
+	hc_pr_open(p, HC_PR_JSON, NULL, '{');
+	hc_pr_fstr(p, HC_PR_JSON, "type", NULL, "prog_run");
+	hc_pr_fstr(p, HC_PR_ALL, "program", "%-14s ", name);
+	hc_pr_fstr(p, HC_PR_ALL, "parse", "%-6s ", depth);
+	hc_pr_fu64(p, HC_PR_JSON, "repeat", NULL, repeat);
+	hc_pr_fu64(p, HC_PR_ALL, "ns_per_run", "%10llu\n", ns);
+	hc_pr_close(p, HC_PR_JSON, '}');
+}
+
 int cmd_progrun(int argc, char **argv)
 {
 	struct progrun_cli c = { .repeat = 10000000 };
@@ -47,7 +60,7 @@ int cmd_progrun(int argc, char **argv)
 	struct hc_err err = {};
 	__u32 ns[HC_MAX_VARIANTS][HC_PARSE_L4 + 2];
 	struct hc_variant var[HC_MAX_VARIANTS];
-	struct hc_json j = { .f = stdout };
+	struct hc_pr p = { .f = stdout, .j = { .f = stdout } };
 	__u8 frame[HC_PKT_MAX];
 	const char *pos[1];
 	int npos, ret, d, v, nvar = hc_variants(var, HC_MAX_VARIANTS);
@@ -57,6 +70,7 @@ int cmd_progrun(int argc, char **argv)
 	hc_json_pretty = c.pretty;
 	c.json |= c.pretty;
 	hc_json_mode = c.json;
+	p.mode = c.json ? HC_PR_JSON : HC_PR_TEXT;
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
 	if (c.help) {
@@ -100,25 +114,20 @@ int cmd_progrun(int argc, char **argv)
 			}
 			ns[v][d + 1] = opts.duration;
 			if (!c.json)
-				printf("%-14s %-6s %10u\n", var[v].name,
-				       depth, opts.duration);
+				progrun_print(&p, var[v].name, depth, c.repeat,
+					      opts.duration);
 		}
 	}
 	/* One document, once every program ran: an error is one too. */
 	if (c.json) {
-		jw_open(&j, NULL, '[');
+		hc_pr_open(&p, HC_PR_JSON, NULL, '[');
 		for (v = 0; v < nvar; v++)
-			for (d = -1; d <= HC_PARSE_L4; d++) {
-				jw_open(&j, NULL, '{');
-				jw_str(&j, "type", "prog_run");
-				jw_str(&j, "program", var[v].name);
-				jw_str(&j, "parse",
-				       d < 0 ? "bare" : hc_parse_names[d]);
-				jw_u64(&j, "repeat", c.repeat);
-				jw_u64(&j, "ns_per_run", ns[v][d + 1]);
-				jw_close(&j, '}');
-			}
-		jw_close(&j, ']');
+			for (d = -1; d <= HC_PARSE_L4; d++)
+				progrun_print(&p, var[v].name,
+					      d < 0 ? "bare" :
+						      hc_parse_names[d],
+					      c.repeat, ns[v][d + 1]);
+		hc_pr_close(&p, HC_PR_JSON, ']');
 	}
 	return 0;
 }
