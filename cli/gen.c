@@ -15,9 +15,9 @@
 #include <sys/socket.h>
 #include "cli.h"
 #include "gen.h"
-#include "json.h"
 #include "nl.h"
 #include "opts.h"
+#include "print.h"
 #include "stats.h"
 
 struct gen_cli {
@@ -383,32 +383,37 @@ int cmd_gen(int argc, char **argv)
 		gen_lost(why, sizeof(why), dev, sent, tx, tx_drop,
 			 g.method == HC_GEN_LIVE);
 	if (c.json) {
-		struct hc_json j = { .f = stdout };
+		struct hc_pr p = { .mode = HC_PR_JSON,
+				   .f = stdout,
+				   .j = { .f = stdout } };
 
-		jw_open(&j, NULL, '{');
-		jw_str(&j, "type", "gen");
-		jw_str(&j, "dev", dev);
-		jw_str(&j, "method",
-		       c.inject		       ? "inject" :
-		       g.method == HC_GEN_LIVE ? "live" :
-						 "packet");
-		jw_u64(&j, "raw", c.raw);
-		jw_u64(&j, "packets", tx);
-		jw_u64(&j, "offered", sent);
+		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+		hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "gen");
+		hc_pr_fstr(&p, HC_PR_JSON, "dev", NULL, dev);
+		hc_pr_fstr(&p, HC_PR_JSON, "method", NULL,
+			   c.inject		   ? "inject" :
+			   g.method == HC_GEN_LIVE ? "live" :
+						     "packet");
+		hc_pr_fu64(&p, HC_PR_JSON, "raw", NULL, c.raw);
+		hc_pr_fu64(&p, HC_PR_JSON, "packets", NULL, tx);
+		hc_pr_fu64(&p, HC_PR_JSON, "offered", NULL, sent);
 		if (c.inject)
-			jw_u64(&j, "queue", cfg.queue);
+			hc_pr_fu64(&p, HC_PR_JSON, "queue", NULL, cfg.queue);
 		else
-			jw_u64(&j, "tx_dropped", tx_drop);
-		jw_f64(&j, "duration_s", dt);
-		jw_u64(&j, "pps", dt > 0 ? (__u64)(tx / dt) : 0);
-		jw_u64(&j, "size", c.size);
-		jw_u64(&j, "flows", c.flows);
-		jw_u64(&j, "threads", c.threads);
+			hc_pr_fu64(&p, HC_PR_JSON, "tx_dropped", NULL, tx_drop);
+		hc_pr_fnum(&p, HC_PR_JSON, "duration_s", NULL, dt);
+		hc_pr_fu64(&p, HC_PR_JSON, "pps", NULL,
+			   dt > 0 ? (__u64)(tx / dt) : 0);
+		hc_pr_fu64(&p, HC_PR_JSON, "size", NULL, c.size);
+		hc_pr_fu64(&p, HC_PR_JSON, "flows", NULL, c.flows);
+		hc_pr_fu64(&p, HC_PR_JSON, "threads", NULL, c.threads);
 		if (g.method == HC_GEN_LIVE && !c.raw && !c.refresh)
-			jw_u64(&j, "modified", modified);
+			hc_pr_fu64(&p, HC_PR_JSON, "modified", NULL, modified);
 		if (why[0])
-			jw_str(&j, c.allow_drops ? "warning" : "error", why);
-		jw_close(&j, '}');
+			hc_pr_fstr(&p, HC_PR_JSON,
+				   c.allow_drops ? "warning" : "error", NULL,
+				   why);
+		hc_pr_close(&p, HC_PR_JSON, '}');
 	} else if (c.inject) {
 		printf("gen: %llu packets entered the receive path of %s (RX queue %u) in %.3f s: %.0f pps (inject%s, %u flow%s, %u B, %u thread%s)\n",
 		       (unsigned long long)tx, dev, cfg.queue, dt,
