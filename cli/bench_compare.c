@@ -149,22 +149,20 @@ static void row_columns(struct hc_pr *p, const struct bench_cmp_row *r)
 	hc_pr_str(p, HC_PR_ALL, "why", "", 0, r->why[0] ? r->why : NULL);
 }
 
-static void side_json(struct hc_json *j, const char *key,
+static void side_json(struct hc_pr *p, const char *key,
 		      const struct bench_cmp_set *s, const char *const *path)
 {
-	int i;
+	const struct jp *d = s->doc[0];
 
-	jw_open(j, key, '{');
-	jw_open(j, "files", '[');
-	for (i = 0; i < s->n; i++)
-		jw_str(j, NULL, path[i]);
-	jw_close(j, ']');
-	jw_u64(j, "runs", s->n);
-	jw_str(j, "scenario", jp_str(s->doc[0], "scenario", ""));
-	jw_str(j, "topology", jp_str(s->doc[0], "topology", ""));
-	jw_str(j, "kernel", jp_str(jp_get(s->doc[0], "env"), "kernel", ""));
-	jw_u64(j, "rounds", jp_num(s->doc[0], "rounds", 0));
-	jw_close(j, '}');
+	hc_pr_open(p, HC_PR_JSON, key, '{');
+	hc_pr_list(p, HC_PR_JSON, "files", path, s->n);
+	hc_pr_fu64(p, HC_PR_JSON, "runs", NULL, s->n);
+	hc_pr_fstr(p, HC_PR_JSON, "scenario", NULL, jp_str(d, "scenario", ""));
+	hc_pr_fstr(p, HC_PR_JSON, "topology", NULL, jp_str(d, "topology", ""));
+	hc_pr_fstr(p, HC_PR_JSON, "kernel", NULL,
+		   jp_str(jp_get(d, "env"), "kernel", ""));
+	hc_pr_fu64(p, HC_PR_JSON, "rounds", NULL, jp_num(d, "rounds", 0));
+	hc_pr_close(p, HC_PR_JSON, '}');
 }
 
 static void report(const struct cmp_cmd *o, const struct bench_cmp_set *set,
@@ -177,34 +175,31 @@ static void report(const struct cmp_cmd *o, const struct bench_cmp_set *set,
 	int i, k;
 
 	if (o->json) {
-		jw_open(&p.j, NULL, '{');
-		jw_str(&p.j, "type", "compare");
-		side_json(&p.j, "old", &set[0], path[0]);
-		side_json(&p.j, "new", &set[1], path[1]);
+		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+		hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "compare");
+		side_json(&p, "old", &set[0], path[0]);
+		side_json(&p, "new", &set[1], path[1]);
 		hc_pr_json_num(&p, "threshold_pct", o->threshold ?: NAN);
 		hc_pr_json_num(&p, "margin_pct",
 			       o->threshold ?: BENCH_CMP_MARGIN);
 		hc_pr_json_num(&p, "level", BENCH_LEVEL);
-		jw_str(&p.j, "interval", "t over per-run estimates");
-		jw_str(&p.j, "correction", "holm");
-		if (o->cal)
-			jw_str(&p.j, "calibration", o->cal);
-		else
-			jw_raw(&p.j, "calibration", "null");
-		if (c->mismatch[0])
-			jw_str(&p.j, "mismatch", c->mismatch);
-		else
-			jw_raw(&p.j, "mismatch", "null");
-		jw_lines(&p.j, "env_diff", c->env_diff);
-		jw_u64(&p.j, "regressed", c->regressed);
-		jw_open(&p.j, "rows", '[');
+		hc_pr_fstr(&p, HC_PR_JSON, "interval", NULL,
+			   "t over per-run estimates");
+		hc_pr_fstr(&p, HC_PR_JSON, "correction", NULL, "holm");
+		/* NULL is null */
+		hc_pr_fstr(&p, HC_PR_JSON, "calibration", NULL, o->cal);
+		hc_pr_fstr(&p, HC_PR_JSON, "mismatch", NULL,
+			   c->mismatch[0] ? c->mismatch : NULL);
+		hc_pr_lines(&p, HC_PR_JSON, "env_diff", NULL, c->env_diff);
+		hc_pr_fu64(&p, HC_PR_JSON, "regressed", NULL, c->regressed);
+		hc_pr_open(&p, HC_PR_JSON, "rows", '[');
 		for (i = 0; i < c->n; i++) {
-			jw_open(&p.j, NULL, '{');
+			hc_pr_open(&p, HC_PR_JSON, NULL, '{');
 			row_columns(&p, &c->rows[i]);
-			jw_close(&p.j, '}');
+			hc_pr_close(&p, HC_PR_JSON, '}');
 		}
-		jw_close(&p.j, ']');
-		jw_close(&p.j, '}');
+		hc_pr_close(&p, HC_PR_JSON, ']');
+		hc_pr_close(&p, HC_PR_JSON, '}');
 		fputc('\n', f);
 		return;
 	}
@@ -500,13 +495,13 @@ void bench_cal_rows(struct hc_pr *p, const struct bench_cal *cal)
 	int i, k;
 
 	if (p->mode == HC_PR_JSON) {
-		jw_open(&p->j, "rows", '[');
+		hc_pr_open(p, HC_PR_JSON, "rows", '[');
 		for (i = 0; i < cal->n; i++) {
-			jw_open(&p->j, NULL, '{');
+			hc_pr_open(p, HC_PR_JSON, NULL, '{');
 			cal_columns(p, &cal->rows[i]);
-			jw_close(&p->j, '}');
+			hc_pr_close(p, HC_PR_JSON, '}');
 		}
-		jw_close(&p->j, ']');
+		hc_pr_close(p, HC_PR_JSON, ']');
 		return;
 	}
 	for (k = 0; k < 2 && cal->n; k++) {
@@ -573,16 +568,18 @@ int cmd_bench_calibrate(int argc, char **argv)
 	}
 	p.mode = o.json ? HC_PR_JSON : HC_PR_TEXT;
 	if (o.json) {
-		jw_open(&p.j, NULL, '{');
-		jw_str(&p.j, "type", "calibration");
-		jw_str(&p.j, "scenario", jp_str(r->doc[0], "scenario", ""));
-		jw_str(&p.j, "topology", jp_str(r->doc[0], "topology", ""));
-		jw_str(&p.j, "kernel",
-		       jp_str(jp_get(r->doc[0], "env"), "kernel", ""));
-		jw_u64(&p.j, "runs", r->n);
-		jw_u64(&p.j, "df", cal.df);
+		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+		hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "calibration");
+		hc_pr_fstr(&p, HC_PR_JSON, "scenario", NULL,
+			   jp_str(r->doc[0], "scenario", ""));
+		hc_pr_fstr(&p, HC_PR_JSON, "topology", NULL,
+			   jp_str(r->doc[0], "topology", ""));
+		hc_pr_fstr(&p, HC_PR_JSON, "kernel", NULL,
+			   jp_str(jp_get(r->doc[0], "env"), "kernel", ""));
+		hc_pr_fu64(&p, HC_PR_JSON, "runs", NULL, r->n);
+		hc_pr_fu64(&p, HC_PR_JSON, "df", NULL, cal.df);
 		bench_cal_rows(&p, &cal);
-		jw_close(&p.j, '}');
+		hc_pr_close(&p, HC_PR_JSON, '}');
 		putchar('\n');
 		goto out;
 	}
