@@ -85,17 +85,19 @@ static void summary(const struct bench_cal *cal, const struct jp *const *doc,
 			"ns/pkt: the median over runs of each run's median; compare runs with hookcmp bench compare OLD.json -- NEW.json\n");
 		return;
 	}
-	jw_open(&p.j, NULL, '{');
-	jw_str(&p.j, "type", "bench-runs");
-	jw_str(&p.j, "scenario", jp_str(doc[0], "scenario", ""));
-	jw_str(&p.j, "topology", jp_str(doc[0], "topology", ""));
-	jw_u64(&p.j, "df", cal->df);
+	hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+	hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "bench-runs");
+	hc_pr_fstr(&p, HC_PR_JSON, "scenario", NULL,
+		   jp_str(doc[0], "scenario", ""));
+	hc_pr_fstr(&p, HC_PR_JSON, "topology", NULL,
+		   jp_str(doc[0], "topology", ""));
+	hc_pr_fu64(&p, HC_PR_JSON, "df", NULL, cal->df);
 	bench_cal_rows(&p, cal);
-	jw_open(&p.j, "runs", '[');
+	hc_pr_open(&p, HC_PR_JSON, "runs", '[');
 	for (i = 0; i < n; i++)
-		jw_raw(&p.j, NULL, text[i]);
-	jw_close(&p.j, ']');
-	jw_close(&p.j, '}');
+		hc_pr_json_raw(&p, NULL, text[i]);
+	hc_pr_close(&p, HC_PR_JSON, ']');
+	hc_pr_close(&p, HC_PR_JSON, '}');
 	fputc('\n', f);
 }
 

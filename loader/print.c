@@ -301,6 +301,11 @@ void hc_pr_lines(struct hc_pr *p, int which, const char *key,
 		hc_pr_fstr(p, which, key, fmt, list);
 }
 
+void hc_pr_json_raw(struct hc_pr *p, const char *key, const char *text)
+{
+	jw_raw(&p->j, key, text);
+}
+
 void hc_text_printf(FILE *f, const char *fmt, ...)
 {
 	char buf[2048];

@@ -33,6 +33,8 @@ void hc_pr_csv_name(struct hc_pr *p, const char *key, const char *suffix);
 void hc_pr_csv_num(struct hc_pr *p, int prec, double v);
 /* NaN and infinities are null. */
 void hc_pr_json_num(struct hc_pr *p, const char *key, double v);
+/* JSON as it is: a value already written (a document of another run). */
+void hc_pr_json_raw(struct hc_pr *p, const char *key, const char *text);
 /* An estimate: {"median": M, "ci": [LO, HI]}. */
 void hc_pr_json_est(struct hc_pr *p, const char *key, double median,
 		    double lo, double hi);
