@@ -20,7 +20,6 @@
 #include <bpf/bpf.h>
 #include "cli.h"
 #include "journal.h"
-#include "json.h"
 #include "netns.h"
 #include "opts.h"
 #include "print.h"
@@ -86,32 +85,39 @@ static void ns_label(const struct hc_jrec *j, char *buf, size_t size)
 			 (unsigned long long)j->ns.ino);
 }
 
-/* status and cleanup -j: one document, an array of records (f: stdout). */
-static struct hc_json out;
+/* status and cleanup print here; with -j, one array of records. */
+static struct hc_pr out;
+
+static void out_open(bool json)
+{
+	out = (struct hc_pr){ .mode = json ? HC_PR_JSON : HC_PR_TEXT,
+			      .f = stdout,
+			      .j = { .f = stdout } };
+	hc_pr_open(&out, HC_PR_JSON, NULL, '[');
+}
 
 /* One JSON object per record, with what became of it. */
 static void json_record(const struct hc_jrec *j, const char *state,
 			const char *detail)
 {
-	struct hc_json w = out;
+	struct hc_pr *p = &out;
 
-	jw_open(&w, NULL, '{');
-	jw_str(&w, "type", "record");
-	jw_str(&w, "kind", j->kind->name);
-	jw_str(&w, "dev", j->dev);
-	jw_u64(&w, "ifindex", j->ifindex);
-	jw_str(&w, "netns", j->netns);
-	jw_u64(&w, "netns_ino", j->ns.ino);
-	jw_str(&w, "mode", j->mode);
+	hc_pr_open(p, HC_PR_JSON, NULL, '{');
+	hc_pr_fstr(p, HC_PR_JSON, "type", NULL, "record");
+	hc_pr_fstr(p, HC_PR_JSON, "kind", NULL, j->kind->name);
+	hc_pr_fstr(p, HC_PR_JSON, "dev", NULL, j->dev);
+	hc_pr_fu64(p, HC_PR_JSON, "ifindex", NULL, j->ifindex);
+	hc_pr_fstr(p, HC_PR_JSON, "netns", NULL, j->netns);
+	hc_pr_fu64(p, HC_PR_JSON, "netns_ino", NULL, j->ns.ino);
+	hc_pr_fstr(p, HC_PR_JSON, "mode", NULL, j->mode);
 	if (j->kind->json)
-		j->kind->json(j, &w);
-	jw_u64(&w, "pid", j->pid);
-	jw_u64(&w, "seq", j->seq);
-	jw_str(&w, "state", state);
+		j->kind->json(j, p);
+	hc_pr_fu64(p, HC_PR_JSON, "pid", NULL, j->pid);
+	hc_pr_fu64(p, HC_PR_JSON, "seq", NULL, j->seq);
+	hc_pr_fstr(p, HC_PR_JSON, "state", NULL, state);
 	if (detail)
-		jw_str(&w, "detail", detail);
-	jw_close(&w, '}');
-	out = w;
+		hc_pr_fstr(p, HC_PR_JSON, "detail", NULL, detail);
+	hc_pr_close(p, HC_PR_JSON, '}');
 }
 
 /* "WHAT: DETAIL" in text; in JSON the record with its state and detail. */
@@ -250,9 +256,7 @@ int cmd_cleanup(int argc, char **argv)
 		goto out;
 	if (c.all)
 		hc_journal_sweep();
-	out.f = stdout;
-	if (c.json)
-		jw_open(&out, NULL, '[');
+	out_open(c.json);
 	/* The last change first: a filter before its qdisc, GRO before NAPI. */
 	for (i = 0; i < n; i++) {
 		if (!selected(&sel, &recs[i]))
@@ -276,8 +280,7 @@ int cmd_cleanup(int argc, char **argv)
 			       dev ? " on " : "", dev ? dev : "",
 			       c.netns ? " in netns " : "",
 			       c.netns ? c.netns : "");
-	if (c.json)
-		jw_close(&out, ']');
+	hc_pr_close(&out, HC_PR_JSON, ']');
 	ret = left ? HC_EXIT_FAIL : 0;
 out:
 	free(recs);
@@ -305,9 +308,7 @@ int cmd_status(int argc, char **argv)
 	if (ret)
 		return ret;
 	select_init(&sel, dev, c.netns);
-	out.f = stdout;
-	if (c.json)
-		jw_open(&out, NULL, '[');
+	out_open(c.json);
 	for (i = 0; i < n; i++) {
 		if (!selected(&sel, &recs[i]))
 			continue;
@@ -322,9 +323,8 @@ int cmd_status(int argc, char **argv)
 		shown++;
 	}
 	free(recs);
-	if (c.json)
-		jw_close(&out, ']');
-	else if (!shown)
+	hc_pr_close(&out, HC_PR_JSON, ']');
+	if (!c.json && !shown)
 		hc_text_printf(stdout, "hookcmp has nothing attached%s%s\n",
 			       dev ? " to " : "", dev ? dev : "");
 	return 0;

@@ -22,7 +22,7 @@
 #define HC_RUN_DIR "/run/hookcmp"
 
 struct hc_undo_ctx;
-struct hc_json;
+struct hc_pr;
 
 /* How a field is written in a record's file. */
 enum hc_jtype {
@@ -68,7 +68,7 @@ struct hc_jkind {
 	/* Optional: what the record is, after its kind's name: " clsact". */
 	void (*describe)(const struct hc_jrec *j, char *buf, size_t size);
 	/* Optional: its own members of cleanup's JSON record. */
-	void (*json)(const struct hc_jrec *j, struct hc_json *w);
+	void (*json)(const struct hc_jrec *j, struct hc_pr *p);
 };
 
 void hc_journal_kind_add(const struct hc_jkind *kind);

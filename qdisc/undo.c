@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "journal.h"
-#include "json.h"
+#include "print.h"
 #include "qdisc.h"
 #include "undo.h"
 
@@ -194,14 +194,14 @@ static void filter_describe(const struct hc_jrec *j, char *buf, size_t size)
 			 f.handle, j->prog_id);
 }
 
-static void filter_json(const struct hc_jrec *j, struct hc_json *w)
+static void filter_json(const struct hc_jrec *j, struct hc_pr *p)
 {
 	struct hc_filter f = hc_filter_of(j);
 
 	if (!f.kind)
-		jw_u64(w, "prog_id", j->prog_id);
-	jw_u64(w, "prio", f.prio);
-	jw_u64(w, "handle", f.handle);
+		hc_pr_fu64(p, HC_PR_JSON, "prog_id", NULL, j->prog_id);
+	hc_pr_fu64(p, HC_PR_JSON, "prio", NULL, f.prio);
+	hc_pr_fu64(p, HC_PR_JSON, "handle", NULL, f.handle);
 }
 
 HC_JDATA_FITS(struct hc_jfilter);
@@ -234,12 +234,12 @@ static void qdisc_describe(const struct hc_jrec *j, char *buf, size_t size)
 		 j->done ? "" : " (not created yet)");
 }
 
-static void qdisc_json(const struct hc_jrec *j, struct hc_json *w)
+static void qdisc_json(const struct hc_jrec *j, struct hc_pr *p)
 {
-	jw_str(w, "owner",
-	       !j->done					   ? "pending" :
-	       HC_JDATA(j, const struct hc_jqdisc)->shared ? "shared" :
-							     "created");
+	hc_pr_fstr(p, HC_PR_JSON, "owner", NULL,
+		   !j->done				       ? "pending" :
+		   HC_JDATA(j, const struct hc_jqdisc)->shared ? "shared" :
+								 "created");
 }
 
 const struct hc_jkind hc_jkind_qdisc = {

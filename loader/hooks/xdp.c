@@ -15,7 +15,7 @@
 #include <bpf/libbpf.h>
 #include "hooks.h"
 #include "journal.h"
-#include "json.h"
+#include "print.h"
 #include "undo.h"
 #include "nl.h"
 #include "xdp.skel.h"
@@ -535,11 +535,13 @@ static void xdp_describe(const struct hc_jrec *j, char *buf, size_t size)
 		snprintf(buf, size, " %s program %u", j->mode, j->prog_id);
 }
 
-static void xdp_json(const struct hc_jrec *j, struct hc_json *w)
+static void xdp_json(const struct hc_jrec *j, struct hc_pr *p)
 {
-	jw_u64(w, "prog_id", j->prog_id);
-	if (XDP_JREC(j)->foreign_id)
-		jw_u64(w, "replaced_prog_id", XDP_JREC(j)->foreign_id);
+	__u32 foreign = XDP_JREC(j)->foreign_id;
+
+	hc_pr_fu64(p, HC_PR_JSON, "prog_id", NULL, j->prog_id);
+	if (foreign)
+		hc_pr_fu64(p, HC_PR_JSON, "replaced_prog_id", NULL, foreign);
 }
 
 static const struct hc_jfield xdp_fields[] = {
