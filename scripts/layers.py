@@ -5,8 +5,9 @@ which other's symbols (nm). Prints PASS/FAIL lines, as the tests do.
 
   cli/ -> bench/ -> loader/hooks/ -> qdisc/ -> loader/ (the core)
 
-Every use points down that list or stays in its folder, and no two
-files of bench/ use each other, however indirectly.
+Every use points down that list or stays in its folder, no two files
+of bench/ use each other, however indirectly, and only the printer
+(print.o) calls the JSON writer's jw_* functions.
 
   scripts/layers.py [BUILD]     check BUILD (default: build)
   scripts/layers.py --selftest  check that a wrong graph is caught
@@ -94,6 +95,10 @@ def check(uses, objs):
             if la and lb and ORDER.index(lb) > ORDER.index(la):
                 fails.append('%s (%s) uses %s (%s): %s' %
                              (a, la, b, lb, ', '.join(syms[:4])))
+            jw = [s for s in syms if s.startswith('jw_')]
+            if jw and os.path.basename(a) != 'print.o':
+                fails.append('%s writes JSON past the printer: %s' %
+                             (a, ', '.join(jw[:4])))
     bench = {o for o in objs if layer(o) == 'bench'}
     for comp in cycles(bench, uses):
         why = ['%s -> %s (%s)' % (os.path.basename(a), os.path.basename(b),
@@ -105,12 +110,13 @@ def check(uses, objs):
 
 def selftest():
     objs = ['b/loader/util.o', 'b/cli/run.o', 'b/bench/a.o', 'b/bench/b.o',
-            'b/bench/c.o', 'b/loader/hooks/xdp.o', 'b/qdisc/qdisc.o']
+            'b/bench/c.o', 'b/loader/hooks/xdp.o', 'b/qdisc/qdisc.o',
+            'b/loader/print.o', 'b/loader/json.o']
 
-    def graph(edges):
+    def graph(edges, sym='sym'):
         uses = collections.defaultdict(lambda: collections.defaultdict(list))
         for a, b in edges:
-            uses[a][b].append('sym')
+            uses[a][b].append(sym)
         return uses
 
     good = graph([('b/cli/run.o', 'b/bench/a.o'), ('b/bench/a.o', 'b/bench/b.o'),
@@ -121,7 +127,11 @@ def selftest():
     hooks_up = graph([('b/qdisc/qdisc.o', 'b/loader/hooks/xdp.o')])
     circle = graph([('b/bench/a.o', 'b/bench/b.o'), ('b/bench/b.o', 'b/bench/c.o'),
                     ('b/bench/c.o', 'b/bench/a.o')])
+    printer = graph([('b/loader/print.o', 'b/loader/json.o')], 'jw_str')
+    past = graph([('b/loader/hooks/xdp.o', 'b/loader/json.o')], 'jw_str')
     cases = [('layers: a graph that points down passes', good, 0),
+             ('layers: the printer calling jw_* passes', printer, 0),
+             ('layers: a hook calling jw_* is caught', past, 1),
              ('layers: the core using cli is caught', up, 1),
              ('layers: qdisc/ using loader/hooks/ is caught', hooks_up, 1),
              ('layers: three bench/ files in a circle are caught', circle, 1)]
@@ -150,8 +160,9 @@ def main():
     for f in fails:
         print('FAIL layers: %s' % f)
     if not fails:
-        print('PASS layers: %d objects: every use points down %s, and no '
-              'bench/ files in a circle' % (len(objs), ' -> '.join(reversed(ORDER))))
+        print('PASS layers: %d objects: every use points down %s, no '
+              'bench/ files in a circle, JSON only through the printer' %
+              (len(objs), ' -> '.join(reversed(ORDER))))
     return 1 if fails else 0
 
 
