@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs every test, or the named suites (the first word of run's NAME, and
-# valgrind), or tests of a suite by name: netns:cgroup runs test_cgroup of
-# tests/netns.sh (the suites that run tests/lib.sh's run_tests: netns,
-# bench, bench-dev). Each prints PASS/FAIL/SKIP lines, its checks,
+# valgrind), or tests of a suite by name: netns:cgroup runs test_cgroup,
+# which tests/netns.sh has from tests/hooks/cgroup.sh, a hook's own file
+# (the suites that run tests/lib.sh's run_tests: netns, bench, bench-dev). Each prints PASS/FAIL/SKIP lines, its checks,
 # counted here into the one summary line; its tests are its "# test NAME"
 # functions (a suite without them is one). Exits non-zero if anything
 # failed.
