@@ -237,7 +237,10 @@ static int lwt_attach(struct hc_run *r)
 	j->addr = cfg(r)->addr;
 	j->plen = cfg(r)->plen;
 	j->forwarding = !on;
-	/* The record first, with its name: the route carries it. */
+	/*
+	 * The record first, for its seq, then again with the name made of
+	 * it: the route carries that name, cleanup's proof of ownership.
+	 */
 	err = r->no_journal ? 0 : hc_journal_add(rec, r->netns, &r->err);
 	snprintf(j->name, sizeof(j->name), "hookcmp.%d.%llu", getpid(),
 		 (unsigned long long)rec->seq);
