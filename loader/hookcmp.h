@@ -256,6 +256,11 @@ int hc_prog_load(struct hc_run *r, struct bpf_object_skeleton *s,
 		 const char *prog);
 int hc_prog_runs(const struct hc_run *r, __u64 *runs);
 void hc_prog_unload(struct hc_run *r);
+/*
+ * A hook's run state, size bytes zeroed, hung on r for free to release
+ * at unload (also after a load that failed halfway); NULL: no memory.
+ */
+void *hc_state_new(struct hc_run *r, size_t size, void (*free)(void *));
 
 /*
  * loader/hooks/cg.c: the cgroup2 hierarchy's root as this process reaches

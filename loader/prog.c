@@ -2,6 +2,7 @@
 /* The parts of loading a hook's skeleton that every hook shares. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -83,6 +84,13 @@ int hc_prog_runs(const struct hc_run *r, __u64 *runs)
 		return -errno;
 	*runs = info.run_cnt;
 	return 0;
+}
+
+void *hc_state_new(struct hc_run *r, size_t size, void (*free)(void *))
+{
+	r->state = calloc(1, size);
+	r->state_free = r->state ? free : NULL;
+	return r->state;
 }
 
 void hc_prog_unload(struct hc_run *r)

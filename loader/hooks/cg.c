@@ -203,17 +203,15 @@ static int enter(int dir_fd)
 
 static int cg_load(struct hc_run *r)
 {
-	struct cg_state *st = calloc(1, sizeof(*st));
-	struct cg_bpf *s = st ? cg_bpf__open_opts(hc_prog_open_opts()) : NULL;
+	struct cg_state *st = hc_state_new(r, sizeof(*st), state_destroy);
+	struct cg_bpf *s;
 
-	if (!s) {
-		free(st);
-		return -errno;
-	}
-	st->skel = s;
+	if (!st)
+		return -ENOMEM;
 	st->sock.fd = st->root_fd = st->dir_fd = st->link_fd = -1;
-	r->state = st;
-	r->state_free = state_destroy;
+	s = st->skel = cg_bpf__open_opts(hc_prog_open_opts());
+	if (!s)
+		return -errno;
 	s->rodata->hc_conf = r->conf;
 	return hc_prog_load(r, s->skeleton, r->bare ? "hc_cg_bare" : "hc_cg");
 }

@@ -91,14 +91,12 @@ static void state_free(void *p)
 
 static int lwt_load(struct hc_run *r)
 {
-	struct lwt_state *st = calloc(1, sizeof(*st));
+	struct lwt_state *st = hc_state_new(r, sizeof(*st), state_free);
 	struct lwt_bpf *s;
 
 	if (!st)
 		return -ENOMEM;
 	st->forwarding = -1;
-	r->state = st;
-	r->state_free = state_free;
 	s = st->skel = lwt_bpf__open_opts(hc_prog_open_opts());
 	if (!s)
 		return -errno;

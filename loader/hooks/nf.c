@@ -91,16 +91,13 @@ static int nf_load(struct hc_run *r)
 			    "--hook tc or socket works on any kernel");
 		return -EOPNOTSUPP;
 	}
-	st = calloc(1, sizeof(*st));
-	s = st ? nf_bpf__open_opts(hc_prog_open_opts()) : NULL;
-	if (!s) {
-		free(st);
-		return -errno;
-	}
-	st->skel = s;
+	st = hc_state_new(r, sizeof(*st), state_destroy);
+	if (!st)
+		return -ENOMEM;
 	st->link[0].fd = st->link[1].fd = -1;
-	r->state = st;
-	r->state_free = state_destroy;
+	s = st->skel = nf_bpf__open_opts(hc_prog_open_opts());
+	if (!s)
+		return -errno;
 	bpf_object__for_each_program(p, s->obj) {
 		bpf_program__set_type(p, HC_BPF_PROG_TYPE_NETFILTER);
 		bpf_program__set_expected_attach_type(p, HC_BPF_NETFILTER);

@@ -55,7 +55,7 @@ static void state_free(void *p)
 
 static int sock_load(struct hc_run *r)
 {
-	struct sock_state *st = calloc(1, sizeof(*st));
+	struct sock_state *st = hc_state_new(r, sizeof(*st), state_free);
 	const char *prog =
 		udp(r) ? "hc_sock_net" : "hc_sock_mac";
 	struct sock_bpf *s;
@@ -63,8 +63,6 @@ static int sock_load(struct hc_run *r)
 	if (!st)
 		return -ENOMEM;
 	st->sock.fd = -1;
-	r->state = st;
-	r->state_free = state_free;
 	s = st->skel = sock_bpf__open_opts(hc_prog_open_opts());
 	if (!s)
 		return -errno;

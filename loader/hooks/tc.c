@@ -57,14 +57,12 @@ static void state_free(void *p)
 
 static int tc_load(struct hc_run *r)
 {
-	struct tc_state *st = calloc(1, sizeof(*st));
+	struct tc_state *st = hc_state_new(r, sizeof(*st), state_free);
 	struct tc_bpf *s;
 
 	if (!st)
 		return -ENOMEM;
 	st->link_fd = -1;
-	r->state = st;
-	r->state_free = state_free;
 	s = st->skel = tc_bpf__open_opts(hc_prog_open_opts());
 	if (!s)
 		return -errno;

@@ -57,7 +57,7 @@ static void state_free(void *p)
 
 static int xdp_load(struct hc_run *r)
 {
-	struct xdp_state *st = calloc(1, sizeof(*st));
+	struct xdp_state *st = hc_state_new(r, sizeof(*st), state_free);
 	struct xdp_bpf *s;
 	__u32 key = 0;
 	int err;
@@ -65,8 +65,6 @@ static int xdp_load(struct hc_run *r)
 	if (!st)
 		return -ENOMEM;
 	hc_xdp_state_init(&st->x);
-	r->state = st;
-	r->state_free = state_free;
 	s = st->skel = xdp_bpf__open_opts(hc_prog_open_opts());
 	if (!s)
 		return -errno;
