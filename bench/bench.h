@@ -437,14 +437,16 @@ struct bench_clock {
 	pid_t self_pid, softirqd_pid, softirqd_dut_pid, own_pid[BENCH_MAX_OWN];
 };
 
-struct bench {
-	/* options */
+/*
+ * What the command line asked for: set while the options are parsed and
+ * their defaults filled in (cli/bench.c), read-only from then on.
+ */
+struct bench_opts {
 	int scenario, cpu_mode, topology;
 	__u32 rounds, max_rounds, packets, seed;
 	__u32 windows,
 		window_packets; /* veth: per row and round; 0: calibrate */
 	__u32 visits; /* veth: turns per row and round, the windows shared out */
-	__u32 visit_windows; /* the windows of the visit now measured */
 	double target_ci; /* percent; 0: a fixed number of rounds */
 	double max_time; /* with it: give up after this many seconds; 0: none */
 	const char *hooks, *out_path, *csv_path, *plot_dir, *netns;
@@ -452,8 +454,6 @@ struct bench {
 	bool json, help, no_bare, seed_set, per_cpu;
 	unsigned int runs; /* --runs: this many runs, each a bench again */
 	const char *plan_path; /* --plan: an earlier run's rows and windows */
-	bool planned; /* the rows' windows come from it, not the warm-up */
-	struct jp *plan_doc; /* its document */
 	bool no_path, profile;
 	__u32 profile_top;
 	/* --dev */
@@ -463,14 +463,13 @@ struct bench {
 	struct bench_variant variant[BENCH_MAX_VARIANTS];
 	int nvariants;
 	double variant_timeout; /* seconds a --setup or --undo may take */
-	struct hc_jrec variant_rec; /* the --undo due, for cleanup if killed */
+	const char *journal_dir; /* --journal */
+	bool pretty; /* -p */
+	unsigned long long given; /* the options given, by index */
+};
 
-	/* opened before any row runs */
-	FILE *out, *csv;
-	char plot_sh[512];
-	int perf_fd, perf_ack, perf_idx;
-
-	/* topology */
+/* Where rows run: the topology's namespaces, devices, sink and generator. */
+struct bench_net {
 	const struct bench_topo *topo;
 	int fd_root, fd_gen, fd_dut; /* fd_gen: where the thread waits */
 	struct hc_nl *nl_gen, *nl_dut;
@@ -488,35 +487,60 @@ struct bench {
 	struct hc_jrec tuned[3];
 	int ntuned;
 	struct hc_jrec other_rec;
-	const char *journal_dir; /* --journal */
-	bool pretty; /* -p */
-	unsigned long long given; /* the options given, by index */
 	struct bench_dut dut;
 	bool threaded; /* split: NAPI kthreads to pin again when NAPI returns */
 	struct bench_clock clock;
-	/* path.c: the kernel's symbols, and the sampler of a sampled visit */
-	struct hc_ksyms ksyms;
-	char ksyms_why[160]; /* they cannot be read: why */
-	struct hc_sampler *smp;
-	bool path_pass; /* the path check's visits: kinds count their runs */
-	bool bpf_stats; /* on in them: BPF programs count their runs */
 	struct hc_gen gen;
 	int gen_fd; /* the generator's own program, gen.prog_fd between rows */
 	struct hc_pkt_spec spec; /* the frame, but for size and destination */
 	__u32 frame_size; /* what the generator sends now */
 	bool frame_local;
 	struct in_addr frame_dst4;
+};
 
-	struct bench_env env;
+/* What watches a visit: perf's control channel, or the sampler (path.c). */
+struct bench_watch {
+	int perf_fd, perf_ack, perf_idx; /* perf_idx: --perf-row's row */
+	struct hc_ksyms ksyms; /* the kernel's symbols */
+	char ksyms_why[160]; /* they cannot be read: why */
+	struct hc_sampler *smp;
+};
+
+/* The visit measured now, as run.c and variant.c set it up. */
+struct bench_visit {
+	__u32 windows; /* its windows */
+	bool path_pass; /* the path check's visits: kinds count their runs */
+	bool bpf_stats; /* on in them: BPF programs count their runs */
+	struct hc_jrec variant_rec; /* the --undo due, for cleanup if killed */
+};
+
+/* The scenario's rows, built once, and the plan that sized their windows. */
+struct bench_rows {
 	const struct bench_scenario *scen;
-	struct bench_row rows[BENCH_MAX_ROWS + 1];
-	int nrows;
+	struct bench_row row[BENCH_MAX_ROWS + 1];
+	int n;
 	bool too_many;
+	bool planned; /* the rows' windows come from it, not the warm-up */
+	struct jp *plan_doc; /* --plan's document */
+};
+
+/* What the rounds came to, beyond the rows' own: the report's. */
+struct bench_result {
 	bool ran; /* the rounds began: there is a report to give */
 	int nrounds; /* measured rounds */
 	bool target_reached;
 	struct st_stop stop; /* --target-ci's checks so far */
 	double resolution_ns, resolution_pct;
+};
+
+struct bench {
+	struct bench_opts opt;
+	struct bench_net net;
+	struct bench_watch watch;
+	struct bench_visit visit;
+	struct bench_env env; /* the machine, before the run and after */
+	struct bench_rows rows;
+	struct bench_result res;
 };
 
 /* variant.c */

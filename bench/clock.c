@@ -77,7 +77,7 @@ static pid_t ksoftirqd(int cpu)
 
 int bench_clock_open(struct bench *b)
 {
-	struct bench_clock *c = &b->clock;
+	struct bench_clock *c = &b->net.clock;
 	pid_t p = ksoftirqd(BENCH_CPU_GEN), q = ksoftirqd(BENCH_CPU_DUT);
 	struct hc_err err = {};
 	int i;
@@ -111,7 +111,7 @@ static int set_clocks(const struct bench *b, int *fds, int *nfds, int max,
 	for (i = 0; i < *nfds; i++)
 		close(fds[i]);
 	*nfds = 0;
-	if (b->clock.self < 0)
+	if (b->net.clock.self < 0)
 		return 0;
 	for (i = 0; i < n && i < max && !ret; i++) {
 		fds[i] = task_clock(pids[i]);
@@ -123,7 +123,7 @@ static int set_clocks(const struct bench *b, int *fds, int *nfds, int max,
 
 int bench_clock_napi(struct bench *b, const pid_t *pids, int n)
 {
-	struct bench_clock *c = &b->clock;
+	struct bench_clock *c = &b->net.clock;
 	int ret = set_clocks(b, c->napi, &c->nnapi, BENCH_MAX_NAPI, pids, n);
 
 	/* What they count, for the scope checks (scope.c). */
@@ -134,7 +134,7 @@ int bench_clock_napi(struct bench *b, const pid_t *pids, int n)
 
 int bench_clock_own(struct bench *b, const pid_t *pids, int n)
 {
-	struct bench_clock *c = &b->clock;
+	struct bench_clock *c = &b->net.clock;
 	int ret = set_clocks(b, c->own, &c->nown, BENCH_MAX_OWN, pids, n);
 
 	if (c->nown)
@@ -144,7 +144,7 @@ int bench_clock_own(struct bench *b, const pid_t *pids, int n)
 
 int bench_clock_tids(const struct bench *b, bool dut, pid_t *tids, int max)
 {
-	const struct bench_clock *c = &b->clock;
+	const struct bench_clock *c = &b->net.clock;
 	int n = 0, i;
 
 	if (c->self < 0)
@@ -170,14 +170,14 @@ __u64 bench_clock_read_own(const struct bench *b)
 	__u64 ns = 0;
 	int i;
 
-	for (i = 0; i < b->clock.nown; i++)
-		ns += value(b->clock.own[i]);
+	for (i = 0; i < b->net.clock.nown; i++)
+		ns += value(b->net.clock.own[i]);
 	return ns;
 }
 
 __u64 bench_clock_read(const struct bench *b, bool dut)
 {
-	const struct bench_clock *c = &b->clock;
+	const struct bench_clock *c = &b->net.clock;
 	__u64 ns = 0;
 	int i;
 
@@ -190,7 +190,7 @@ __u64 bench_clock_read(const struct bench *b, bool dut)
 
 void bench_clock_close(struct bench *b)
 {
-	struct bench_clock *c = &b->clock;
+	struct bench_clock *c = &b->net.clock;
 
 	bench_clock_napi(b, NULL, 0);
 	bench_clock_own(b, NULL, 0);

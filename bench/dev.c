@@ -54,7 +54,7 @@ int bench_journal(struct bench *b, struct hc_jrec *rec,
 {
 	char name[IF_NAMESIZE] = "";
 
-	if (!b->journal)
+	if (!b->net.journal)
 		return 0;
 	/* prio, handle and val are the caller's; a second write replaces. */
 	rec->kind = kind;
@@ -63,7 +63,7 @@ int bench_journal(struct bench *b, struct hc_jrec *rec,
 	if_indextoname(ifindex, name);
 	snprintf(rec->dev, sizeof(rec->dev), "%s", name);
 	snprintf(rec->mode, sizeof(rec->mode), "%s", mode ? mode : "");
-	return hc_journal_add(rec, b->netns, err);
+	return hc_journal_add(rec, b->opt.netns, err);
 }
 
 /* ---- finding the device: nothing changes yet ---- */
@@ -73,11 +73,12 @@ static int no_device(struct bench *b, const char *dev, struct hc_err *err)
 	char where[200], elsewhere[256];
 
 	snprintf(where, sizeof(where), "%s%s%s",
-		 b->netns ? "network namespace '" : "this network namespace",
-		 b->netns ? b->netns : "", b->netns ? "'" : "");
-	bench_enter(b->fd_root);
+		 b->opt.netns ? "network namespace '" :
+				"this network namespace",
+		 b->opt.netns ? b->opt.netns : "", b->opt.netns ? "'" : "");
+	bench_enter(b->net.fd_root);
 	hc_netns_with_dev(dev, elsewhere, sizeof(elsewhere));
-	bench_enter(b->fd_dut);
+	bench_enter(b->net.fd_dut);
 	if (elsewhere[0])
 		hc_err_set(
 			err,
@@ -157,7 +158,7 @@ static const char *cpulist(const cpu_set_t *set, char *buf, size_t size)
 static void irq_cpus(struct bench *b)
 {
 	char path[320], cpus[64], comm[32], prefix[32];
-	struct bench_dut *d = &b->dut;
+	struct bench_dut *d = &b->net.dut;
 	size_t len = 0, size = sizeof(d->irq_cpus);
 	struct dirent *de;
 	pid_t pids[64];
@@ -167,7 +168,7 @@ static void irq_cpus(struct bench *b)
 	d->irq_cpus[0] = '\0';
 	CPU_ZERO(&d->rx_set);
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device/msi_irqs",
-		 b->dut_name);
+		 b->net.dut_name);
 	dir = opendir(path);
 	while (dir && (de = readdir(dir))) {
 		if (de->d_name[0] == '.')
@@ -184,8 +185,8 @@ static void irq_cpus(struct bench *b)
 	if (dir)
 		closedir(dir);
 	/* The kernel names them (6.9+); before, their names, cut to 15. */
-	n = hc_nl_napi_threads(b->if_dut, pids, 64, NULL);
-	snprintf(prefix, sizeof(prefix), "napi/%s-", b->dut_name);
+	n = hc_nl_napi_threads(b->net.if_dut, pids, 64, NULL);
+	snprintf(prefix, sizeof(prefix), "napi/%s-", b->net.dut_name);
 	prefix[15] = '\0';
 	if (n < 0)
 		n = bench_threads("/proc", prefix, pids, 64);
@@ -208,7 +209,7 @@ static void irq_cpus(struct bench *b)
  */
 static void pin_away(struct bench *b)
 {
-	struct bench_dut *d = &b->dut;
+	struct bench_dut *d = &b->net.dut;
 	char *rx = d->rx_list;
 	cpu_set_t spare;
 	int i;
@@ -221,7 +222,8 @@ static void pin_away(struct bench *b)
 		d->rx_set = spare;
 		fprintf(stderr,
 			"Warning: where %s's receive work runs is unknown: the rows' cost is the busy time of every CPU bench may run on (%s), bench's own with it\n",
-			b->dut_name, cpulist(&spare, rx, sizeof(d->rx_list)));
+			b->net.dut_name,
+			cpulist(&spare, rx, sizeof(d->rx_list)));
 		return;
 	}
 	for (i = 0; i < CPU_SETSIZE; i++)
@@ -262,32 +264,33 @@ static int rx_queues(const char *dev)
 
 static void dut_read(struct bench *b)
 {
-	struct bench_dut *d = &b->dut;
+	struct bench_dut *d = &b->net.dut;
 	struct in_addr a;
 	int on;
 
-	hc_ethtool_driver(b->dut_name, d->driver, sizeof(d->driver));
-	d->queues = rx_queues(b->dut_name);
+	hc_ethtool_driver(b->net.dut_name, d->driver, sizeof(d->driver));
+	d->queues = rx_queues(b->net.dut_name);
 	irq_cpus(b);
-	if (!hc_nl_addr4_get(b->nl_dut, b->if_dut, &a, NULL))
+	if (!hc_nl_addr4_get(b->net.nl_dut, b->net.if_dut, &a, NULL))
 		inet_ntop(AF_INET, &a, d->ip, sizeof(d->ip));
-	d->threaded = !hc_dev_threaded(b->dut_name, &on) && on;
-	hc_ethtool_gro(b->dut_name, &d->gro);
-	hc_ethtool_stat_names(b->dut_name, &d->stats);
+	d->threaded = !hc_dev_threaded(b->net.dut_name, &on) && on;
+	hc_ethtool_gro(b->net.dut_name, &d->gro);
+	hc_ethtool_stat_names(b->net.dut_name, &d->stats);
 }
 
 static int find_other(struct bench *b, struct hc_err *err)
 {
-	if (!b->other_dev)
+	if (!b->opt.other_dev)
 		return 0;
-	if (!strcmp(b->other_dev, b->dev)) {
+	if (!strcmp(b->opt.other_dev, b->opt.dev)) {
 		hc_err_set(err, "--other-dev %s is the device under test",
-			   b->other_dev);
+			   b->opt.other_dev);
 		return -EINVAL;
 	}
-	snprintf(b->other_name, sizeof(b->other_name), "%s", b->other_dev);
-	b->if_other = if_nametoindex(b->other_dev);
-	return b->if_other ? 0 : no_device(b, b->other_dev, err);
+	snprintf(b->net.other_name, sizeof(b->net.other_name), "%s",
+		 b->opt.other_dev);
+	b->net.if_other = if_nametoindex(b->opt.other_dev);
+	return b->net.if_other ? 0 : no_device(b, b->opt.other_dev, err);
 }
 
 /* --tune gro=on,threaded=off,channels=4: each key known, each value sane. */
@@ -302,7 +305,7 @@ static int tune_each(struct bench *b, struct hc_err *err,
 	__u64 n;
 	int ret;
 
-	snprintf(list, sizeof(list), "%s", b->tune ? b->tune : "");
+	snprintf(list, sizeof(list), "%s", b->opt.tune ? b->opt.tune : "");
 	for (w = strtok_r(list, ",", &save); w;
 	     w = strtok_r(NULL, ",", &save)) {
 		eq = strchr(w, '=');
@@ -347,46 +350,47 @@ static int dev_open(struct bench *b, struct hc_err *err)
 	bool uplink = false;
 	int ret;
 
-	snprintf(b->dut_name, sizeof(b->dut_name), "%s", b->dev);
-	if (strlen(b->dev) >= IF_NAMESIZE) {
-		hc_err_set(err, "device name '%s' is too long", b->dev);
+	snprintf(b->net.dut_name, sizeof(b->net.dut_name), "%s", b->opt.dev);
+	if (strlen(b->opt.dev) >= IF_NAMESIZE) {
+		hc_err_set(err, "device name '%s' is too long", b->opt.dev);
 		return -EINVAL;
 	}
 	ret = tune_each(b, err, NULL);
 	if (ret)
 		return ret;
-	if (b->netns) {
-		ret = hc_enter_netns(b->netns, err);
+	if (b->opt.netns) {
+		ret = hc_enter_netns(b->opt.netns, err);
 		if (ret)
 			return ret;
 		/* /sys/class/net of the DUT's namespace, as ip netns exec. */
 		hc_sysfs_here();
 	}
-	b->fd_dut = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	b->fd_gen = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (b->fd_dut < 0 || b->fd_gen < 0)
+	b->net.fd_dut = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	b->net.fd_gen = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (b->net.fd_dut < 0 || b->net.fd_gen < 0)
 		return -errno;
-	b->if_dut = if_nametoindex(b->dev);
-	if (!b->if_dut)
-		return no_device(b, b->dev, err);
-	b->nl_dut = hc_nl_open(err);
-	if (!b->nl_dut)
+	b->net.if_dut = if_nametoindex(b->opt.dev);
+	if (!b->net.if_dut)
+		return no_device(b, b->opt.dev, err);
+	b->net.nl_dut = hc_nl_open(err);
+	if (!b->net.nl_dut)
 		return -errno;
 	/* Without -n we run where the caller is: their ssh most likely too. */
-	if (!b->force && !b->netns &&
-	    !hc_nl_default_route_via(b->nl_dut, b->if_dut, &uplink, &e) &&
+	if (!b->opt.force && !b->opt.netns &&
+	    !hc_nl_default_route_via(b->net.nl_dut, b->net.if_dut, &uplink,
+				     &e) &&
 	    uplink) {
 		hc_err_set(
 			err,
 			"%s holds this namespace's default route: bench could cut you off (ssh); --force measures it anyway",
-			b->dev);
+			b->opt.dev);
 		return -EBUSY;
 	}
-	ret = find_other(b, err) ?: hc_dev_mac(b->dev, b->dut_mac);
+	ret = find_other(b, err) ?: hc_dev_mac(b->opt.dev, b->net.dut_mac);
 	if (ret)
 		return ret;
 	dut_read(b);
-	b->journal = true;
+	b->net.journal = true;
 	return 0;
 }
 
@@ -405,19 +409,20 @@ static int tune_original(struct bench *b, struct hc_jrec *rec,
 	int n, i, ret;
 
 	hc_netns_self(&here);
-	hc_dev_mac(b->dut_name, mac);
+	hc_dev_mac(b->net.dut_name, mac);
 	ret = hc_journal_list(&recs, &n, err);
 	for (i = 0; !ret && i < n; i++) {
 		o = &recs[i];
 		if (o->bad[0] || o->kind != rec->kind ||
-		    o->ifindex != b->if_dut || !hc_netns_same(&o->ns, &here) ||
+		    o->ifindex != b->net.if_dut ||
+		    !hc_netns_same(&o->ns, &here) ||
 		    memcmp(o->mac, mac, sizeof(mac)))
 			continue;
 		if (hc_journal_alive(o)) {
 			hc_err_set(
 				err,
 				"--tune %s: hookcmp %d has changed it on %s already",
-				rec->kind->name, o->pid, b->dut_name);
+				rec->kind->name, o->pid, b->net.dut_name);
 			ret = -EBUSY;
 		} else if (!first || o->seq < first->seq) {
 			first = o;
@@ -432,25 +437,25 @@ static int tune_original(struct bench *b, struct hc_jrec *rec,
 static int tune_one(struct bench *b, const struct tune *t, long v,
 		    struct hc_err *err)
 {
-	struct hc_jrec *rec = &b->tuned[b->ntuned];
+	struct hc_jrec *rec = &b->net.tuned[b->net.ntuned];
 	__u32 *val = HC_JDATA(rec, struct bench_jval)->val;
 	struct ethtool_channels ch;
 	int old = 0, ret;
 	bool gro;
 
-	if (b->ntuned == 3) {
+	if (b->net.ntuned == 3) {
 		hc_err_set(err, "--tune %s: once is enough", t->key);
 		return -EINVAL;
 	}
 	memset(rec, 0, sizeof(*rec));
 	ret = t->kind == &bench_jkind_gro ?
-		      hc_ethtool_gro(b->dut_name, &gro) :
+		      hc_ethtool_gro(b->net.dut_name, &gro) :
 	      t->kind == &bench_jkind_threaded ?
-		      hc_dev_threaded(b->dut_name, &old) :
-		      hc_ethtool_channels(b->dut_name, &ch);
+		      hc_dev_threaded(b->net.dut_name, &old) :
+		      hc_ethtool_channels(b->net.dut_name, &ch);
 	if (ret) {
 		hc_err_set(err, "--tune %s: reading it on %s", t->key,
-			   b->dut_name);
+			   b->net.dut_name);
 		return ret;
 	}
 	val[0] = t->kind == &bench_jkind_gro ? gro : old;
@@ -466,27 +471,28 @@ static int tune_one(struct bench *b, const struct tune *t, long v,
 	}
 	rec->kind = t->kind;
 	/* The old value is on disk before the new one is set. */
-	ret = b->journal ? hc_journal_lock(err) : 0;
+	ret = b->net.journal ? hc_journal_lock(err) : 0;
 	if (ret)
 		return ret;
-	ret = (b->journal ? tune_original(b, rec, err) : 0) ?:
-		      bench_journal(b, rec, t->kind, b->if_dut, t->key, true, err) ?:
+	ret = (b->net.journal ? tune_original(b, rec, err) : 0) ?:
+		      bench_journal(b, rec, t->kind, b->net.if_dut, t->key, true, err) ?:
 		      t->kind == &bench_jkind_gro ?
-		      hc_ethtool_set_gro(b->dut_name, v) :
+		      hc_ethtool_set_gro(b->net.dut_name, v) :
 	      t->kind == &bench_jkind_threaded ?
-		      hc_dev_set_threaded(b->dut_name, v) :
-		      hc_ethtool_set_channels(b->dut_name, &ch);
+		      hc_dev_set_threaded(b->net.dut_name, v) :
+		      hc_ethtool_set_channels(b->net.dut_name, &ch);
 	if (ret) {
 		/* Nothing changed: nothing to put back. */
 		hc_journal_del(rec);
 		if (ret != -EBUSY)
-			hc_err_set(err, "--tune %s on %s", t->key, b->dut_name);
+			hc_err_set(err, "--tune %s on %s", t->key,
+				   b->net.dut_name);
 	}
-	if (b->journal)
+	if (b->net.journal)
 		hc_journal_unlock();
 	if (ret)
 		return ret;
-	b->ntuned++;
+	b->net.ntuned++;
 	return 0;
 }
 
@@ -496,45 +502,47 @@ static int other_up(struct bench *b, struct hc_err *err)
 	char peer[IF_NAMESIZE];
 	int i, ret;
 
-	for (i = 0; i < b->nrows && !b->rows[i].other; i++)
+	for (i = 0; i < b->rows.n && !b->rows.row[i].other; i++)
 		;
-	if (i == b->nrows || b->other_dev)
+	if (i == b->rows.n || b->opt.other_dev)
 		return 0;
-	snprintf(b->other_name, sizeof(b->other_name), "hcx%d", getpid());
+	snprintf(b->net.other_name, sizeof(b->net.other_name), "hcx%d",
+		 getpid());
 	snprintf(peer, sizeof(peer), "hcy%d", getpid());
 	/* Journalled by name before it exists: cleanup checks it is a veth. */
-	ret = hc_nl_veth_add(b->nl_dut, b->other_name, peer, -1, err);
+	ret = hc_nl_veth_add(b->net.nl_dut, b->net.other_name, peer, -1, err);
 	if (ret) {
-		hc_err_set(err, "creating the veth pair %s-%s", b->other_name,
-			   peer);
+		hc_err_set(err, "creating the veth pair %s-%s",
+			   b->net.other_name, peer);
 		return ret;
 	}
-	b->if_other = if_nametoindex(b->other_name);
-	ret = bench_journal(b, &b->other_rec, &bench_jkind_link, b->if_other, "veth", true, err) ?:
-		      hc_nl_link_up(b->nl_dut, b->if_other, true, err);
+	b->net.if_other = if_nametoindex(b->net.other_name);
+	ret = bench_journal(b, &b->net.other_rec, &bench_jkind_link, b->net.if_other, "veth", true, err) ?:
+		      hc_nl_link_up(b->net.nl_dut, b->net.if_other, true, err);
 	if (ret)
-		hc_err_set(err, "bringing %s up", b->other_name);
+		hc_err_set(err, "bringing %s up", b->net.other_name);
 	return ret;
 }
 
 static void dev_header(const struct bench *b)
 {
-	const struct bench_dut *d = &b->dut;
+	const struct bench_dut *d = &b->net.dut;
 	char local[200] = "";
 	size_t len = 0;
 	int i;
 
 	fprintf(stderr,
 		"device %s%s%s: driver %s, %d RX queue%s, GRO %s, threaded NAPI %s; receive work on %s\n",
-		b->dut_name, b->netns ? " in netns " : "",
-		b->netns ? b->netns : "", d->driver[0] ? d->driver : "?",
-		d->queues, d->queues > 1 ? "s" : "", d->gro ? "on" : "off",
+		b->net.dut_name, b->opt.netns ? " in netns " : "",
+		b->opt.netns ? b->opt.netns : "",
+		d->driver[0] ? d->driver : "?", d->queues,
+		d->queues > 1 ? "s" : "", d->gro ? "on" : "off",
 		d->threaded ? "on" : "off",
 		d->irq_cpus[0] ?
 			d->irq_cpus :
 			"CPUs unknown (no MSI interrupts or NAPI kthreads found)");
-	for (i = 0; i < b->nrows; i++) {
-		const struct bench_row *r = &b->rows[i];
+	for (i = 0; i < b->rows.n; i++) {
+		const struct bench_row *r = &b->rows.row[i];
 		const char *dst = r->hook ? r->hook->dst4 : NULL;
 
 		if (r->local && len < sizeof(local))
@@ -545,15 +553,15 @@ static void dev_header(const struct bench *b)
 	}
 	fprintf(stderr,
 		"send to dst MAC %02x:%02x:%02x:%02x:%02x:%02x, dst IP %s, UDP dport 9%s%s%s\n",
-		b->dut_mac[0], b->dut_mac[1], b->dut_mac[2], b->dut_mac[3],
-		b->dut_mac[4], b->dut_mac[5], d->ip[0] ? d->ip : "(none)",
-		len ? " (" : "", local,
+		b->net.dut_mac[0], b->net.dut_mac[1], b->net.dut_mac[2],
+		b->net.dut_mac[3], b->net.dut_mac[4], b->net.dut_mac[5],
+		d->ip[0] ? d->ip : "(none)", len ? " (" : "", local,
 		len ? " see only frames addressed so)" : "");
 	if (len && !d->ip[0])
 		fprintf(stderr,
 			"Warning: %s has no IPv4 address: %s will see nothing\n",
-			b->dut_name, local);
-	if (b->gen_cmd)
+			b->net.dut_name, local);
+	if (b->opt.gen_cmd)
 		fprintf(stderr,
 			"--gen-cmd runs for every window, with HC_ROW, HC_ROUND, HC_SIZE, HC_DEV, HC_DST_MAC, HC_DST_IP and HC_DST_PORT in its environment\n");
 }
@@ -567,7 +575,7 @@ static int dev_up(struct bench *b, struct hc_err *err)
 	if (ret)
 		return ret;
 	/* --tune threaded=on makes new kthreads, wherever they run. */
-	if (b->ntuned)
+	if (b->net.ntuned)
 		irq_cpus(b);
 	pin_away(b);
 	return 0;
@@ -590,30 +598,30 @@ static void dev_down(struct bench *b)
 {
 	int i;
 
-	if (b->fd_dut >= 0)
-		bench_enter(b->fd_dut);
-	for (i = b->ntuned - 1; i >= 0; i--) {
-		if (bench_tune_put(&b->tuned[i]))
-			settle(&b->tuned[i]);
+	if (b->net.fd_dut >= 0)
+		bench_enter(b->net.fd_dut);
+	for (i = b->net.ntuned - 1; i >= 0; i--) {
+		if (bench_tune_put(&b->net.tuned[i]))
+			settle(&b->net.tuned[i]);
 		else
-			hc_journal_del(&b->tuned[i]);
+			hc_journal_del(&b->net.tuned[i]);
 	}
-	if (b->other_rec.name[0]) {
-		if (hc_nl_link_del(b->nl_dut, b->if_other, NULL))
-			settle(&b->other_rec);
+	if (b->net.other_rec.name[0]) {
+		if (hc_nl_link_del(b->net.nl_dut, b->net.if_other, NULL))
+			settle(&b->net.other_rec);
 		else
-			hc_journal_del(&b->other_rec);
+			hc_journal_del(&b->net.other_rec);
 	}
-	hc_nl_close(b->nl_dut);
-	b->nl_dut = NULL;
-	hc_ethtool_names_free(&b->dut.stats);
-	if (b->fd_root >= 0)
-		bench_enter(b->fd_root);
-	if (b->fd_gen >= 0)
-		close(b->fd_gen);
-	if (b->fd_dut >= 0)
-		close(b->fd_dut);
-	b->fd_gen = b->fd_dut = -1;
+	hc_nl_close(b->net.nl_dut);
+	b->net.nl_dut = NULL;
+	hc_ethtool_names_free(&b->net.dut.stats);
+	if (b->net.fd_root >= 0)
+		bench_enter(b->net.fd_root);
+	if (b->net.fd_gen >= 0)
+		close(b->net.fd_gen);
+	if (b->net.fd_dut >= 0)
+		close(b->net.fd_dut);
+	b->net.fd_gen = b->net.fd_dut = -1;
 }
 
 /* ---- a window ---- */
@@ -636,7 +644,7 @@ static double busy_ns(const struct bench *b)
 	if (bench_snap_read(&s) || !(s.hz > 0))
 		return NAN;
 	for (i = 0; i < BENCH_MAX_CPUS; i++)
-		if (CPU_ISSET(i, &b->dut.rx_set) && s.cpu[i].stat)
+		if (CPU_ISSET(i, &b->net.dut.rx_set) && s.cpu[i].stat)
 			ticks += s.cpu[i].busy;
 	return ticks * 1e9 / s.hz;
 }
@@ -801,27 +809,27 @@ struct traffic {
 static int traffic_start(struct bench *b, struct bench_row *r, int round,
 			 struct traffic *t)
 {
-	const char *argv[] = { "/bin/sh", "-c", b->gen_cmd, NULL };
-	const __u8 *m = b->dut_mac;
+	const char *argv[] = { "/bin/sh", "-c", b->opt.gen_cmd, NULL };
+	const __u8 *m = b->net.dut_mac;
 	int i, ret;
 
-	if (!b->gen_cmd)
+	if (!b->opt.gen_cmd)
 		return 0;
 	snprintf(t->env[0], 64, "HC_ROW=%s", r->name);
 	snprintf(t->env[1], 64, "HC_ROUND=%d", round);
 	snprintf(t->env[2], 64, "HC_SIZE=%u", r->size);
-	snprintf(t->env[3], 64, "HC_DEV=%s", b->dut_name);
+	snprintf(t->env[3], 64, "HC_DEV=%s", b->net.dut_name);
 	snprintf(t->env[4], 64, "HC_DST_MAC=%02x:%02x:%02x:%02x:%02x:%02x",
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
 	/* A row whose path needs a destination of its own (a route) has it. */
 	snprintf(t->env[5], 64, "HC_DST_IP=%s",
-		 r->hook && r->hook->dst4 ? r->hook->dst4 : b->dut.ip);
+		 r->hook && r->hook->dst4 ? r->hook->dst4 : b->net.dut.ip);
 	snprintf(t->env[6], 64, "HC_DST_PORT=9");
 	for (i = 0; i < 7; i++)
 		t->envp[i] = t->env[i];
 	t->envp[7] = NULL;
 	/* Where bench was started: ssh and ip netns exec work from there. */
-	ret = hc_proc_start(&t->p, b->fd_root, 0, argv, t->envp, t->out,
+	ret = hc_proc_start(&t->p, b->net.fd_root, 0, argv, t->envp, t->out,
 			    sizeof(t->out));
 	t->cmd = t->running = !ret;
 	return ret;
@@ -869,7 +877,7 @@ static void deltas(struct bench *b, struct bench_round *rd,
 		   const struct snap *s0, const struct snap *s1,
 		   const __u64 *e0, const __u64 *e1)
 {
-	int i, n = b->dut.stats.n;
+	int i, n = b->net.dut.stats.n;
 
 	rd->seen = s1->c.seen - s0->c.seen;
 	rd->passed = s1->c.passed - s0->c.passed;
@@ -901,7 +909,7 @@ static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	 * --external: the window's edges are our own samples inside traffic
 	 * that flows throughout: every interval is whole.
 	 */
-	if (!b->gen_cmd) {
+	if (!b->opt.gen_cmd) {
 		from = 0;
 		/* Not the last edge's interval: its read forked. */
 		to = w->n - 1 - (r->kind->forks && w->n > 2);
@@ -935,9 +943,9 @@ static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	 * throughout: a receive side that did not run, on a loaded
 	 * machine): no rate and no cost, left out of the row's.
 	 */
-	if (b->gen_cmd && !n && rd->seen + rd->dropped_before)
+	if (b->opt.gen_cmd && !n && rd->seen + rd->dropped_before)
 		rd->mpps = NAN;
-	if (!b->per_cpu || !w->cpus || isnan(rd->mpps) || !(rd->secs > 0))
+	if (!b->opt.per_cpu || !w->cpus || isnan(rd->mpps) || !(rd->secs > 0))
 		return;
 	rd->cpu_mpps = calloc(ncpu, sizeof(double));
 	c0 = w->cpu + (size_t)from * ncpu;
@@ -959,8 +967,8 @@ static void count_cpus(struct bench *b, const struct samples *w)
 		total += c1[i] - w->cpu[i];
 	for (i = 0; total && i < b->env.ncpu; i++)
 		n += (c1[i] - w->cpu[i]) * 100 >= total;
-	if (n > b->dut.rx_cpus)
-		b->dut.rx_cpus = n;
+	if (n > b->net.dut.rx_cpus)
+		b->net.dut.rx_cpus = n;
 }
 
 /* What the command said it sent; the row fails if it failed or said nothing. */
@@ -992,9 +1000,10 @@ static bool veth_without_napi(struct bench *b)
 	struct hc_err e = {};
 	bool gro = true;
 
-	return !strcmp(b->dut.driver, "veth") &&
-	       !hc_ethtool_gro(b->dut_name, &gro) && !gro &&
-	       !hc_nl_link_get(b->nl_dut, b->if_dut, &li, &e) && !li.drv_id;
+	return !strcmp(b->net.dut.driver, "veth") &&
+	       !hc_ethtool_gro(b->net.dut_name, &gro) && !gro &&
+	       !hc_nl_link_get(b->net.nl_dut, b->net.if_dut, &li, &e) &&
+	       !li.drv_id;
 }
 
 #define VETH_NAPI_FIX \
@@ -1012,7 +1021,7 @@ static void dev_precheck(struct bench *b, struct bench_row *r)
 	if (veth_without_napi(b))
 		fprintf(stderr,
 			"Warning: %s: %s is a veth with GRO off and no native XDP program here, so it takes no XDP frames (hookcmp gen's live method, its default): this row will see nothing from such a generator; %s\n",
-			r->name, b->dut_name, VETH_NAPI_FIX);
+			r->name, b->net.dut_name, VETH_NAPI_FIX);
 }
 
 /*
@@ -1034,20 +1043,20 @@ static void dev_cause(struct bench *b, struct bench_round *rd, const char *out)
 			(unsigned long long)rd->generated,
 			(unsigned long long)rd->offered);
 	else if (!json_count(out, "\"threads\"", &threads) &&
-		 b->dut.queues > 0 && threads > (__u64)b->dut.queues)
+		 b->net.dut.queues > 0 && threads > (__u64)b->net.dut.queues)
 		snprintf(
 			c, size,
 			"%s has %d RX channel%s, fewer than the generator's %llu threads (its TX queues): ethtool -L %s combined %llu, or --threads %d",
-			b->dut_name, b->dut.queues,
-			b->dut.queues > 1 ? "s" : "",
-			(unsigned long long)threads, b->dut_name,
-			(unsigned long long)threads, b->dut.queues);
+			b->net.dut_name, b->net.dut.queues,
+			b->net.dut.queues > 1 ? "s" : "",
+			(unsigned long long)threads, b->net.dut_name,
+			(unsigned long long)threads, b->net.dut.queues);
 }
 
 static int dev_measure(struct bench *b, struct bench_row *r,
 		       struct bench_round *rd, bool perf, struct hc_err *err)
 {
-	int n = b->dut.stats.n, ret, k, done = 0;
+	int n = b->net.dut.stats.n, ret, k, done = 0;
 	struct traffic *t = calloc(1, sizeof(*t));
 	__u64 *e0 = calloc(n + 1, sizeof(__u64));
 	__u64 *e1 = calloc(n + 1, sizeof(__u64));
@@ -1065,14 +1074,14 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 	bench_round_name(rd, round, sizeof(round));
 	dev_precheck(b, r);
 	/* --external: the hook's own start is not part of the window. */
-	end = hc_now() + (b->external ? b->settle : 0);
+	end = hc_now() + (b->opt.external ? b->opt.settle : 0);
 	while (!hc_stop_sig && hc_now() < end)
 		usleep(10000);
 	/* The first sample is the window's zero: s0 is itself then. */
 	ret = hc_fault(&rerr, "bench-read") ?:
 					      sample(b, r, &w, &now, &now, true);
 	s0 = now;
-	if (!ret && n && hc_ethtool_stats(b->dut_name, e0, n))
+	if (!ret && n && hc_ethtool_stats(b->net.dut_name, e0, n))
 		n = 0; /* the driver's set changed: none this round */
 	if (ret)
 		goto row_failed;
@@ -1087,7 +1096,7 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 		step = "--gen-cmd";
 		goto row_failed;
 	}
-	end = s0.t + b->window;
+	end = s0.t + b->opt.window;
 	for (k = 1; !done && !hc_stop_sig && !ret; k++) {
 		done = traffic_wait(t, s0.t + k * SAMPLE_SECS, end);
 		ret = sample(b, r, &w, &s0, &now, false);
@@ -1117,7 +1126,7 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 		if (ret)
 			goto row_failed;
 	}
-	if (n && hc_ethtool_stats(b->dut_name, e1, n))
+	if (n && hc_ethtool_stats(b->net.dut_name, e1, n))
 		n = 0;
 	rd->generated_known = t->cmd;
 	rd->whole = !hc_stop_sig;
@@ -1128,7 +1137,7 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 	 * are what to fix first. The warm-up's too, when it is that bad.
 	 */
 	if (rd->generated_known &&
-	    bench_round_device(r, rd, b->dut_name, why, sizeof(why)) < 0)
+	    bench_round_device(r, rd, b->net.dut_name, why, sizeof(why)) < 0)
 		bench_row_invalid(r, "%s", why);
 	rates(b, r, rd, &w);
 	count_cpus(b, &w);
@@ -1162,27 +1171,28 @@ out:
 static void dev_describe(const struct bench *b, FILE *f)
 {
 	fprintf(f, "device %s (%s), traffic %s, %d round%s, seed %u; ",
-		b->dut_name, b->dut.driver[0] ? b->dut.driver : "?",
-		b->gen_cmd ? "from --gen-cmd" : "already flowing (--external)",
-		b->nrounds, b->nrounds == 1 ? "" : "s", b->seed);
+		b->net.dut_name, b->net.dut.driver[0] ? b->net.dut.driver : "?",
+		b->opt.gen_cmd ? "from --gen-cmd" :
+				 "already flowing (--external)",
+		b->res.nrounds, b->res.nrounds == 1 ? "" : "s", b->opt.seed);
 	fprintf(f, "delta and ratio against %s, paired per round\n",
-		b->scen->baseline);
+		b->rows.scen->baseline);
 	fprintf(f,
 		"ns/pkt: non-idle time (user, nice, system, irq, softirq in /proc/stat) of the receive CPUs %s per packet seen at the hook, over the steady %g s samples of each window; iptables and nft rows read their counters at the windows' edges only, and count by the device's rx_packets in between\n",
-		b->dut.rx_list, SAMPLE_SECS);
-	if (b->dut.pinned_list[0])
+		b->net.dut.rx_list, SAMPLE_SECS);
+	if (b->net.dut.pinned_list[0])
 		fprintf(f,
 			"bench and what it runs pinned to CPU %s, away from them\n",
-			b->dut.pinned_list);
+			b->net.dut.pinned_list);
 	else
 		fprintf(f,
 			"bench and what it runs share those CPUs: their time is in every cost\n");
-	if (b->dut.rx_cpus && b->dut.rx_cpus < b->dut.queues &&
-	    b->dut.rx_cpus < b->env.cpus)
+	if (b->net.dut.rx_cpus && b->net.dut.rx_cpus < b->net.dut.queues &&
+	    b->net.dut.rx_cpus < b->env.cpus)
 		fprintf(f,
 			"Warning: traffic came in on %d CPU%s but %s has %d RX queues: too few flows for RSS, or its interrupts on too few CPUs\n",
-			b->dut.rx_cpus, b->dut.rx_cpus > 1 ? "s" : "",
-			b->dut_name, b->dut.queues);
+			b->net.dut.rx_cpus, b->net.dut.rx_cpus > 1 ? "s" : "",
+			b->net.dut_name, b->net.dut.queues);
 }
 
 const struct bench_topo bench_topo_dev = {

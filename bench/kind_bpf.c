@@ -26,8 +26,8 @@ static int bpf_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	 * itself, in the generator's place; attached (generic) to hcd's idle
 	 * peer only to stay in the XDP dispatcher (see gen_up()).
 	 */
-	loop = b->topo->inject && r->hook && r->hook->no_driver;
-	if (b->topo->inject && run->bare) {
+	loop = b->net.topo->inject && r->hook && r->hook->no_driver;
+	if (b->net.topo->inject && run->bare) {
 		hc_err_set(
 			err,
 			"inject: a bare program counts nothing, and no driver counts what " BENCH_DUT_DEV
@@ -35,21 +35,21 @@ static int bpf_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		return -EOPNOTSUPP;
 	}
 	memset(&run->err, 0, sizeof(run->err));
-	run->nl = b->nl_dut;
-	run->dev = loop ? BENCH_GEN_DEV : b->dut_name;
-	run->ifindex = loop ? b->if_gen : b->if_dut;
+	run->nl = b->net.nl_dut;
+	run->dev = loop ? BENCH_GEN_DEV : b->net.dut_name;
+	run->ifindex = loop ? b->net.if_gen : b->net.if_dut;
 	if (loop && hc_run_args(run, r->hook->no_driver, err))
 		return -EINVAL;
-	run->netns = b->netns;
-	run->no_journal = !b->journal;
+	run->netns = b->opt.netns;
+	run->no_journal = !b->net.journal;
 	/* tests (HOOKCMP_FAIL_AT=bench-elsewhere-ROW): where no frame goes */
 	snprintf(step, sizeof(step), "bench-elsewhere-%s", r->name);
 	if (hc_fault(&ferr, step)) {
 		run->dev = "lo";
 		run->ifindex = 1; /* a namespace's loopback */
 	}
-	ret = bench_enter(b->fd_dut) ?: h->load(run) ?: h->attach(run);
-	bench_enter(b->fd_gen);
+	ret = bench_enter(b->net.fd_dut) ?: h->load(run) ?: h->attach(run);
+	bench_enter(b->net.fd_gen);
 	if (!ret && loop)
 		bench_live_prog(b, run->prog_fd);
 	if (ret) {
@@ -63,14 +63,15 @@ static int bpf_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 static void bpf_teardown(struct bench *b, struct bench_row *r)
 {
 	bench_live_prog(b, -1);
-	bench_enter(b->fd_dut);
+	bench_enter(b->net.fd_dut);
 	r->run.hook->detach(&r->run);
 	hc_prog_unload(&r->run);
 	/* The device left or went: where it is, or gone, as run follows it. */
 	/* bench's own namespaces have no name to give cleanup: --all */
 	if (hc_undo_run(&r->run, hc_undo_print, NULL))
-		hc_cleanup_hint(b->netns, b->dev ? r->run.dev : NULL, NULL);
-	bench_enter(b->fd_gen);
+		hc_cleanup_hint(b->opt.netns, b->opt.dev ? r->run.dev : NULL,
+				NULL);
+	bench_enter(b->net.fd_gen);
 }
 
 static int bpf_read(struct bench *b, struct bench_row *r, struct bench_count *c)
@@ -103,7 +104,7 @@ static int bpf_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 
 static int runs(struct bench *b, struct bench_row *r, __u64 *n)
 {
-	if (!b->bpf_stats)
+	if (!b->visit.bpf_stats)
 		return -ENODATA; /* the kernel counts none */
 	return hc_prog_runs(&r->run, n);
 }

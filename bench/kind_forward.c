@@ -21,12 +21,12 @@ static int fwd_bpf_setup(struct bench *b, struct bench_row *r,
 
 	memset(&run->err, 0, sizeof(run->err));
 	run->dev = BENCH_DUT_DEV;
-	run->nl = b->nl_dut;
+	run->nl = b->net.nl_dut;
 	run->redirect_dev = BENCH_OUT_DEV;
-	memcpy(run->conf.redirect.dmac, b->sink_mac, 6);
-	ret = bench_enter(b->fd_dut) ?:
-				       hc_redirect_check(run, warn, sizeof(warn));
-	bench_enter(b->fd_gen);
+	memcpy(run->conf.redirect.dmac, b->net.sink_mac, 6);
+	ret = bench_enter(b->net.fd_dut) ?:
+		      hc_redirect_check(run, warn, sizeof(warn));
+	bench_enter(b->net.fd_gen);
 	if (ret) {
 		*err = run->err;
 		return ret;
@@ -102,7 +102,7 @@ static int fwd_nft_setup(struct bench *b, struct bench_row *r,
 {
 	char rules[400];
 	const char *argv[] = { "nft", rules, NULL };
-	const __u8 *m = b->sink_mac;
+	const __u8 *m = b->net.sink_mac;
 
 	/* One argument, not a shell line: nft parses it, no one else. */
 	snprintf(
@@ -112,7 +112,7 @@ static int fwd_nft_setup(struct bench *b, struct bench_row *r,
 		" priority 0; }; "
 		"add rule netdev hcfwd in ether daddr set %02x:%02x:%02x:%02x:%02x:%02x fwd to " BENCH_OUT_DEV,
 		m[0], m[1], m[2], m[3], m[4], m[5]);
-	return hc_exec(b->fd_dut, argv, NULL, 0, err);
+	return hc_exec(b->net.fd_dut, argv, NULL, 0, err);
 }
 
 static void fwd_nft_teardown(struct bench *b, struct bench_row *r)
@@ -121,7 +121,7 @@ static void fwd_nft_teardown(struct bench *b, struct bench_row *r)
 					    NULL };
 	struct hc_err err = {};
 
-	hc_exec(b->fd_dut, argv, NULL, 0, &err);
+	hc_exec(b->net.fd_dut, argv, NULL, 0, &err);
 }
 
 const struct bench_kind bench_kind_fwd_nft = {

@@ -4,12 +4,12 @@
 /* The generator alone: the topology says how (gen_alone). */
 static int gen_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
-	return b->topo->gen_alone(b, true, err);
+	return b->net.topo->gen_alone(b, true, err);
 }
 
 static void gen_teardown(struct bench *b, struct bench_row *r)
 {
-	b->topo->gen_alone(b, false, NULL);
+	b->net.topo->gen_alone(b, false, NULL);
 }
 
 const struct bench_kind bench_kind_gen = {

@@ -27,9 +27,10 @@ static int ipt_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	tag(comment, sizeof(comment));
 	/* iptables-nft makes the raw table on first use: then it is ours. */
 	HC_JDATA(&r->rec[0], struct bench_jval)->val[0] =
-		!hc_ipt_raw_exists(b->fd_dut);
-	return bench_journal(b, &r->rec[0], &bench_jkind_ipt, b->if_dut, comment, true, err) ?:
-		       hc_ipt_rule(b->fd_dut, true, b->dut_name, comment, err);
+		!hc_ipt_raw_exists(b->net.fd_dut);
+	return bench_journal(b, &r->rec[0], &bench_jkind_ipt, b->net.if_dut, comment, true, err) ?:
+		       hc_ipt_rule(b->net.fd_dut, true, b->net.dut_name,
+				   comment, err);
 }
 
 static void ipt_teardown(struct bench *b, struct bench_row *r)
@@ -39,9 +40,9 @@ static void ipt_teardown(struct bench *b, struct bench_row *r)
 
 	tag(comment, sizeof(comment));
 	/* Gone already (setup failed halfway) is as good as deleted. */
-	hc_ipt_rule(b->fd_dut, false, b->dut_name, comment, &err);
+	hc_ipt_rule(b->net.fd_dut, false, b->net.dut_name, comment, &err);
 	if (HC_JDATA(&r->rec[0], struct bench_jval)->val[0])
-		hc_ipt_raw_put(b->fd_dut);
+		hc_ipt_raw_put(b->net.fd_dut);
 	hc_journal_del(&r->rec[0]);
 }
 
@@ -55,7 +56,7 @@ static int ipt_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 	char out[8192], comment[32], *line, *p;
 	int ret;
 
-	ret = hc_exec(b->fd_dut, argv, out, sizeof(out), &err);
+	ret = hc_exec(b->net.fd_dut, argv, out, sizeof(out), &err);
 	if (ret)
 		return ret;
 	tag(comment, sizeof(comment));

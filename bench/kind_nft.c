@@ -28,9 +28,9 @@ static int nft_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		"add table netdev %s; "
 		"add chain netdev %s in { type filter hook ingress device %s priority 0; }; "
 		"add rule netdev %s in counter drop",
-		t, t, b->dut_name, t);
-	return bench_journal(b, &r->rec[0], &bench_jkind_nft, b->if_dut, t, true, err) ?:
-		       hc_exec(b->fd_dut, argv, NULL, 0, err);
+		t, t, b->net.dut_name, t);
+	return bench_journal(b, &r->rec[0], &bench_jkind_nft, b->net.if_dut, t, true, err) ?:
+		       hc_exec(b->net.fd_dut, argv, NULL, 0, err);
 }
 
 static void nft_teardown(struct bench *b, struct bench_row *r)
@@ -41,7 +41,7 @@ static void nft_teardown(struct bench *b, struct bench_row *r)
 
 	table(t, sizeof(t));
 	snprintf(cmd, sizeof(cmd), "delete table netdev %s", t);
-	hc_exec(b->fd_dut, argv, NULL, 0, &err);
+	hc_exec(b->net.fd_dut, argv, NULL, 0, &err);
 	hc_journal_del(&r->rec[0]);
 }
 
@@ -55,7 +55,7 @@ static int nft_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 	int ret;
 
 	table(t, sizeof(t));
-	ret = hc_exec(b->fd_dut, argv, out, sizeof(out), &err);
+	ret = hc_exec(b->net.fd_dut, argv, out, sizeof(out), &err);
 	if (ret)
 		return ret;
 	c->passed = 0;

@@ -13,7 +13,7 @@
 
 static int ifindex(const struct bench *b, const struct bench_row *r)
 {
-	return r->qdisc.other_dev ? b->if_other : b->if_dut;
+	return r->qdisc.other_dev ? b->net.if_other : b->net.if_dut;
 }
 
 static struct hc_filter u32_filter(const struct bench *b,
@@ -35,7 +35,8 @@ static int qdisc_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 
 	/* Pending until it exists: a qdisc that was there is not ours. */
 	ret = bench_journal(b, &r->rec[0], &hc_jkind_qdisc, f.ifindex, r->qdisc.kind, false, err) ?:
-		      hc_nl_qdisc_add(b->nl_dut, f.ifindex, r->qdisc.kind, err);
+		      hc_nl_qdisc_add(b->net.nl_dut, f.ifindex, r->qdisc.kind,
+				      err);
 	r->created = !ret;
 	ret = ret   ?:
 		      bench_journal(b, &r->rec[0], &hc_jkind_qdisc, f.ifindex,
@@ -54,7 +55,7 @@ static int qdisc_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		jf->handle = f.handle;
 		jf->parent = f.parent;
 		ret = bench_journal(b, &r->rec[1], &hc_jkind_filter, f.ifindex, "u32", true, err) ?:
-			      hc_u32_attach(b->nl_dut, &f, err);
+			      hc_u32_attach(b->net.nl_dut, &f, err);
 	}
 	if (ret)
 		hc_err_set(err, "adding a u32 filter");
@@ -65,7 +66,8 @@ static int qdisc_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 static void qdisc_teardown(struct bench *b, struct bench_row *r)
 {
 	if (r->created)
-		hc_nl_qdisc_del(b->nl_dut, ifindex(b, r), r->qdisc.kind, NULL);
+		hc_nl_qdisc_del(b->net.nl_dut, ifindex(b, r), r->qdisc.kind,
+				NULL);
 	r->created = false;
 	hc_journal_del(&r->rec[1]);
 	hc_journal_del(&r->rec[0]);

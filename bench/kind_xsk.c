@@ -22,7 +22,7 @@ static int xsk_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	if (ret)
 		return ret;
 	/* inject: no driver runs its program; the live loop does (queue 0). */
-	if (b->topo->inject)
+	if (b->net.topo->inject)
 		bench_live_prog(b, r->run.prog_fd);
 	/*
 	 * It was born on bench's CPU 0; with one CPU it stays there. As the

@@ -136,15 +136,15 @@ static int open_sampler(struct bench *b, const struct bench_row *r,
 	pid_t tids[HC_SAMPLE_MAX];
 	int cpus[HC_SAMPLE_MAX], n = 0, c;
 
-	if (b->dev) {
+	if (b->opt.dev) {
 		for (c = 0; c < CPU_SETSIZE && n < HC_SAMPLE_MAX; c++)
-			if (CPU_ISSET(c, &b->dut.rx_set))
+			if (CPU_ISSET(c, &b->net.dut.rx_set))
 				cpus[n++] = c;
 		return hc_sampler_open(s, NULL, cpus, n, period);
 	}
-	n = bench_clock_tids(b,
-			     b->cpu_mode == BENCH_SPLIT && !r->kind->generator,
-			     tids, HC_SAMPLE_MAX);
+	n = bench_clock_tids(
+		b, b->opt.cpu_mode == BENCH_SPLIT && !r->kind->generator, tids,
+		HC_SAMPLE_MAX);
 	return n ? hc_sampler_open(s, tids, NULL, n, period) :
 		   -ESRCH;
 }
@@ -176,7 +176,7 @@ static bool unseen_group(struct bench *b, struct bench_row *r,
 	__s64 was = t->runs;
 	__u64 n;
 
-	if (b->no_path || !r->path[0])
+	if (b->opt.no_path || !r->path[0])
 		return false;
 	if (t->runs >= 0 && !runs(b, r, &n))
 		t->runs = n - runs0; /* as the judge will see them */
@@ -213,14 +213,14 @@ int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
 		  struct bench_fns *t, __u64 want, struct hc_err *err)
 {
 	struct hc_sampler s;
-	struct agg a = { .k = &b->ksyms, .t = t };
+	struct agg a = { .k = &b->watch.ksyms, .t = t };
 	double start = hc_now();
 	__u64 runs0 = 0, runs1;
 	int ret, i;
 
 	t->runs = -1;
 	t->counted = r->kind->counted;
-	if (b->path_pass && t->counted && !runs(b, r, &runs0))
+	if (b->visit.path_pass && t->counted && !runs(b, r, &runs0))
 		t->runs = 0;
 	t->period_ns = bench_path_period(b);
 	ret = open_sampler(b, r, &s, t->period_ns);
@@ -232,13 +232,13 @@ int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
 				 "");
 		return 0;
 	}
-	b->smp = &s;
+	b->watch.smp = &s;
 	for (i = 0; !ret && more_visits(b, r, t, want, i, start, runs0); i++) {
 		struct bench_round v = { .round = rd->round, .ns = NAN };
 
-		ret = b->topo->measure(b, r, &v, true, err);
+		ret = b->net.topo->measure(b, r, &v, true, err);
 		/* Its programs are still loaded: their JITed ranges now. */
-		if (!ret && hc_ksyms_bpf(&b->ksyms))
+		if (!ret && hc_ksyms_bpf(&b->watch.ksyms))
 			snprintf(t->why, sizeof(t->why),
 				 "the BPF programs' symbols: %s",
 				 strerror(errno));
@@ -251,7 +251,7 @@ int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
 		else
 			*rd = v;
 	}
-	b->smp = NULL;
+	b->watch.smp = NULL;
 	if (t->runs >= 0)
 		t->runs = runs(b, r, &runs1) ? -1 : (__s64)(runs1 - runs0);
 	t->lost += s.lost;
@@ -426,8 +426,8 @@ void bench_path_row(struct bench *b, struct bench_row *r,
 
 	p->samples = t->samples;
 	p->runs = t->runs;
-	if (b->ksyms_why[0]) {
-		unchecked(p, "%s", b->ksyms_why);
+	if (b->watch.ksyms_why[0]) {
+		unchecked(p, "%s", b->watch.ksyms_why);
 		return;
 	}
 	if (t->why[0]) {
@@ -491,18 +491,19 @@ __u64 bench_path_period(const struct bench *b)
 
 int bench_path_begin(struct bench *b)
 {
-	char why[sizeof(b->ksyms_why)];
+	char why[sizeof(b->watch.ksyms_why)];
 	int ret;
 
-	if (b->no_path && !b->profile)
+	if (b->opt.no_path && !b->opt.profile)
 		return 0;
-	ret = hc_ksyms_load(&b->ksyms, NULL, why, sizeof(why));
+	ret = hc_ksyms_load(&b->watch.ksyms, NULL, why, sizeof(why));
 	if (ret)
-		snprintf(b->ksyms_why, sizeof(b->ksyms_why), "%s", why);
+		snprintf(b->watch.ksyms_why, sizeof(b->watch.ksyms_why), "%s",
+			 why);
 	return ret == -ENOMEM ? ret : 0;
 }
 
 void bench_path_end(struct bench *b)
 {
-	hc_ksyms_free(&b->ksyms);
+	hc_ksyms_free(&b->watch.ksyms);
 }

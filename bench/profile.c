@@ -100,9 +100,10 @@ static int names(const struct bench_row *r, const struct bench_row *base,
 
 static void row_profile(const struct bench *b, struct bench_row *r)
 {
-	const struct bench_row *base = r->base >= 0 && r->base != r - b->rows ?
-					       &b->rows[r->base] :
-					       NULL;
+	const struct bench_row *base =
+		r->base >= 0 && r->base != r - b->rows.row ?
+			&b->rows.row[r->base] :
+			NULL;
 	double *x = calloc(r->nprof + 1, sizeof(*x)),
 	       *d = calloc(r->nprof + 1, sizeof(*d)),
 	       *timed = calloc(r->nprof + 1, sizeof(*timed)),
@@ -173,14 +174,14 @@ void bench_profile_summarize(struct bench *b)
 {
 	int i;
 
-	for (i = 0; i < b->nrows; i++) {
-		free(b->rows[i].pfn);
-		b->rows[i].pfn = NULL;
-		b->rows[i].npfn = 0;
+	for (i = 0; i < b->rows.n; i++) {
+		free(b->rows.row[i].pfn);
+		b->rows.row[i].pfn = NULL;
+		b->rows.row[i].npfn = 0;
 	}
-	for (i = 0; i < b->nrows; i++)
-		if (b->rows[i].nprof)
-			row_profile(b, &b->rows[i]);
+	for (i = 0; i < b->rows.n; i++)
+		if (b->rows.row[i].nprof)
+			row_profile(b, &b->rows.row[i]);
 }
 
 void bench_profile_free(struct bench_row *r)
@@ -199,27 +200,27 @@ void bench_profile_free(struct bench_row *r)
 /* perf's control channel: a command, then perf's "ack" if it sends one. */
 int bench_perf(struct bench *b, const char *cmd)
 {
-	struct pollfd p = { .fd = b->perf_ack, .events = POLLIN };
+	struct pollfd p = { .fd = b->watch.perf_ack, .events = POLLIN };
 	char ack[16];
 	int n;
 
-	if (b->perf_fd < 0)
+	if (b->watch.perf_fd < 0)
 		return 0;
-	if (write(b->perf_fd, cmd, strlen(cmd)) < 0)
+	if (write(b->watch.perf_fd, cmd, strlen(cmd)) < 0)
 		return -errno;
-	if (b->perf_ack < 0)
+	if (b->watch.perf_ack < 0)
 		return 0;
 	do
 		n = poll(&p, 1, 5000);
 	while (n < 0 && errno == EINTR);
 	if (n <= 0)
 		return n ? -errno : -ETIMEDOUT;
-	return read(b->perf_ack, ack, sizeof(ack)) > 0 ? 0 : -EIO;
+	return read(b->watch.perf_ack, ack, sizeof(ack)) > 0 ? 0 : -EIO;
 }
 
 int bench_watch(struct bench *b, bool on)
 {
-	if (b->smp)
-		return hc_sampler_enable(b->smp, on);
+	if (b->watch.smp)
+		return hc_sampler_enable(b->watch.smp, on);
 	return bench_perf(b, on ? "enable\n" : "disable\n");
 }

@@ -105,8 +105,8 @@ static void dev_counts(struct hc_pr *p, const struct bench *b,
 	dev_counter(p, "rx_over_errors", d->rx_over_errors, true);
 	hc_pr_close(p, HC_PR_JSON, '}');
 	hc_pr_open(p, HC_PR_JSON, "ethtool", '{');
-	for (s = 0; ethtool && s < b->dut.stats.n; s++) {
-		name = b->dut.stats.name[s];
+	for (s = 0; ethtool && s < b->net.dut.stats.n; s++) {
+		name = b->net.dut.stats.name[s];
 		dev_counter(p, name, ethtool[s], kept(name));
 	}
 	hc_pr_close(p, HC_PR_JSON, '}');
@@ -191,7 +191,7 @@ static void rounds_json(struct hc_pr *p, const struct bench *b,
 		hc_pr_fnum(p, HC_PR_JSON, "secs", NULL, rd->secs);
 		hc_pr_fnum(p, HC_PR_JSON, "cpu_ns", NULL, rd->cpu_ns);
 		hc_pr_fnum(p, HC_PR_JSON, "own_ns", NULL, rd->own_ns);
-		if (b->cpu_mode == BENCH_SPLIT && !b->dev)
+		if (b->opt.cpu_mode == BENCH_SPLIT && !b->opt.dev)
 			hc_pr_fnum(p, HC_PR_JSON, "gen_cpu_ns", NULL,
 				   rd->gen_cpu_ns);
 		hc_pr_fnum(p, HC_PR_JSON, "pkt_ns", NULL, rd->pkt_ns);
@@ -206,9 +206,9 @@ static void rounds_json(struct hc_pr *p, const struct bench *b,
 		hc_pr_fnum(p, HC_PR_JSON, "teardown_ms", NULL, rd->teardown_ms);
 		hc_pr_bool(p, HC_PR_JSON, "unverified", NULL, 0,
 			   rd->unverified);
-		if (b->per_cpu && rd->cpu_mpps)
+		if (b->opt.per_cpu && rd->cpu_mpps)
 			cpus_json(p, b, rd->cpu_mpps);
-		if (b->dev)
+		if (b->opt.dev)
 			device_json(p, b, rd);
 		hc_pr_close(p, HC_PR_JSON, '}');
 	}
@@ -338,9 +338,10 @@ static void profile_fn(struct hc_pr *p, const struct bench_prof_fn *fn)
 static void profile_row(struct hc_pr *p, const struct bench *b,
 			const struct bench_row *r)
 {
-	const struct bench_row *base = r->base >= 0 ? &b->rows[r->base] : NULL;
-	int k, n = r->npfn < (int)b->profile_top ? r->npfn :
-						   (int)b->profile_top;
+	const struct bench_row *base =
+		r->base >= 0 ? &b->rows.row[r->base] : NULL;
+	int k, n = r->npfn < (int)b->opt.profile_top ? r->npfn :
+						       (int)b->opt.profile_top;
 	const struct bench_prof_fn **by;
 
 	/* text says them in a sentence, in its own order */
@@ -399,7 +400,7 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	hc_pr_num(p, HC_PR_JSON, "frame_bytes", NULL, 0, 0, r->size);
 	/* the row its deltas and ratios are against; null: none */
 	hc_pr_str(p, HC_PR_JSON, "baseline", NULL, 0,
-		  r->base >= 0 ? b->rows[r->base].name : NULL);
+		  r->base >= 0 ? b->rows.row[r->base].name : NULL);
 	hc_pr_num(p, HC_PR_JSON, "excluded_windows", NULL, 0, 0, s->excluded);
 	hc_pr_open(p, HC_PR_DATA, "mpps", '{');
 	hc_pr_num(p, HC_PR_ALL, "median", "Mpps", 7, 3, s->mpps_med);
@@ -407,12 +408,13 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	hc_pr_num(p, HC_PR_DATA, "max", NULL, 0, 3, s->mpps_max);
 	hc_pr_close(p, HC_PR_DATA, '}');
 	/* Split: the generator's CPU outruns the hook's; say by how much. */
-	if (b->cpu_mode == BENCH_SPLIT && !b->dev)
+	if (b->opt.cpu_mode == BENCH_SPLIT && !b->opt.dev)
 		hc_pr_num(p, HC_PR_ALL, "dropped_before_pct",
 			  "dropped before %", 16, 1,
 			  r->kind->generator ? NAN : dropped_pct(r));
-	snprintf(delta, sizeof(delta), "delta ns vs %s", b->scen->baseline);
-	snprintf(ratio, sizeof(ratio), "ratio vs %s", b->scen->baseline);
+	snprintf(delta, sizeof(delta), "delta ns vs %s",
+		 b->rows.scen->baseline);
+	snprintf(ratio, sizeof(ratio), "ratio vs %s", b->rows.scen->baseline);
 	rp_est(p, HC_PR_ALL, "ns", "ns/pkt", 23, 1, false, &s->ns);
 	rp_est(p, HC_PR_ALL, "delta_ns", delta, 24, 1, true, &s->base.delta);
 	hc_pr_num(p, HC_PR_DATA, "delta_median", NULL, 0, 4, s->delta_median);
@@ -423,11 +425,11 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	hc_pr_bool(p, HC_PR_ALL, "significant", "sig", 3,
 		   isnan(s->base.delta.lo) ? -1 : s->base.significant);
 	/* --variant: a variant row against its own row, the others null */
-	if (b->nvariants) {
+	if (b->opt.nvariants) {
 		const struct bench_variant *v = r->variant;
 
 		hc_pr_str(p, HC_PR_ALL, "variant_of", "variant of", -16,
-			  v ? b->rows[r->vbase].name : NULL);
+			  v ? b->rows.row[r->vbase].name : NULL);
 		rp_est(p, HC_PR_ALL, "variant_delta_ns", "delta ns vs it", 24,
 		       1, true, &s->variant.delta);
 		hc_pr_num(p, HC_PR_ALL, "variant_mde_ns", "mde ns", 6, 1,
@@ -446,13 +448,13 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 			  r->variant_why[0] ? r->variant_why : NULL);
 	}
 	/* veth: the mean of the windows too, the cost under this load */
-	if (!b->dev) {
+	if (!b->opt.dev) {
 		hc_pr_num(p, HC_PR_ALL, "ns_loaded", "loaded", 7, 1,
 			  s->ns_loaded);
 		hc_pr_num(p, HC_PR_DATA, "window_packets", NULL, 0, 0,
 			  r->window_packets);
 	}
-	if (b->per_cpu)
+	if (b->opt.per_cpu)
 		hc_pr_str(p, HC_PR_TEXT, NULL, "Mpps per CPU", -20,
 			  cpu_text(b, r, cpus, sizeof(cpus)));
 
@@ -482,7 +484,7 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	path_columns(p, r);
 	hc_pr_str(p, HC_PR_TEXT, NULL, "valid", 0, valid);
 	if (p->mode == HC_PR_JSON) {
-		if (b->profile)
+		if (b->opt.profile)
 			profile_row(p, b, r);
 		rounds_json(p, b, r);
 	}
@@ -503,15 +505,15 @@ static double attach_ms(const struct bench *b)
 	double *v, m;
 	int i, k, n = 0;
 
-	for (i = 0; i < b->nrows; i++)
-		n += b->rows[i].nrd;
+	for (i = 0; i < b->rows.n; i++)
+		n += b->rows.row[i].nrd;
 	v = malloc((n + 1) * sizeof(*v));
 	if (!v)
 		return NAN;
-	for (i = 0, n = 0; i < b->nrows; i++)
-		for (k = 0; k < b->rows[i].nrd; k++)
-			v[n++] = b->rows[i].rd[k].setup_ms +
-				 b->rows[i].rd[k].teardown_ms;
+	for (i = 0, n = 0; i < b->rows.n; i++)
+		for (k = 0; k < b->rows.row[i].nrd; k++)
+			v[n++] = b->rows.row[i].rd[k].setup_ms +
+				 b->rows.row[i].rd[k].teardown_ms;
 	m = st_median(v, n);
 	free(v);
 	return m;
@@ -523,21 +525,21 @@ static double attach_ms(const struct bench *b)
  */
 static void device_text(struct hc_pr *p, const struct bench *b)
 {
-	__u64 *sum = calloc(b->dut.stats.n + 1, sizeof(*sum));
+	__u64 *sum = calloc(b->net.dut.stats.n + 1, sizeof(*sum));
 	int i, k, s;
 
 	hc_pr_text(
 		p,
 		"\ndevice %s, counters summed over each row's rounds (non-zero ones):\n",
-		b->dut_name);
-	for (i = 0; i < b->nrows; i++) {
-		const struct bench_row *r = &b->rows[i];
+		b->net.dut_name);
+	for (i = 0; i < b->rows.n; i++) {
+		const struct bench_row *r = &b->rows.row[i];
 		struct bench_dev_count d = {};
 		__u64 gen = 0, seen = 0;
 		bool known = true;
 
 		if (sum)
-			memset(sum, 0, b->dut.stats.n * sizeof(*sum));
+			memset(sum, 0, b->net.dut.stats.n * sizeof(*sum));
 		for (k = 0; k < r->nrd; k++) {
 			const struct bench_round *rd = &r->rd[k];
 
@@ -549,7 +551,7 @@ static void device_text(struct hc_pr *p, const struct bench *b)
 			d.rx_missed_errors += rd->dev.rx_missed_errors;
 			d.rx_fifo_errors += rd->dev.rx_fifo_errors;
 			d.rx_over_errors += rd->dev.rx_over_errors;
-			for (s = 0; sum && s < b->dut.stats.n; s++)
+			for (s = 0; sum && s < b->net.dut.stats.n; s++)
 				sum[s] += rd->ethtool ? rd->ethtool[s] : 0;
 		}
 		hc_pr_text(p, "  %-22s", r->name);
@@ -569,16 +571,16 @@ static void excluded_text(struct hc_pr *p, const struct bench *b)
 	const char *why = NULL;
 	int i, k, n = 0, all = 0;
 
-	for (i = 0; i < b->nrows; i++) {
-		n += b->rows[i].sum.excluded;
-		for (k = 0; k < b->rows[i].nrd; k++)
-			all += b->rows[i].rd[k].nwin;
+	for (i = 0; i < b->rows.n; i++) {
+		n += b->rows.row[i].sum.excluded;
+		for (k = 0; k < b->rows.row[i].nrd; k++)
+			all += b->rows.row[i].rd[k].nwin;
 	}
 	if (!n)
 		return;
 	hc_pr_text(p, "excluded windows: %d of %d, in no estimate:", n, all);
-	for (i = 0; i < b->nrows; i++) {
-		const struct bench_row *r = &b->rows[i];
+	for (i = 0; i < b->rows.n; i++) {
+		const struct bench_row *r = &b->rows.row[i];
 
 		if (r->sum.excluded)
 			hc_pr_text(p, " %s %d", r->name, r->sum.excluded);
@@ -595,8 +597,8 @@ static void path_text(struct hc_pr *p, const struct bench *b)
 	const char *why = NULL;
 	int i, ok = 0, bad = 0, no = 0;
 
-	for (i = 0; i < b->nrows; i++) {
-		const struct bench_path *c = &b->rows[i].path_check;
+	for (i = 0; i < b->rows.n; i++) {
+		const struct bench_path *c = &b->rows.row[i].path_check;
 
 		if (!c->checked) {
 			no++;
@@ -607,7 +609,7 @@ static void path_text(struct hc_pr *p, const struct bench *b)
 			ok++;
 		}
 	}
-	if (b->no_path)
+	if (b->opt.no_path)
 		hc_pr_text(p, "path: not checked (--no-path-check)\n");
 	else
 		hc_pr_text(
@@ -621,13 +623,13 @@ static void path_text(struct hc_pr *p, const struct bench *b)
 static void resolution(struct hc_pr *p, const struct bench *b)
 {
 	/* text: no line without one */
-	if (p->mode == HC_PR_TEXT && isnan(b->resolution_ns))
+	if (p->mode == HC_PR_TEXT && isnan(b->res.resolution_ns))
 		return;
 	hc_pr_fnum(p, HC_PR_TEXT | HC_PR_JSON, "resolution_ns",
-		   "resolution: effects of %.1f ns", b->resolution_ns);
+		   "resolution: effects of %.1f ns", b->res.resolution_ns);
 	hc_pr_fnum(p, HC_PR_TEXT | HC_PR_JSON, "resolution_pct",
 		   " (%.2f%%) or more are detected with 80%% power",
-		   b->resolution_pct);
+		   b->res.resolution_pct);
 	hc_pr_text(p, " at %g%% (the median over rows of mde ns)\n",
 		   BENCH_LEVEL * 100);
 }
@@ -636,22 +638,24 @@ static void resolution(struct hc_pr *p, const struct bench *b)
 static void target(struct hc_pr *p, const struct bench *b)
 {
 	/* text: no line without it */
-	if (p->mode == HC_PR_TEXT && !b->target_ci)
+	if (p->mode == HC_PR_TEXT && !b->opt.target_ci)
 		return;
-	hc_pr_fnum(p, HC_PR_TEXT | HC_PR_JSON, "target_ci_pct",
-		   "target-ci %g%%: ", b->target_ci ? b->target_ci : NAN);
+	hc_pr_fnum(
+		p, HC_PR_TEXT | HC_PR_JSON, "target_ci_pct",
+		"target-ci %g%%: ", b->opt.target_ci ? b->opt.target_ci : NAN);
 	hc_pr_fnum(p, HC_PR_JSON, "max_time_s", NULL,
-		   b->target_ci && b->max_time ? b->max_time : NAN);
+		   b->opt.target_ci && b->opt.max_time ? b->opt.max_time : NAN);
 	hc_pr_bool(p, HC_PR_JSON, "target_reached", NULL, 0,
-		   b->target_ci ? b->target_reached : -1);
+		   b->opt.target_ci ? b->res.target_reached : -1);
 	hc_pr_text(p, "%s after %d round%s%s\n",
-		   b->target_reached ? "reached" :
-		   hc_stop_sig	     ? "stopped" :
-				       "gave up",
-		   b->nrounds, b->nrounds == 1 ? "" : "s",
-		   b->target_reached || hc_stop_sig ? "" :
-		   b->nrounds >= (int)b->max_rounds ? " (--max-rounds)" :
-						      " (--max-time)");
+		   b->res.target_reached ? "reached" :
+		   hc_stop_sig		 ? "stopped" :
+					   "gave up",
+		   b->res.nrounds, b->res.nrounds == 1 ? "" : "s",
+		   b->res.target_reached || hc_stop_sig ? "" :
+		   b->res.nrounds >= (int)b->opt.max_rounds ?
+							  " (--max-rounds)" :
+							  " (--max-time)");
 }
 
 /* Setting rows up and taking them down: outside the timed windows. */
@@ -676,31 +680,32 @@ void bench_report_text(const struct bench *b, FILE *f)
 	       total = 0;
 
 	p.measure = true;
-	line(&p, b, &b->rows[0]);
+	line(&p, b, &b->rows.row[0]);
 	p.header = false;
-	for (i = 0; i < b->nrows; i++)
-		line(&p, b, &b->rows[i]);
+	for (i = 0; i < b->rows.n; i++)
+		line(&p, b, &b->rows.row[i]);
 	p.measure = false;
 	p.header = true;
 	hc_pr_text(&p, "\n");
-	line(&p, b, &b->rows[0]);
+	line(&p, b, &b->rows.row[0]);
 	p.header = false;
-	for (i = 0; i < b->nrows; i++) {
-		line(&p, b, &b->rows[i]);
-		outliers += b->rows[i].sum.outliers;
-		counted += b->rows[i].sum.n;
-		slow += b->rows[i].sum.contended;
-		total += b->rows[i].nrd;
-		nfew += !b->rows[i].reason[0] && few(&b->rows[i].sum.ns);
-		disagree += bench_disagrees(b, &b->rows[i]);
-		if (b->rows[i].kind->generator &&
-		    (!gen || b->rows[i].sum.drift > gen->sum.drift))
-			gen = &b->rows[i];
+	for (i = 0; i < b->rows.n; i++) {
+		line(&p, b, &b->rows.row[i]);
+		outliers += b->rows.row[i].sum.outliers;
+		counted += b->rows.row[i].sum.n;
+		slow += b->rows.row[i].sum.contended;
+		total += b->rows.row[i].nrd;
+		nfew += !b->rows.row[i].reason[0] &&
+			few(&b->rows.row[i].sum.ns);
+		disagree += bench_disagrees(b, &b->rows.row[i]);
+		if (b->rows.row[i].kind->generator &&
+		    (!gen || b->rows.row[i].sum.drift > gen->sum.drift))
+			gen = &b->rows.row[i];
 	}
-	if (b->dev)
+	if (b->opt.dev)
 		device_text(&p, b);
 	hc_pr_text(&p, "\n");
-	b->topo->describe(b, f);
+	b->net.topo->describe(b, f);
 	hc_pr_text(
 		&p,
 		"delta, ratio: Hodges-Lehmann estimate [exact Wilcoxon signed-rank %g%% interval] of the per-round pairs; ns/pkt: median [distribution-free interval]; sig: the delta's interval excludes 0\n",
@@ -744,9 +749,9 @@ void bench_report_text(const struct bench *b, FILE *f)
 			"Warning: an emulated CPU (hypervisor signature %s, qemu TCG): these timings say nothing about real hardware\n",
 			b->env.hypervisor);
 	path_text(&p, b);
-	for (i = 0; b->profile && i < b->nrows; i++)
-		if (b->rows[i].npfn)
-			profile_row(&p, b, &b->rows[i]);
+	for (i = 0; b->opt.profile && i < b->rows.n; i++)
+		if (b->rows.row[i].npfn)
+			profile_row(&p, b, &b->rows.row[i]);
 }
 
 /* --dev: the device under test, as bench found it. */
@@ -754,39 +759,40 @@ static void dut_json(struct hc_pr *p, const struct bench *b)
 {
 	char mac[18];
 
-	hc_mac_str(b->dut_mac, mac, sizeof(mac));
+	hc_mac_str(b->net.dut_mac, mac, sizeof(mac));
 	hc_pr_open(p, HC_PR_JSON, "device", '{');
-	hc_pr_fstr(p, HC_PR_JSON, "name", NULL, b->dut_name);
-	hc_pr_fstr(p, HC_PR_JSON, "netns", NULL, b->netns ?: "");
-	hc_pr_fstr(p, HC_PR_JSON, "driver", NULL, b->dut.driver);
-	hc_pr_fu64(p, HC_PR_JSON, "rx_queues", NULL, b->dut.queues);
-	hc_pr_fstr(p, HC_PR_JSON, "rx_cpus_where", NULL, b->dut.irq_cpus);
-	hc_pr_fu64(p, HC_PR_JSON, "rx_cpus_seen", NULL, b->dut.rx_cpus);
-	hc_pr_fstr(p, HC_PR_JSON, "rx_cpus_counted", NULL, b->dut.rx_list);
-	hc_pr_fstr(p, HC_PR_JSON, "pinned_cpus", NULL, b->dut.pinned_list);
-	hc_pr_bool(p, HC_PR_JSON, "gro", NULL, 0, b->dut.gro);
-	hc_pr_bool(p, HC_PR_JSON, "threaded_napi", NULL, 0, b->dut.threaded);
+	hc_pr_fstr(p, HC_PR_JSON, "name", NULL, b->net.dut_name);
+	hc_pr_fstr(p, HC_PR_JSON, "netns", NULL, b->opt.netns ?: "");
+	hc_pr_fstr(p, HC_PR_JSON, "driver", NULL, b->net.dut.driver);
+	hc_pr_fu64(p, HC_PR_JSON, "rx_queues", NULL, b->net.dut.queues);
+	hc_pr_fstr(p, HC_PR_JSON, "rx_cpus_where", NULL, b->net.dut.irq_cpus);
+	hc_pr_fu64(p, HC_PR_JSON, "rx_cpus_seen", NULL, b->net.dut.rx_cpus);
+	hc_pr_fstr(p, HC_PR_JSON, "rx_cpus_counted", NULL, b->net.dut.rx_list);
+	hc_pr_fstr(p, HC_PR_JSON, "pinned_cpus", NULL, b->net.dut.pinned_list);
+	hc_pr_bool(p, HC_PR_JSON, "gro", NULL, 0, b->net.dut.gro);
+	hc_pr_bool(p, HC_PR_JSON, "threaded_napi", NULL, 0,
+		   b->net.dut.threaded);
 	hc_pr_fstr(p, HC_PR_JSON, "dst_mac", NULL, mac);
-	hc_pr_fstr(p, HC_PR_JSON, "dst_ip", NULL, b->dut.ip);
+	hc_pr_fstr(p, HC_PR_JSON, "dst_ip", NULL, b->net.dut.ip);
 	hc_pr_fu64(p, HC_PR_JSON, "dst_port", NULL, 9);
 	hc_pr_fstr(p, HC_PR_JSON, "traffic", NULL,
-		   b->gen_cmd ? "gen-cmd" : "external");
-	if (b->gen_cmd)
-		hc_pr_fstr(p, HC_PR_JSON, "gen_cmd", NULL, b->gen_cmd);
+		   b->opt.gen_cmd ? "gen-cmd" : "external");
+	if (b->opt.gen_cmd)
+		hc_pr_fstr(p, HC_PR_JSON, "gen_cmd", NULL, b->opt.gen_cmd);
 	else
-		hc_pr_fnum(p, HC_PR_JSON, "window_s", NULL, b->window);
-	hc_pr_fstr(p, HC_PR_JSON, "other_dev", NULL, b->other_name);
-	hc_pr_fstr(p, HC_PR_JSON, "tune", NULL, b->tune ?: "");
+		hc_pr_fnum(p, HC_PR_JSON, "window_s", NULL, b->opt.window);
+	hc_pr_fstr(p, HC_PR_JSON, "other_dev", NULL, b->net.other_name);
+	hc_pr_fstr(p, HC_PR_JSON, "tune", NULL, b->opt.tune ?: "");
 	hc_pr_close(p, HC_PR_JSON, '}');
 }
 
 /* The scenario, topology and CPU mode: in the document and its plan. */
 static void run_kind(struct hc_pr *p, const struct bench *b)
 {
-	hc_pr_fstr(p, HC_PR_JSON, "scenario", NULL, b->scen->name);
-	hc_pr_fstr(p, HC_PR_JSON, "topology", NULL, b->topo->name);
+	hc_pr_fstr(p, HC_PR_JSON, "scenario", NULL, b->rows.scen->name);
+	hc_pr_fstr(p, HC_PR_JSON, "topology", NULL, b->net.topo->name);
 	hc_pr_fstr(p, HC_PR_JSON, "cpu_mode", NULL,
-		   b->dev ? NULL : cpu_mode_names[b->cpu_mode]);
+		   b->opt.dev ? NULL : cpu_mode_names[b->opt.cpu_mode]);
 }
 
 /*
@@ -800,18 +806,19 @@ static void plan_json(struct hc_pr *p, const struct bench *b)
 
 	hc_pr_open(p, HC_PR_JSON, "plan", '{');
 	run_kind(p, b);
-	hc_pr_fu64(p, HC_PR_JSON, "windows", NULL, b->windows);
-	hc_pr_fu64(p, HC_PR_JSON, "visits", NULL, b->visits);
+	hc_pr_fu64(p, HC_PR_JSON, "windows", NULL, b->opt.windows);
+	hc_pr_fu64(p, HC_PR_JSON, "visits", NULL, b->opt.visits);
 	/* the rows --hooks selects (the generator's come with them) */
 	hc_pr_open(p, HC_PR_JSON, "rows", '[');
-	for (i = 0; i < b->nrows; i++)
-		if (!b->rows[i].kind->generator)
-			hc_pr_fstr(p, HC_PR_JSON, NULL, NULL, b->rows[i].name);
+	for (i = 0; i < b->rows.n; i++)
+		if (!b->rows.row[i].kind->generator)
+			hc_pr_fstr(p, HC_PR_JSON, NULL, NULL,
+				   b->rows.row[i].name);
 	hc_pr_close(p, HC_PR_JSON, ']');
 	/* the changes of ROW+NAME rows, as given */
 	hc_pr_open(p, HC_PR_JSON, "variants", '[');
-	for (i = 0; i < b->nvariants; i++) {
-		const struct bench_variant *v = &b->variant[i];
+	for (i = 0; i < b->opt.nvariants; i++) {
+		const struct bench_variant *v = &b->opt.variant[i];
 
 		hc_pr_open(p, HC_PR_JSON, NULL, '{');
 		hc_pr_fstr(p, HC_PR_JSON, "name", NULL, v->name);
@@ -822,14 +829,14 @@ static void plan_json(struct hc_pr *p, const struct bench *b)
 	}
 	hc_pr_close(p, HC_PR_JSON, ']');
 	/* --dev's windows are times; what they hold, the device's doing */
-	if (b->dev) {
-		hc_pr_fnum(p, HC_PR_JSON, "window_s", NULL, b->window);
-		hc_pr_fnum(p, HC_PR_JSON, "settle_s", NULL, b->settle);
+	if (b->opt.dev) {
+		hc_pr_fnum(p, HC_PR_JSON, "window_s", NULL, b->opt.window);
+		hc_pr_fnum(p, HC_PR_JSON, "settle_s", NULL, b->opt.settle);
 	} else {
 		hc_pr_open(p, HC_PR_JSON, "window_packets", '{');
-		for (i = 0; i < b->nrows; i++)
-			hc_pr_fu64(p, HC_PR_JSON, b->rows[i].name, NULL,
-				   b->rows[i].window_packets);
+		for (i = 0; i < b->rows.n; i++)
+			hc_pr_fu64(p, HC_PR_JSON, b->rows.row[i].name, NULL,
+				   b->rows.row[i].window_packets);
 		hc_pr_close(p, HC_PR_JSON, '}');
 	}
 	hc_pr_close(p, HC_PR_JSON, '}');
@@ -865,18 +872,18 @@ static void env_json(struct hc_pr *p, const struct bench *b)
 	hc_pr_bool(p, HC_PR_JSON, "emulated", NULL, 0, e->emulated);
 	/* inject: every packet's work in bench's thread, by construction */
 	hc_pr_bool(p, HC_PR_JSON, "work_in_bench_thread", NULL, 0,
-		   b->topo->inject);
-	if (!b->dev) {
-		hc_pr_fu64(p, HC_PR_JSON, "windows", NULL, b->windows);
+		   b->net.topo->inject);
+	if (!b->opt.dev) {
+		hc_pr_fu64(p, HC_PR_JSON, "windows", NULL, b->opt.windows);
 		hc_pr_fu64(p, HC_PR_JSON, "window_packets", NULL,
-			   b->window_packets);
+			   b->opt.window_packets);
 		hc_pr_fnum(p, HC_PR_JSON, "window_quantile", NULL,
 			   BENCH_WINDOW_Q);
 	}
 	hc_pr_fu64(p, HC_PR_JSON, "warmup_rounds", NULL, 1);
-	hc_pr_fu64(p, HC_PR_JSON, "min_rounds", NULL, b->rounds);
+	hc_pr_fu64(p, HC_PR_JSON, "min_rounds", NULL, b->opt.rounds);
 	hc_pr_fu64(p, HC_PR_JSON, "max_rounds", NULL,
-		   b->target_ci ? b->max_rounds : b->rounds);
+		   b->opt.target_ci ? b->opt.max_rounds : b->opt.rounds);
 	target(p, b);
 	hc_pr_fstr(p, HC_PR_JSON, "interval", NULL, "hodges-lehmann-wilcoxon");
 	hc_pr_fnum(p, HC_PR_JSON, "level", NULL, BENCH_LEVEL);
@@ -892,18 +899,18 @@ void bench_report_json(const struct bench *b, FILE *f)
 	hc_pr_open(&p, HC_PR_JSON, NULL, '{');
 	hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "bench");
 	run_kind(&p, b);
-	hc_pr_fu64(&p, HC_PR_JSON, "rounds", NULL, b->nrounds);
-	hc_pr_fu64(&p, HC_PR_JSON, "seed", NULL, b->seed);
-	hc_pr_fstr(&p, HC_PR_JSON, "baseline", NULL, b->scen->baseline);
+	hc_pr_fu64(&p, HC_PR_JSON, "rounds", NULL, b->res.nrounds);
+	hc_pr_fu64(&p, HC_PR_JSON, "seed", NULL, b->opt.seed);
+	hc_pr_fstr(&p, HC_PR_JSON, "baseline", NULL, b->rows.scen->baseline);
 	resolution(&p, b);
 	plan_json(&p, b);
 	env_json(&p, b);
-	if (b->dev)
+	if (b->opt.dev)
 		dut_json(&p, b);
 	hc_pr_open(&p, HC_PR_JSON, "rows", '[');
-	for (i = 0; i < b->nrows; i++) {
+	for (i = 0; i < b->rows.n; i++) {
 		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
-		row_columns(&p, b, &b->rows[i]);
+		row_columns(&p, b, &b->rows.row[i]);
 		hc_pr_close(&p, HC_PR_JSON, '}');
 	}
 	hc_pr_close(&p, HC_PR_JSON, ']');
@@ -915,8 +922,8 @@ void bench_report_csv(const struct bench *b, FILE *f)
 	struct hc_pr p = { .mode = HC_PR_CSV, .f = f, .header = true };
 	int i;
 
-	line(&p, b, &b->rows[0]);
+	line(&p, b, &b->rows.row[0]);
 	p.header = false;
-	for (i = 0; i < b->nrows; i++)
-		line(&p, b, &b->rows[i]);
+	for (i = 0; i < b->rows.n; i++)
+		line(&p, b, &b->rows.row[i]);
 }

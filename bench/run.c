@@ -47,10 +47,11 @@ static void account(struct bench *b, struct bench_row *r,
 	char why[sizeof(r->reason)];
 	int ret = -1;
 
-	if (b->topo->exact)
+	if (b->net.topo->exact)
 		bench_round_check(r, rd, why, sizeof(why));
 	else
-		ret = bench_round_device(r, rd, b->dut_name, why, sizeof(why));
+		ret = bench_round_device(r, rd, b->net.dut_name, why,
+					 sizeof(why));
 	if (!why[0])
 		return;
 	if (ret < 0) {
@@ -77,10 +78,10 @@ static void size_windows(struct bench *b, const struct bench_round *acc)
 	double n = 0, k;
 	int i;
 
-	if (b->window_packets || b->planned)
+	if (b->opt.window_packets || b->rows.planned)
 		return;
-	for (i = 0; i < b->nrows; i++) {
-		if (b->rows[i].dead || b->rows[i].kind->generator ||
+	for (i = 0; i < b->rows.n; i++) {
+		if (b->rows.row[i].dead || b->rows.row[i].kind->generator ||
 		    !(acc[i].secs > 0))
 			continue;
 		k = BENCH_WINDOW_SECS * acc[i].generated / acc[i].secs;
@@ -90,8 +91,8 @@ static void size_windows(struct bench *b, const struct bench_round *acc)
 	if (!n)
 		return;
 	n = n < 1024 ? 1024 : n > 1e7 ? 1e7 : n;
-	for (i = 0; i < b->nrows; i++)
-		b->rows[i].window_packets = (__u32)n / 64 * 64;
+	for (i = 0; i < b->rows.n; i++)
+		b->rows.row[i].window_packets = (__u32)n / 64 * 64;
 }
 
 /*
@@ -125,9 +126,10 @@ static int undo(struct bench *b, struct bench_row *r, int round,
 		hc_err_set(err, "%s, round %d: %s; put it back yourself",
 			   r->name, round, e.msg);
 	else if (ret)
-		hc_err_set(err,
-			   "%s, round %d: %s; what its --setup did may remain in %s's namespace",
-			   r->name, round, e.msg, b->dut_name);
+		hc_err_set(
+			err,
+			"%s, round %d: %s; what its --setup did may remain in %s's namespace",
+			r->name, round, e.msg, b->net.dut_name);
 	return ret;
 }
 
@@ -187,26 +189,27 @@ static int visit(struct bench *b, struct bench_row *r, int round, int pos,
 		 struct hc_err *err)
 {
 	struct bench_round rd = { .round = round, .order = pos, .ns = NAN };
-	bool perf = round > 0 && r == &b->rows[b->perf_idx];
+	bool perf = round > 0 && r == &b->rows.row[b->watch.perf_idx];
 	struct hc_err rerr = {}, verr = {};
 	int ret = 0, rret, vret = 0;
 	bench_settings before;
 	double t;
 
 	if (!r->window_packets)
-		r->window_packets = b->window_packets ?: BENCH_WINDOW_START;
+		r->window_packets = b->opt.window_packets ?: BENCH_WINDOW_START;
 	t = hc_now();
 	rret = hc_fault(&rerr, "bench-row") ?: r->kind->setup(b, r, &rerr);
 	if (!rret && r->variant)
 		vret = bench_variant_step(b, r, round, before, false, &verr);
 	rd.setup_ms = (hc_now() - t) * 1e3;
 	/* What the setup (or anyone) changed that the window would not count. */
-	if (!rret && !vret && b->topo->scope)
-		b->topo->scope(b, r, &rerr);
+	if (!rret && !vret && b->net.topo->scope)
+		b->net.topo->scope(b, r, &rerr);
 	if (!rret && !vret && !r->dead)
 		ret = sampled ? bench_sampled(b, r, &rd, sampled,
-					round ? 1 : BENCH_PATH_SAMPLES, err) :
-			  b->topo->measure(b, r, &rd, perf, err);
+					      round ? 1 : BENCH_PATH_SAMPLES,
+					      err) :
+				b->net.topo->measure(b, r, &rd, perf, err);
 	t = hc_now();
 	/*
 	 * Its --undo even after a failed --setup, which may have done half;
@@ -252,7 +255,7 @@ static int finish(struct bench *b, struct bench_row *r,
 {
 	int ret = 0;
 
-	if (rd->visits == (int)b->visits && !r->dead && rd->round &&
+	if (rd->visits == (int)b->opt.visits && !r->dead && rd->round &&
 	    rd->whole) {
 		account(b, r, rd);
 		ret = record(r, rd);
@@ -272,15 +275,15 @@ static int visits(struct bench *b, const int *order, int round,
 {
 	int v, i, ret = 0;
 
-	for (v = 0; v < (int)b->visits && !hc_stop_sig; v++) {
-		b->visit_windows = b->windows / b->visits +
-				   (v < (int)(b->windows % b->visits));
-		for (i = 0; i < b->nrows && !hc_stop_sig; i++) {
-			int k = v % 2 ? order[b->nrows - 1 - i] : order[i];
+	for (v = 0; v < (int)b->opt.visits && !hc_stop_sig; v++) {
+		b->visit.windows = b->opt.windows / b->opt.visits +
+				   (v < (int)(b->opt.windows % b->opt.visits));
+		for (i = 0; i < b->rows.n && !hc_stop_sig; i++) {
+			int k = v % 2 ? order[b->rows.n - 1 - i] : order[i];
 
-			if (b->rows[k].dead)
+			if (b->rows.row[k].dead)
 				continue;
-			ret = visit(b, &b->rows[k], round, i, &acc[k], NULL,
+			ret = visit(b, &b->rows.row[k], round, i, &acc[k], NULL,
 				    err);
 			if (ret)
 				return ret;
@@ -299,8 +302,8 @@ static double widest(const struct bench *b, const char **name)
 	int i;
 
 	*name = "-";
-	for (i = 0; i < b->nrows; i++) {
-		const struct bench_row *r = &b->rows[i];
+	for (i = 0; i < b->rows.n; i++) {
+		const struct bench_row *r = &b->rows.row[i];
 		double h =
 			st_halfwidth_pct(&r->sum.base.delta, r->sum.ns.median);
 
@@ -331,23 +334,24 @@ static bool done(struct bench *b, int round, double secs, double total)
 	const char *row;
 	double w;
 
-	if (!b->target_ci) {
-		fprintf(stderr, "round %d/%u: %.1f s\n", round, b->rounds,
+	if (!b->opt.target_ci) {
+		fprintf(stderr, "round %d/%u: %.1f s\n", round, b->opt.rounds,
 			secs);
-		return round >= (int)b->rounds;
+		return round >= (int)b->opt.rounds;
 	}
-	if (round < (int)b->rounds) {
+	if (round < (int)b->opt.rounds) {
 		fprintf(stderr, "round %d: %.1f s\n", round, secs);
 		return false;
 	}
 	bench_summarize(b);
 	w = widest(b, &row);
-	b->target_reached = st_stop_check(&b->stop, w, b->target_ci);
+	b->res.target_reached =
+		st_stop_check(&b->res.stop, w, b->opt.target_ci);
 	fprintf(stderr,
 		"round %d: %.1f s, widest delta interval +-%.2f%% of its row's cost (%s), target met %d/%d\n",
-		round, secs, w, row, b->stop.met, ST_STOP_CHECKS);
-	return b->target_reached || round >= (int)b->max_rounds ||
-	       (b->max_time && total >= b->max_time);
+		round, secs, w, row, b->res.stop.met, ST_STOP_CHECKS);
+	return b->res.target_reached || round >= (int)b->opt.max_rounds ||
+	       (b->opt.max_time && total >= b->opt.max_time);
 }
 
 /*
@@ -366,12 +370,12 @@ static int sampled_pass(struct bench *b, const int *order, int round,
 	 */
 	if (!round) {
 		stats = bpf_enable_stats(BPF_STATS_RUN_TIME);
-		b->bpf_stats = stats >= 0;
-		b->path_pass = true;
+		b->visit.bpf_stats = stats >= 0;
+		b->visit.path_pass = true;
 	}
-	b->visit_windows = b->windows;
-	for (i = 0; i < b->nrows && !ret && !hc_stop_sig; i++) {
-		struct bench_row *r = &b->rows[order[i]];
+	b->visit.windows = b->opt.windows;
+	for (i = 0; i < b->rows.n && !ret && !hc_stop_sig; i++) {
+		struct bench_row *r = &b->rows.row[order[i]];
 		struct bench_fns t = {};
 		struct bench_prof *p;
 
@@ -399,7 +403,7 @@ static int sampled_pass(struct bench *b, const int *order, int round,
 	}
 	if (stats >= 0)
 		close(stats);
-	b->bpf_stats = b->path_pass = false;
+	b->visit.bpf_stats = b->visit.path_pass = false;
 	return ret;
 }
 
@@ -411,28 +415,29 @@ int bench_run(struct bench *b, struct hc_err *err)
 	int round, i, ret, fret;
 	double t, t1 = 0;
 
-	ret = b->topo->scope ? b->topo->scope(b, NULL, err) : 0;
+	ret = b->net.topo->scope ? b->net.topo->scope(b, NULL, err) : 0;
 	if (ret)
 		return ret;
-	for (i = 0; b->no_path && i < b->nrows; i++)
-		snprintf(b->rows[i].path_check.why,
-			 sizeof(b->rows[i].path_check.why), "--no-path-check");
-	bench_plan_init(&plan, b->nrows, b->seed);
+	for (i = 0; b->opt.no_path && i < b->rows.n; i++)
+		snprintf(b->rows.row[i].path_check.why,
+			 sizeof(b->rows.row[i].path_check.why),
+			 "--no-path-check");
+	bench_plan_init(&plan, b->rows.n, b->opt.seed);
 	for (round = 0; !hc_stop_sig; round++) {
 		t = hc_now();
 		bench_plan_next(&plan, order);
 		ret = visits(b, order, round, acc, err);
 		if (!round && !ret)
 			size_windows(b, acc);
-		for (i = 0; i < b->nrows; i++) {
-			fret = finish(b, &b->rows[i], &acc[i]);
+		for (i = 0; i < b->rows.n; i++) {
+			fret = finish(b, &b->rows.row[i], &acc[i]);
 			ret = ret ?: fret;
 		}
 		if (ret)
 			return ret;
 		if (hc_stop_sig)
 			break;
-		if (round ? b->profile : !b->no_path)
+		if (round ? b->opt.profile : !b->opt.no_path)
 			ret = sampled_pass(b, order, round, err);
 		if (ret)
 			return ret;
@@ -442,7 +447,7 @@ int bench_run(struct bench *b, struct hc_err *err)
 			t1 = hc_now();
 			continue;
 		}
-		b->nrounds = round;
+		b->res.nrounds = round;
 		if (done(b, round, hc_now() - t, hc_now() - t1))
 			break;
 	}

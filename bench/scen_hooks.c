@@ -21,19 +21,19 @@ static void hooks_build(struct bench *b)
 	bench_row_add(b, "iptables-raw", &bench_kind_ipt)->local = true;
 	bench_row_add(b, "nft-ingress", &bench_kind_nft);
 	bench_row_add(b, "stack", &bench_kind_stack);
-	for (h = hc_hooks; *h && !b->no_bare; h++)
+	for (h = hc_hooks; *h && !b->opt.no_bare; h++)
 		for (row = (*h)->rows; row && row->name; row++)
 			if (row->flags & HC_ROW_BARE)
 				bench_row_hook(b, row->name, "-bare")->run.bare =
 					true;
 	/* AF_XDP's floor: not reading the frame. */
-	if (!b->no_bare) {
+	if (!b->opt.no_bare) {
 		r = bench_row_hook(b, "xsk-l4", "");
 		snprintf(r->name, sizeof(r->name), "xsk-none");
 		r->run.conf.parse = HC_PARSE_NONE;
 	}
-	for (i = 0; i < b->nrows; i++)
-		bench_row_base(&b->rows[i], "xdp-native");
+	for (i = 0; i < b->rows.n; i++)
+		bench_row_base(&b->rows.row[i], "xdp-native");
 }
 
 const struct bench_scenario bench_scen_hooks = {

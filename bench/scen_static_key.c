@@ -39,8 +39,8 @@ static void sk_build(struct bench *b)
 		r->drop = false;
 		bench_row_path(r, BENCH_PATH_STACK);
 	}
-	for (i = 0; i < (unsigned int)b->nrows; i++)
-		bench_row_base(&b->rows[i], "nothing");
+	for (i = 0; i < (unsigned int)b->rows.n; i++)
+		bench_row_base(&b->rows.row[i], "nothing");
 }
 
 const struct bench_scenario bench_scen_static_key = {

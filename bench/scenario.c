@@ -10,12 +10,12 @@ struct bench_row *bench_row_add(struct bench *b, const char *name,
 				const struct bench_kind *kind)
 {
 	/* The slot past the end takes what does not fit; build refuses it. */
-	struct bench_row *r = &b->rows[b->nrows];
+	struct bench_row *r = &b->rows.row[b->rows.n];
 
-	if (b->nrows < BENCH_MAX_ROWS)
-		b->nrows++;
+	if (b->rows.n < BENCH_MAX_ROWS)
+		b->rows.n++;
 	else
-		b->too_many = true;
+		b->rows.too_many = true;
 	memset(r, 0, sizeof(*r));
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	r->kind = kind;
@@ -73,8 +73,8 @@ int bench_row_find(const struct bench *b, const char *name)
 {
 	int i;
 
-	for (i = 0; i < b->nrows; i++)
-		if (!strcmp(b->rows[i].name, name))
+	for (i = 0; i < b->rows.n; i++)
+		if (!strcmp(b->rows.row[i].name, name))
 			return i;
 	return -1;
 }
@@ -117,7 +117,7 @@ static int gen_row(struct bench *b, __u32 size, bool sizes_differ)
 	r = bench_row_add(b, name, &bench_kind_gen);
 	r->size = size;
 	r->drop = false;
-	return b->nrows - 1;
+	return b->rows.n - 1;
 }
 
 /* "xdp", "tc", "socket", "xsk": a row's hook, as --hook names it. */
@@ -141,8 +141,8 @@ static size_t names(const struct bench *b, int what, char *buf, size_t size)
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < b->nrows; i++) {
-		const struct bench_row *r = &b->rows[i];
+	for (i = 0; i < b->rows.n; i++) {
+		const struct bench_row *r = &b->rows.row[i];
 		const char *w = what == 0 ? r->name :
 				!r->hook  ? NULL :
 				what == 1 ? r->hook->name :
@@ -171,13 +171,13 @@ static int select_rows(struct bench *b, struct hc_err *err)
 	char list[256], all[1024], *save, *w;
 	int i, k, n = 0;
 
-	snprintf(list, sizeof(list), "%s", b->hooks);
+	snprintf(list, sizeof(list), "%s", b->opt.hooks);
 	for (w = strtok_r(list, ",", &save); w;
 	     w = strtok_r(NULL, ",", &save)) {
 		bool hit = false;
 
-		for (i = 0; i < b->nrows; i++)
-			if (row_matches(&b->rows[i], w))
+		for (i = 0; i < b->rows.n; i++)
+			if (row_matches(&b->rows.row[i], w))
 				hit = keep[i] = true;
 		if (!hit) {
 			char hooks[512], fams[64];
@@ -188,25 +188,26 @@ static int select_rows(struct bench *b, struct hc_err *err)
 			hc_err_set(
 				err,
 				"--hooks '%s' selects no row of %s; its rows: %s%s%s%s%s",
-				w, b->scen->name, all,
+				w, b->rows.scen->name, all,
 				hooks[0] ? "; hooks: " : "", hooks,
 				fams[0] ? "; families: " : "", fams);
 			return -EINVAL;
 		}
 	}
-	for (i = 0; i < b->nrows; i++)
-		keep[i] |= !strcmp(b->rows[i].name, b->scen->baseline);
+	for (i = 0; i < b->rows.n; i++)
+		keep[i] |= !strcmp(b->rows.row[i].name, b->rows.scen->baseline);
 	while (more)
-		for (more = false, i = 0; i < b->nrows; i++) {
-			k = keep[i] ? bench_row_find(b, b->rows[i].base_name) :
+		for (more = false, i = 0; i < b->rows.n; i++) {
+			k = keep[i] ? bench_row_find(b,
+						     b->rows.row[i].base_name) :
 				      -1;
 			if (k >= 0 && !keep[k])
 				more = keep[k] = true;
 		}
-	for (i = 0; i < b->nrows; i++)
+	for (i = 0; i < b->rows.n; i++)
 		if (keep[i])
-			b->rows[n++] = b->rows[i];
-	b->nrows = n;
+			b->rows.row[n++] = b->rows.row[i];
+	b->rows.n = n;
 	return 0;
 }
 
@@ -252,11 +253,11 @@ static int variant_rows(struct bench *b, int n, struct hc_err *err)
 {
 	int i, v;
 
-	for (v = 0; v < b->nvariants; v++) {
-		const struct bench_variant *var = &b->variant[v];
+	for (v = 0; v < b->opt.nvariants; v++) {
+		const struct bench_variant *var = &b->opt.variant[v];
 
 		for (i = 0; i < n; i++) {
-			const struct bench_row *o = &b->rows[i];
+			const struct bench_row *o = &b->rows.row[i];
 			struct bench_row *r;
 			char name[sizeof(o->name)];
 
@@ -280,7 +281,7 @@ static int variant_rows(struct bench *b, int n, struct hc_err *err)
 				return -EEXIST;
 			}
 			r = bench_row_add(b, name, o->kind);
-			if (b->too_many) {
+			if (b->rows.too_many) {
 				hc_err_set(
 					err,
 					"--variant %s: more than %d rows with the variants",
@@ -304,36 +305,36 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 	bool sizes_differ = false;
 	int i, n, ret;
 
-	b->scen->build(b);
-	if (b->too_many) {
-		hc_err_set(err, "%s builds more than %d rows", b->scen->name,
-			   BENCH_MAX_ROWS);
+	b->rows.scen->build(b);
+	if (b->rows.too_many) {
+		hc_err_set(err, "%s builds more than %d rows",
+			   b->rows.scen->name, BENCH_MAX_ROWS);
 		return -E2BIG;
 	}
-	if (b->hooks && select_rows(b, err))
+	if (b->opt.hooks && select_rows(b, err))
 		return -EINVAL;
-	ret = variant_rows(b, b->nrows, err);
+	ret = variant_rows(b, b->rows.n, err);
 	if (ret)
 		return ret;
-	n = b->nrows;
+	n = b->rows.n;
 	for (i = 1; i < n; i++)
-		sizes_differ |= b->rows[i].size != b->rows[0].size;
+		sizes_differ |= b->rows.row[i].size != b->rows.row[0].size;
 	/* Traffic from elsewhere (--dev): no generator of ours to measure. */
 	for (i = 0; i < n; i++) {
-		b->rows[i].gen = -1;
-		if (b->topo->own_gen)
-			b->rows[i].gen =
-				gen_row(b, b->rows[i].size, sizes_differ);
+		b->rows.row[i].gen = -1;
+		if (b->net.topo->own_gen)
+			b->rows.row[i].gen =
+				gen_row(b, b->rows.row[i].size, sizes_differ);
 	}
-	for (i = n; i < b->nrows; i++)
-		b->rows[i].gen = i;
-	if (b->too_many) {
-		hc_err_set(err, "%s builds more than %d rows", b->scen->name,
-			   BENCH_MAX_ROWS);
+	for (i = n; i < b->rows.n; i++)
+		b->rows.row[i].gen = i;
+	if (b->rows.too_many) {
+		hc_err_set(err, "%s builds more than %d rows",
+			   b->rows.scen->name, BENCH_MAX_ROWS);
 		return -E2BIG;
 	}
 	for (i = 0; i < n; i++) {
-		struct bench_row *r = &b->rows[i];
+		struct bench_row *r = &b->rows.row[i];
 
 		/* What dropping every frame there must not run (its scenario
 		 * says by now whether the row drops). */
@@ -348,19 +349,20 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 		 * redirects are BPF_PROG_RUN's (xdp_do_redirect_frame); its
 		 * frames that are not a loop row's redirect none.
 		 */
-		if (b->topo && b->topo->inject)
+		if (b->net.topo && b->net.topo->inject)
 			inject_redirect(r);
 		/*
 		 * The loop's rows attach generic XDP to hcd's idle peer, which
 		 * turns generic XDP's static key on: every frame they pass to
 		 * the stack calls do_xdp_generic, to find no program on hcd.
 		 */
-		if (b->topo && b->topo->inject && r->hook && r->hook->no_driver)
+		if (b->net.topo && b->net.topo->inject && r->hook &&
+		    r->hook->no_driver)
 			path_remove(r, "!do_xdp_generic");
 		r->base = bench_row_find(b, r->base_name);
 		if (r->base < 0) {
 			hc_err_set(err, "%s: row %s has no baseline '%s'",
-				   b->scen->name, r->name, r->base_name);
+				   b->rows.scen->name, r->name, r->base_name);
 			return -EINVAL;
 		}
 	}

@@ -364,27 +364,27 @@ void bench_scope_cpus(const struct bench *b, const struct bench_row *r,
 		      cpu_set_t *set)
 {
 	CPU_ZERO(set);
-	if (b->cpu_mode == BENCH_SPLIT && !r->kind->generator) {
+	if (b->opt.cpu_mode == BENCH_SPLIT && !r->kind->generator) {
 		CPU_SET(BENCH_CPU_DUT, set);
 		return;
 	}
 	CPU_SET(BENCH_CPU_GEN, set);
 	/* A row's own threads (AF_XDP's consumer) run on the DUT's CPU. */
-	if (b->clock.nown)
+	if (b->net.clock.nown)
 		CPU_SET(BENCH_CPU_DUT, set);
 }
 
 int bench_scope_veth(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
-	bool split = b->cpu_mode == BENCH_SPLIT;
+	bool split = b->opt.cpu_mode == BENCH_SPLIT;
 	pid_t now[BENCH_MAX_NAPI];
 	char why[300], was[64], is[64];
 	int ret, n;
 
 	if (!r) {
 		/* /sys/class/net of the DUT's namespace, from now on. */
-		ret = bench_enter(b->fd_dut) ?: hc_sysfs_here();
-		bench_enter(b->fd_gen);
+		ret = bench_enter(b->net.fd_dut) ?: hc_sysfs_here();
+		bench_enter(b->net.fd_gen);
 	} else {
 		ret = 0;
 	}
@@ -408,9 +408,10 @@ int bench_scope_veth(struct bench *b, struct bench_row *r, struct hc_err *err)
 	if (!r || !split || r->kind->generator)
 		return 0;
 	n = bench_dut_napi(b, now, BENCH_MAX_NAPI);
-	if (same_pids(b->clock.napi_pid, b->clock.nnapi, now, n > 0 ? n : 0))
+	if (same_pids(b->net.clock.napi_pid, b->net.clock.nnapi, now,
+		      n > 0 ? n : 0))
 		return 0;
-	pid_list(b->clock.napi_pid, b->clock.nnapi, was, sizeof(was));
+	pid_list(b->net.clock.napi_pid, b->net.clock.nnapi, was, sizeof(was));
 	pid_list(now, n > 0 ? n : 0, is, sizeof(is));
 	bench_row_invalid(
 		r,
@@ -429,9 +430,9 @@ int bench_dut_napi(struct bench *b, pid_t *pids, int max)
 	 * their names: any other device called hcd (in another namespace)
 	 * would match too.
 	 */
-	n = bench_enter(b->fd_dut) ?:
-		    hc_nl_napi_threads(b->if_dut, pids, max, &err);
-	bench_enter(b->fd_gen);
+	n = bench_enter(b->net.fd_dut) ?:
+		    hc_nl_napi_threads(b->net.if_dut, pids, max, &err);
+	bench_enter(b->net.fd_gen);
 	if (n < 0)
 		n = bench_threads("/proc", "napi/" BENCH_DUT_DEV "-", pids,
 				  max);

@@ -63,10 +63,11 @@ static void row_costs(struct bench *b, struct bench_row *r, int last)
 {
 	/* No gen-only row (--dev): the generator is not on this CPU. */
 	bool inline_gen = r->gen >= 0 && !r->kind->generator &&
-			  b->cpu_mode == BENCH_INLINE;
-	double *gen = inline_gen ? by_round(&b->rows[r->gen], last, PKT_NS) :
-				   NULL,
-	       *gen_loaded = inline_gen ? by_round(&b->rows[r->gen], last,
+			  b->opt.cpu_mode == BENCH_INLINE;
+	double *gen = inline_gen ?
+			      by_round(&b->rows.row[r->gen], last, PKT_NS) :
+			      NULL,
+	       *gen_loaded = inline_gen ? by_round(&b->rows.row[r->gen], last,
 						   PKT_NS_LOADED) :
 					  NULL;
 	int i;
@@ -137,7 +138,7 @@ static double *versus(const struct bench *b, const struct bench_row *r,
 		      int other, int last, double *x, int *n,
 		      struct bench_vs *v)
 {
-	double *o = by_round(&b->rows[other], last, NS);
+	double *o = by_round(&b->rows.row[other], last, NS);
 
 	if (!o)
 		return NULL;
@@ -208,8 +209,8 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 					 (r->rd[i].seen +
 					  r->rd[i].dropped_before);
 		s->gen_bound = n && st_median(x, n) < BENCH_TOLERANCE;
-	} else if (b->cpu_mode == BENCH_SPLIT && !r->kind->generator) {
-		double *gen = by_round(&b->rows[r->gen], last, MPPS);
+	} else if (b->opt.cpu_mode == BENCH_SPLIT && !r->kind->generator) {
+		double *gen = by_round(&b->rows.row[r->gen], last, MPPS);
 
 		for (i = 0, n = 0; gen && i < r->nrd; i++)
 			if (!isnan(gen[r->rd[i].round]))
@@ -242,12 +243,12 @@ void bench_summarize(struct bench *b)
 	double *dh, *rh;
 	int i, k = 0, last = 0;
 
-	for (i = 0; i < b->nrows; i++)
-		if (b->rows[i].nrd &&
-		    b->rows[i].rd[b->rows[i].nrd - 1].round > last)
-			last = b->rows[i].rd[b->rows[i].nrd - 1].round;
-	for (i = 0; i < b->nrows; i++) {
-		struct bench_row *r = &b->rows[i];
+	for (i = 0; i < b->rows.n; i++)
+		if (b->rows.row[i].nrd &&
+		    b->rows.row[i].rd[b->rows.row[i].nrd - 1].round > last)
+			last = b->rows.row[i].rd[b->rows.row[i].nrd - 1].round;
+	for (i = 0; i < b->rows.n; i++) {
+		struct bench_row *r = &b->rows.row[i];
 
 		mark_contended(r);
 		if (r->variant_failed && !r->nrd)
@@ -255,24 +256,24 @@ void bench_summarize(struct bench *b)
 				r, "its --setup failed in every round (%s)",
 				r->variant_why);
 	}
-	for (i = 0; i < b->nrows; i++)
-		row_costs(b, &b->rows[i], last);
-	for (i = 0; i < b->nrows; i++)
-		row_estimates(b, &b->rows[i], i, last);
+	for (i = 0; i < b->rows.n; i++)
+		row_costs(b, &b->rows.row[i], last);
+	for (i = 0; i < b->rows.n; i++)
+		row_estimates(b, &b->rows.row[i], i, last);
 
 	/* Resolution: the median over rows of their 80%-power effects. */
-	dh = malloc(b->nrows * sizeof(*dh));
-	rh = malloc(b->nrows * sizeof(*rh));
-	for (i = 0; dh && rh && i < b->nrows; i++) {
-		const struct bench_row *r = &b->rows[i];
+	dh = malloc(b->rows.n * sizeof(*dh));
+	rh = malloc(b->rows.n * sizeof(*rh));
+	for (i = 0; dh && rh && i < b->rows.n; i++) {
+		const struct bench_row *r = &b->rows.row[i];
 
 		if (r->reason[0] || isnan(r->sum.base.mde_ns))
 			continue;
 		dh[k] = r->sum.base.mde_ns;
 		rh[k++] = r->sum.base.mde_pct;
 	}
-	b->resolution_ns = dh && rh ? st_median(dh, k) : NAN;
-	b->resolution_pct = dh && rh ? st_median(rh, k) : NAN;
+	b->res.resolution_ns = dh && rh ? st_median(dh, k) : NAN;
+	b->res.resolution_pct = dh && rh ? st_median(rh, k) : NAN;
 	free(dh);
 	free(rh);
 }
@@ -401,7 +402,8 @@ int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
 
 bool bench_disagrees(const struct bench *b, const struct bench_row *r)
 {
-	const struct bench_row *base = r->base >= 0 ? &b->rows[r->base] : NULL;
+	const struct bench_row *base =
+		r->base >= 0 ? &b->rows.row[r->base] : NULL;
 
 	return base && base != r &&
 	       (r->sum.ns.median - base->sum.ns.median) *
@@ -419,7 +421,7 @@ int bench_flags(const struct bench *b, const struct bench_row *r,
 		if ((cond) && n < max)       \
 			flags[n++] = (name); \
 	} while (0)
-	FLAG(r->base == r - b->rows, "baseline");
+	FLAG(r->base == r - b->rows.row, "baseline");
 	FLAG(r->unverified[0], "unverified");
 	FLAG(r->kind->generator, "generator");
 	FLAG(r->sum.outliers, "outliers");

@@ -66,9 +66,9 @@ static int step(int ret, struct hc_err *err, const char *what)
 
 static int links_up(struct bench *b, struct hc_err *err)
 {
-	return hc_nl_link_up(b->nl_gen, b->if_gen, true, err)	      ?:
-		       hc_nl_link_up(b->nl_dut, b->if_dut, true, err) ?:
-		       hc_nl_link_up(b->nl_dut, b->if_other, true, err);
+	return hc_nl_link_up(b->net.nl_gen, b->net.if_gen, true, err)	      ?:
+		       hc_nl_link_up(b->net.nl_dut, b->net.if_dut, true, err) ?:
+		       hc_nl_link_up(b->net.nl_dut, b->net.if_other, true, err);
 }
 
 /*
@@ -80,7 +80,7 @@ static int links_up(struct bench *b, struct hc_err *err)
  */
 static int sink_counter(struct bench *b)
 {
-	struct hc_run *r = &b->sink;
+	struct hc_run *r = &b->net.sink;
 	int ret;
 
 	hc_run_init(r);
@@ -90,8 +90,8 @@ static int sink_counter(struct bench *b)
 	r->conf.parse = HC_PARSE_L4;
 	r->conf.def_verdict = HC_DROP;
 	r->dev = BENCH_SINK_DEV;
-	r->ifindex = b->if_sink;
-	r->nl = b->nl_sink;
+	r->ifindex = b->net.if_sink;
+	r->nl = b->net.nl_sink;
 	r->no_journal = true;
 	ret = r->hook->load(r) ?: r->hook->attach(r);
 	if (ret == -EOPNOTSUPP) {
@@ -115,37 +115,37 @@ static int sink_up(struct bench *b, struct hc_err *err)
 	struct in_addr net, dst;
 	int ret, gro = 0;
 
-	b->fd_sink = new_ns(b->fd_root);
-	ret = b->fd_sink < 0 ? b->fd_sink : bench_enter(b->fd_sink);
-	if (!ret && !(b->nl_sink = hc_nl_open(err)))
+	b->net.fd_sink = new_ns(b->net.fd_root);
+	ret = b->net.fd_sink < 0 ? b->net.fd_sink : bench_enter(b->net.fd_sink);
+	if (!ret && !(b->net.nl_sink = hc_nl_open(err)))
 		ret = -errno;
 	if (!ret)
-		ret = hc_nl_veth_add(b->nl_dut, BENCH_OUT_DEV, BENCH_SINK_DEV,
-				     b->fd_sink, err);
+		ret = hc_nl_veth_add(b->net.nl_dut, BENCH_OUT_DEV,
+				     BENCH_SINK_DEV, b->net.fd_sink, err);
 	if (!ret) {
-		b->if_sink = if_nametoindex(BENCH_SINK_DEV);
-		ret = hc_dev_mac(BENCH_SINK_DEV, b->sink_mac);
+		b->net.if_sink = if_nametoindex(BENCH_SINK_DEV);
+		ret = hc_dev_mac(BENCH_SINK_DEV, b->net.sink_mac);
 		gro = hc_fault(&gerr, "bench-sink-gro") ?:
 			      hc_ethtool_set_gro(BENCH_SINK_DEV, true);
-		ret = ret ?: bench_enter(b->fd_dut);
-		b->if_out = if_nametoindex(BENCH_OUT_DEV);
-		if (!ret && !(b->if_sink && b->if_out))
+		ret = ret ?: bench_enter(b->net.fd_dut);
+		b->net.if_out = if_nametoindex(BENCH_OUT_DEV);
+		if (!ret && !(b->net.if_sink && b->net.if_out))
 			ret = -ENODEV;
 	}
 	if (step(ret, err, "the sink namespace and its veth pair"))
 		goto out;
 	inet_pton(AF_INET, BENCH_FWD_NET, &net);
 	inet_pton(AF_INET, BENCH_FWD_DST, &dst);
-	ret = hc_nl_link_up(b->nl_dut, b->if_out, true, err)		   ?:
-		      hc_nl_link_up(b->nl_sink, b->if_sink, true, err)	   ?:
-		      hc_nl_route_add(b->nl_dut, &net, 24, b->if_out, err) ?:
-		      hc_nl_neigh_add(b->nl_dut, b->if_out, &dst, b->sink_mac, err) ?:
+	ret = hc_nl_link_up(b->net.nl_dut, b->net.if_out, true, err) ?:
+		      hc_nl_link_up(b->net.nl_sink, b->net.if_sink, true, err) ?:
+		      hc_nl_route_add(b->net.nl_dut, &net, 24, b->net.if_out, err) ?:
+		      hc_nl_neigh_add(b->net.nl_dut, b->net.if_out, &dst, b->net.sink_mac, err) ?:
 		      hc_write_file("/proc/sys/net/ipv4/ip_forward", "1\n");
 	if (step(ret, err, "the DUT's route to the sink"))
 		goto out;
-	ret = bench_enter(b->fd_sink) ?: sink_counter(b);
+	ret = bench_enter(b->net.fd_sink) ?: sink_counter(b);
 	if (ret) {
-		*err = b->sink.err;
+		*err = b->net.sink.err;
 		step(ret, err, "the counter at the sink");
 	} else if (gro) {
 		fprintf(stderr,
@@ -154,7 +154,7 @@ static int sink_up(struct bench *b, struct hc_err *err)
 			gerr.msg[0] ? gerr.msg : strerror(-gro));
 	}
 out:
-	bench_enter(b->fd_gen);
+	bench_enter(b->net.fd_gen);
 	return ret;
 }
 
@@ -166,80 +166,83 @@ static int topo_up(struct bench *b, struct hc_err *err)
 	ret = hc_fault(err, "bench-netns");
 	/* inject: one namespace; hcg is hcd's idle peer. */
 	if (!ret) {
-		b->fd_dut = new_ns(b->fd_root);
-		b->fd_gen = b->topo->inject ? same_ns(b->fd_dut) :
-					      new_ns(b->fd_root);
-		ret = b->fd_gen < 0 ? b->fd_gen : b->fd_dut < 0 ? b->fd_dut : 0;
+		b->net.fd_dut = new_ns(b->net.fd_root);
+		b->net.fd_gen = b->net.topo->inject ? same_ns(b->net.fd_dut) :
+						      new_ns(b->net.fd_root);
+		ret = b->net.fd_gen < 0 ? b->net.fd_gen :
+		      b->net.fd_dut < 0 ? b->net.fd_dut :
+					  0;
 	}
 	if (step(ret, err, "creating the network namespaces"))
 		return ret;
 	/* Netlink sockets stay in the namespace they were opened in. */
-	ret = bench_enter(b->fd_dut);
-	if (!ret && !(b->nl_dut = hc_nl_open(err)))
+	ret = bench_enter(b->net.fd_dut);
+	if (!ret && !(b->net.nl_dut = hc_nl_open(err)))
 		ret = -errno;
 	if (!ret)
-		ret = bench_enter(b->fd_gen);
-	if (!ret && !(b->nl_gen = hc_nl_open(err)))
+		ret = bench_enter(b->net.fd_gen);
+	if (!ret && !(b->net.nl_gen = hc_nl_open(err)))
 		ret = -errno;
 	if (step(ret, err, "opening rtnetlink in the new namespaces"))
 		return ret;
 
 	ret = hc_fault(err, "bench-veth") ?:
-		      hc_nl_veth_add(b->nl_gen, BENCH_GEN_DEV, BENCH_DUT_DEV, b->fd_dut, err) ?:
-		      hc_nl_veth_add(b->nl_gen, BENCH_SPARE_DEV, "hcw", -1, err) ?:
-		      hc_nl_veth_add(b->nl_dut, BENCH_OTHER_DEV, "hcy", -1,
+		      hc_nl_veth_add(b->net.nl_gen, BENCH_GEN_DEV, BENCH_DUT_DEV, b->net.fd_dut, err) ?:
+		      hc_nl_veth_add(b->net.nl_gen, BENCH_SPARE_DEV, "hcw", -1, err) ?:
+		      hc_nl_veth_add(b->net.nl_dut, BENCH_OTHER_DEV, "hcy", -1,
 				     err);
 	if (step(ret, err, "creating the veth pairs"))
 		return ret;
-	b->if_gen = if_nametoindex(BENCH_GEN_DEV);
-	b->if_spare = if_nametoindex(BENCH_SPARE_DEV);
-	bench_enter(b->fd_dut);
-	b->if_dut = if_nametoindex(BENCH_DUT_DEV);
-	b->if_other = if_nametoindex(BENCH_OTHER_DEV);
-	ret = hc_dev_mac(BENCH_DUT_DEV, b->dut_mac);
-	bench_enter(b->fd_gen);
-	if (!ret && !(b->if_gen && b->if_spare && b->if_dut && b->if_other))
+	b->net.if_gen = if_nametoindex(BENCH_GEN_DEV);
+	b->net.if_spare = if_nametoindex(BENCH_SPARE_DEV);
+	bench_enter(b->net.fd_dut);
+	b->net.if_dut = if_nametoindex(BENCH_DUT_DEV);
+	b->net.if_other = if_nametoindex(BENCH_OTHER_DEV);
+	ret = hc_dev_mac(BENCH_DUT_DEV, b->net.dut_mac);
+	bench_enter(b->net.fd_gen);
+	if (!ret && !(b->net.if_gen && b->net.if_spare && b->net.if_dut &&
+		      b->net.if_other))
 		ret = -ENODEV;
 	if (step(ret, err, "finding the new veth devices"))
 		return ret;
 
 	inet_pton(AF_INET, "198.18.0.2", &dut);
 	ret = hc_fault(err, "bench-addr") ?:
-		      hc_nl_addr_add(b->nl_dut, b->if_dut, AF_INET, &dut, 15,
-				     err);
+		      hc_nl_addr_add(b->net.nl_dut, b->net.if_dut, AF_INET,
+				     &dut, 15, err);
 	if (step(ret, err, "adding 198.18.0.2/15 to " BENCH_DUT_DEV))
 		return ret;
-	snprintf(b->dut.ip, sizeof(b->dut.ip), "198.18.0.2");
+	snprintf(b->net.dut.ip, sizeof(b->net.dut.ip), "198.18.0.2");
 	ret = hc_fault(err, "bench-up") ?: links_up(b, err);
 	if (step(ret, err, "bringing the veth devices up"))
 		return ret;
 	ret = bench_topo_napi(b, true);
 	if (step(ret, err, "turning GRO on for " BENCH_DUT_DEV))
 		return ret;
-	return b->scen->forward ? sink_up(b, err) : 0;
+	return b->rows.scen->forward ? sink_up(b, err) : 0;
 }
 
 static void veth_down(struct bench *b)
 {
-	if (b->fd_root >= 0)
-		bench_enter(b->fd_root);
-	if (b->sink.state) {
-		b->sink.hook->detach(&b->sink);
-		hc_prog_unload(&b->sink);
+	if (b->net.fd_root >= 0)
+		bench_enter(b->net.fd_root);
+	if (b->net.sink.state) {
+		b->net.sink.hook->detach(&b->net.sink);
+		hc_prog_unload(&b->net.sink);
 	}
-	hc_nl_close(b->nl_gen);
-	hc_nl_close(b->nl_dut);
-	hc_nl_close(b->nl_sink);
-	b->nl_gen = b->nl_dut = b->nl_sink = NULL;
-	if (b->fd_sink >= 0)
-		close(b->fd_sink);
-	b->fd_sink = -1;
+	hc_nl_close(b->net.nl_gen);
+	hc_nl_close(b->net.nl_dut);
+	hc_nl_close(b->net.nl_sink);
+	b->net.nl_gen = b->net.nl_dut = b->net.nl_sink = NULL;
+	if (b->net.fd_sink >= 0)
+		close(b->net.fd_sink);
+	b->net.fd_sink = -1;
 	/* The last reference: the namespaces go, the veth pairs with them. */
-	if (b->fd_gen >= 0)
-		close(b->fd_gen);
-	if (b->fd_dut >= 0)
-		close(b->fd_dut);
-	b->fd_gen = b->fd_dut = -1;
+	if (b->net.fd_gen >= 0)
+		close(b->net.fd_gen);
+	if (b->net.fd_dut >= 0)
+		close(b->net.fd_dut);
+	b->net.fd_gen = b->net.fd_dut = -1;
 }
 
 /*
@@ -270,18 +273,18 @@ static int topo_cpu(struct bench *b, struct hc_err *err)
 	ret = hc_fault(err, "bench-cpu");
 	if (!ret && sched_setaffinity(0, sizeof(set), &set))
 		ret = -errno;
-	if (!ret && b->cpu_mode == BENCH_SPLIT) {
-		ret = bench_enter(b->fd_dut)  ?:
-			      hc_sysfs_here() ?:
+	if (!ret && b->opt.cpu_mode == BENCH_SPLIT) {
+		ret = bench_enter(b->net.fd_dut) ?:
+			      hc_sysfs_here()	 ?:
 			      hc_dev_set_threaded(BENCH_DUT_DEV, 1);
-		bench_enter(b->fd_gen);
+		bench_enter(b->net.fd_gen);
 		if (!ret)
 			ret = pin_napi(b);
-		b->threaded = !ret;
+		b->net.threaded = !ret;
 	}
 	if (ret && !err->msg[0])
 		hc_err_set(err, "%s",
-			   b->cpu_mode == BENCH_SPLIT ?
+			   b->opt.cpu_mode == BENCH_SPLIT ?
 				   "threaded NAPI for " BENCH_DUT_DEV
 				   " on CPU 1" :
 				   "pinning the generator to CPU 0");
@@ -292,9 +295,10 @@ int bench_topo_napi(struct bench *b, bool on)
 {
 	int ret;
 
-	ret = bench_enter(b->fd_dut) ?: hc_ethtool_set_gro(BENCH_DUT_DEV, on);
-	bench_enter(b->fd_gen);
-	if (!ret && on && b->threaded)
+	ret = bench_enter(b->net.fd_dut) ?:
+					   hc_ethtool_set_gro(BENCH_DUT_DEV, on);
+	bench_enter(b->net.fd_gen);
+	if (!ret && on && b->net.threaded)
 		ret = pin_napi(b);
 	return ret;
 }
@@ -302,7 +306,7 @@ int bench_topo_napi(struct bench *b, bool on)
 int bench_dut_count(struct bench *b, struct bench_dev_count *d)
 {
 	struct hc_link_info li;
-	int ret = hc_nl_link_get(b->nl_dut, b->if_dut, &li, NULL);
+	int ret = hc_nl_link_get(b->net.nl_dut, b->net.if_dut, &li, NULL);
 
 	d->rx_packets = li.stats.rx_packets;
 	d->rx_otherhost = li.stats.rx_otherhost_dropped;
@@ -325,7 +329,7 @@ int bench_dut_rx(struct bench *b, __u64 *rx)
 	int ret = bench_dut_count(b, &d);
 
 	/* Injected, no driver counts them; ip_rcv counts what is not ours. */
-	*rx = b->topo->inject ? d.rx_otherhost : d.rx_packets;
+	*rx = b->net.topo->inject ? d.rx_otherhost : d.rx_packets;
 	return ret;
 }
 
@@ -339,7 +343,7 @@ int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c)
 static int gen_tx_dropped(struct bench *b, __u64 *dropped)
 {
 	struct hc_link_info li;
-	int ret = hc_nl_link_get(b->nl_gen, b->if_gen, &li, NULL);
+	int ret = hc_nl_link_get(b->net.nl_gen, b->net.if_gen, &li, NULL);
 
 	*dropped = li.stats.tx_dropped;
 	return ret;
@@ -359,9 +363,9 @@ int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
 	__u64 before;
 	int i, ret;
 
-	ret = hc_stats_read(b->sink.stats_fd, &s)		      ?:
-		      hc_nl_link_get(b->nl_dut, b->if_dut, &in, NULL) ?:
-		      hc_nl_link_get(b->nl_dut, b->if_out, &out, NULL) ?:
+	ret = hc_stats_read(b->net.sink.stats_fd, &s)			      ?:
+		      hc_nl_link_get(b->net.nl_dut, b->net.if_dut, &in, NULL) ?:
+		      hc_nl_link_get(b->net.nl_dut, b->net.if_out, &out, NULL) ?:
 		      gen_tx_dropped(b, &before);
 	if (ret)
 		return ret;
@@ -381,7 +385,7 @@ int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
 static int gen_up(struct bench *b, struct hc_err *err)
 {
 	struct hc_gen_cfg cfg = { .flows = 1, .method = HC_GEN_LIVE };
-	struct hc_pkt_spec *s = &b->spec;
+	struct hc_pkt_spec *s = &b->net.spec;
 	int ret;
 
 	s->proto = 17;
@@ -392,23 +396,24 @@ static int gen_up(struct bench *b, struct hc_err *err)
 	inet_pton(AF_INET, "198.18.0.2", &s->dst4);
 	hc_dev_mac(BENCH_GEN_DEV, s->src_mac);
 	/* Routed through the DUT, which rewrites what it forwards in place. */
-	if (b->scen->forward) {
+	if (b->rows.scen->forward) {
 		inet_pton(AF_INET, BENCH_FWD_DST, &s->dst4);
 		cfg.refresh = true;
 	}
 	cfg.spec = *s;
-	cfg.inject = b->topo->inject;
+	cfg.inject = b->net.topo->inject;
 	ret = hc_fault(err, "bench-gen") ?:
-		      hc_gen_open(&b->gen, cfg.inject ? b->if_dut : b->if_gen,
-				  &cfg, err) ?:
-		      hc_nl_xdp_set(b->nl_gen, b->if_spare, b->gen.prog_fd, -1,
-				    XDP_FLAGS_SKB_MODE, err);
+		      hc_gen_open(&b->net.gen, cfg.inject ? b->net.if_dut : b->net.if_gen, &cfg, err) ?:
+		      hc_nl_xdp_set(b->net.nl_gen, b->net.if_spare,
+				    b->net.gen.prog_fd, -1, XDP_FLAGS_SKB_MODE,
+				    err);
 	/* inject: the floor's loop, held on the spare's other end. */
 	if (!ret && cfg.inject)
-		ret = hc_nl_xdp_set(b->nl_gen, if_nametoindex(BENCH_SPARE_PEER),
-				    b->gen.drop_fd, -1, XDP_FLAGS_SKB_MODE, err);
-	b->gen_fd = b->gen.prog_fd;
-	b->frame_size = 0;
+		ret = hc_nl_xdp_set(
+			b->net.nl_gen, if_nametoindex(BENCH_SPARE_PEER),
+			b->net.gen.drop_fd, -1, XDP_FLAGS_SKB_MODE, err);
+	b->net.gen_fd = b->net.gen.prog_fd;
+	b->net.frame_size = 0;
 	b->env.live = !ret;
 	return ret;
 }
@@ -427,8 +432,8 @@ static int veth_up(struct bench *b, struct hc_err *err)
 {
 	int ret;
 
-	snprintf(b->dut_name, sizeof(b->dut_name), BENCH_DUT_DEV);
-	snprintf(b->other_name, sizeof(b->other_name), BENCH_OTHER_DEV);
+	snprintf(b->net.dut_name, sizeof(b->net.dut_name), BENCH_DUT_DEV);
+	snprintf(b->net.other_name, sizeof(b->net.other_name), BENCH_OTHER_DEV);
 	ret = topo_up(b, err);
 	if (ret)
 		return failed(ret, err, "topology");
@@ -442,7 +447,7 @@ static int veth_up(struct bench *b, struct hc_err *err)
 	ret = topo_cpu(b, err);
 	if (ret)
 		return failed(ret, err,
-			      b->cpu_mode == BENCH_SPLIT ?
+			      b->opt.cpu_mode == BENCH_SPLIT ?
 				      "cannot set up split mode" :
 				      "cannot set up inline mode");
 	return 0;
@@ -451,27 +456,27 @@ static int veth_up(struct bench *b, struct hc_err *err)
 static void veth_down_all(struct bench *b)
 {
 	bench_clock_close(b);
-	hc_gen_close(&b->gen);
+	hc_gen_close(&b->net.gen);
 	veth_down(b);
 }
 
 static int frame_for(struct bench *b, const struct bench_row *r)
 {
 	static const __u8 other[6] = { 2, 0, 0, 0, 0, 2 };
-	struct hc_pkt_spec spec = b->spec;
+	struct hc_pkt_spec spec = b->net.spec;
 
 	if (r->hook && r->hook->dst4 &&
 	    inet_pton(AF_INET, r->hook->dst4, &spec.dst4) != 1)
 		return -EINVAL;
-	if (b->frame_size == r->size && b->frame_local == r->local &&
-	    b->frame_dst4.s_addr == spec.dst4.s_addr)
+	if (b->net.frame_size == r->size && b->net.frame_local == r->local &&
+	    b->net.frame_dst4.s_addr == spec.dst4.s_addr)
 		return 0;
 	spec.size = r->size;
-	memcpy(spec.dst_mac, r->local ? b->dut_mac : other, 6);
-	b->frame_size = r->size;
-	b->frame_local = r->local;
-	b->frame_dst4 = spec.dst4;
-	return hc_gen_set_frame(&b->gen, &spec);
+	memcpy(spec.dst_mac, r->local ? b->net.dut_mac : other, 6);
+	b->net.frame_size = r->size;
+	b->net.frame_local = r->local;
+	b->net.frame_dst4 = spec.dst4;
+	return hc_gen_set_frame(&b->net.gen, &spec);
 }
 
 /* dropped: the veth's TX drops, and what the hook's own rings dropped. */
@@ -555,7 +560,7 @@ static int timed(struct bench *b, struct bench_row *r, bool perf, bool dut,
 {
 	/* ~40 KB each: what ran on which CPU, around every window */
 	static __thread struct bench_snap snap[2];
-	int n = b->visit_windows, ret, k = 0;
+	int n = b->visit.windows, ret, k = 0;
 	struct edge z;
 	__u64 sent;
 
@@ -572,7 +577,7 @@ static int timed(struct bench *b, struct bench_row *r, bool perf, bool dut,
 		struct bench_window *w = &rd->win[rd->nwin];
 
 		ret = hc_fault(err, "bench-send") ?:
-			      hc_gen_send(&b->gen, r->window_packets, &sent,
+			      hc_gen_send(&b->net.gen, r->window_packets, &sent,
 					  &hc_stop_sig);
 		rd->generated += sent;
 		if (ret)
@@ -606,7 +611,7 @@ perf_failed:
 void bench_round_costs(const struct bench *b, const struct bench_row *r,
 		       struct bench_round *rd)
 {
-	bool dut = b->cpu_mode == BENCH_SPLIT && !r->kind->generator;
+	bool dut = b->opt.cpu_mode == BENCH_SPLIT && !r->kind->generator;
 	double *x = calloc(rd->nwin + 1, sizeof(*x)), cpu = 0, own = 0;
 	__u64 pkts = 0;
 	int i, n = 0;
@@ -654,7 +659,7 @@ static int veth_measure(struct bench *b, struct bench_row *r,
 	static __thread __u64 cpu0[BENCH_MAX_CPUS], cpu1[BENCH_MAX_CPUS];
 	struct bench_count c0 = { .cpu = cpu0 }, c1 = { .cpu = cpu1 };
 	/* Split, the rows' work runs in the DUT's NAPI kthreads. */
-	bool dut = b->cpu_mode == BENCH_SPLIT && !r->kind->generator;
+	bool dut = b->opt.cpu_mode == BENCH_SPLIT && !r->kind->generator;
 	struct hc_err rerr = {};
 	struct edge e, z;
 	__u64 d0 = 0;
@@ -693,9 +698,10 @@ static int veth_measure(struct bench *b, struct bench_row *r,
 		window_add(&rd->win[rd->nwin - 1], &e, &z);
 	bench_scope_visit(b, r, rd);
 	rd->generated_known = true;
-	rd->whole = rd->generated == (__u64)b->visit_windows * r->window_packets;
+	rd->whole =
+		rd->generated == (__u64)b->visit.windows * r->window_packets;
 	bench_round_costs(b, r, rd);
-	if (b->per_cpu)
+	if (b->opt.per_cpu)
 		rd->cpu_mpps = cpu_rates(b, &c0, &c1, rd->secs);
 	return 0;
 }
@@ -717,14 +723,14 @@ static int veth_gen_alone(struct bench *b, bool on, struct hc_err *err)
 
 void bench_live_prog(struct bench *b, int fd)
 {
-	if (b->topo->inject)
-		b->gen.prog_fd = fd >= 0 ? fd : b->gen_fd;
+	if (b->net.topo->inject)
+		b->net.gen.prog_fd = fd >= 0 ? fd : b->net.gen_fd;
 }
 
 /* inject: the same loop returning XDP_DROP, the floor of every row. */
 static int inject_gen_alone(struct bench *b, bool on, struct hc_err *err)
 {
-	bench_live_prog(b, on ? b->gen.drop_fd : -1);
+	bench_live_prog(b, on ? b->net.gen.drop_fd : -1);
 	return 0;
 }
 
@@ -732,19 +738,19 @@ static const char *const cpu_mode_names[] = { "split", "inline" };
 
 static void veth_describe(const struct bench *b, FILE *f)
 {
-	if (b->topo->inject)
+	if (b->net.topo->inject)
 		fprintf(f,
 			"frames injected into " BENCH_DUT_DEV
 			"'s receive path from bench's thread (live frames, XDP_PASS), no driver: the xdp-native and xsk rows' programs run by the live loop; ");
 	fprintf(f, "%s mode, %d round%s of %u windows per row, seed %u; ",
-		cpu_mode_names[b->cpu_mode], b->nrounds,
-		b->nrounds == 1 ? "" : "s", b->windows, b->seed);
+		cpu_mode_names[b->opt.cpu_mode], b->res.nrounds,
+		b->res.nrounds == 1 ? "" : "s", b->opt.windows, b->opt.seed);
 	fprintf(f, "delta and ratio against %s, paired per round\n",
-		b->scen->baseline);
+		b->rows.scen->baseline);
 	fprintf(f,
 		"ns/pkt: a round's fastest window's %s time per packet%s; loaded: the mean over windows; Mpps: by the wall clock\n",
 		b->env.cpu_clock ? "CPU" : "wall-clock",
-		b->cpu_mode == BENCH_INLINE ?
+		b->opt.cpu_mode == BENCH_INLINE ?
 			" of the row less gen-only's in the same round" :
 			" of the DUT's NAPI thread, for what it saw");
 }

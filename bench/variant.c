@@ -24,20 +24,20 @@ struct venv {
 static void venv_fill(struct venv *e, const struct bench *b,
 		      const struct bench_row *r, int round)
 {
-	const __u8 *m = b->dut_mac;
+	const __u8 *m = b->net.dut_mac;
 	int i = 0, k;
 
 	snprintf(e->s[i++], 128, "HC_VARIANT=%s", r->variant->name);
 	snprintf(e->s[i++], 128, "HC_ROW=%s", r->name);
-	snprintf(e->s[i++], 128, "HC_BASE_ROW=%s", b->rows[r->vbase].name);
+	snprintf(e->s[i++], 128, "HC_BASE_ROW=%s", b->rows.row[r->vbase].name);
 	snprintf(e->s[i++], 128, "HC_ROUND=%d", round);
-	snprintf(e->s[i++], 128, "HC_DEV=%s", b->dut_name);
-	snprintf(e->s[i++], 128, "HC_PEER=%s", b->dev ? "" : BENCH_GEN_DEV);
+	snprintf(e->s[i++], 128, "HC_DEV=%s", b->net.dut_name);
+	snprintf(e->s[i++], 128, "HC_PEER=%s", b->opt.dev ? "" : BENCH_GEN_DEV);
 	snprintf(e->s[i++], 128, "HC_DUT_MAC=%02x:%02x:%02x:%02x:%02x:%02x",
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
-	snprintf(e->s[i++], 128, "HC_DUT_IP=%s", b->dut.ip);
+	snprintf(e->s[i++], 128, "HC_DUT_IP=%s", b->net.dut.ip);
 	snprintf(e->s[i++], 128, "HC_NETNS=/proc/%d/fd/%d", getpid(),
-		 b->fd_dut);
+		 b->net.fd_dut);
 	for (k = 0; k < i; k++)
 		e->p[k] = e->s[k];
 	e->p[i] = NULL;
@@ -50,7 +50,7 @@ static int left(struct bench *b, const struct bench_row *r,
 	bench_settings now;
 	int i;
 
-	bench_env_settings(b->fd_root, now);
+	bench_env_settings(b->net.fd_root, now);
 	for (i = 0; i < BENCH_ENV_FILES; i++)
 		if (strcmp(before[i], now[i])) {
 			hc_err_set(err,
@@ -70,17 +70,17 @@ static int left(struct bench *b, const struct bench_row *r,
 static int journal_undo(struct bench *b, const struct bench_row *r,
 			struct hc_err *err)
 {
-	struct hc_jrec *rec = &b->variant_rec;
+	struct hc_jrec *rec = &b->visit.variant_rec;
 	struct bench_jvariant *v = HC_JDATA(rec, struct bench_jvariant);
 
 	memset(rec, 0, sizeof(*rec));
 	rec->kind = &bench_jkind_variant;
 	rec->done = true;
-	snprintf(rec->dev, sizeof(rec->dev), "%s", b->dut_name);
+	snprintf(rec->dev, sizeof(rec->dev), "%s", b->net.dut_name);
 	snprintf(rec->mode, sizeof(rec->mode), "%s", r->variant->name);
 	snprintf(v->cmd, sizeof(v->cmd), "%s", r->variant->undo);
-	v->timeout = ceil(b->variant_timeout);
-	return hc_journal_add(rec, b->netns, err);
+	v->timeout = ceil(b->opt.variant_timeout);
+	return hc_journal_add(rec, b->opt.netns, err);
 }
 
 static int step(struct bench *b, struct bench_row *r, int round, bool undo,
@@ -96,15 +96,16 @@ static int step(struct bench *b, struct bench_row *r, int round, bool undo,
 	venv_fill(&e, b, r, round);
 	snprintf(what, sizeof(what), "--%s of %s", undo ? "undo" : "setup",
 		 r->variant->name);
-	ret = hc_proc_start(&p, b->fd_dut, HC_PROC_SYSFS, argv, e.p, NULL, 0);
+	ret = hc_proc_start(&p, b->net.fd_dut, HC_PROC_SYSFS, argv, e.p, NULL,
+			    0);
 	if (ret) {
 		hc_err_set(err, "%s: starting it", what);
 		return ret;
 	}
-	if (hc_proc_wait(&p, b->variant_timeout)) {
+	if (hc_proc_wait(&p, b->opt.variant_timeout)) {
 		hc_err_set(err,
 			   "%s: still running after %g s (--variant-timeout)",
-			   what, b->variant_timeout);
+			   what, b->opt.variant_timeout);
 		return -ETIMEDOUT;
 	}
 	return hc_proc_result(&p, what, err);
@@ -117,12 +118,12 @@ int bench_variant_step(struct bench *b, struct bench_row *r, int round,
 	int ret;
 
 	if (!undo) {
-		bench_env_settings(b->fd_root, before);
+		bench_env_settings(b->net.fd_root, before);
 		ret = v->undo ? journal_undo(b, r, err) : 0;
 		return ret || !v->setup ? ret : step(b, r, round, false, err);
 	}
 	ret = v->undo ? step(b, r, round, true, err) : 0;
 	/* Run once, whatever came of it: cleanup would not do better. */
-	hc_journal_del(&b->variant_rec);
+	hc_journal_del(&b->visit.variant_rec);
 	return ret ?: left(b, r, before, err);
 }

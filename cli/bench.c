@@ -35,7 +35,7 @@ static const char *const topologies[] = { "veth", "inject", NULL };
 
 static int parse_seed(void *cfg, const char *arg, struct hc_err *err)
 {
-	struct bench *b = cfg;
+	struct bench_opts *o = cfg;
 	__u64 v;
 
 	if (hc_parse_uint(arg, 0, 0, 0xffffffff, &v)) {
@@ -43,18 +43,18 @@ static int parse_seed(void *cfg, const char *arg, struct hc_err *err)
 			   arg, 0xffffffffU);
 		return -EINVAL;
 	}
-	b->seed = v;
-	b->seed_set = true;
+	o->seed = v;
+	o->seed_set = true;
 	return 0;
 }
 
 /* --variant NAME, and the --setup, --undo and --variant-path after it. */
 static int parse_variant(void *cfg, const char *arg, struct hc_err *err)
 {
-	struct bench *b = cfg;
+	struct bench_opts *o = cfg;
 	int i;
 
-	if (b->nvariants == BENCH_MAX_VARIANTS) {
+	if (o->nvariants == BENCH_MAX_VARIANTS) {
 		hc_err_set(err, "--variant %s: at most %d variants", arg,
 			   BENCH_MAX_VARIANTS);
 		return -EINVAL;
@@ -67,12 +67,12 @@ static int parse_variant(void *cfg, const char *arg, struct hc_err *err)
 			arg);
 		return -EINVAL;
 	}
-	for (i = 0; i < b->nvariants; i++)
-		if (!strcmp(b->variant[i].name, arg)) {
+	for (i = 0; i < o->nvariants; i++)
+		if (!strcmp(o->variant[i].name, arg)) {
 			hc_err_set(err, "--variant %s given twice", arg);
 			return -EINVAL;
 		}
-	b->variant[b->nvariants++].name = arg;
+	o->variant[o->nvariants++].name = arg;
 	return 0;
 }
 
@@ -80,17 +80,17 @@ static int parse_variant(void *cfg, const char *arg, struct hc_err *err)
 static int variant_part(void *cfg, const char *opt, size_t off, const char *arg,
 			struct hc_err *err)
 {
-	struct bench *b = cfg;
+	struct bench_opts *o = cfg;
 	const char **slot;
 
-	if (!b->nvariants) {
+	if (!o->nvariants) {
 		hc_err_set(err, "--%s: give --variant NAME before it", opt);
 		return -EINVAL;
 	}
-	slot = (const char **)((char *)&b->variant[b->nvariants - 1] + off);
+	slot = (const char **)((char *)&o->variant[o->nvariants - 1] + off);
 	if (*slot) {
 		hc_err_set(err, "--%s given twice for --variant %s", opt,
-			   b->variant[b->nvariants - 1].name);
+			   o->variant[o->nvariants - 1].name);
 		return -EINVAL;
 	}
 	*slot = arg;
@@ -124,9 +124,9 @@ static int parse_variant_path(void *cfg, const char *arg, struct hc_err *err)
 enum { BENCH_SC_TARGET = 1 << 0 };
 static const char *const bench_scopes[] = { "--target-ci", NULL };
 
-#define B(f) offsetof(struct bench, f)
+#define B(f) offsetof(struct bench_opts, f)
 
-static const struct hc_opt bench_opts[] = {
+static const struct hc_opt bench_options[] = {
 	{ "scenario", 0, HC_OPT_ENUM, B(scenario), NULL,
 	  "which matrix (default hooks; see Scenarios)", scen_names },
 	{ "hooks", 0, HC_OPT_STR, B(hooks), "LIST",
@@ -243,7 +243,7 @@ static void usage(void)
 	       "veth pair between two namespaces it creates and removes (or on DEV,\n"
 	       "with traffic from elsewhere), and reports each row's cost per packet\n"
 	       "against the scenario's baseline with 95%% intervals.\n\n");
-	hc_opts_help(stdout, bench_opts, bench_scopes);
+	hc_opts_help(stdout, bench_options, bench_scopes);
 	printf("\nScenarios:\n");
 	for (i = 0; bench_scenarios[i]; i++)
 		printf("  %-12s %s (against %s)\n", bench_scenarios[i]->name,
@@ -307,36 +307,37 @@ int bench_plot_sh(char *plot_sh, size_t size)
 	return 0;
 }
 
-static int plot_dir_open(struct bench *b, bool *created)
+static int plot_dir_open(struct bench *b, char *plot_sh, size_t size,
+			 bool *created)
 {
 	struct stat st;
 
 	*created = false;
-	if (!b->plot_dir)
+	if (!b->opt.plot_dir)
 		return 0;
-	if (!mkdir(b->plot_dir, 0755))
+	if (!mkdir(b->opt.plot_dir, 0755))
 		*created = true;
 	else if (errno != EEXIST)
-		return hc_fail(HC_EXIT_USAGE, "--plot %s: %s", b->plot_dir,
+		return hc_fail(HC_EXIT_USAGE, "--plot %s: %s", b->opt.plot_dir,
 			       strerror(errno));
-	if (stat(b->plot_dir, &st) || !S_ISDIR(st.st_mode) ||
-	    access(b->plot_dir, W_OK))
+	if (stat(b->opt.plot_dir, &st) || !S_ISDIR(st.st_mode) ||
+	    access(b->opt.plot_dir, W_OK))
 		return hc_fail(HC_EXIT_USAGE,
 			       "--plot %s: not a writable directory",
-			       b->plot_dir);
-	return bench_plot_sh(b->plot_sh, sizeof(b->plot_sh));
+			       b->opt.plot_dir);
+	return bench_plot_sh(plot_sh, size);
 }
 
-static int plot(struct bench *b)
+static int plot(struct bench *b, const char *plot_sh)
 {
 	char json[4200], csv[4200], out[4096];
-	const char *argv[] = { "sh", b->plot_sh, json, b->plot_dir, NULL };
+	const char *argv[] = { "sh", plot_sh, json, b->opt.plot_dir, NULL };
 	struct hc_err err = {};
 	struct hc_out o;
 	int ret;
 
-	snprintf(json, sizeof(json), "%s/bench.json", b->plot_dir);
-	snprintf(csv, sizeof(csv), "%s/bench.csv", b->plot_dir);
+	snprintf(json, sizeof(json), "%s/bench.json", b->opt.plot_dir);
+	snprintf(csv, sizeof(csv), "%s/bench.csv", b->opt.plot_dir);
 	ret = hc_out_open(&o, json)			   ?:
 		      hc_out_write(&o, report_json, b) ?:
 		      hc_out_open(&o, csv)		   ?:
@@ -346,8 +347,8 @@ static int plot(struct bench *b)
 	ret = hc_fault(&err, "bench-plot") ?:
 		      hc_exec(-1, argv, out, sizeof(out), &err);
 	if (ret)
-		return hc_fail(HC_EXIT_FAIL, "%s: %s", b->plot_sh, err.msg);
-	fprintf(stderr, "charts in %s\n", b->plot_dir);
+		return hc_fail(HC_EXIT_FAIL, "%s: %s", plot_sh, err.msg);
+	fprintf(stderr, "charts in %s\n", b->opt.plot_dir);
 	return 0;
 }
 
@@ -356,25 +357,26 @@ static int perf_open(struct bench *b)
 {
 	char ctl[512], *ack;
 
-	b->perf_fd = b->perf_ack = -1;
-	if (!b->perf_ctl)
+	b->watch.perf_fd = b->watch.perf_ack = -1;
+	if (!b->opt.perf_ctl)
 		return 0;
-	snprintf(ctl, sizeof(ctl), "%s", b->perf_ctl);
+	snprintf(ctl, sizeof(ctl), "%s", b->opt.perf_ctl);
 	ack = strchr(ctl, ',');
 	if (ack)
 		*ack++ = '\0';
-	b->perf_fd = open(ctl, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-	if (b->perf_fd < 0)
+	b->watch.perf_fd = open(ctl, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (b->watch.perf_fd < 0)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--perf-ctl %s: %s (run bench under perf ... --control fifo:%s)",
 			ctl,
 			errno == ENXIO ? "no perf reads it" : strerror(errno),
-			b->perf_ctl);
-	fcntl(b->perf_fd, F_SETFL, 0);
+			b->opt.perf_ctl);
+	fcntl(b->watch.perf_fd, F_SETFL, 0);
 	if (ack) {
-		b->perf_ack = open(ack, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (b->perf_ack < 0)
+		b->watch.perf_ack =
+			open(ack, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (b->watch.perf_ack < 0)
 			return hc_fail(HC_EXIT_USAGE, "--perf-ctl: %s: %s", ack,
 				       strerror(errno));
 	}
@@ -383,10 +385,10 @@ static int perf_open(struct bench *b)
 
 static void perf_close(struct bench *b)
 {
-	if (b->perf_fd >= 0)
-		close(b->perf_fd);
-	if (b->perf_ack >= 0)
-		close(b->perf_ack);
+	if (b->watch.perf_fd >= 0)
+		close(b->watch.perf_fd);
+	if (b->watch.perf_ack >= 0)
+		close(b->watch.perf_ack);
 }
 
 /* ---- the run ---- */
@@ -427,17 +429,17 @@ static void header(const struct bench *b)
 	char mode[64];
 
 	snprintf(mode, sizeof(mode), "%s%s",
-		 b->dev ? "device " : cpu_modes[b->cpu_mode],
-		 b->dev ? b->dev : " mode");
+		 b->opt.dev ? "device " : cpu_modes[b->opt.cpu_mode],
+		 b->opt.dev ? b->opt.dev : " mode");
 	fprintf(stderr,
 		"hookcmp bench: scenario %s, %s, %d CPUs, BPF JIT %s, seed %u\n",
-		b->scen->name, mode, b->env.cpus,
+		b->rows.scen->name, mode, b->env.cpus,
 		b->env.jit ? "on" : "OFF (numbers are not JIT numbers)",
-		b->seed);
+		b->opt.seed);
 	if (b->env.outside[0])
 		fprintf(stderr,
 			"Warning: outside the bench, on every row's receive path (the static keys of ingress and generic XDP are global)%s:\n%s",
-			strcmp(b->scen->name, "static-key") ?
+			strcmp(b->rows.scen->name, "static-key") ?
 				"" :
 				"; the keys this scenario measures may be on already",
 			b->env.outside);
@@ -456,10 +458,10 @@ static int measure(struct bench *b)
 	if (!b->env.tcx)
 		fprintf(stderr,
 			"tcx links: no (Linux 6.6+), tcx rows will be INVALID\n");
-	ret = b->topo->up(b, &err);
+	ret = b->net.topo->up(b, &err);
 	if (ret)
 		return fatal(NULL, ret, &err);
-	b->ran = true;
+	b->res.ran = true;
 	ret = bench_path_begin(b) ?: bench_run(b, &err);
 	if (ret)
 		return fatal("measuring", ret, &err);
@@ -487,13 +489,14 @@ static int env_read_here(void *data)
  */
 static int env_read(struct bench *b, struct bench_env *env, bool after)
 {
-	int own[] = { b->fd_dut, b->fd_gen, b->fd_sink };
-	struct env_read_ctx c = {
-		env, { own, after && !b->dev ? 3 : 0, b->dev ? b->fd_dut : -1,
-		       b->dev, b->if_dut }
-	};
-	int ret = b->fd_root < 0 ? -EBADF :
-				   hc_netns_run(b->fd_root, env_read_here, &c);
+	int own[] = { b->net.fd_dut, b->net.fd_gen, b->net.fd_sink };
+	struct env_read_ctx c = { env,
+				  { own, after && !b->opt.dev ? 3 : 0,
+				    b->opt.dev ? b->net.fd_dut : -1, b->opt.dev,
+				    b->net.if_dut } };
+	int ret = b->net.fd_root < 0 ?
+			  -EBADF :
+			  hc_netns_run(b->net.fd_root, env_read_here, &c);
 
 	if (ret)
 		fprintf(stderr, "Warning: reading the machine's state %s the run: %s\n",
@@ -520,9 +523,9 @@ static bool given(const struct bench *b, const char *name)
 {
 	int i;
 
-	for (i = 0; bench_opts[i].name; i++)
-		if (!strcmp(bench_opts[i].name, name))
-			return b->given >> i & 1;
+	for (i = 0; bench_options[i].name; i++)
+		if (!strcmp(bench_options[i].name, name))
+			return b->opt.given >> i & 1;
 	return false;
 }
 
@@ -533,13 +536,13 @@ static bool given(const struct bench *b, const char *name)
  */
 static void scenario_target(struct bench *b)
 {
-	const struct bench_scenario *sc = bench_scenarios[b->scenario];
+	const struct bench_scenario *sc = bench_scenarios[b->opt.scenario];
 
 	if (!sc->target_ci || given(b, "rounds") || given(b, "target-ci"))
 		return;
-	b->target_ci = sc->target_ci;
+	b->opt.target_ci = sc->target_ci;
 	if (!given(b, "max-time"))
-		b->max_time = sc->max_time;
+		b->opt.max_time = sc->max_time;
 }
 
 static int enum_of(const char *const *names, const char *s)
@@ -596,14 +599,14 @@ static int run_child(struct bench *b, const char *env)
 	if (sscanf(env, "%*d %4095s", file) != 1)
 		return hc_fail(HC_EXIT_USAGE, "%s: \"I FILE [PLAN]\", not '%s'",
 			       BENCH_RUN_ENV, env);
-	b->out_path = file;
-	b->seed += atoi(env); /* a given seed: each run its own */
+	b->opt.out_path = file;
+	b->opt.seed += atoi(env); /* a given seed: each run its own */
 	plan_path = strchr(strchr(env, ' ') + 1, ' ');
-	if (!plan_path || b->plan_path)
+	if (!plan_path || b->opt.plan_path)
 		return 0;
-	b->plan_path = plan_path + 1;
-	b->planned = true;
-	return plan_read(b->plan_path, &b->plan_doc, &plan);
+	b->opt.plan_path = plan_path + 1;
+	b->rows.planned = true;
+	return plan_read(b->opt.plan_path, &b->rows.plan_doc, &plan);
 }
 
 /*
@@ -618,21 +621,21 @@ static int plan_variants(struct bench *b, const struct jp *vs)
 
 	for (i = 0; vs && vs->type == JP_ARR && i < vs->n; i++) {
 		const struct jp *v = &vs->kid[i];
-		struct bench_variant *var = &b->variant[b->nvariants];
+		struct bench_variant *var = &b->opt.variant[b->opt.nvariants];
 
-		if (b->nvariants == BENCH_MAX_VARIANTS ||
+		if (b->opt.nvariants == BENCH_MAX_VARIANTS ||
 		    !jp_str(v, "name", NULL) || !jp_str(v, "setup", NULL) ||
 		    strlen(jp_str(v, "undo", "")) >=
 			    sizeof(((struct bench_jvariant *)0)->cmd))
 			return hc_fail(
 				HC_EXIT_USAGE,
 				"--plan %s: its variants are not ones this bench runs",
-				b->plan_path);
+				b->opt.plan_path);
 		var->name = jp_str(v, "name", NULL);
 		var->setup = jp_str(v, "setup", NULL);
 		var->undo = jp_str(v, "undo", NULL);
 		var->path = jp_str(v, "path", NULL);
-		b->nvariants++;
+		b->opt.nvariants++;
 	}
 	return 0;
 }
@@ -643,10 +646,10 @@ static bool variant_row(const struct bench *b, const char *row)
 	size_t n = strlen(row), k;
 	int i;
 
-	for (i = 0; i < b->nvariants; i++) {
-		k = strlen(b->variant[i].name);
+	for (i = 0; i < b->opt.nvariants; i++) {
+		k = strlen(b->opt.variant[i].name);
 		if (n > k + 1 && row[n - k - 1] == '+' &&
-		    !strcmp(row + n - k, b->variant[i].name))
+		    !strcmp(row + n - k, b->opt.variant[i].name))
 			return true;
 	}
 	return false;
@@ -667,22 +670,22 @@ static int plan_load(struct bench *b, struct jp **doc)
 		if (given(b, decided[i]))
 			return hc_fail(HC_EXIT_USAGE,
 				       "--plan decides --%s: it repeats %s's",
-				       decided[i], b->plan_path);
-	ret = plan_read(b->plan_path, doc, &plan);
+				       decided[i], b->opt.plan_path);
+	ret = plan_read(b->opt.plan_path, doc, &plan);
 	if (ret)
 		return ret;
-	b->scenario = enum_of(scen_names, jp_str(plan, "scenario", ""));
-	b->topology = enum_of(topologies, jp_str(plan, "topology", ""));
-	b->cpu_mode = enum_of(cpu_modes, jp_str(plan, "cpu_mode", ""));
-	if (b->scenario < 0 || b->topology < 0 || b->cpu_mode < 0)
+	b->opt.scenario = enum_of(scen_names, jp_str(plan, "scenario", ""));
+	b->opt.topology = enum_of(topologies, jp_str(plan, "topology", ""));
+	b->opt.cpu_mode = enum_of(cpu_modes, jp_str(plan, "cpu_mode", ""));
+	if (b->opt.scenario < 0 || b->opt.topology < 0 || b->opt.cpu_mode < 0)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--plan %s: scenario %s, topology %s, CPU mode %s: not one this bench runs (--dev runs have no plan to repeat)",
-			b->plan_path, jp_str(plan, "scenario", "?"),
+			b->opt.plan_path, jp_str(plan, "scenario", "?"),
 			jp_str(plan, "topology", "?"),
 			jp_str(plan, "cpu_mode", "?"));
-	b->windows = jp_num(plan, "windows", 0);
-	b->visits = jp_num(plan, "visits", 0);
+	b->opt.windows = jp_num(plan, "windows", 0);
+	b->opt.visits = jp_num(plan, "visits", 0);
 	ret = plan_variants(b, jp_get(plan, "variants"));
 	if (ret)
 		return ret;
@@ -694,8 +697,8 @@ static int plan_load(struct bench *b, struct jp **doc)
 			snprintf(hooks + strlen(hooks),
 				 sizeof(hooks) - strlen(hooks), "%s%s",
 				 i ? "," : "", rows->kid[i].str);
-	b->hooks = hooks;
-	b->planned = true;
+	b->opt.hooks = hooks;
+	b->rows.planned = true;
 	return 0;
 }
 
@@ -710,20 +713,20 @@ static int plan_rows(struct bench *b, const struct jp *doc)
 				   doc,
 			   "plan"),
 		    "window_packets");
-	for (i = 0; i < b->nrows; i++) {
-		double n = jp_num(wp, b->rows[i].name, 0);
+	for (i = 0; i < b->rows.n; i++) {
+		double n = jp_num(wp, b->rows.row[i].name, 0);
 
 		if (!(n >= 1))
 			return hc_fail(HC_EXIT_USAGE,
 				       "--plan %s: row %s is not in it",
-				       b->plan_path, b->rows[i].name);
-		b->rows[i].window_packets = n;
+				       b->opt.plan_path, b->rows.row[i].name);
+		b->rows.row[i].window_packets = n;
 	}
-	if (wp->n != b->nrows)
+	if (wp->n != b->rows.n)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--plan %s: %d rows in it, %d here: a row of it is no row of this bench",
-			b->plan_path, wp->n, b->nrows);
+			b->opt.plan_path, wp->n, b->rows.n);
 	return 0;
 }
 
@@ -731,42 +734,44 @@ static int plan_rows(struct bench *b, const struct jp *doc)
 static int dev_usage(struct bench *b)
 {
 	/* --undo is journalled too */
-	const char *journal = b->nvariants ? NULL : b->journal_dir;
-	const char *dev_only = b->other_dev ? "--other-dev" :
-			       b->gen_cmd   ? "--gen-cmd" :
-			       b->external  ? "--external" :
-			       b->tune	    ? "--tune" :
-			       b->force	    ? "--force" :
-			       b->netns	    ? "-n/--netns" :
-			       b->window    ? "--window" :
-			       b->settle    ? "--settle" :
-			       journal	    ? "--journal" :
-					      NULL;
+	const char *journal = b->opt.nvariants ? NULL : b->opt.journal_dir;
+	const char *dev_only = b->opt.other_dev ? "--other-dev" :
+			       b->opt.gen_cmd	? "--gen-cmd" :
+			       b->opt.external	? "--external" :
+			       b->opt.tune	? "--tune" :
+			       b->opt.force	? "--force" :
+			       b->opt.netns	? "-n/--netns" :
+			       b->opt.window	? "--window" :
+			       b->opt.settle	? "--settle" :
+			       journal		? "--journal" :
+						  NULL;
 
-	if (!b->dev) {
-		b->topo =
-			b->topology > 0 ? &bench_topo_inject : &bench_topo_veth;
-		if (b->topology > 0 && b->cpu_mode == BENCH_SPLIT)
+	if (!b->opt.dev) {
+		b->net.topo = b->opt.topology > 0 ? &bench_topo_inject :
+						    &bench_topo_veth;
+		if (b->opt.topology > 0 && b->opt.cpu_mode == BENCH_SPLIT)
 			return hc_fail(
 				HC_EXIT_USAGE,
 				"--cpu-mode split and --topology inject: inject runs the whole receive path in bench's thread, inline");
-		if (b->packets && b->window_packets)
+		if (b->opt.packets && b->opt.window_packets)
 			return hc_fail(
 				HC_EXIT_USAGE,
 				"--packets and --window-packets say the same twice: give one");
-		if (!b->windows)
-			b->windows = BENCH_WINDOWS;
-		if (!b->visits)
-			b->visits =
-				b->windows < BENCH_VISITS ? 1 : BENCH_VISITS;
-		if (b->visits > b->windows)
+		if (!b->opt.windows)
+			b->opt.windows = BENCH_WINDOWS;
+		if (!b->opt.visits)
+			b->opt.visits = b->opt.windows < BENCH_VISITS ?
+						1 :
+						BENCH_VISITS;
+		if (b->opt.visits > b->opt.windows)
 			return hc_fail(
 				HC_EXIT_USAGE,
 				"--visits %u is more than --windows %u: every visit needs a window",
-				b->visits, b->windows);
-		if (b->packets)
-			b->window_packets =
-				(b->packets + b->windows - 1) / b->windows;
+				b->opt.visits, b->opt.windows);
+		if (b->opt.packets)
+			b->opt.window_packets =
+				(b->opt.packets + b->opt.windows - 1) /
+				b->opt.windows;
 		if (dev_only)
 			return hc_fail(
 				HC_EXIT_USAGE,
@@ -774,36 +779,37 @@ static int dev_usage(struct bench *b)
 				dev_only);
 		return 0;
 	}
-	if (b->topology >= 0)
+	if (b->opt.topology >= 0)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--topology and --dev: a device of yours is the third topology, with traffic from elsewhere");
-	b->topo = &bench_topo_dev;
-	if (!b->gen_cmd == !b->external)
+	b->net.topo = &bench_topo_dev;
+	if (!b->opt.gen_cmd == !b->opt.external)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--dev needs --gen-cmd CMD (bench runs it for every window) or --external (traffic flows already), one of them");
-	if (b->gen_cmd && (b->window || b->settle))
+	if (b->opt.gen_cmd && (b->opt.window || b->opt.settle))
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--window and --settle go with --external; --gen-cmd's window is the command's run");
-	if (b->cpu_mode >= 0)
+	if (b->opt.cpu_mode >= 0)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--cpu-mode is the veth bench's; with --dev the device's own interrupts and NAPI decide");
-	if (b->packets || b->windows || b->window_packets || b->visits)
+	if (b->opt.packets || b->opt.windows || b->opt.window_packets ||
+	    b->opt.visits)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--%s is the veth bench's: with --dev a window is --gen-cmd's run or --window",
-			b->packets	  ? "packets" :
-			b->windows	  ? "windows" :
-			b->window_packets ? "window-packets" :
-					    "visits");
-	b->visits = 1;
-	if (!b->window)
-		b->window = 1;
-	if (!b->settle)
-		b->settle = 0.2;
+			b->opt.packets	      ? "packets" :
+			b->opt.windows	      ? "windows" :
+			b->opt.window_packets ? "window-packets" :
+						"visits");
+	b->opt.visits = 1;
+	if (!b->opt.window)
+		b->opt.window = 1;
+	if (!b->opt.settle)
+		b->opt.settle = 0.2;
 
 	return 0;
 }
@@ -814,6 +820,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 			csv = { .fd = -1, .dir = -1 };
 	struct hc_err err = {};
 	const char *pos[1], *run_env;
+	char plot_sh[512] = "";
 	bool plot_created = false, measured = false, report = false;
 	int npos, ret, i, k;
 
@@ -826,12 +833,13 @@ static int bench_main(struct bench *b, int argc, char **argv)
 				i);
 		scen_names[i] = bench_scenarios[i]->name;
 	}
-	b->rounds = 30;
-	b->max_rounds = 100;
-	b->fd_gen = b->fd_dut = b->fd_sink = b->fd_root = -1;
-	b->perf_fd = b->perf_ack = -1;
-	b->gen.sock_fd = -1;
-	b->clock.self = b->clock.softirqd = b->clock.softirqd_dut = -1;
+	b->opt.rounds = 30;
+	b->opt.max_rounds = 100;
+	b->net.fd_gen = b->net.fd_dut = b->net.fd_sink = b->net.fd_root = -1;
+	b->watch.perf_fd = b->watch.perf_ack = -1;
+	b->net.gen.sock_fd = -1;
+	b->net.clock.self = b->net.clock.softirqd = b->net.clock.softirqd_dut =
+		-1;
 	b->env.ncpu = libbpf_num_possible_cpus();
 	if (b->env.ncpu > BENCH_MAX_CPUS || b->env.ncpu < 1)
 		b->env.ncpu = BENCH_MAX_CPUS;
@@ -839,107 +847,110 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	 * inline by default: split (threaded NAPI on its own CPU) measured a
 	 * CV of 10-30% on the 2-CPU VM this was built on, inline 1-5%.
 	 */
-	b->cpu_mode = b->topology = -1;
-	ret = hc_opts_parse(bench_opts, b, argc, argv, pos, &npos, 0, &b->given,
-			    &err);
-	hc_json_pretty = b->pretty;
-	b->json |= b->pretty;
-	hc_json_mode = b->json;
+	b->opt.cpu_mode = b->opt.topology = -1;
+	ret = hc_opts_parse(bench_options, &b->opt, argc, argv, pos, &npos, 0,
+			    &b->opt.given, &err);
+	hc_json_pretty = b->opt.pretty;
+	b->opt.json |= b->opt.pretty;
+	hc_json_mode = b->opt.json;
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
-	if (b->journal_dir)
-		hc_journal_set_dir(b->journal_dir);
+	if (b->opt.journal_dir)
+		hc_journal_set_dir(b->opt.journal_dir);
 	run_env = getenv(BENCH_RUN_ENV);
 	ret = run_env ? run_child(b, run_env) : 0;
-	if (!ret && b->plan_path && !b->plan_doc)
-		ret = plan_load(b, &b->plan_doc);
+	if (!ret && b->opt.plan_path && !b->rows.plan_doc)
+		ret = plan_load(b, &b->rows.plan_doc);
 	if (ret)
 		return ret;
 	scenario_target(b);
-	if (hc_opts_scope(bench_opts, b->given,
-			  b->target_ci ? BENCH_SC_TARGET : 0, bench_scopes,
+	if (hc_opts_scope(bench_options, b->opt.given,
+			  b->opt.target_ci ? BENCH_SC_TARGET : 0, bench_scopes,
 			  "a fixed number of --rounds", &err))
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
 	ret = dev_usage(b);
-	if (b->cpu_mode < 0)
-		b->cpu_mode = BENCH_INLINE;
+	if (b->opt.cpu_mode < 0)
+		b->opt.cpu_mode = BENCH_INLINE;
 	if (ret)
 		return ret;
-	if (b->help) {
+	if (b->opt.help) {
 		usage();
 		return 0;
 	}
-	if (!b->variant_timeout)
-		b->variant_timeout = 10;
-	for (i = 0; i < b->nvariants; i++)
-		if (!b->variant[i].setup)
+	if (!b->opt.variant_timeout)
+		b->opt.variant_timeout = 10;
+	for (i = 0; i < b->opt.nvariants; i++)
+		if (!b->opt.variant[i].setup)
 			return hc_fail(
 				HC_EXIT_USAGE,
 				"--variant %s: no --setup: what is its change?",
-				b->variant[i].name);
-	b->scen = bench_scenarios[b->scenario];
-	if (b->dev && b->scen->forward)
+				b->opt.variant[i].name);
+	b->rows.scen = bench_scenarios[b->opt.scenario];
+	if (b->opt.dev && b->rows.scen->forward)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--scenario %s needs bench's own topology (a sink behind the DUT); not with --dev",
-			b->scen->name);
+			b->rows.scen->name);
 	ret = bench_rows_build(b, &err);
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
-	if (b->plan_doc) {
-		ret = plan_rows(b, b->plan_doc);
+	if (b->rows.plan_doc) {
+		ret = plan_rows(b, b->rows.plan_doc);
 		if (ret)
 			return ret;
 	}
-	if (b->cpu_mode == BENCH_SPLIT && sysconf(_SC_NPROCESSORS_ONLN) < 2)
+	if (b->opt.cpu_mode == BENCH_SPLIT && sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return hc_fail(HC_EXIT_USAGE, "--cpu-mode split needs 2 CPUs");
-	if (b->target_ci && b->max_rounds < b->rounds)
+	if (b->opt.target_ci && b->opt.max_rounds < b->opt.rounds)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--max-rounds %u is less than --rounds %u",
-			       b->max_rounds, b->rounds);
-	if (b->profile_top && !b->profile)
+			       b->opt.max_rounds, b->opt.rounds);
+	if (b->opt.profile_top && !b->opt.profile)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--profile-top goes with --profile");
-	if (!b->profile_top)
-		b->profile_top = BENCH_PROFILE_TOP;
-	if (b->perf_row && !b->perf_ctl)
+	if (!b->opt.profile_top)
+		b->opt.profile_top = BENCH_PROFILE_TOP;
+	if (b->opt.perf_row && !b->opt.perf_ctl)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--perf-row goes with --perf-ctl");
-	b->perf_idx = b->perf_row ? bench_row_find(b, b->perf_row) : 0;
-	if (b->perf_idx < 0)
+	b->watch.perf_idx =
+		b->opt.perf_row ? bench_row_find(b, b->opt.perf_row) : 0;
+	if (b->watch.perf_idx < 0)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--perf-row '%s' is not a row of %s",
-			       b->perf_row, b->scen->name);
-	if (b->runs && (b->csv_path || b->plot_dir || b->perf_ctl))
+			       b->opt.perf_row, b->rows.scen->name);
+	if (b->opt.runs &&
+	    (b->opt.csv_path || b->opt.plot_dir || b->opt.perf_ctl))
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--runs writes one JSON document (-o); --%s goes with a single run",
-			b->csv_path ? "csv" :
-			b->plot_dir ? "plot" :
-				      "perf-ctl");
-	if (b->runs && !run_env)
+			b->opt.csv_path ? "csv" :
+			b->opt.plot_dir ? "plot" :
+					  "perf-ctl");
+	if (b->opt.runs && !run_env)
 		/* --dev runs have no plan to repeat: the device decides */
-		return bench_runs(b->runs, b->out_path, b->json,
-				  b->plan_path || b->dev, argc, argv);
-	if (!b->seed_set && getrandom(&b->seed, sizeof(b->seed), 0) < 0)
-		b->seed = getpid() ^ time(NULL);
+		return bench_runs(b->opt.runs, b->opt.out_path, b->opt.json,
+				  b->opt.plan_path || b->opt.dev, argc, argv);
+	if (!b->opt.seed_set &&
+	    getrandom(&b->opt.seed, sizeof(b->opt.seed), 0) < 0)
+		b->opt.seed = getpid() ^ time(NULL);
 	ret = hc_check_privileges();
 	if (ret)
 		return ret;
-	b->fd_root = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-	ret = b->topo->open ? b->topo->open(b, &err) : 0;
+	b->net.fd_root = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	ret = b->net.topo->open ? b->net.topo->open(b, &err) : 0;
 	if (ret) {
 		ret = hc_fail(ret == -EPERM || ret == -EACCES ? HC_EXIT_PERM :
 								HC_EXIT_USAGE,
-			      "bench: --dev %s: %s", b->dev,
+			      "bench: --dev %s: %s", b->opt.dev,
 			      err.msg[0] ? err.msg : strerror(-ret));
 		goto out;
 	}
 
-	ret = hc_out_open(&out, b->out_path)	      ?:
-		      hc_out_open(&csv, b->csv_path)  ?:
-		      plot_dir_open(b, &plot_created) ?:
-							perf_open(b);
+	ret = hc_out_open(&out, b->opt.out_path)	 ?:
+		      hc_out_open(&csv, b->opt.csv_path) ?:
+		      plot_dir_open(b, plot_sh, sizeof(plot_sh), &plot_created) ?:
+		      perf_open(b);
 	if (ret)
 		goto out;
 
@@ -948,33 +959,33 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	header(b);
 	hc_install_signals();
 	ret = measure(b);
-	if (b->ran)
+	if (b->res.ran)
 		env_after(b);
-	for (i = 0; i < b->nrows && !b->rows[i].nrd; i++)
+	for (i = 0; i < b->rows.n && !b->rows.row[i].nrd; i++)
 		;
-	measured = i < b->nrows;
+	measured = i < b->rows.n;
 	/* Cut short before a round counted: nothing to report. */
-	report = b->ran && (measured || (!ret && !hc_stop_sig));
+	report = b->res.ran && (measured || (!ret && !hc_stop_sig));
 	if (!report)
 		goto out;
 
 	bench_summarize(b);
 	bench_profile_summarize(b);
-	if (b->json)
+	if (b->opt.json)
 		bench_report_json(b, stdout);
 	else
 		bench_report_text(b, stdout);
 	fflush(stdout);
-	i = hc_out_write(&out, report_json, b)	     ?:
+	i = hc_out_write(&out, report_json, b)	      ?:
 		    hc_out_write(&csv, report_csv, b) ?:
-		    (b->plot_dir && !hc_stop_sig ? plot(b) : 0);
+		    (b->opt.plot_dir && !hc_stop_sig ? plot(b, plot_sh) : 0);
 	ret = ret ?: hc_stop_sig ? 128 + hc_stop_sig : i;
 	/* The generator alone measures no hook. */
-	for (i = 0; i < b->nrows; i++)
-		if (!b->rows[i].reason[0] && b->rows[i].nrd &&
-		    !b->rows[i].kind->generator)
+	for (i = 0; i < b->rows.n; i++)
+		if (!b->rows.row[i].reason[0] && b->rows.row[i].nrd &&
+		    !b->rows.row[i].kind->generator)
 			break;
-	if (!ret && i == b->nrows)
+	if (!ret && i == b->rows.n)
 		ret = hc_fail(
 			HC_EXIT_FAIL,
 			"bench: every row is INVALID (the table says why)");
@@ -983,20 +994,20 @@ out:
 		hc_out_abandon(&out);
 		hc_out_abandon(&csv);
 		if (plot_created)
-			rmdir(b->plot_dir);
+			rmdir(b->opt.plot_dir);
 	}
 	if (!ret && hc_stop_sig)
 		ret = 128 + hc_stop_sig;
 	perf_close(b);
 	bench_path_end(b);
-	b->topo->down(b);
-	if (b->fd_root >= 0)
-		close(b->fd_root);
-	for (i = 0; i < b->nrows; i++) {
-		for (k = 0; k < b->rows[i].nrd; k++)
-			bench_round_free(&b->rows[i].rd[k]);
-		free(b->rows[i].rd);
-		bench_profile_free(&b->rows[i]);
+	b->net.topo->down(b);
+	if (b->net.fd_root >= 0)
+		close(b->net.fd_root);
+	for (i = 0; i < b->rows.n; i++) {
+		for (k = 0; k < b->rows.row[i].nrd; k++)
+			bench_round_free(&b->rows.row[i].rd[k]);
+		free(b->rows.row[i].rd);
+		bench_profile_free(&b->rows.row[i]);
 	}
 	return ret;
 }
@@ -1021,7 +1032,7 @@ int cmd_bench(int argc, char **argv)
 	if (!b)
 		return hc_fail(HC_EXIT_FAIL, "out of memory");
 	ret = bench_main(b, argc, argv);
-	jp_free(b->plan_doc);
+	jp_free(b->rows.plan_doc);
 	free(b);
 	return ret;
 }

@@ -589,7 +589,7 @@ static struct bench_row *fake_row(struct bench *b, const char *name,
 				  const struct bench_kind *kind, int base,
 				  const double *mpps, int n)
 {
-	struct bench_row *r = &b->rows[b->nrows];
+	struct bench_row *r = &b->rows.row[b->rows.n];
 	int k;
 
 	snprintf(r->name, sizeof(r->name), "%s", name);
@@ -603,7 +603,7 @@ static struct bench_row *fake_row(struct bench *b, const char *name,
 		r->rd[k].mpps = mpps[k];
 		r->rd[k].pkt_ns = 1e3 / mpps[k];
 	}
-	b->nrows++;
+	b->rows.n++;
 	return r;
 }
 
@@ -623,8 +623,8 @@ static void free_rows(struct bench *b)
 {
 	int i;
 
-	for (i = 0; i < b->nrows; i++)
-		free(b->rows[i].rd);
+	for (i = 0; i < b->rows.n; i++)
+		free(b->rows.row[i].rd);
 	free(b);
 }
 
@@ -802,16 +802,16 @@ static void test_scope_cpus(void)
 	struct bench_row r = { .kind = &hook_kind }, g = { .kind = &gen_kind };
 	cpu_set_t set;
 
-	b->cpu_mode = BENCH_INLINE;
+	b->opt.cpu_mode = BENCH_INLINE;
 	bench_scope_cpus(b, &r, &set);
 	t_result(CPU_COUNT(&set) == 1 && CPU_ISSET(BENCH_CPU_GEN, &set),
 		 "counted CPUs: inline, the generator's CPU");
-	b->clock.nown = 1;
+	b->net.clock.nown = 1;
 	bench_scope_cpus(b, &r, &set);
 	t_result(CPU_COUNT(&set) == 2 && CPU_ISSET(BENCH_CPU_DUT, &set),
 		 "counted CPUs: inline, a row's own threads add theirs");
-	b->clock.nown = 0;
-	b->cpu_mode = BENCH_SPLIT;
+	b->net.clock.nown = 0;
+	b->opt.cpu_mode = BENCH_SPLIT;
 	bench_scope_cpus(b, &r, &set);
 	t_result(CPU_COUNT(&set) == 1 && CPU_ISSET(BENCH_CPU_DUT, &set),
 		 "counted CPUs: split, the NAPI kthreads' CPU");
@@ -833,7 +833,7 @@ static void test_window_q(void)
 	struct bench_row r = { .kind = &hook_kind };
 	int i;
 
-	b->cpu_mode = BENCH_INLINE;
+	b->opt.cpu_mode = BENCH_INLINE;
 	b->env.cpu_clock = true;
 	for (i = 0; i < 20; i++) {
 		win[i].packets = 1000;
@@ -866,8 +866,8 @@ static void test_summary_excluded(void)
 		row[k] = 4;
 	}
 	row[2] = 0.1; /* 10 us a packet: a window the host took away */
-	b->cpu_mode = BENCH_INLINE;
-	b->seed = 7;
+	b->opt.cpu_mode = BENCH_INLINE;
+	b->opt.seed = 7;
 	g = fake_row(b, "gen-only", &gen_kind, -1, gen, 10);
 	bl = fake_row(b, "nothing", &hook_kind, 1, base, 10);
 	r = fake_row(b, "row", &hook_kind, 1, row, 10);
@@ -914,8 +914,8 @@ static void test_summary_inline(void)
 		row[k] = 4 * level;
 		slow[k] = k == 5 ? 0.5 : 4 * level;
 	}
-	b->cpu_mode = BENCH_INLINE;
-	b->seed = 7;
+	b->opt.cpu_mode = BENCH_INLINE;
+	b->opt.seed = 7;
 	g = fake_row(b, "gen-only", &gen_kind, -1, gen, 8);
 	bl = fake_row(b, "nothing", &hook_kind, 1, base, 8);
 	r = fake_row(b, "row", &hook_kind, 1, row, 8);
@@ -951,9 +951,9 @@ static void test_summary_inline(void)
 		o->sum.n);
 	t_result(has_flag(b, g, "drift") && near(g->sum.drift, 2, 1e-9),
 		 "summary: gen-only halving over the run is flagged as drift");
-	t_result(!isnan(b->resolution_ns) && b->resolution_ns >= 0,
+	t_result(!isnan(b->res.resolution_ns) && b->res.resolution_ns >= 0,
 		 "summary: a resolution from the rows' intervals (%g ns)",
-		 b->resolution_ns);
+		 b->res.resolution_ns);
 	free_rows(b);
 }
 
@@ -974,8 +974,8 @@ static void test_summary_zero_base(void)
 		base[k] = k == 2 ? 20 : 10;
 		row[k] = 4;
 	}
-	b->cpu_mode = BENCH_INLINE;
-	b->seed = 7;
+	b->opt.cpu_mode = BENCH_INLINE;
+	b->opt.seed = 7;
 	fake_row(b, "gen-only", &gen_kind, -1, gen, 6);
 	fake_row(b, "nothing", &hook_kind, 1, base, 6);
 	r = fake_row(b, "row", &hook_kind, 1, row, 6);
@@ -1013,15 +1013,15 @@ static void test_summary_contended(void)
 		row[k] = 1e3 / (k == 1 ? 300 * 1.2 * 1.0001 : 300);
 		edge[k] = 1e3 / (k == 7 ? 400 * 1.2 : 400);
 	}
-	b->cpu_mode = BENCH_INLINE;
+	b->opt.cpu_mode = BENCH_INLINE;
 	g = fake_row(b, "gen-only", &gen_kind, -1, gen, 10);
 	bl = fake_row(b, "nothing", &hook_kind, 1, base, 10);
 	r = fake_row(b, "row", &hook_kind, 1, row, 10);
 	e = fake_row(b, "edge", &hook_kind, 1, edge, 10);
 	e->rd[7].pkt_ns = BENCH_CONTENDED * e->rd[0].pkt_ns; /* exactly */
-	for (i = 0; i < b->nrows; i++)
+	for (i = 0; i < b->rows.n; i++)
 		for (k = 0; k < 10; k++)
-			b->rows[i].rd[k].win = &w;
+			b->rows.row[i].rd[k].win = &w;
 	bench_summarize(b);
 	t_result(g->rd[2].contended && bl->rd[5].contended &&
 			 r->rd[1].contended && !e->sum.contended,
@@ -1040,9 +1040,9 @@ static void test_summary_contended(void)
 		"contended: the pairs left give the delta exactly (%g [%g, %g])",
 		r->sum.base.delta.median, r->sum.base.delta.lo,
 		r->sum.base.delta.hi);
-	for (i = 0; i < b->nrows; i++)
+	for (i = 0; i < b->rows.n; i++)
 		for (k = 0; k < 10; k++)
-			b->rows[i].rd[k].win = NULL;
+			b->rows.row[i].rd[k].win = NULL;
 	free_rows(b);
 }
 
@@ -1053,7 +1053,7 @@ static void test_summary_split(void)
 	struct bench *b = calloc(1, sizeof(*b));
 	struct bench_row *f, *s;
 
-	b->cpu_mode = BENCH_SPLIT;
+	b->opt.cpu_mode = BENCH_SPLIT;
 	b->env.emulated = true;
 	fake_row(b, "gen-only", &gen_kind, -1, gen, 4);
 	s = fake_row(b, "slow", &hook_kind, 1, slow, 4);
@@ -1067,7 +1067,7 @@ static void test_summary_split(void)
 		near(s->rd[0].ns, 200, 1e-9),
 		"summary split: the cost is the DUT's time per packet, nothing taken off");
 	t_result(has_flag(b, f, "emulated") &&
-			 has_flag(b, &b->rows[0], "emulated"),
+			 has_flag(b, &b->rows.row[0], "emulated"),
 		 "summary: an emulated CPU flags every row");
 	free_rows(b);
 }
@@ -1091,7 +1091,7 @@ static void test_summary_disagrees(void)
 		row[k] = 1e3 / row_ns[k];
 		same[k] = 1e3 / (base_ns[k] + 10);
 	}
-	b->cpu_mode = BENCH_SPLIT;
+	b->opt.cpu_mode = BENCH_SPLIT;
 	fake_row(b, "base", &hook_kind, 0, base, 8);
 	r = fake_row(b, "moved", &hook_kind, 0, row, 8);
 	ok = fake_row(b, "steady", &hook_kind, 0, same, 8);
@@ -1101,9 +1101,9 @@ static void test_summary_disagrees(void)
 			has_flag(b, r, "unpaired-disagrees"),
 		"summary: a delta of %+.1f against medians %.1f and %.1f is flagged",
 		r->sum.base.delta.median, r->sum.ns.median,
-		b->rows[0].sum.ns.median);
+		b->rows.row[0].sum.ns.median);
 	t_result(!has_flag(b, ok, "unpaired-disagrees") &&
-			 !has_flag(b, &b->rows[0], "unpaired-disagrees"),
+			 !has_flag(b, &b->rows.row[0], "unpaired-disagrees"),
 		 "summary: rows whose delta and medians agree are not");
 	free_rows(b);
 }
@@ -1148,7 +1148,7 @@ static void test_summary_pairing(void)
 		ones[k] = 100;
 		ratio[k] = 100 * (k % 3 == 0 ? 0.5 : k % 3 == 1 ? 1 : 2);
 	}
-	b->cpu_mode = BENCH_SPLIT;
+	b->opt.cpu_mode = BENCH_SPLIT;
 	ns_row(b, "base", 0, base, 8);
 	g = ns_row(b, "gap", 0, gap, 7);
 	for (k = 2; k < 7; k++)
@@ -1178,17 +1178,17 @@ static void test_summary_pairing(void)
 		 f->sum.base.delta.median, f->sum.base.delta.lo,
 		 f->sum.base.delta.hi);
 	t_result(
-		isnan(b->rows[0].sum.base.mde_ns) &&
-			b->resolution_ns ==
+		isnan(b->rows.row[0].sum.base.mde_ns) &&
+			b->res.resolution_ns ==
 				(g->sum.base.mde_ns + f->sum.base.mde_ns) / 2 &&
-			b->resolution_pct ==
+			b->res.resolution_pct ==
 				(g->sum.base.mde_pct + f->sum.base.mde_pct) / 2,
 		"summary: the resolution is the median of the rows' mde (%g ns, %g%%), the baseline's left out",
-		b->resolution_ns, b->resolution_pct);
+		b->res.resolution_ns, b->res.resolution_pct);
 	free_rows(b);
 
 	b = calloc(1, sizeof(*b));
-	b->cpu_mode = BENCH_SPLIT;
+	b->opt.cpu_mode = BENCH_SPLIT;
 	ns_row(b, "base", 0, ones, 9);
 	q = ns_row(b, "halves", 0, ratio, 9);
 	bench_summarize(b);
@@ -1213,7 +1213,7 @@ static void test_summary_paired_outliers(void)
 
 	for (k = 0; k < 8; k++)
 		row[k] = base[k] + d[k];
-	b->cpu_mode = BENCH_SPLIT;
+	b->opt.cpu_mode = BENCH_SPLIT;
 	bl = ns_row(b, "base", 0, base, 8);
 	r = ns_row(b, "row", 0, row, 8);
 	bench_summarize(b);
@@ -1237,7 +1237,7 @@ static void test_drift_edge(void)
 		struct bench *b = calloc(1, sizeof(*b));
 		struct bench_row *g;
 
-		b->cpu_mode = BENCH_INLINE;
+		b->opt.cpu_mode = BENCH_INLINE;
 		g = fake_row(b, "gen-only", &gen_kind, -1, gen, 4);
 		for (k = 0; k < 4; k++)
 			g->rd[k].pkt_ns = k == 2 ? hi[i] : 100;
