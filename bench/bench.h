@@ -571,7 +571,7 @@ void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
 			 void (*set)(struct bench_row *r, int level));
 /* The scenario's rows, gen-only rows per frame size, baselines resolved. */
 int bench_rows_build(struct bench *b, struct hc_err *err);
-int bench_row_find(const struct bench *b, const char *name);
+int bench_row_find(const struct bench_rows *rows, const char *name);
 
 /* undo.c: bench's journal records, and putting a --tune record back. */
 extern const struct hc_jkind bench_jkind_gro, bench_jkind_threaded,
@@ -621,17 +621,18 @@ int bench_journal(struct bench *b, struct hc_jrec *rec,
 int bench_threads(const char *dir, const char *prefix, pid_t *pids, int max);
 
 /* clock.c: CPU time of the packets' work, in ns since some start. */
-int bench_clock_open(struct bench *b);
+int bench_clock_open(struct bench_clock *c);
 /* Split: the DUT's NAPI kthreads, counted from now on. */
-int bench_clock_napi(struct bench *b, const pid_t *pids, int n);
+int bench_clock_napi(struct bench_clock *c, const pid_t *pids, int n);
 /* The DUT's NAPI kthreads and ksoftirqd/1, or bench's thread and ksoftirqd/0. */
-__u64 bench_clock_read(const struct bench *b, bool dut);
-/* The threads bench_clock_read(b, dut) and the own clock count, up to max. */
-int bench_clock_tids(const struct bench *b, bool dut, pid_t *tids, int max);
+__u64 bench_clock_read(const struct bench_clock *c, bool dut);
+/* The threads bench_clock_read(c, dut) and the own clock count, up to max. */
+int bench_clock_tids(const struct bench_clock *c, bool dut, pid_t *tids,
+		     int max);
 /* A row's own threads (pids; n 0 forgets them), and their CPU time. */
-int bench_clock_own(struct bench *b, const pid_t *pids, int n);
-__u64 bench_clock_read_own(const struct bench *b);
-void bench_clock_close(struct bench *b);
+int bench_clock_own(struct bench_clock *c, const pid_t *pids, int n);
+__u64 bench_clock_read_own(const struct bench_clock *c);
+void bench_clock_close(struct bench_clock *c);
 
 /* scope.c: per-CPU evidence of what a window's CPU time covers. */
 /* Split: the DUT's NAPI kthreads now, up to max; -errno. */
@@ -747,7 +748,7 @@ void bench_profile_summarize(struct bench *b);
 
 void bench_profile_free(struct bench_row *r);
 /* perf's control channel: "enable\n" or "disable\n", acknowledged. */
-int bench_perf(struct bench *b, const char *cmd);
+int bench_perf(const struct bench_watch *w, const char *cmd);
 /*
  * Around a watched visit's windows: the sampler of a sampled visit, else
  * perf's control channel (--perf-row's turn).
@@ -795,7 +796,7 @@ void bench_summarize(struct bench *b);
  * The row's unpaired cost and its paired delta against the baseline
  * differ in sign: the machine's speed moved between the rows' windows.
  */
-bool bench_disagrees(const struct bench *b, const struct bench_row *r);
+bool bench_disagrees(const struct bench_rows *rows, const struct bench_row *r);
 /* The row's flags ("baseline", "outliers", ...), how many. */
 int bench_flags(const struct bench *b, const struct bench_row *r,
 		const char **flags, int max);

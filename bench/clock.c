@@ -75,9 +75,8 @@ static pid_t ksoftirqd(int cpu)
 	return bench_threads("/proc", name, pids, 1) == 1 ? pids[0] : -1;
 }
 
-int bench_clock_open(struct bench *b)
+int bench_clock_open(struct bench_clock *c)
 {
-	struct bench_clock *c = &b->net.clock;
 	pid_t p = ksoftirqd(BENCH_CPU_GEN), q = ksoftirqd(BENCH_CPU_DUT);
 	struct hc_err err = {};
 	int i;
@@ -96,14 +95,14 @@ int bench_clock_open(struct bench *b)
 	if (c->self < 0 || c->softirqd < 0) {
 		int ret = c->self < 0 ? c->self : c->softirqd;
 
-		bench_clock_close(b);
+		bench_clock_close(c);
 		return ret;
 	}
 	return 0;
 }
 
 /* Counters on pids in place of those in fds[0..*nfds). */
-static int set_clocks(const struct bench *b, int *fds, int *nfds, int max,
+static int set_clocks(const struct bench_clock *c, int *fds, int *nfds, int max,
 		      const pid_t *pids, int n)
 {
 	int i, ret = 0;
@@ -111,7 +110,7 @@ static int set_clocks(const struct bench *b, int *fds, int *nfds, int max,
 	for (i = 0; i < *nfds; i++)
 		close(fds[i]);
 	*nfds = 0;
-	if (b->net.clock.self < 0)
+	if (c->self < 0)
 		return 0;
 	for (i = 0; i < n && i < max && !ret; i++) {
 		fds[i] = task_clock(pids[i]);
@@ -121,10 +120,9 @@ static int set_clocks(const struct bench *b, int *fds, int *nfds, int max,
 	return ret;
 }
 
-int bench_clock_napi(struct bench *b, const pid_t *pids, int n)
+int bench_clock_napi(struct bench_clock *c, const pid_t *pids, int n)
 {
-	struct bench_clock *c = &b->net.clock;
-	int ret = set_clocks(b, c->napi, &c->nnapi, BENCH_MAX_NAPI, pids, n);
+	int ret = set_clocks(c, c->napi, &c->nnapi, BENCH_MAX_NAPI, pids, n);
 
 	/* What they count, for the scope checks (scope.c). */
 	if (c->nnapi)
@@ -132,19 +130,18 @@ int bench_clock_napi(struct bench *b, const pid_t *pids, int n)
 	return ret;
 }
 
-int bench_clock_own(struct bench *b, const pid_t *pids, int n)
+int bench_clock_own(struct bench_clock *c, const pid_t *pids, int n)
 {
-	struct bench_clock *c = &b->net.clock;
-	int ret = set_clocks(b, c->own, &c->nown, BENCH_MAX_OWN, pids, n);
+	int ret = set_clocks(c, c->own, &c->nown, BENCH_MAX_OWN, pids, n);
 
 	if (c->nown)
 		memcpy(c->own_pid, pids, c->nown * sizeof(*pids));
 	return ret;
 }
 
-int bench_clock_tids(const struct bench *b, bool dut, pid_t *tids, int max)
+int bench_clock_tids(const struct bench_clock *c, bool dut, pid_t *tids,
+		     int max)
 {
-	const struct bench_clock *c = &b->net.clock;
 	int n = 0, i;
 
 	if (c->self < 0)
@@ -165,19 +162,18 @@ int bench_clock_tids(const struct bench *b, bool dut, pid_t *tids, int max)
 	return n;
 }
 
-__u64 bench_clock_read_own(const struct bench *b)
+__u64 bench_clock_read_own(const struct bench_clock *c)
 {
 	__u64 ns = 0;
 	int i;
 
-	for (i = 0; i < b->net.clock.nown; i++)
-		ns += value(b->net.clock.own[i]);
+	for (i = 0; i < c->nown; i++)
+		ns += value(c->own[i]);
 	return ns;
 }
 
-__u64 bench_clock_read(const struct bench *b, bool dut)
+__u64 bench_clock_read(const struct bench_clock *c, bool dut)
 {
-	const struct bench_clock *c = &b->net.clock;
 	__u64 ns = 0;
 	int i;
 
@@ -188,12 +184,10 @@ __u64 bench_clock_read(const struct bench *b, bool dut)
 	return ns + value(c->softirqd_dut);
 }
 
-void bench_clock_close(struct bench *b)
+void bench_clock_close(struct bench_clock *c)
 {
-	struct bench_clock *c = &b->net.clock;
-
-	bench_clock_napi(b, NULL, 0);
-	bench_clock_own(b, NULL, 0);
+	bench_clock_napi(c, NULL, 0);
+	bench_clock_own(c, NULL, 0);
 	if (c->self >= 0)
 		close(c->self);
 	if (c->softirqd >= 0)

@@ -37,7 +37,7 @@ static int xsk_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 			sched_setaffinity(tid[i], sizeof(cpu1), &cpu1);
 		sched_setscheduler(tid[i], SCHED_FIFO, &fifo);
 	}
-	ret = n ? bench_clock_own(b, tid, n) : -ESRCH;
+	ret = n ? bench_clock_own(&b->net.clock, tid, n) : -ESRCH;
 	if (ret)
 		hc_err_set(err,
 			   "counting the AF_XDP consumer thread's CPU time");
@@ -51,7 +51,7 @@ static int xsk_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 
 static void xsk_teardown(struct bench *b, struct bench_row *r)
 {
-	bench_clock_own(b, NULL, 0);
+	bench_clock_own(&b->net.clock, NULL, 0);
 	bench_kind_bpf.teardown(b, r);
 }
 

@@ -142,9 +142,10 @@ static int open_sampler(struct bench *b, const struct bench_row *r,
 				cpus[n++] = c;
 		return hc_sampler_open(s, NULL, cpus, n, period);
 	}
-	n = bench_clock_tids(
-		b, b->opt.cpu_mode == BENCH_SPLIT && !r->kind->generator, tids,
-		HC_SAMPLE_MAX);
+	n = bench_clock_tids(&b->net.clock,
+			     b->opt.cpu_mode == BENCH_SPLIT &&
+				     !r->kind->generator,
+			     tids, HC_SAMPLE_MAX);
 	return n ? hc_sampler_open(s, tids, NULL, n, period) :
 		   -ESRCH;
 }

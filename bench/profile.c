@@ -198,29 +198,29 @@ void bench_profile_free(struct bench_row *r)
 }
 
 /* perf's control channel: a command, then perf's "ack" if it sends one. */
-int bench_perf(struct bench *b, const char *cmd)
+int bench_perf(const struct bench_watch *w, const char *cmd)
 {
-	struct pollfd p = { .fd = b->watch.perf_ack, .events = POLLIN };
+	struct pollfd p = { .fd = w->perf_ack, .events = POLLIN };
 	char ack[16];
 	int n;
 
-	if (b->watch.perf_fd < 0)
+	if (w->perf_fd < 0)
 		return 0;
-	if (write(b->watch.perf_fd, cmd, strlen(cmd)) < 0)
+	if (write(w->perf_fd, cmd, strlen(cmd)) < 0)
 		return -errno;
-	if (b->watch.perf_ack < 0)
+	if (w->perf_ack < 0)
 		return 0;
 	do
 		n = poll(&p, 1, 5000);
 	while (n < 0 && errno == EINTR);
 	if (n <= 0)
 		return n ? -errno : -ETIMEDOUT;
-	return read(b->watch.perf_ack, ack, sizeof(ack)) > 0 ? 0 : -EIO;
+	return read(w->perf_ack, ack, sizeof(ack)) > 0 ? 0 : -EIO;
 }
 
 int bench_watch(struct bench *b, bool on)
 {
 	if (b->watch.smp)
 		return hc_sampler_enable(b->watch.smp, on);
-	return bench_perf(b, on ? "enable\n" : "disable\n");
+	return bench_perf(&b->watch, on ? "enable\n" : "disable\n");
 }

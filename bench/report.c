@@ -50,13 +50,13 @@ static void rp_est(struct hc_pr *p, int which, const char *key,
 }
 
 /* "cpus":[{"cpu":N,"mpps":X}] for the CPUs that saw packets. */
-static void cpus_json(struct hc_pr *p, const struct bench *b,
+static void cpus_json(struct hc_pr *p, const struct bench_env *env,
 		      const double *mpps)
 {
 	int c;
 
 	hc_pr_open(p, HC_PR_JSON, "cpus", '[');
-	for (c = 0; c < b->env.ncpu; c++) {
+	for (c = 0; c < env->ncpu; c++) {
 		if (!(mpps[c] > 0))
 			continue;
 		hc_pr_open(p, HC_PR_JSON, NULL, '{');
@@ -91,7 +91,7 @@ static void dev_counter(struct hc_pr *p, const char *name, unsigned long long v,
  * JSON all of them, text the non-zero ones bench accounts with and the
  * driver's on drops, misses, XDP and RX queues.
  */
-static void dev_counts(struct hc_pr *p, const struct bench *b,
+static void dev_counts(struct hc_pr *p, const struct bench_net *net,
 		       const struct bench_dev_count *d, const __u64 *ethtool)
 {
 	const char *name;
@@ -105,8 +105,8 @@ static void dev_counts(struct hc_pr *p, const struct bench *b,
 	dev_counter(p, "rx_over_errors", d->rx_over_errors, true);
 	hc_pr_close(p, HC_PR_JSON, '}');
 	hc_pr_open(p, HC_PR_JSON, "ethtool", '{');
-	for (s = 0; ethtool && s < b->net.dut.stats.n; s++) {
-		name = b->net.dut.stats.name[s];
+	for (s = 0; ethtool && s < net->dut.stats.n; s++) {
+		name = net->dut.stats.name[s];
 		dev_counter(p, name, ethtool[s], kept(name));
 	}
 	hc_pr_close(p, HC_PR_JSON, '}');
@@ -118,7 +118,7 @@ static void device_json(struct hc_pr *p, const struct bench *b,
 {
 	int i;
 
-	dev_counts(p, b, &rd->dev, rd->ethtool);
+	dev_counts(p, &b->net, &rd->dev, rd->ethtool);
 	hc_pr_open(p, HC_PR_JSON, "steady", '[');
 	hc_pr_fnum(p, HC_PR_JSON, NULL, NULL, rd->steady_from);
 	hc_pr_fnum(p, HC_PR_JSON, NULL, NULL, rd->steady_to);
@@ -207,7 +207,7 @@ static void rounds_json(struct hc_pr *p, const struct bench *b,
 		hc_pr_bool(p, HC_PR_JSON, "unverified", NULL, 0,
 			   rd->unverified);
 		if (b->opt.per_cpu && rd->cpu_mpps)
-			cpus_json(p, b, rd->cpu_mpps);
+			cpus_json(p, &b->env, rd->cpu_mpps);
 		if (b->opt.dev)
 			device_json(p, b, rd);
 		hc_pr_close(p, HC_PR_JSON, '}');
@@ -216,15 +216,15 @@ static void rounds_json(struct hc_pr *p, const struct bench *b,
 }
 
 /* "0:1.234 1:1.201": each CPU's median Mpps over the rounds, if it saw any. */
-static const char *cpu_text(const struct bench *b, const struct bench_row *r,
-			    char *buf, size_t size)
+static const char *cpu_text(const struct bench_env *env,
+			    const struct bench_row *r, char *buf, size_t size)
 {
 	double *x = malloc((r->nrd + 1) * sizeof(*x));
 	size_t len = 0;
 	int c, i, n;
 
 	buf[0] = '\0';
-	for (c = 0; x && c < b->env.ncpu && len < size; c++) {
+	for (c = 0; x && c < env->ncpu && len < size; c++) {
 		for (i = 0, n = 0; i < r->nrd; i++)
 			if (r->rd[i].cpu_mpps)
 				x[n++] = r->rd[i].cpu_mpps[c];
@@ -456,7 +456,7 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	}
 	if (b->opt.per_cpu)
 		hc_pr_str(p, HC_PR_TEXT, NULL, "Mpps per CPU", -20,
-			  cpu_text(b, r, cpus, sizeof(cpus)));
+			  cpu_text(&b->env, r, cpus, sizeof(cpus)));
 
 	len = snprintf(valid, sizeof(valid), "%s%s",
 		       r->reason[0]	? "INVALID: " :
@@ -500,20 +500,20 @@ static void line(struct hc_pr *p, const struct bench *b,
 
 static const char *const cpu_mode_names[] = { "split", "inline" };
 
-static double attach_ms(const struct bench *b)
+static double attach_ms(const struct bench_rows *rows)
 {
 	double *v, m;
 	int i, k, n = 0;
 
-	for (i = 0; i < b->rows.n; i++)
-		n += b->rows.row[i].nrd;
+	for (i = 0; i < rows->n; i++)
+		n += rows->row[i].nrd;
 	v = malloc((n + 1) * sizeof(*v));
 	if (!v)
 		return NAN;
-	for (i = 0, n = 0; i < b->rows.n; i++)
-		for (k = 0; k < b->rows.row[i].nrd; k++)
-			v[n++] = b->rows.row[i].rd[k].setup_ms +
-				 b->rows.row[i].rd[k].teardown_ms;
+	for (i = 0, n = 0; i < rows->n; i++)
+		for (k = 0; k < rows->row[i].nrd; k++)
+			v[n++] = rows->row[i].rd[k].setup_ms +
+				 rows->row[i].rd[k].teardown_ms;
 	m = st_median(v, n);
 	free(v);
 	return m;
@@ -559,28 +559,28 @@ static void device_text(struct hc_pr *p, const struct bench *b)
 			hc_pr_fu64(p, HC_PR_TEXT, "generated",
 				   " generated %llu", gen);
 		hc_pr_fu64(p, HC_PR_TEXT, "seen", " seen %llu", seen);
-		dev_counts(p, b, &d, sum);
+		dev_counts(p, &b->net, &d, sum);
 		hc_pr_text(p, "\n");
 	}
 	free(sum);
 }
 
 /* The windows no estimate takes, per row, and the first reason. */
-static void excluded_text(struct hc_pr *p, const struct bench *b)
+static void excluded_text(struct hc_pr *p, const struct bench_rows *rows)
 {
 	const char *why = NULL;
 	int i, k, n = 0, all = 0;
 
-	for (i = 0; i < b->rows.n; i++) {
-		n += b->rows.row[i].sum.excluded;
-		for (k = 0; k < b->rows.row[i].nrd; k++)
-			all += b->rows.row[i].rd[k].nwin;
+	for (i = 0; i < rows->n; i++) {
+		n += rows->row[i].sum.excluded;
+		for (k = 0; k < rows->row[i].nrd; k++)
+			all += rows->row[i].rd[k].nwin;
 	}
 	if (!n)
 		return;
 	hc_pr_text(p, "excluded windows: %d of %d, in no estimate:", n, all);
-	for (i = 0; i < b->rows.n; i++) {
-		const struct bench_row *r = &b->rows.row[i];
+	for (i = 0; i < rows->n; i++) {
+		const struct bench_row *r = &rows->row[i];
 
 		if (r->sum.excluded)
 			hc_pr_text(p, " %s %d", r->name, r->sum.excluded);
@@ -620,16 +620,16 @@ static void path_text(struct hc_pr *p, const struct bench *b)
 }
 
 /* The effect the rows' rounds detect with 80% power, over the rows. */
-static void resolution(struct hc_pr *p, const struct bench *b)
+static void resolution(struct hc_pr *p, const struct bench_result *res)
 {
 	/* text: no line without one */
-	if (p->mode == HC_PR_TEXT && isnan(b->res.resolution_ns))
+	if (p->mode == HC_PR_TEXT && isnan(res->resolution_ns))
 		return;
 	hc_pr_fnum(p, HC_PR_TEXT | HC_PR_JSON, "resolution_ns",
-		   "resolution: effects of %.1f ns", b->res.resolution_ns);
+		   "resolution: effects of %.1f ns", res->resolution_ns);
 	hc_pr_fnum(p, HC_PR_TEXT | HC_PR_JSON, "resolution_pct",
 		   " (%.2f%%) or more are detected with 80%% power",
-		   b->res.resolution_pct);
+		   res->resolution_pct);
 	hc_pr_text(p, " at %g%% (the median over rows of mde ns)\n",
 		   BENCH_LEVEL * 100);
 }
@@ -661,7 +661,7 @@ static void target(struct hc_pr *p, const struct bench *b)
 /* Setting rows up and taking them down: outside the timed windows. */
 static void attach(struct hc_pr *p, const struct bench *b)
 {
-	double ms = attach_ms(b);
+	double ms = attach_ms(&b->rows);
 
 	/* text: no line without it */
 	if (p->mode == HC_PR_TEXT && isnan(ms))
@@ -697,7 +697,7 @@ void bench_report_text(const struct bench *b, FILE *f)
 		total += b->rows.row[i].nrd;
 		nfew += !b->rows.row[i].reason[0] &&
 			few(&b->rows.row[i].sum.ns);
-		disagree += bench_disagrees(b, &b->rows.row[i]);
+		disagree += bench_disagrees(&b->rows, &b->rows.row[i]);
 		if (b->rows.row[i].kind->generator &&
 		    (!gen || b->rows.row[i].sum.drift > gen->sum.drift))
 			gen = &b->rows.row[i];
@@ -710,7 +710,7 @@ void bench_report_text(const struct bench *b, FILE *f)
 		&p,
 		"delta, ratio: Hodges-Lehmann estimate [exact Wilcoxon signed-rank %g%% interval] of the per-round pairs; ns/pkt: median [distribution-free interval]; sig: the delta's interval excludes 0\n",
 		BENCH_LEVEL * 100);
-	resolution(&p, b);
+	resolution(&p, &b->res);
 	target(&p, b);
 	attach(&p, b);
 	if (disagree)
@@ -737,7 +737,7 @@ void bench_report_text(const struct bench *b, FILE *f)
 			outliers, counted,
 			outliers > 1 ? "are outliers" : "is an outlier",
 			BENCH_OUTLIER_Z, outliers > 1 ? "they are" : "it is");
-	excluded_text(&p, b);
+	excluded_text(&p, &b->rows);
 	if (gen && gen->sum.drift > BENCH_DRIFT_MAX)
 		hc_pr_text(
 			&p,
@@ -902,7 +902,7 @@ void bench_report_json(const struct bench *b, FILE *f)
 	hc_pr_fu64(&p, HC_PR_JSON, "rounds", NULL, b->res.nrounds);
 	hc_pr_fu64(&p, HC_PR_JSON, "seed", NULL, b->opt.seed);
 	hc_pr_fstr(&p, HC_PR_JSON, "baseline", NULL, b->rows.scen->baseline);
-	resolution(&p, b);
+	resolution(&p, &b->res);
 	plan_json(&p, b);
 	env_json(&p, b);
 	if (b->opt.dev)

@@ -69,12 +69,12 @@ struct bench_row *bench_row_hook(struct bench *b, const char *name,
 	return r;
 }
 
-int bench_row_find(const struct bench *b, const char *name)
+int bench_row_find(const struct bench_rows *rows, const char *name)
 {
 	int i;
 
-	for (i = 0; i < b->rows.n; i++)
-		if (!strcmp(b->rows.row[i].name, name))
+	for (i = 0; i < rows->n; i++)
+		if (!strcmp(rows->row[i].name, name))
 			return i;
 	return -1;
 }
@@ -111,7 +111,7 @@ static int gen_row(struct bench *b, __u32 size, bool sizes_differ)
 		snprintf(name, sizeof(name), "gen-only-%u", size);
 	else
 		snprintf(name, sizeof(name), "gen-only");
-	i = bench_row_find(b, name);
+	i = bench_row_find(&b->rows, name);
 	if (i >= 0)
 		return i;
 	r = bench_row_add(b, name, &bench_kind_gen);
@@ -151,7 +151,7 @@ static size_t names(const struct bench *b, int what, char *buf, size_t size)
 		for (m = 0; w && m < n && strcmp(seen[m], w); m++)
 			;
 		/* A hook named as a row is among the rows already. */
-		if (!w || m < n || (what && bench_row_find(b, w) >= 0) ||
+		if (!w || m < n || (what && bench_row_find(&b->rows, w) >= 0) ||
 		    (what == 2 && !strcmp(w, r->hook->name)) || len >= size)
 			continue;
 		seen[n++] = w;
@@ -198,7 +198,7 @@ static int select_rows(struct bench *b, struct hc_err *err)
 		keep[i] |= !strcmp(b->rows.row[i].name, b->rows.scen->baseline);
 	while (more)
 		for (more = false, i = 0; i < b->rows.n; i++) {
-			k = keep[i] ? bench_row_find(b,
+			k = keep[i] ? bench_row_find(&b->rows,
 						     b->rows.row[i].base_name) :
 				      -1;
 			if (k >= 0 && !keep[k])
@@ -273,7 +273,7 @@ static int variant_rows(struct bench *b, int n, struct hc_err *err)
 					sizeof(name) - 1);
 				return -ENAMETOOLONG;
 			}
-			if (bench_row_find(b, name) >= 0) {
+			if (bench_row_find(&b->rows, name) >= 0) {
 				hc_err_set(
 					err,
 					"--variant %s: a row is called %s already",
@@ -359,7 +359,7 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 		if (b->net.topo && b->net.topo->inject && r->hook &&
 		    r->hook->no_driver)
 			path_remove(r, "!do_xdp_generic");
-		r->base = bench_row_find(b, r->base_name);
+		r->base = bench_row_find(&b->rows, r->base_name);
 		if (r->base < 0) {
 			hc_err_set(err, "%s: row %s has no baseline '%s'",
 				   b->rows.scen->name, r->name, r->base_name);

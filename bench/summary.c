@@ -400,10 +400,10 @@ int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
 	return ret;
 }
 
-bool bench_disagrees(const struct bench *b, const struct bench_row *r)
+bool bench_disagrees(const struct bench_rows *rows, const struct bench_row *r)
 {
 	const struct bench_row *base =
-		r->base >= 0 ? &b->rows.row[r->base] : NULL;
+		r->base >= 0 ? &rows->row[r->base] : NULL;
 
 	return base && base != r &&
 	       (r->sum.ns.median - base->sum.ns.median) *
@@ -429,7 +429,7 @@ int bench_flags(const struct bench *b, const struct bench_row *r,
 	FLAG(r->sum.gen_bound, "generator-bound");
 	FLAG(r->kind->generator && r->sum.drift > BENCH_DRIFT_MAX, "drift");
 	FLAG(b->env.emulated, "emulated");
-	FLAG(bench_disagrees(b, r), "unpaired-disagrees");
+	FLAG(bench_disagrees(&b->rows, r), "unpaired-disagrees");
 	FLAG(r->variant_failed, "setup-failed");
 #undef FLAG
 	return n;

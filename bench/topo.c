@@ -260,7 +260,7 @@ static int pin_napi(struct bench *b)
 	CPU_SET(BENCH_CPU_DUT, &set);
 	for (i = 0; i < n; i++)
 		sched_setaffinity(pids[i], sizeof(set), &set);
-	return n ? bench_clock_napi(b, pids, n) : -ESRCH;
+	return n ? bench_clock_napi(&b->net.clock, pids, n) : -ESRCH;
 }
 
 static int topo_cpu(struct bench *b, struct hc_err *err)
@@ -440,7 +440,7 @@ static int veth_up(struct bench *b, struct hc_err *err)
 	ret = gen_up(b, err);
 	if (ret)
 		return failed(ret, err, "generator on " BENCH_GEN_DEV);
-	b->env.cpu_clock = !bench_clock_open(b);
+	b->env.cpu_clock = !bench_clock_open(&b->net.clock);
 	if (!b->env.cpu_clock)
 		fprintf(stderr,
 			"Warning: no task-clock counters (perf_event_open): times are the wall clock's, with whatever else ran\n");
@@ -455,7 +455,7 @@ static int veth_up(struct bench *b, struct hc_err *err)
 
 static void veth_down_all(struct bench *b)
 {
-	bench_clock_close(b);
+	bench_clock_close(&b->net.clock);
 	hc_gen_close(&b->net.gen);
 	veth_down(b);
 }
@@ -529,9 +529,9 @@ static int edge(struct bench *b, struct bench_row *r, bool dut, struct edge *e)
 	int ret = dut ? r->kind->read(b, r, &c) : 0;
 
 	e->t0 = hc_now();
-	e->cpu = bench_clock_read(b, dut);
-	e->gen = dut ? bench_clock_read(b, false) : 0;
-	e->own = bench_clock_read_own(b);
+	e->cpu = bench_clock_read(&b->net.clock, dut);
+	e->gen = dut ? bench_clock_read(&b->net.clock, false) : 0;
+	e->own = bench_clock_read_own(&b->net.clock);
 	e->t = hc_now();
 	e->seen = c.seen;
 	return ret;

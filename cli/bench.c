@@ -307,24 +307,24 @@ int bench_plot_sh(char *plot_sh, size_t size)
 	return 0;
 }
 
-static int plot_dir_open(struct bench *b, char *plot_sh, size_t size,
+static int plot_dir_open(const struct bench_opts *o, char *plot_sh, size_t size,
 			 bool *created)
 {
 	struct stat st;
 
 	*created = false;
-	if (!b->opt.plot_dir)
+	if (!o->plot_dir)
 		return 0;
-	if (!mkdir(b->opt.plot_dir, 0755))
+	if (!mkdir(o->plot_dir, 0755))
 		*created = true;
 	else if (errno != EEXIST)
-		return hc_fail(HC_EXIT_USAGE, "--plot %s: %s", b->opt.plot_dir,
+		return hc_fail(HC_EXIT_USAGE, "--plot %s: %s", o->plot_dir,
 			       strerror(errno));
-	if (stat(b->opt.plot_dir, &st) || !S_ISDIR(st.st_mode) ||
-	    access(b->opt.plot_dir, W_OK))
+	if (stat(o->plot_dir, &st) || !S_ISDIR(st.st_mode) ||
+	    access(o->plot_dir, W_OK))
 		return hc_fail(HC_EXIT_USAGE,
 			       "--plot %s: not a writable directory",
-			       b->opt.plot_dir);
+			       o->plot_dir);
 	return bench_plot_sh(plot_sh, size);
 }
 
@@ -519,13 +519,13 @@ static void env_after(struct bench *b)
 }
 
 /* Was the option called name given? */
-static bool given(const struct bench *b, const char *name)
+static bool given(const struct bench_opts *o, const char *name)
 {
 	int i;
 
 	for (i = 0; bench_options[i].name; i++)
 		if (!strcmp(bench_options[i].name, name))
-			return b->opt.given >> i & 1;
+			return o->given >> i & 1;
 	return false;
 }
 
@@ -534,15 +534,15 @@ static bool given(const struct bench *b, const char *name)
  * --target-ci says how long to measure; --target-ci 0 is a fixed
  * --rounds.
  */
-static void scenario_target(struct bench *b)
+static void scenario_target(struct bench_opts *o)
 {
-	const struct bench_scenario *sc = bench_scenarios[b->opt.scenario];
+	const struct bench_scenario *sc = bench_scenarios[o->scenario];
 
-	if (!sc->target_ci || given(b, "rounds") || given(b, "target-ci"))
+	if (!sc->target_ci || given(o, "rounds") || given(o, "target-ci"))
 		return;
-	b->opt.target_ci = sc->target_ci;
-	if (!given(b, "max-time"))
-		b->opt.max_time = sc->max_time;
+	o->target_ci = sc->target_ci;
+	if (!given(o, "max-time"))
+		o->max_time = sc->max_time;
 }
 
 static int enum_of(const char *const *names, const char *s)
@@ -615,41 +615,41 @@ static int run_child(struct bench *b, const char *env)
  * plan_rows(). A bench --runs document's plan is its first run's.
  */
 /* The plan's variants, as given then: the run repeats them. */
-static int plan_variants(struct bench *b, const struct jp *vs)
+static int plan_variants(struct bench_opts *o, const struct jp *vs)
 {
 	int i;
 
 	for (i = 0; vs && vs->type == JP_ARR && i < vs->n; i++) {
 		const struct jp *v = &vs->kid[i];
-		struct bench_variant *var = &b->opt.variant[b->opt.nvariants];
+		struct bench_variant *var = &o->variant[o->nvariants];
 
-		if (b->opt.nvariants == BENCH_MAX_VARIANTS ||
+		if (o->nvariants == BENCH_MAX_VARIANTS ||
 		    !jp_str(v, "name", NULL) || !jp_str(v, "setup", NULL) ||
 		    strlen(jp_str(v, "undo", "")) >=
 			    sizeof(((struct bench_jvariant *)0)->cmd))
 			return hc_fail(
 				HC_EXIT_USAGE,
 				"--plan %s: its variants are not ones this bench runs",
-				b->opt.plan_path);
+				o->plan_path);
 		var->name = jp_str(v, "name", NULL);
 		var->setup = jp_str(v, "setup", NULL);
 		var->undo = jp_str(v, "undo", NULL);
 		var->path = jp_str(v, "path", NULL);
-		b->opt.nvariants++;
+		o->nvariants++;
 	}
 	return 0;
 }
 
 /* A variant's row (ROW+NAME): it comes with its variant, not --hooks. */
-static bool variant_row(const struct bench *b, const char *row)
+static bool variant_row(const struct bench_opts *o, const char *row)
 {
 	size_t n = strlen(row), k;
 	int i;
 
-	for (i = 0; i < b->opt.nvariants; i++) {
-		k = strlen(b->opt.variant[i].name);
+	for (i = 0; i < o->nvariants; i++) {
+		k = strlen(o->variant[i].name);
 		if (n > k + 1 && row[n - k - 1] == '+' &&
-		    !strcmp(row + n - k, b->opt.variant[i].name))
+		    !strcmp(row + n - k, o->variant[i].name))
 			return true;
 	}
 	return false;
@@ -667,7 +667,7 @@ static int plan_load(struct bench *b, struct jp **doc)
 	int i, ret;
 
 	for (i = 0; decided[i]; i++)
-		if (given(b, decided[i]))
+		if (given(&b->opt, decided[i]))
 			return hc_fail(HC_EXIT_USAGE,
 				       "--plan decides --%s: it repeats %s's",
 				       decided[i], b->opt.plan_path);
@@ -686,14 +686,14 @@ static int plan_load(struct bench *b, struct jp **doc)
 			jp_str(plan, "cpu_mode", "?"));
 	b->opt.windows = jp_num(plan, "windows", 0);
 	b->opt.visits = jp_num(plan, "visits", 0);
-	ret = plan_variants(b, jp_get(plan, "variants"));
+	ret = plan_variants(&b->opt, jp_get(plan, "variants"));
 	if (ret)
 		return ret;
 	rows = jp_get(plan, "rows");
 	hooks[0] = '\0';
 	for (i = 0; rows && rows->type == JP_ARR && i < rows->n; i++)
 		if (rows->kid[i].type == JP_STR &&
-		    !variant_row(b, rows->kid[i].str))
+		    !variant_row(&b->opt, rows->kid[i].str))
 			snprintf(hooks + strlen(hooks),
 				 sizeof(hooks) - strlen(hooks), "%s%s",
 				 i ? "," : "", rows->kid[i].str);
@@ -863,7 +863,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		ret = plan_load(b, &b->rows.plan_doc);
 	if (ret)
 		return ret;
-	scenario_target(b);
+	scenario_target(&b->opt);
 	if (hc_opts_scope(bench_options, b->opt.given,
 			  b->opt.target_ci ? BENCH_SC_TARGET : 0, bench_scopes,
 			  "a fixed number of --rounds", &err))
@@ -914,7 +914,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--perf-row goes with --perf-ctl");
 	b->watch.perf_idx =
-		b->opt.perf_row ? bench_row_find(b, b->opt.perf_row) : 0;
+		b->opt.perf_row ? bench_row_find(&b->rows, b->opt.perf_row) : 0;
 	if (b->watch.perf_idx < 0)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--perf-row '%s' is not a row of %s",
@@ -949,7 +949,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 
 	ret = hc_out_open(&out, b->opt.out_path)	 ?:
 		      hc_out_open(&csv, b->opt.csv_path) ?:
-		      plot_dir_open(b, plot_sh, sizeof(plot_sh), &plot_created) ?:
+		      plot_dir_open(&b->opt, plot_sh, sizeof(plot_sh), &plot_created) ?:
 		      perf_open(b);
 	if (ret)
 		goto out;
