@@ -24,6 +24,7 @@
 #include "stats.h"
 #include "plan.h"
 #include "statistics.h"
+#include "clock.h"
 
 #define BENCH_MAX_ROWS BENCH_PLAN_MAX
 #define BENCH_GEN_DEV "hcg"
@@ -421,22 +422,6 @@ struct bench_dut {
 
 enum bench_cpu_mode { BENCH_SPLIT, BENCH_INLINE };
 
-#define BENCH_MAX_NAPI 8
-#define BENCH_MAX_OWN 4
-
-/* Task-clock counters (clock.c); self < 0: none, the wall clock serves. */
-struct bench_clock {
-	int self, softirqd;
-	int softirqd_dut; /* split: ksoftirqd on the DUT's CPU */
-	int napi[BENCH_MAX_NAPI];
-	pid_t napi_pid[BENCH_MAX_NAPI]; /* the kthreads napi[] counts */
-	int nnapi;
-	int own[BENCH_MAX_OWN]; /* the row's own threads */
-	int nown;
-	/* what they count, for the sampler (path.c) */
-	pid_t self_pid, softirqd_pid, softirqd_dut_pid, own_pid[BENCH_MAX_OWN];
-};
-
 /*
  * What the command line asked for: set while the options are parsed and
  * their defaults filled in (cli/bench.c), read-only from then on.
@@ -613,26 +598,6 @@ __u64 bench_dropped(const struct bench_dev_count *d);
 int bench_journal(struct bench *b, struct hc_jrec *rec,
 		  const struct hc_jkind *kind, int ifindex, const char *mode,
 		  bool done, struct hc_err *err);
-
-/*
- * The ids of the threads under dir ("/proc": processes; "/proc/self/task":
- * ours) whose name starts with prefix, up to max.
- */
-int bench_threads(const char *dir, const char *prefix, pid_t *pids, int max);
-
-/* clock.c: CPU time of the packets' work, in ns since some start. */
-int bench_clock_open(struct bench_clock *c);
-/* Split: the DUT's NAPI kthreads, counted from now on. */
-int bench_clock_napi(struct bench_clock *c, const pid_t *pids, int n);
-/* The DUT's NAPI kthreads and ksoftirqd/1, or bench's thread and ksoftirqd/0. */
-__u64 bench_clock_read(const struct bench_clock *c, bool dut);
-/* The threads bench_clock_read(c, dut) and the own clock count, up to max. */
-int bench_clock_tids(const struct bench_clock *c, bool dut, pid_t *tids,
-		     int max);
-/* A row's own threads (pids; n 0 forgets them), and their CPU time. */
-int bench_clock_own(struct bench_clock *c, const pid_t *pids, int n);
-__u64 bench_clock_read_own(const struct bench_clock *c);
-void bench_clock_close(struct bench_clock *c);
 
 /* scope.c: per-CPU evidence of what a window's CPU time covers. */
 /* Split: the DUT's NAPI kthreads now, up to max; -errno. */

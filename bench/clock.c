@@ -19,6 +19,7 @@
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include "bench.h"
+#include "clock.h"
 
 static int task_clock(pid_t pid)
 {

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include "bench.h"
+#include "clock.h"
 #include "exec.h"
 #include "journal.h"
 #include "netns.h"

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <sched.h>
 #include "bench.h"
+#include "clock.h"
 
 static int xsk_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {

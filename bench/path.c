@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
+#include "clock.h"
 
 #define PATH_TRIES 5 /* sampled visits, to reach BENCH_PATH_SAMPLES */
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
+#include "clock.h"
 #include "nl.h"
 
 static const char *skip_space(const char *p)

@@ -33,6 +33,7 @@
 #include <arpa/inet.h>
 #include <linux/if_link.h>
 #include "bench.h"
+#include "clock.h"
 #include "nl.h"
 #include "stats.h"
 
