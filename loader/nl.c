@@ -521,11 +521,12 @@ int hc_nl_addr_add(struct hc_nl *nl, int ifindex, int family, const void *addr,
 	return talk(nl, nlh, NULL, NULL, err);
 }
 
-int hc_nl_route_add(struct hc_nl *nl, const struct in_addr *dst, __u8 prefixlen,
-		    int oif, struct hc_err *err)
+struct nlmsghdr *hc_nl_route_msg(struct hc_nl *nl, __u16 type,
+				 const struct in_addr *dst, __u8 prefixlen,
+				 int oif)
 {
-	struct nlmsghdr *nlh =
-		hc_nl_msg(nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);
+	struct nlmsghdr *nlh = hc_nl_msg(
+		nl, type, type == RTM_NEWROUTE ? NLM_F_CREATE | NLM_F_EXCL : 0);
 	struct rtmsg *rt = mnl_nlmsg_put_extra_header(nlh, sizeof(*rt));
 
 	rt->rtm_family = AF_INET;
@@ -536,7 +537,14 @@ int hc_nl_route_add(struct hc_nl *nl, const struct in_addr *dst, __u8 prefixlen,
 	rt->rtm_type = RTN_UNICAST;
 	mnl_attr_put(nlh, RTA_DST, sizeof(*dst), dst);
 	mnl_attr_put_u32(nlh, RTA_OIF, oif);
-	return talk(nl, nlh, NULL, NULL, err);
+	return nlh;
+}
+
+int hc_nl_route_add(struct hc_nl *nl, const struct in_addr *dst, __u8 prefixlen,
+		    int oif, struct hc_err *err)
+{
+	return talk(nl, hc_nl_route_msg(nl, RTM_NEWROUTE, dst, prefixlen, oif),
+		    NULL, NULL, err);
 }
 
 int hc_nl_neigh_add(struct hc_nl *nl, int ifindex, const struct in_addr *ip,

@@ -133,8 +133,16 @@ int hc_nl_filter_each(struct hc_nl *nl, int ifindex, __u32 parent,
 		      int (*fn)(const struct hc_filter_info *info, void *data),
 		      void *data, struct hc_err *err);
 
-/* dst/prefixlen out of oif, on the link: `ip route add DST/LEN dev OIF`. */
+/*
+ * RTM_NEWROUTE (create, exclusive) or RTM_DELROUTE of dst/prefixlen out
+ * of oif, on the link, in the main table: for a caller to add to and send
+ * with hc_nl_ack.
+ */
 struct in_addr;
+struct nlmsghdr *hc_nl_route_msg(struct hc_nl *nl, __u16 type,
+				 const struct in_addr *dst, __u8 prefixlen,
+				 int oif);
+/* dst/prefixlen out of oif, on the link: `ip route add DST/LEN dev OIF`. */
 int hc_nl_route_add(struct hc_nl *nl, const struct in_addr *dst, __u8 prefixlen,
 		    int oif, struct hc_err *err);
 /* A permanent neighbour: `ip neigh add IP lladdr MAC dev IF nud permanent`. */

@@ -126,19 +126,10 @@ static int forwarding(const char *dev, int set)
 static int route(struct hc_nl *nl, int type, __be32 addr, __u8 plen,
 		 int ifindex, int prog_fd, const char *name, struct hc_err *err)
 {
-	struct nlmsghdr *nlh = hc_nl_msg(
-		nl, type, type == RTM_NEWROUTE ? NLM_F_CREATE | NLM_F_EXCL : 0);
-	struct rtmsg *rt = mnl_nlmsg_put_extra_header(nlh, sizeof(*rt));
+	struct nlmsghdr *nlh = hc_nl_route_msg(
+		nl, type, &(struct in_addr){ addr }, plen, ifindex);
 	struct nlattr *encap, *in;
 
-	rt->rtm_family = AF_INET;
-	rt->rtm_dst_len = plen;
-	rt->rtm_table = RT_TABLE_MAIN;
-	rt->rtm_protocol = RTPROT_BOOT;
-	rt->rtm_scope = RT_SCOPE_LINK;
-	rt->rtm_type = RTN_UNICAST;
-	mnl_attr_put_u32(nlh, RTA_DST, addr);
-	mnl_attr_put_u32(nlh, RTA_OIF, ifindex);
 	if (type == RTM_NEWROUTE) {
 		mnl_attr_put_u16(nlh, RTA_ENCAP_TYPE, LWTUNNEL_ENCAP_BPF);
 		encap = mnl_attr_nest_start(nlh, RTA_ENCAP);
