@@ -720,52 +720,6 @@ int bench_perf(const struct bench_watch *w, const char *cmd);
  */
 int bench_watch(struct bench *b, bool on);
 
-/* run.c: warm-up, rounds, and more of them for --target-ci. */
-int bench_run(struct bench *b, struct hc_err *err);
-
-/* row.c: a row and its rounds, as every part marks them. */
-/* The row is INVALID for the first reason given, and runs no more. */
-void bench_row_fail(struct bench_row *r, const char *step, int ret,
-		    const struct hc_err *err);
-/* The row is INVALID for the first reason given; its rounds go on. */
-void bench_row_invalid(struct bench_row *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void bench_round_free(struct bench_round *rd);
-/* Whether its frames add up: generated = seen + dropped (gen-only: none). */
-bool bench_round_accounted(const struct bench_row *r,
-			   const struct bench_round *rd);
-/* "round N", or "warm-up round" for round 0. */
-const char *bench_round_name(const struct bench_round *rd, char *buf,
-			     size_t size);
-
-/* summary.c: what makes a round count, and from rounds to estimates. */
-/*
- * Why a round of r does not count ("" when it does): frames unaccounted
- * for, a drop row that passed some, a forward row that did not forward all.
- */
-void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
-		       char *why, size_t size);
-/*
- * --dev: the device's counters close the sum (generated, or rx_packets
- * when nothing says what was sent, = seen + dropped before, within
- * BENCH_TOLERANCE): 0; they do not: 1, unverified, why says with which
- * numbers; no packets at all or a drop row that passed some: -1, INVALID.
- * Frames sent of which dev's counters saw none are lost, said so; the
- * round's cause, if it has one, follows what failed.
- */
-int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
-		       const char *dev, char *why, size_t size);
-/* summary.c: per-round costs, estimates and flags of every row. */
-void bench_summarize(struct bench *b);
-/*
- * The row's unpaired cost and its paired delta against the baseline
- * differ in sign: the machine's speed moved between the rows' windows.
- */
-bool bench_disagrees(const struct bench_rows *rows, const struct bench_row *r);
-/* The row's flags ("baseline", "outliers", ...), how many. */
-int bench_flags(const struct bench *b, const struct bench_row *r,
-		const char **flags, int max);
-
 /* diff.c: bench compare, two sets of runs row by row */
 #define BENCH_CMP_RUNS 64 /* runs a side */
 #define BENCH_CMP_MARGIN \
@@ -864,10 +818,5 @@ struct bench_cal {
 int bench_calibrate(const struct bench_cmp_set *set, struct bench_cal *cal,
 		    char *why, size_t size);
 void bench_compare_free(struct bench_cmp *c);
-
-/* report.c */
-void bench_report_text(const struct bench *b, FILE *f);
-void bench_report_json(const struct bench *b, FILE *f);
-void bench_report_csv(const struct bench *b, FILE *f);
 
 #endif

@@ -25,6 +25,8 @@
 #include <arpa/inet.h>
 #include "bench.h"
 #include "clock.h"
+#include "row.h"
+#include "summary.h"
 #include "exec.h"
 #include "journal.h"
 #include "netns.h"

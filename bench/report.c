@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "report.h"
+#include "summary.h"
 #include "print.h"
 
 /* A median without an interval: too few rounds for one (st_min_n). */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "row.h"
 
 void bench_row_invalid(struct bench_row *r, const char *fmt, ...)
 {

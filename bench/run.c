@@ -17,6 +17,9 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "bench.h"
+#include "row.h"
+#include "run.h"
+#include "summary.h"
 #include "stats.h"
 
 static int record(struct bench_row *r, struct bench_round *rd)

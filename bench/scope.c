@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "bench.h"
 #include "clock.h"
+#include "row.h"
 #include "nl.h"
 
 static const char *skip_space(const char *p)

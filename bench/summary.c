@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "row.h"
+#include "summary.h"
 
 #define GEN_BOUND 0.98 /* split: the row ran at 98% of the generator */
 

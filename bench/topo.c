@@ -34,6 +34,7 @@
 #include <linux/if_link.h>
 #include "bench.h"
 #include "clock.h"
+#include "row.h"
 #include "nl.h"
 #include "stats.h"
 

@@ -19,6 +19,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
+#include "report.h"
+#include "row.h"
+#include "run.h"
+#include "summary.h"
 #include "cli.h"
 #include "qdisc.h"
 #include "exec.h"

@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "plan.h"
 #include "statistics.h"
+#include "summary.h"
 #include "test.h"
 
 #define SEED 20240611ULL

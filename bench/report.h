@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* hookcmp bench: the report, as text, JSON or CSV (report.c). */
+#ifndef HC_BENCH_REPORT_H
+#define HC_BENCH_REPORT_H
+
+#include "bench.h"
+
+void bench_report_text(const struct bench *b, FILE *f);
+void bench_report_json(const struct bench *b, FILE *f);
+void bench_report_csv(const struct bench *b, FILE *f);
+
+#endif

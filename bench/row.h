@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* hookcmp bench: a row and its rounds, as every part marks them (row.c). */
+#ifndef HC_BENCH_ROW_H
+#define HC_BENCH_ROW_H
+
+#include "bench.h"
+
+/* The row is INVALID for the first reason given, and runs no more. */
+void bench_row_fail(struct bench_row *r, const char *step, int ret,
+		    const struct hc_err *err);
+/* The row is INVALID for the first reason given; its rounds go on. */
+void bench_row_invalid(struct bench_row *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void bench_round_free(struct bench_round *rd);
+/* Whether its frames add up: generated = seen + dropped (gen-only: none). */
+bool bench_round_accounted(const struct bench_row *r,
+			   const struct bench_round *rd);
+/* "round N", or "warm-up round" for round 0. */
+const char *bench_round_name(const struct bench_round *rd, char *buf,
+			     size_t size);
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hookcmp bench: what makes a round count, and from rounds to estimates
+ * (summary.c).
+ */
+#ifndef HC_BENCH_SUMMARY_H
+#define HC_BENCH_SUMMARY_H
+
+#include "bench.h"
+
+/*
+ * Why a round of r does not count ("" when it does): frames unaccounted
+ * for, a drop row that passed some, a forward row that did not forward all.
+ */
+void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
+		       char *why, size_t size);
+/*
+ * --dev: the device's counters close the sum (generated, or rx_packets
+ * when nothing says what was sent, = seen + dropped before, within
+ * BENCH_TOLERANCE): 0; they do not: 1, unverified, why says with which
+ * numbers; no packets at all or a drop row that passed some: -1, INVALID.
+ * Frames sent of which dev's counters saw none are lost, said so; the
+ * round's cause, if it has one, follows what failed.
+ */
+int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
+		       const char *dev, char *why, size_t size);
+/* Per-round costs, estimates and flags of every row. */
+void bench_summarize(struct bench *b);
+/*
+ * The row's unpaired cost and its paired delta against the baseline
+ * differ in sign: the machine's speed moved between the rows' windows.
+ */
+bool bench_disagrees(const struct bench_rows *rows, const struct bench_row *r);
+/* The row's flags ("baseline", "outliers", ...), how many. */
+int bench_flags(const struct bench *b, const struct bench_row *r,
+		const char **flags, int max);
+
+#endif
