@@ -51,20 +51,7 @@
 #define BENCH_MAX_CPUS HC_MAX_CPUS
 #define BENCH_CPU_GEN 0 /* veth: bench's thread, inline the DUT's NAPI too */
 #define BENCH_CPU_DUT 1 /* split: the DUT's NAPI kthreads */
-#define BENCH_STEAL_MAX 0.01 /* a window with more steal is excluded */
-#define BENCH_PATH_PERIOD_NS 100000 /* sampling: every 100 us of CPU time */
-/* An emulated CPU (qemu TCG) pays for every timer interrupt many times over. */
-#define BENCH_PATH_PERIOD_EMU_NS 1000000
-#define BENCH_PATH_SECS 0.5 /* sampled visits past BENCH_PATH_MIN stop after */
-#define BENCH_PATH_SAMPLES 2000 /* the path check samples a row this often */
-#define BENCH_PATH_MIN 200 /* fewer samples check nothing */
-/* Under BENCH_PATH_MIN, or while a group of the row's path has not shown,
- * sampled visits go on until this long (a busy machine, a short visit:
- * the generator alone) while frames arrive. */
-#define BENCH_PATH_MAX_SECS 10.0
-#define BENCH_PATH_STRAY 0.02 /* a '!' function in more samples: it ran */
 #define BENCH_PROFILE_TOP 15 /* --profile-top's default */
-#define BENCH_FN_USER "[user]" /* samples in user space: bench's own */
 
 struct bench;
 struct bench_row;
@@ -265,27 +252,6 @@ struct bench_sum {
 	struct bench_vs variant; /* a variant's, against its own row (vbase) */
 };
 
-/* A function seen in a row's samples (path.c). */
-struct bench_fn {
-	char *name;
-	__u64 self; /* samples it was the leaf of */
-	__u64 chain; /* samples whose callchain held it */
-	__u64 last; /* the sample that counted it last */
-};
-
-/* The functions of one sampled visit, and what they were sampled over. */
-struct bench_fns {
-	struct bench_fn *fn; /* open addressing by name */
-	__u32 n, cap;
-	__u64 samples, user, lost;
-	__u64 period_ns; /* each sample's CPU time */
-	__u64 packets; /* the row processed in the sampled windows */
-	double cpu_ns; /* the windows' CPU time by the task clocks */
-	__s64 runs; /* the kind's counted code ran in them, -1 unknown */
-	const char *counted; /* the alternatives that code is */
-	char why[160]; /* sampling failed: why */
-};
-
 /* A row's path check. */
 struct bench_path {
 	bool checked;
@@ -294,12 +260,6 @@ struct bench_path {
 	char missing[160]; /* its groups no sample ran */
 	char unexpected[160]; /* its '!' groups that ran, with their counts */
 	char why[160]; /* not checked: why */
-};
-
-/* One row's profiled visit in one round (--profile). */
-struct bench_prof {
-	int round;
-	struct bench_fns t;
 };
 
 /* A function's share of a row's cost over the rounds (profile.c). */
@@ -599,61 +559,6 @@ int bench_journal(struct bench *b, struct hc_jrec *rec,
 		  const struct hc_jkind *kind, int ifindex, const char *mode,
 		  bool done, struct hc_err *err);
 
-/* scope.c: per-CPU evidence of what a window's CPU time covers. */
-/* Split: the DUT's NAPI kthreads now, up to max; -errno. */
-int bench_dut_napi(struct bench *b, pid_t *pids, int max);
-struct bench_cpu_snap {
-	__u64 net_rx; /* NET_RX softirqs (/proc/softirqs) */
-	__u64 busy; /* ticks of user, nice, system, irq, softirq (/proc/stat) */
-	__u64 irq; /* ticks of irq and softirq */
-	__u64 steal; /* ticks the hypervisor ran something else */
-	bool softirqs, stat; /* the files had this CPU */
-};
-
-struct bench_snap {
-	long hz; /* ticks per second (USER_HZ) */
-	struct bench_cpu_snap cpu[BENCH_MAX_CPUS];
-};
-
-/* Parsers of the files' text, into s (which they do not clear). */
-int bench_snap_parse_softirqs(struct bench_snap *s, const char *text);
-int bench_snap_parse_stat(struct bench_snap *s, const char *text);
-int bench_snap_read(struct bench_snap *s);
-/*
- * A window of wall seconds between snapshots s0 and s1, counting the
- * CPUs in counted: 1, with why, when it had NET_RX softirqs on a CPU not
- * counted or steal above BENCH_STEAL_MAX of its time on one counted, and
- * is to be excluded from the estimates; 0 when it stands.
- */
-int bench_window_check(const struct bench_snap *s0, const struct bench_snap *s1,
-		       double wall, const cpu_set_t *counted, char *why,
-		       size_t size);
-/* 1, with why, unless 0 < cpu_ns <= wall_ns x ncpus (cpu_ns NaN: no clock). */
-int bench_cpu_check(double cpu_ns, double wall_ns, int ncpus, char *why,
-		    size_t size);
-/*
- * RPS off on every RX queue of dev, threaded NAPI on or off as threaded
- * says: 0; 1 with why, naming the device, the queue or CPU and the
- * setting; -errno when sysfs cannot say.
- */
-int bench_scope_dev(const char *dev, bool threaded, char *why, size_t size);
-/* The CPUs whose work row r's window counts. */
-void bench_scope_cpus(const struct bench *b, const struct bench_row *r,
-		      cpu_set_t *set);
-/*
- * After window w of row r's round rd: s0 read before it, s1 read here.
- * Marks w excluded (bench_window_check), the first reason in rd; the row
- * is INVALID when its CPU time is not in (0, wall x counted CPUs].
- */
-void bench_scope_window(struct bench *b, struct bench_row *r,
-			struct bench_round *rd, struct bench_window *w,
-			const struct bench_snap *s0, struct bench_snap *s1);
-/* After a visit's windows: the row is INVALID if they had no CPU time. */
-void bench_scope_visit(struct bench *b, struct bench_row *r,
-		       const struct bench_round *rd);
-/* The veth topology's scope op (struct bench_topo). */
-int bench_scope_veth(struct bench *b, struct bench_row *r, struct hc_err *err);
-
 /* env.c */
 /* Where env is read: from the caller's netns, whose settings it has. */
 struct bench_env_at {
@@ -671,54 +576,6 @@ void bench_env_settings(int fd, bench_settings value);
 void bench_first_line(const char *path, char *buf, size_t size);
 /* What differs between two readings into env->changed, lines; how many. */
 int bench_env_changes(struct bench_env *env, const struct bench_env *after);
-
-/* path.c */
-/*
- * A visit's windows sampled into t until it has want samples (or a few
- * visits); rd is the first one's. A sampling failure is t->why's, not
- * the bench's: -errno only for what ends the bench.
- */
-int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
-		  struct bench_fns *t, __u64 want, struct hc_err *err);
-/*
- * A declared path, a group at a time from *pos (g its text, '!' kept, len
- * its length), and a group an alternative at a time ('!' skipped). False
- * at the end.
- */
-bool bench_path_group(const char **pos, const char **g, size_t *len);
-bool bench_path_alt(const char **g, size_t *len, const char **alt,
-		    size_t *alen);
-/* name matches pattern pat (len): the same, or a prefix before a final '*' */
-bool bench_path_match(const char *pat, size_t len, const char *name);
-/* path's groups against t's samples: p's missing and unexpected. */
-void bench_path_judge(const char *path, const struct bench_fns *t,
-		      struct bench_path *p);
-/* The row's check from its sampled visit: INVALID with the reason. */
-void bench_path_row(struct bench *b, struct bench_row *r,
-		    const struct bench_fns *t);
-/* Appends groups to the row's path. */
-void bench_row_path(struct bench_row *r, const char *groups);
-int bench_path_begin(struct bench *b);
-/* The sampling period: BENCH_PATH_PERIOD_NS, or emulated's. */
-__u64 bench_path_period(const struct bench *b);
-void bench_path_end(struct bench *b);
-/* name's entry in t, added if new (NULL: no memory); or found only. */
-struct bench_fn *bench_fn_get(struct bench_fns *t, const char *name);
-const struct bench_fn *bench_fn_find(const struct bench_fns *t,
-				     const char *name);
-void bench_fns_free(struct bench_fns *t);
-
-/* profile.c: each row's functions by cost, and against its baseline's. */
-void bench_profile_summarize(struct bench *b);
-
-void bench_profile_free(struct bench_row *r);
-/* perf's control channel: "enable\n" or "disable\n", acknowledged. */
-int bench_perf(const struct bench_watch *w, const char *cmd);
-/*
- * Around a watched visit's windows: the sampler of a sampled visit, else
- * perf's control channel (--perf-row's turn).
- */
-int bench_watch(struct bench *b, bool on);
 
 /* diff.c: bench compare, two sets of runs row by row */
 #define BENCH_CMP_RUNS 64 /* runs a side */

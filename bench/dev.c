@@ -25,7 +25,9 @@
 #include <arpa/inet.h>
 #include "bench.h"
 #include "clock.h"
+#include "profile.h"
 #include "row.h"
+#include "scope.h"
 #include "summary.h"
 #include "exec.h"
 #include "journal.h"

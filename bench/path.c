@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "bench.h"
 #include "clock.h"
+#include "path.h"
 #include "row.h"
 
 #define PATH_TRIES 5 /* sampled visits, to reach BENCH_PATH_SAMPLES */

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
+#include "path.h"
+#include "profile.h"
 
 #define BOOT_SEED 0x9e3779b9u /* the intervals reproduce */
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "bench.h"
+#include "path.h"
 #include "row.h"
 #include "run.h"
 #include "summary.h"

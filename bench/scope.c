@@ -19,6 +19,7 @@
 #include "bench.h"
 #include "clock.h"
 #include "row.h"
+#include "scope.h"
 #include "nl.h"
 
 static const char *skip_space(const char *p)

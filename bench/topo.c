@@ -34,7 +34,9 @@
 #include <linux/if_link.h>
 #include "bench.h"
 #include "clock.h"
+#include "profile.h"
 #include "row.h"
+#include "scope.h"
 #include "nl.h"
 #include "stats.h"
 

@@ -19,6 +19,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
+#include "path.h"
+#include "profile.h"
 #include "report.h"
 #include "row.h"
 #include "run.h"

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "path.h"
 #include "plan.h"
+#include "scope.h"
 #include "statistics.h"
 #include "summary.h"
 #include "test.h"
