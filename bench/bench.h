@@ -112,9 +112,6 @@ struct bench_topo {
 	int (*gen_alone)(struct bench *b, bool on, struct hc_err *err);
 };
 
-extern const struct bench_topo bench_topo_veth, bench_topo_inject,
-	bench_topo_dev;
-
 /*
  * A row kind: how its hook is put in place before a timed window, read,
  * and taken away after it. Shared code never asks which kind a row is.
@@ -146,11 +143,6 @@ struct bench_kind {
 
 /* The stack's IPv4 receive: where frames not for the hooks end. */
 #define BENCH_PATH_STACK "ip_rcv|ip_rcv_core|ip_list_rcv|ip_sublist_rcv"
-
-extern const struct bench_kind bench_kind_bpf, bench_kind_stack,
-	bench_kind_qdisc, bench_kind_ipt, bench_kind_nft, bench_kind_gen,
-	bench_kind_xsk, bench_kind_fwd_bpf, bench_kind_fwd_stack,
-	bench_kind_fwd_nft;
 
 /* A scenario: one file each (scen_*.c), one line in bench_scenarios[]. */
 struct bench_scenario {
@@ -536,28 +528,6 @@ static inline int bench_enter(int nsfd)
 {
 	return setns(nsfd, CLONE_NEWNET) ? -errno : 0;
 }
-
-/* topo.c */
-/* NAPI on the DUT's veth (GRO on) or none (the generator alone). */
-int bench_topo_napi(struct bench *b, bool on);
-/* inject: the program the live loop runs (fd < 0: the generator's own). */
-void bench_live_prog(struct bench *b, int fd);
-int bench_dut_rx(struct bench *b, __u64 *rx);
-/* veth: a round's time, costs and rate from its windows. */
-void bench_round_costs(const struct bench *b, const struct bench_row *r,
-		       struct bench_round *rd);
-/* The read op of kinds with no counters of their own: the DUT's RX. */
-int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c);
-/* forward: what reached the sink, and what the DUT's devices dropped. */
-int bench_read_sink(struct bench *b, struct bench_row *r,
-		    struct bench_count *c);
-/* What the DUT counted: rx_packets, and what it dropped before any hook. */
-int bench_dut_count(struct bench *b, struct bench_dev_count *d);
-__u64 bench_dropped(const struct bench_dev_count *d);
-/* Records a change to the DUT's namespace for hookcmp cleanup (--dev). */
-int bench_journal(struct bench *b, struct hc_jrec *rec,
-		  const struct hc_jkind *kind, int ifindex, const char *mode,
-		  bool done, struct hc_err *err);
 
 /* env.c */
 /* Where env is read: from the caller's netns, whose settings it has. */

@@ -25,10 +25,12 @@
 #include <arpa/inet.h>
 #include "bench.h"
 #include "clock.h"
+#include "dev.h"
 #include "profile.h"
 #include "row.h"
 #include "scope.h"
 #include "summary.h"
+#include "topo.h"
 #include "exec.h"
 #include "journal.h"
 #include "netns.h"

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <string.h>
 #include "bench.h"
+#include "kind.h"
+#include "topo.h"
 #include "print.h"
 #include "stats.h"
 #include "undo.h"

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
+#include "kind.h"
+#include "topo.h"
 #include "exec.h"
 #include "stats.h"
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "bench.h"
+#include "kind.h"
+#include "topo.h"
 
 /* The generator alone: the topology says how (gen_alone). */
 static int gen_setup(struct bench *b, struct bench_row *r, struct hc_err *err)

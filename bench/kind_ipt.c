@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
+#include "dev.h"
+#include "kind.h"
 #include "exec.h"
 #include "ipt.h"
 #include "journal.h"

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
+#include "dev.h"
+#include "kind.h"
 #include "exec.h"
 #include "journal.h"
 

@@ -6,6 +6,9 @@
  */
 #include <linux/pkt_sched.h>
 #include "bench.h"
+#include "dev.h"
+#include "kind.h"
+#include "topo.h"
 #include "journal.h"
 #include "nl.h"
 #include "qdisc.h"

@@ -4,6 +4,8 @@
  * ip_rcv). The DUT's RX counter is what reached it.
  */
 #include "bench.h"
+#include "kind.h"
+#include "topo.h"
 
 static int stack_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {

@@ -11,6 +11,8 @@
 #include <sched.h>
 #include "bench.h"
 #include "clock.h"
+#include "kind.h"
+#include "topo.h"
 
 static int xsk_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {

@@ -21,6 +21,7 @@
 #include "row.h"
 #include "run.h"
 #include "summary.h"
+#include "topo.h"
 #include "stats.h"
 
 static int record(struct bench_row *r, struct bench_round *rd)

@@ -5,6 +5,7 @@
  * difference this machine can show.
  */
 #include "bench.h"
+#include "kind.h"
 
 static void aa_build(struct bench *b)
 {

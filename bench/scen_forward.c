@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include "bench.h"
+#include "kind.h"
 #include "path.h"
 
 #define XDP_RD "xdp_do_redirect bq_enqueue|bq_xmit_all|__dev_flush|xdp_do_flush"

@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include "bench.h"
+#include "kind.h"
 
 static void hooks_build(struct bench *b)
 {

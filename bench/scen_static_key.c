@@ -5,6 +5,7 @@
  * and what runs before ip_rcv.
  */
 #include "bench.h"
+#include "kind.h"
 #include "path.h"
 
 static const struct {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
+#include "kind.h"
 #include "path.h"
 
 struct bench_row *bench_row_add(struct bench *b, const char *name,

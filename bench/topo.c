@@ -37,6 +37,7 @@
 #include "profile.h"
 #include "row.h"
 #include "scope.h"
+#include "topo.h"
 #include "nl.h"
 #include "stats.h"
 

@@ -19,12 +19,14 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
+#include "dev.h"
 #include "path.h"
 #include "profile.h"
 #include "report.h"
 #include "row.h"
 #include "run.h"
 #include "summary.h"
+#include "topo.h"
 #include "cli.h"
 #include "qdisc.h"
 #include "exec.h"

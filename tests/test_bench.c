@@ -10,6 +10,7 @@
 #include "scope.h"
 #include "statistics.h"
 #include "summary.h"
+#include "topo.h"
 #include "test.h"
 
 #define SEED 20240611ULL

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* hookcmp bench: the row kinds, a file each (kind_*.c). */
+#ifndef HC_BENCH_KIND_H
+#define HC_BENCH_KIND_H
+
+#include "bench.h"
+
+extern const struct bench_kind bench_kind_bpf, bench_kind_stack,
+	bench_kind_qdisc, bench_kind_ipt, bench_kind_nft, bench_kind_gen,
+	bench_kind_xsk, bench_kind_fwd_bpf, bench_kind_fwd_stack,
+	bench_kind_fwd_nft;
+
+#endif
