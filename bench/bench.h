@@ -325,11 +325,7 @@ struct bench_row {
 	double prof_clock; /* the profiled windows' by the task clocks */
 };
 
-/* The settings outside the bench that move a receive path's cost. */
-struct bench_env_file {
-	const char *key, *path;
-};
-extern const struct bench_env_file bench_env_files[];
+/* The settings outside the bench that move a receive path's cost (env.c). */
 #define BENCH_ENV_FILES 10
 /* Their first lines, as read at one moment (a variant's visit). */
 typedef char bench_settings[BENCH_ENV_FILES][1024];
@@ -480,17 +476,6 @@ struct bench {
 	struct bench_result res;
 };
 
-/* variant.c */
-/*
- * The row's --setup, in the DUT's namespace, the machine's settings read
- * into before first; with undo, its --undo, and then the settings again:
- * 0, or -errno with the command's last words in err, or with the setting
- * the --undo did not put back. The --undo is journalled from before the
- * --setup until it has run: after kill -9, hookcmp cleanup runs it.
- */
-int bench_variant_step(struct bench *b, struct bench_row *r, int round,
-		       bench_settings before, bool undo, struct hc_err *err);
-
 /* scenario.c: what scenarios build with */
 /* --hooks lets this row in; a scenario's baseline is always let in. */
 struct bench_row *bench_row_add(struct bench *b, const char *name,
@@ -510,42 +495,10 @@ void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
 int bench_rows_build(struct bench *b, struct hc_err *err);
 int bench_row_find(const struct bench_rows *rows, const char *name);
 
-/* undo.c: bench's journal records, and putting a --tune record back. */
-extern const struct hc_jkind bench_jkind_gro, bench_jkind_threaded,
-	bench_jkind_channels, bench_jkind_link, bench_jkind_ipt,
-	bench_jkind_nft, bench_jkind_variant;
-/* Their data: --tune's (gro, threaded, channels) and iptables'. */
-struct bench_jval {
-	__u32 val[4]; /* what --tune found; iptables: 1 if raw was not */
-};
-struct bench_jvariant {
-	char cmd[1024]; /* its --undo */
-	__u32 timeout; /* --variant-timeout, in seconds */
-};
-int bench_tune_put(const struct hc_jrec *rec);
-
 static inline int bench_enter(int nsfd)
 {
 	return setns(nsfd, CLONE_NEWNET) ? -errno : 0;
 }
-
-/* env.c */
-/* Where env is read: from the caller's netns, whose settings it has. */
-struct bench_env_at {
-	const int *own; /* bench's own namespaces, left out of outside */
-	int nown;
-	int dut_fd; /* --dev: the DUT's netns, whose tables are read; -1 */
-	const char *dev; /* --dev: its RPS, RFS and XPS; NULL */
-	int ifindex; /* dev's */
-};
-/* The machine's state into env. */
-void bench_env_read(struct bench_env *env, const struct bench_env_at *at);
-/* bench_env_files' first lines, as read from the netns fd is open on. */
-void bench_env_settings(int fd, bench_settings value);
-/* A file's first line into buf, trimmed; "" when it cannot be read. */
-void bench_first_line(const char *path, char *buf, size_t size);
-/* What differs between two readings into env->changed, lines; how many. */
-int bench_env_changes(struct bench_env *env, const struct bench_env *after);
 
 /* diff.c: bench compare, two sets of runs row by row */
 #define BENCH_CMP_RUNS 64 /* runs a side */

@@ -24,8 +24,10 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include "bench.h"
+#include "bench_undo.h"
 #include "clock.h"
 #include "dev.h"
+#include "env.h"
 #include "profile.h"
 #include "row.h"
 #include "scope.h"

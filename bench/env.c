@@ -25,6 +25,7 @@
 #endif
 #include <bpf/bpf.h>
 #include "bench.h"
+#include "env.h"
 #include "netns.h"
 #include "nl.h"
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
+#include "bench_undo.h"
 #include "dev.h"
 #include "kind.h"
 #include "exec.h"

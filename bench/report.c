@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "env.h"
 #include "path.h"
 #include "report.h"
 #include "summary.h"

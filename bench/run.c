@@ -22,6 +22,7 @@
 #include "run.h"
 #include "summary.h"
 #include "topo.h"
+#include "variant.h"
 #include "stats.h"
 
 static int record(struct bench_row *r, struct bench_round *rd)

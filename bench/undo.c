@@ -9,6 +9,7 @@
 #include <string.h>
 #include <linux/ethtool.h>
 #include "bench.h"
+#include "bench_undo.h"
 #include "ethtool.h"
 #include "exec.h"
 #include "ipt.h"

@@ -12,6 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
+#include "bench_undo.h"
+#include "env.h"
+#include "variant.h"
 #include "exec.h"
 #include "journal.h"
 

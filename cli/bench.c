@@ -19,7 +19,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
+#include "bench_undo.h"
 #include "dev.h"
+#include "env.h"
 #include "path.h"
 #include "profile.h"
 #include "report.h"
