@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "diff.h"
 
 #define Z95 1.959964 /* a run's own intervals are 95% */
 

@@ -6,6 +6,7 @@
  */
 #include "bench.h"
 #include "kind.h"
+#include "scenario.h"
 
 static void aa_build(struct bench *b)
 {

@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "kind.h"
 #include "path.h"
+#include "scenario.h"
 
 #define XDP_RD "xdp_do_redirect bq_enqueue|bq_xmit_all|__dev_flush|xdp_do_flush"
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "bench.h"
 #include "kind.h"
+#include "scenario.h"
 
 static void hooks_build(struct bench *b)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* parse: each hook's logic reading nothing, then L2, L3 and L4. */
 #include "bench.h"
+#include "scenario.h"
 
 static void parse_set(struct bench_row *r, int level)
 {

@@ -2,6 +2,7 @@
 /* rules: each hook walking 0, 1, 8 and 64 rules that never match. */
 #include <stdio.h>
 #include "bench.h"
+#include "scenario.h"
 #include "rules.h"
 
 static const int counts[] = { 0, 1, 8, 64 };

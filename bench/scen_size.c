@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* size: each hook with 60, 512 and 1500-byte frames. */
 #include "bench.h"
+#include "scenario.h"
 
 static void size_set(struct bench_row *r, int level)
 {

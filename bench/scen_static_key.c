@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "kind.h"
 #include "path.h"
+#include "scenario.h"
 
 static const struct {
 	const char *name;

@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "kind.h"
 #include "path.h"
+#include "scenario.h"
 
 struct bench_row *bench_row_add(struct bench *b, const char *name,
 				const struct bench_kind *kind)

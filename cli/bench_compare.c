@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "bench.h"
+#include "diff.h"
 #include "cli.h"
 #include "exec.h"
 #include "print.h"

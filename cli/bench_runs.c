@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "bench.h"
+#include "diff.h"
 #include "cli.h"
 #include "exec.h"
 #include "print.h"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "diff.h"
 #include "path.h"
 #include "plan.h"
 #include "scope.h"
