@@ -814,9 +814,10 @@ test_inject() {
 		check "$name $s: the table says how the frames came" \
 			grep -q "^frames injected into hcd's receive path from bench's thread (live frames, XDP_PASS), no driver: the xdp-native and xsk rows' programs run by the live loop; " "$T/out"
 	done
+	# (bench hooks' row names, checked above, say which rows are bare)
 	check_eq "$name hooks: the bare rows INVALID" \
 		"$(jq -c '[.rows[] | select(.reason == $bare) | .name]' --arg bare "$bare" "$T/inj-hooks.json")" \
-		'["xdp-native-bare","xdp-generic-bare","tc-clsact-bare","tcx-bare","socket-udp-bare"]'
+		"$(jq -c '[.rows[] | select(.name | endswith("-bare")) | .name]' "$T/inj-hooks.json")"
 	# native XDP is the logic run by the live loop, and so is the AF_XDP
 	# rows' program, redirecting to the socket on queue 0: every frame,
 	# but what the socket's ring refused while the host held its consumer
