@@ -6,7 +6,22 @@
 #include <string.h>
 #include "hookcmp.h"
 #include "print.h"
-#include "undo.h"
+
+/* 9776320 -> "9,776,320" */
+const char *hc_commas(char *buf, size_t size, __u64 v)
+{
+	char tmp[32];
+	int len, i, o = 0;
+
+	len = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v);
+	for (i = 0; i < len && o < (int)size - 2; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
 
 static void sep(struct hc_pr *p)
 {
@@ -320,21 +335,4 @@ void hc_text_printf(FILE *f, const char *fmt, ...)
 			fprintf(f, "\\x%02x", *c);
 		else
 			fputc(*c, f);
-}
-
-void hc_undo_print(const struct hc_jrec *j, const struct hc_undo *u, void *data)
-{
-	char what[400];
-
-	hc_undo_describe(j, what, sizeof(what));
-	hc_text_printf(stderr, "hookcmp: %s: %s\n", what, u->detail);
-}
-
-void hc_cleanup_hint(const char *netns, const char *dev, const char *when)
-{
-	bool ns = netns && netns[0];
-
-	hc_text_printf(stderr, "Hint: run hookcmp%s%s cleanup %s%s%s\n",
-		       ns ? " -n " : "", ns ? netns : "", dev ?: "--all",
-		       when ? ", " : "", when ?: "");
 }

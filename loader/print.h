@@ -92,15 +92,4 @@ void hc_pr_lines(struct hc_pr *p, int which, const char *key,
 void hc_text_printf(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-struct hc_jrec;
-struct hc_undo;
-/* "hookcmp: WHAT: DETAIL" on stderr: what became of a record (hc_undo_run). */
-void hc_undo_print(const struct hc_jrec *j, const struct hc_undo *u,
-		   void *data);
-/*
- * "Hint: run hookcmp [-n NETNS] cleanup DEV" for what is still journalled;
- * with no DEV, cleanup --all (a namespace with no name to give).
- */
-void hc_cleanup_hint(const char *netns, const char *dev, const char *when);
-
 #endif

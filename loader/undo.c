@@ -11,6 +11,7 @@
 #include "journal.h"
 #include "netns.h"
 #include "nl.h"
+#include "print.h"
 #include "undo.h"
 
 
@@ -273,4 +274,21 @@ void hc_undo_describe(const struct hc_jrec *j, char *buf, size_t size)
 	snprintf(buf + n, size - n, " on %s%s%s%s", j->dev,
 		 j->netns[0] ? " in netns '" : "", j->netns,
 		 j->netns[0] ? "'" : "");
+}
+
+void hc_undo_print(const struct hc_jrec *j, const struct hc_undo *u, void *data)
+{
+	char what[400];
+
+	hc_undo_describe(j, what, sizeof(what));
+	hc_text_printf(stderr, "hookcmp: %s: %s\n", what, u->detail);
+}
+
+void hc_cleanup_hint(const char *netns, const char *dev, const char *when)
+{
+	bool ns = netns && netns[0];
+
+	hc_text_printf(stderr, "Hint: run hookcmp%s%s cleanup %s%s%s\n",
+		       ns ? " -n " : "", ns ? netns : "", dev ?: "--all",
+		       when ? ", " : "", when ?: "");
 }

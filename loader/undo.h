@@ -97,4 +97,13 @@ int hc_undo_run(struct hc_run *r,
 /* "qdisc clsact on d0 in netns 'A'": what a record is, in one phrase. */
 void hc_undo_describe(const struct hc_jrec *rec, char *buf, size_t size);
 
+/* "hookcmp: WHAT: DETAIL" on stderr: what became of a record (hc_undo_run). */
+void hc_undo_print(const struct hc_jrec *j, const struct hc_undo *u,
+		   void *data);
+/*
+ * "Hint: run hookcmp [-n NETNS] cleanup DEV" for what is still journalled;
+ * with no DEV, cleanup --all (a namespace with no name to give).
+ */
+void hc_cleanup_hint(const char *netns, const char *dev, const char *when);
+
 #endif

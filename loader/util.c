@@ -400,22 +400,6 @@ int hc_write_file(const char *path, const char *s)
 	return ret;
 }
 
-/* 9776320 -> "9,776,320" */
-const char *hc_commas(char *buf, size_t size, __u64 v)
-{
-	char tmp[32];
-	int len, i, o = 0;
-
-	len = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v);
-	for (i = 0; i < len && o < (int)size - 2; i++) {
-		if (i && (len - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 const char *hc_mac_str(const __u8 *m, char *buf, size_t size)
 {
 	snprintf(buf, size, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
