@@ -272,53 +272,6 @@ static void report_csv(const void *b, FILE *f)
 	bench_report_csv(b, f);
 }
 
-static bool in_path(const char *prog)
-{
-	char path[4096], file[4200], *save, *dir;
-
-	snprintf(path, sizeof(path), "%s", getenv("PATH") ?: "/usr/bin:/bin");
-	for (dir = strtok_r(path, ":", &save); dir;
-	     dir = strtok_r(NULL, ":", &save)) {
-		snprintf(file, sizeof(file), "%s/%s", dir, prog);
-		if (!access(file, X_OK))
-			return true;
-	}
-	return false;
-}
-
-/*
- * scripts/plot.sh draws the charts: next to the binary in the tree, or
- * where `make install` put it beside the binary. HOOKCMP_SCRIPTS
- * overrides both.
- */
-int bench_plot_sh(char *plot_sh, size_t size)
-{
-	const char *env = getenv("HOOKCMP_SCRIPTS");
-	char exe[400], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (env) {
-		snprintf(plot_sh, size, "%s/plot.sh", env);
-	} else if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		*slash = '\0';
-		snprintf(plot_sh, size, "%s/scripts/plot.sh", exe);
-		if (access(plot_sh, R_OK))
-			snprintf(plot_sh, size,
-				 "%s/../share/hookcmp/scripts/plot.sh", exe);
-	}
-	if (access(plot_sh, R_OK))
-		return hc_fail(
-			HC_EXIT_FAIL,
-			"--plot: no %s (set HOOKCMP_SCRIPTS to the scripts directory)",
-			plot_sh);
-	if (!in_path("gnuplot"))
-		return hc_fail(HC_EXIT_FAIL,
-			       "--plot needs gnuplot (Debian: gnuplot-nox)");
-	return 0;
-}
-
 static int plot_dir_open(const struct bench_opts *o, char *plot_sh, size_t size,
 			 bool *created)
 {

@@ -60,10 +60,12 @@ int hc_out_write(struct hc_out *o, void (*fn)(const void *arg, FILE *f),
 		 const void *arg);
 void hc_out_abandon(struct hc_out *o);
 
-/* The usage line, the commands, run's options; the version. */
+/* The usage line, the commands, run's options (main.c); the version. */
 void hc_usage(FILE *f);
 void hc_run_options_help(FILE *f);
 int hc_show_version(bool json);
+/* What a command returns to have main print hookcmp's usage (run --help). */
+#define HC_CMD_USAGE (-1)
 
 int cmd_run(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
@@ -83,7 +85,7 @@ void bench_cal_rows(struct hc_pr *p, const struct bench_cal *cal);
 #define BENCH_RUN_ENV "HOOKCMP_BENCH_RUN"
 int bench_runs(int k, const char *out_path, bool json, bool planned, int argc,
 	       char **argv);
-/* scripts/plot.sh into plot_sh, and gnuplot there: 0, or an exit code. */
+/* scripts/plot.sh into plot_sh, and gnuplot there: 0, or an exit code (out.c). */
 int bench_plot_sh(char *plot_sh, size_t size);
 int cmd_progrun(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hookcmp: the command table, global options, help and version, and what
- * every command shares (cli.h): errors, privileges, the namespace.
+ * hookcmp: the command table, global options, help and version; what
+ * every command shares is in cli.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,21 +38,6 @@ static int cmd_help(int argc, char **argv)
 	return 0;
 }
 
-int hc_show_version(bool json)
-{
-	struct hc_pr p = { .mode = json ? HC_PR_JSON : HC_PR_TEXT,
-			   .f = stdout,
-			   .j = { .f = stdout } };
-
-	hc_pr_open(&p, HC_PR_JSON, NULL, '{');
-	hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "version");
-	hc_pr_fstr(&p, HC_PR_ALL, "version", "hookcmp %s", HC_VERSION);
-	hc_pr_fstr(&p, HC_PR_ALL, "libbpf", " (libbpf %s)\n",
-		   libbpf_version_string());
-	hc_pr_close(&p, HC_PR_JSON, '}');
-	return 0;
-}
-
 static int cmd_version(int argc, char **argv)
 {
 	struct {
@@ -77,125 +62,6 @@ static int cmd_version(int argc, char **argv)
 		return 0;
 	}
 	return hc_show_version(v.json);
-}
-
-/* ---- errors ---- */
-
-bool hc_json_mode;
-
-/* In JSON mode errors are JSON too, so scripts never parse free text. */
-int hc_fail(int code, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (hc_json_mode) {
-		struct hc_pr p = { .mode = HC_PR_JSON,
-				   .f = stdout,
-				   .j = { .f = stdout } };
-
-		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
-		hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "error");
-		hc_pr_fstr(&p, HC_PR_JSON, "error", NULL, msg);
-		hc_pr_fu64(&p, HC_PR_JSON, "exit", NULL, code);
-		hc_pr_close(&p, HC_PR_JSON, '}');
-	}
-	hc_text_printf(stderr, "Error: %s\n", msg);
-	if (code == HC_EXIT_USAGE)
-		fprintf(stderr, "Try 'hookcmp --help'.\n");
-	return code;
-}
-
-static bool has_cap(int cap)
-{
-	struct __user_cap_header_struct h = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct d[2] = {};
-
-	if (syscall(SYS_capget, &h, d))
-		return false;
-	return d[cap / 32].effective & (1u << (cap % 32));
-}
-
-static const char *const cap_names[] = {
-	[CAP_NET_BIND_SERVICE] = "CAP_NET_BIND_SERVICE",
-	[CAP_NET_ADMIN] = "CAP_NET_ADMIN",
-	[CAP_NET_RAW] = "CAP_NET_RAW",
-	[CAP_IPC_LOCK] = "CAP_IPC_LOCK",
-	[CAP_SYS_ADMIN] = "CAP_SYS_ADMIN",
-	[CAP_PERFMON] = "CAP_PERFMON",
-	[CAP_BPF] = "CAP_BPF",
-};
-
-int hc_check_caps(__u64 need, const char *who)
-{
-	char missing[256] = "";
-	size_t len = 0;
-	unsigned int cap;
-
-	for (cap = 0; cap < sizeof(cap_names) / sizeof(cap_names[0]); cap++)
-		if ((need & (1ULL << cap)) && !has_cap(cap) && cap_names[cap])
-			len += snprintf(missing + len, sizeof(missing) - len,
-					" %s", cap_names[cap]);
-	if (!len)
-		return 0;
-	return hc_fail(HC_EXIT_PERM, "%s (missing:%s)", who, missing);
-}
-
-/*
- * CAP_SYS_ADMIN stands in for CAP_BPF and CAP_PERFMON; without
- * CAP_PERFMON the verifier refuses hookcmp's programs (EACCES).
- */
-int hc_check_privileges(void)
-{
-	__u64 need = 1ULL << CAP_NET_ADMIN;
-
-	if (!has_cap(CAP_SYS_ADMIN))
-		need |= 1ULL << CAP_BPF | 1ULL << CAP_PERFMON;
-	return hc_check_caps(
-		need,
-		"hookcmp needs root, or CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN");
-}
-
-int hc_cmd_netns(const char *netns)
-{
-	struct hc_err err = {};
-	int ret = netns ? hc_enter_netns(netns, &err) : 0;
-
-	if (ret)
-		return hc_fail(
-			ret == -ENOENT || ret == -EINVAL ? HC_EXIT_USAGE :
-							   HC_EXIT_PERM,
-			"%s%s", err.msg,
-			ret == -EPERM ? " (-n needs CAP_SYS_ADMIN)" : "");
-	return 0;
-}
-
-int hc_cmd_device(const char *netns, const char *dev, const char *cmd,
-		  int *ifindex)
-{
-	int ret = hc_cmd_netns(netns);
-	char where[256];
-
-	if (ret)
-		return ret;
-	*ifindex = if_nametoindex(dev);
-	if (*ifindex)
-		return 0;
-	if (hc_netns_with_dev(dev, where, sizeof(where)))
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"no device '%s' in %s%s%s, but in network namespace %s (hookcmp -n NAME %s %s)",
-			dev,
-			netns ? "network namespace '" : "this network namespace",
-			netns ? netns : "", netns ? "'" : "", where, cmd, dev);
-	return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", dev,
-		       netns ? "network namespace '" : "this network namespace",
-		       netns ? netns : "", netns ? "'" : "");
 }
 
 /* ---- commands ---- */
@@ -365,6 +231,15 @@ static int flushed(int ret)
 	return ret ?: HC_EXIT_FAIL;
 }
 
+/* run's --help is hookcmp's: only main knows the commands. */
+static int usage_asked(int ret)
+{
+	if (ret != HC_CMD_USAGE)
+		return ret;
+	hc_usage(stdout);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int nglob, i;
@@ -381,7 +256,7 @@ int main(int argc, char **argv)
 	if ((!c || !c->name) && 1 + nglob < argc)
 		c = near_command(argc, argv, argv[1 + nglob]);
 	if (!c || !c->name)
-		return flushed(cmd_run(argc, argv));
+		return flushed(usage_asked(cmd_run(argc, argv)));
 	if (!c->fn)
 		return hc_fail(HC_EXIT_USAGE,
 			       "unknown command '%s'; did you mean '%s'?",
@@ -397,5 +272,5 @@ int main(int argc, char **argv)
 		args[i - 1] = argv[i];
 	i = c->fn(argc - 1, args);
 	free(args);
-	return flushed(i);
+	return flushed(usage_asked(i));
 }

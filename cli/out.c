@@ -6,10 +6,12 @@
  * a killed command leaves nothing; where the filesystem has no
  * O_TMPFILE (NFS), a temporary name is renamed over the path; a path
  * that is no regular file (a pipe, /dev/stdout) is written directly.
+ * Also where --plot's script is, for bench and bench compare alike.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -150,5 +152,52 @@ int hc_out_write(struct hc_out *o, void (*fn)(const void *arg, FILE *f),
 	if (ret)
 		return hc_fail(HC_EXIT_FAIL, "writing %s: %s", o->path,
 			       strerror(-ret));
+	return 0;
+}
+
+static bool in_path(const char *prog)
+{
+	char path[4096], file[4200], *save, *dir;
+
+	snprintf(path, sizeof(path), "%s", getenv("PATH") ?: "/usr/bin:/bin");
+	for (dir = strtok_r(path, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		snprintf(file, sizeof(file), "%s/%s", dir, prog);
+		if (!access(file, X_OK))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * scripts/plot.sh draws the charts: next to the binary in the tree, or
+ * where `make install` put it beside the binary. HOOKCMP_SCRIPTS
+ * overrides both.
+ */
+int bench_plot_sh(char *plot_sh, size_t size)
+{
+	const char *env = getenv("HOOKCMP_SCRIPTS");
+	char exe[400], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (env) {
+		snprintf(plot_sh, size, "%s/plot.sh", env);
+	} else if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		*slash = '\0';
+		snprintf(plot_sh, size, "%s/scripts/plot.sh", exe);
+		if (access(plot_sh, R_OK))
+			snprintf(plot_sh, size,
+				 "%s/../share/hookcmp/scripts/plot.sh", exe);
+	}
+	if (access(plot_sh, R_OK))
+		return hc_fail(
+			HC_EXIT_FAIL,
+			"--plot: no %s (set HOOKCMP_SCRIPTS to the scripts directory)",
+			plot_sh);
+	if (!in_path("gnuplot"))
+		return hc_fail(HC_EXIT_FAIL,
+			       "--plot needs gnuplot (Debian: gnuplot-nox)");
 	return 0;
 }

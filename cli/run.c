@@ -396,10 +396,8 @@ int cmd_run(int argc, char **argv)
 	ret = parse_run(&c, argc, argv);
 	if (ret)
 		return ret;
-	if (c.help) {
-		hc_usage(stdout);
-		return 0;
-	}
+	if (c.help)
+		return HC_CMD_USAGE;
 	if (c.version)
 		return hc_show_version(r->json);
 	ret = hc_check_privileges();
