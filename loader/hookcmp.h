@@ -215,7 +215,7 @@ int hc_hook_opts(struct hc_opt *opts, int n, int max);
  */
 int hc_hook_parsed(struct hc_run *r, const struct hc_opt *opts,
 		   unsigned long long given, struct hc_err *err);
-/* Was its option name given (as hc_hook_parsed found). */
+/* Was its option name given (as hc_hook_parsed found; prog.c). */
 bool hc_hook_given(const struct hc_run *r, const char *name);
 /* "--hook tc --tc-attach tcx --bare": where a run is, for messages. */
 void hc_hook_where(const struct hc_run *r, char *buf, size_t size);

@@ -27,6 +27,16 @@ static void choice_list(char *buf, size_t size, const char *const *choices)
 				choices[i]);
 }
 
+int hc_opt_index(const struct hc_opt *opts, const char *name)
+{
+	int i;
+
+	for (i = 0; opts && opts[i].name; i++)
+		if (!strcmp(opts[i].name, name))
+			return i;
+	return -1;
+}
+
 int hc_opt_set(const struct hc_opt *o, void *cfg, const char *arg,
 	       struct hc_err *err)
 {

@@ -64,6 +64,8 @@ int hc_opts_parse(const struct hc_opt *opts, void *cfg, int argc, char **argv,
 int hc_opts_scope(const struct hc_opt *opts, unsigned long long given,
 		  unsigned int where, const char *const *names,
 		  const char *here, struct hc_err *err);
+/* The option of opts named name: its index, or -1. */
+int hc_opt_index(const struct hc_opt *opts, const char *name);
 /* Sets o in cfg from arg, as the parser does. */
 int hc_opt_set(const struct hc_opt *o, void *cfg, const char *arg,
 	       struct hc_err *err);

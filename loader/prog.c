@@ -8,6 +8,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "hookcmp.h"
+#include "opts.h"
 
 /* libbpf retries a failed load with this buffer to get the verifier log. */
 static char log_buf[1 << 20];
@@ -84,6 +85,13 @@ int hc_prog_runs(const struct hc_run *r, __u64 *runs)
 		return -errno;
 	*runs = info.run_cnt;
 	return 0;
+}
+
+bool hc_hook_given(const struct hc_run *r, const char *name)
+{
+	int k = hc_opt_index(r->hook->opts, name);
+
+	return k >= 0 && (r->hook_given >> k & 1);
 }
 
 void *hc_state_new(struct hc_run *r, size_t size, void (*free)(void *))

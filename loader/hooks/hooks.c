@@ -110,17 +110,6 @@ static const struct hc_opt bare_opt = {
 	"attach the minimal program (drop everything, count nothing)"
 };
 
-/* The option of opts named name: its index, or -1. */
-static int opt_index(const struct hc_opt *opts, const char *name)
-{
-	int i;
-
-	for (i = 0; opts && opts[i].name; i++)
-		if (!strcmp(opts[i].name, name))
-			return i;
-	return -1;
-}
-
 int hc_hook_opts(struct hc_opt *opts, int n, int max)
 {
 	const struct hc_hook *const *h;
@@ -135,7 +124,7 @@ int hc_hook_opts(struct hc_opt *opts, int n, int max)
 	opts[n].name = NULL; /* opt_index reads up to it */
 	for (h = hc_hooks; *h; h++)
 		for (o = (*h)->opts; o && o->name; o++) {
-			i = opt_index(opts, o->name);
+			i = hc_opt_index(opts, o->name);
 			if (i >= 0) {
 				if (opts[i].type != o->type ||
 				    opts[i].off != o->off)
@@ -185,7 +174,7 @@ static void goes_with(const char *name, const char *sep, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (h = hc_hooks; *h && len < size; h++) {
-		i = opt_index((*h)->opts, name);
+		i = hc_opt_index((*h)->opts, name);
 		if (i < 0)
 			continue;
 		if (len)
@@ -201,7 +190,7 @@ static int is_hook_opt(const char *name)
 	const struct hc_hook *const *h;
 
 	for (h = hc_hooks; *h; h++)
-		if (opt_index((*h)->opts, name) >= 0)
+		if (hc_opt_index((*h)->opts, name) >= 0)
 			return 1;
 	return 0;
 }
@@ -218,16 +207,16 @@ int hc_hook_parsed(struct hc_run *r, const struct hc_opt *opts,
 		return -EINVAL;
 	}
 	/* A hook is picked once; its defaults come with it. */
-	if (given >> opt_index(opts, "hook") & 1)
+	if (given >> hc_opt_index(opts, "hook") & 1)
 		for (k = 0; h->opts && h->opts[k].name; k++)
 			if (h->opts[k].def &&
-			    !(given >> opt_index(opts, h->opts[k].name) & 1) &&
+			    !(given >> hc_opt_index(opts, h->opts[k].name) & 1) &&
 			    hc_opt_set(&h->opts[k], r, h->opts[k].def, err))
 				return -EINVAL;
 	for (i = 0; opts[i].name; i++) {
 		if (!(given >> i & 1) || !is_hook_opt(opts[i].name))
 			continue;
-		k = opt_index(h->opts, opts[i].name);
+		k = hc_opt_index(h->opts, opts[i].name);
 		if (k >= 0 && (!h->opts[k].scope || !h->mode ||
 			       (h->opts[k].scope & h->mode(r)))) {
 			r->hook_given |= 1ULL << k;
@@ -240,13 +229,6 @@ int hc_hook_parsed(struct hc_run *r, const struct hc_opt *opts,
 		return -EINVAL;
 	}
 	return 0;
-}
-
-bool hc_hook_given(const struct hc_run *r, const char *name)
-{
-	int k = opt_index(r->hook->opts, name);
-
-	return k >= 0 && (r->hook_given >> k & 1);
 }
 
 void hc_hook_help(FILE *f)
