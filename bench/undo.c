@@ -14,6 +14,7 @@
 #include "exec.h"
 #include "ipt.h"
 #include "journal.h"
+#include "print.h"
 #include "undo.h"
 
 int bench_tune_put(const struct hc_jrec *rec)
@@ -132,18 +133,19 @@ static void undo_variant(struct hc_undo_ctx *c)
 		    v->cmd);
 }
 
-static void was_on(const struct hc_jrec *j, char *buf, size_t size)
+static void was_on(const struct hc_jrec *j, struct hc_pr *p)
 {
-	snprintf(buf, size, " (was %s)",
-		 HC_JDATA(j, const struct bench_jval)->val[0] ? "on" : "off");
+	hc_pr_fstr(p, HC_PR_ALL, "was", " (was %s)",
+		   HC_JDATA(j, const struct bench_jval)->val[0] ? "on" : "off");
 }
 
-static void was_channels(const struct hc_jrec *j, char *buf, size_t size)
+static void was_channels(const struct hc_jrec *j, struct hc_pr *p)
 {
 	const __u32 *val = HC_JDATA(j, const struct bench_jval)->val;
 
-	snprintf(buf, size, " (was rx %u tx %u combined %u)", val[0], val[1],
-		 val[2]);
+	hc_pr_fu64(p, HC_PR_ALL, "was_rx", " (was rx %llu", val[0]);
+	hc_pr_fu64(p, HC_PR_ALL, "was_tx", " tx %llu", val[1]);
+	hc_pr_fu64(p, HC_PR_ALL, "was_combined", " combined %llu)", val[2]);
 }
 
 HC_JDATA_FITS(struct bench_jval);
@@ -163,15 +165,15 @@ static const struct hc_jfield variant_fields[] = {
 const struct hc_jkind bench_jkind_gro = { .name = "gro",
 					  .fields = val_fields,
 					  .undo = undo_tune,
-					  .describe = was_on };
+					  .print = was_on };
 const struct hc_jkind bench_jkind_threaded = { .name = "threaded",
 					       .fields = val_fields,
 					       .undo = undo_tune,
-					       .describe = was_on };
+					       .print = was_on };
 const struct hc_jkind bench_jkind_channels = { .name = "channels",
 					       .fields = val_fields,
 					       .undo = undo_tune,
-					       .describe = was_channels };
+					       .print = was_channels };
 const struct hc_jkind bench_jkind_link = { .name = "link", .undo = undo_link };
 const struct hc_jkind bench_jkind_ipt = { .name = "iptables",
 					  .fields = val_fields,

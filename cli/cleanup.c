@@ -110,8 +110,8 @@ static void json_record(const struct hc_jrec *j, const char *state,
 	hc_pr_fstr(p, HC_PR_JSON, "netns", NULL, j->netns);
 	hc_pr_fu64(p, HC_PR_JSON, "netns_ino", NULL, j->ns.ino);
 	hc_pr_fstr(p, HC_PR_JSON, "mode", NULL, j->mode);
-	if (j->kind->json)
-		j->kind->json(j, p);
+	if (j->kind->print)
+		j->kind->print(j, p);
 	hc_pr_fu64(p, HC_PR_JSON, "pid", NULL, j->pid);
 	hc_pr_fu64(p, HC_PR_JSON, "seq", NULL, j->seq);
 	hc_pr_fstr(p, HC_PR_JSON, "state", NULL, state);

@@ -65,10 +65,12 @@ struct hc_jkind {
 	const struct hc_jfield *fields;
 	/* Undoes c->rec if it is still ours, saying what became of it. */
 	void (*undo)(struct hc_undo_ctx *c);
-	/* Optional: what the record is, after its kind's name: " clsact". */
-	void (*describe)(const struct hc_jrec *j, char *buf, size_t size);
-	/* Optional: its own members of cleanup's JSON record. */
-	void (*json)(const struct hc_jrec *j, struct hc_pr *p);
+	/*
+	 * Optional: what the record is, one call per value: in text the
+	 * words after its kind's name (" clsact"; without it, the mode),
+	 * in JSON its own members of status's and cleanup's record.
+	 */
+	void (*print)(const struct hc_jrec *j, struct hc_pr *p);
 };
 
 void hc_journal_kind_add(const struct hc_jkind *kind);

@@ -264,16 +264,20 @@ int hc_undo_run(struct hc_run *r,
 
 void hc_undo_describe(const struct hc_jrec *j, char *buf, size_t size)
 {
-	int n = snprintf(buf, size, "%s", j->kind->name);
+	struct hc_pr p = { .mode = HC_PR_TEXT };
 
-	if (j->kind->describe)
-		j->kind->describe(j, buf + n, size - n);
+	buf[0] = '\0';
+	p.f = fmemopen(buf, size, "w");
+	if (!p.f)
+		return;
+	fprintf(p.f, "%s", j->kind->name);
+	if (j->kind->print)
+		j->kind->print(j, &p);
 	else
-		snprintf(buf + n, size - n, " %s", j->mode);
-	n = strlen(buf);
-	snprintf(buf + n, size - n, " on %s%s%s%s", j->dev,
-		 j->netns[0] ? " in netns '" : "", j->netns,
-		 j->netns[0] ? "'" : "");
+		fprintf(p.f, " %s", j->mode);
+	fprintf(p.f, " on %s%s%s%s", j->dev, j->netns[0] ? " in netns '" : "",
+		j->netns, j->netns[0] ? "'" : "");
+	fclose(p.f);
 }
 
 void hc_undo_print(const struct hc_jrec *j, const struct hc_undo *u, void *data)

@@ -182,26 +182,17 @@ static void undo_qdisc(struct hc_undo_ctx *c)
 	}
 }
 
-static void filter_describe(const struct hc_jrec *j, char *buf, size_t size)
+static void filter_print(const struct hc_jrec *j, struct hc_pr *p)
 {
 	struct hc_filter f = hc_filter_of(j);
 
 	if (f.kind)
-		snprintf(buf, size, " u32 prio %u handle %#x", f.prio,
-			 f.handle);
-	else
-		snprintf(buf, size, " prio %u handle %#x program %u", f.prio,
-			 f.handle, j->prog_id);
-}
-
-static void filter_json(const struct hc_jrec *j, struct hc_pr *p)
-{
-	struct hc_filter f = hc_filter_of(j);
-
+		hc_pr_text(p, " u32");
+	hc_pr_fu64(p, HC_PR_ALL, "prio", " prio %llu", f.prio);
+	hc_pr_fu64(p, HC_PR_ALL, "handle", " handle %#llx", f.handle);
 	if (!f.kind)
-		hc_pr_fu64(p, HC_PR_JSON, "prog_id", NULL, j->prog_id);
-	hc_pr_fu64(p, HC_PR_JSON, "prio", NULL, f.prio);
-	hc_pr_fu64(p, HC_PR_JSON, "handle", NULL, f.handle);
+		hc_pr_fu64(p, HC_PR_ALL, "prog_id", " program %llu",
+			   j->prog_id);
 }
 
 HC_JDATA_FITS(struct hc_jfilter);
@@ -223,19 +214,15 @@ const struct hc_jkind hc_jkind_filter = {
 	.name = "filter",
 	.fields = filter_fields,
 	.undo = undo_filter,
-	.describe = filter_describe,
-	.json = filter_json,
+	.print = filter_print,
 };
 HC_JKIND(hc_jkind_filter);
 
-static void qdisc_describe(const struct hc_jrec *j, char *buf, size_t size)
+static void qdisc_print(const struct hc_jrec *j, struct hc_pr *p)
 {
-	snprintf(buf, size, " %s%s", j->mode,
-		 j->done ? "" : " (not created yet)");
-}
-
-static void qdisc_json(const struct hc_jrec *j, struct hc_pr *p)
-{
+	hc_pr_fstr(p, HC_PR_TEXT, NULL, " %s", j->mode);
+	if (!j->done)
+		hc_pr_text(p, " (not created yet)");
 	hc_pr_fstr(p, HC_PR_JSON, "owner", NULL,
 		   !j->done				       ? "pending" :
 		   HC_JDATA(j, const struct hc_jqdisc)->shared ? "shared" :
@@ -246,7 +233,6 @@ const struct hc_jkind hc_jkind_qdisc = {
 	.name = "qdisc",
 	.fields = qdisc_fields,
 	.undo = undo_qdisc,
-	.describe = qdisc_describe,
-	.json = qdisc_json,
+	.print = qdisc_print,
 };
 HC_JKIND(hc_jkind_qdisc);

@@ -24,6 +24,7 @@
 #include <bpf/libbpf.h>
 #include "hooks.h"
 #include "journal.h"
+#include "print.h"
 #include "undo.h"
 #include "cg.skel.h"
 
@@ -459,9 +460,9 @@ static void undo_cgroup(struct hc_undo_ctx *c)
 	close(root);
 }
 
-static void cg_describe(const struct hc_jrec *j, char *buf, size_t size)
+static void cg_print(const struct hc_jrec *j, struct hc_pr *p)
 {
-	snprintf(buf, size, " /%s", CG_JREC(j)->cgroup);
+	hc_pr_fstr(p, HC_PR_ALL, "cgroup", " /%s", CG_JREC(j)->cgroup);
 }
 
 static const struct hc_jfield cg_fields[] = {
@@ -474,7 +475,7 @@ static const struct hc_jkind hc_jkind_cgroup = {
 	.name = "cgroup",
 	.fields = cg_fields,
 	.undo = undo_cgroup,
-	.describe = cg_describe,
+	.print = cg_print,
 };
 HC_JKIND(hc_jkind_cgroup);
 

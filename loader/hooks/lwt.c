@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 #include "hooks.h"
 #include "journal.h"
+#include "print.h"
 #include "nl.h"
 #include "undo.h"
 #include "lwt.skel.h"
@@ -320,13 +321,15 @@ static void undo_lwt(struct hc_undo_ctx *c)
 		    j->forwarding ? "; forwarding off again" : "");
 }
 
-static void lwt_describe(const struct hc_jrec *rec, char *buf, size_t size)
+static void lwt_print(const struct hc_jrec *rec, struct hc_pr *p)
 {
 	const struct lwt_jrec *j = HC_JDATA(rec, const struct lwt_jrec);
-	char ip[INET_ADDRSTRLEN];
+	char ip[INET_ADDRSTRLEN], prefix[INET_ADDRSTRLEN + 4];
 
 	inet_ntop(AF_INET, &j->addr, ip, sizeof(ip));
-	snprintf(buf, size, " route %s/%u (%s)", ip, j->plen, j->name);
+	snprintf(prefix, sizeof(prefix), "%s/%u", ip, j->plen);
+	hc_pr_fstr(p, HC_PR_ALL, "prefix", " route %s", prefix);
+	hc_pr_fstr(p, HC_PR_ALL, "route_name", " (%s)", j->name);
 }
 
 static const struct hc_jfield lwt_fields[] = {
@@ -341,7 +344,7 @@ static const struct hc_jkind lwt_jkind = {
 	.name = "lwt",
 	.fields = lwt_fields,
 	.undo = undo_lwt,
-	.describe = lwt_describe,
+	.print = lwt_print,
 };
 HC_JKIND(lwt_jkind);
 

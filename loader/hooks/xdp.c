@@ -522,24 +522,15 @@ static void undo_xdp(struct hc_undo_ctx *c)
 		    dev ? "" : ", with its device", c->note);
 }
 
-static void xdp_describe(const struct hc_jrec *j, char *buf, size_t size)
+static void xdp_print(const struct hc_jrec *j, struct hc_pr *p)
 {
 	__u32 foreign = XDP_JREC(j)->foreign_id;
 
+	hc_pr_fstr(p, HC_PR_TEXT, NULL, " %s", j->mode);
+	hc_pr_fu64(p, HC_PR_ALL, "prog_id", " program %llu", j->prog_id);
 	if (foreign)
-		snprintf(buf, size, " %s program %u in place of %u", j->mode,
-			 j->prog_id, foreign);
-	else
-		snprintf(buf, size, " %s program %u", j->mode, j->prog_id);
-}
-
-static void xdp_json(const struct hc_jrec *j, struct hc_pr *p)
-{
-	__u32 foreign = XDP_JREC(j)->foreign_id;
-
-	hc_pr_fu64(p, HC_PR_JSON, "prog_id", NULL, j->prog_id);
-	if (foreign)
-		hc_pr_fu64(p, HC_PR_JSON, "replaced_prog_id", NULL, foreign);
+		hc_pr_fu64(p, HC_PR_ALL, "replaced_prog_id",
+			   " in place of %llu", foreign);
 }
 
 static const struct hc_jfield xdp_fields[] = {
@@ -552,8 +543,7 @@ static const struct hc_jkind hc_jkind_xdp = {
 	.name = "xdp",
 	.fields = xdp_fields,
 	.undo = undo_xdp,
-	.describe = xdp_describe,
-	.json = xdp_json,
+	.print = xdp_print,
 };
 HC_JKIND(hc_jkind_xdp);
 
