@@ -20,7 +20,7 @@ HC=$PWD/hookcmp
 # finds on the machine. Short enough that "napi/$DEV-" fits in a comm.
 DEV=hq$(($$ % 10000))
 # For a duration, not a count: a fast machine sends any count in a few samples.
-GEN="ip netns exec $G $HC gen hcg --threads 2 --duration 0.6 --allow-drops --dst-mac \$HC_DST_MAC --dst \$HC_DST_IP -j"
+GEN="ip netns exec $G $HC gen hcg --threads 2 --duration 0.6 --allow-drops --dst-mac \$HC_DST_MAC \${HC_DST_IP:+--dst \$HC_DST_IP} -j"
 SHORT="--rounds 2"
 # A tc row for tests that need one: tcx from Linux 6.6, else clsact's.
 if kernel_has 6.6; then TC=tcx; else TC=tc-clsact; fi
