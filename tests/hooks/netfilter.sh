@@ -33,7 +33,7 @@ test_netfilter() {
 	snapshot >"$T/before"
 	if ! kernel_has 6.4; then
 		check_eq "$name on $(uname -r): completion leaves it out" \
-			"$(comp hookcmp --hook '')" "xdp tc socket xsk cgroup"
+			"$(comp hookcmp --hook '')" "$(hook_list ' ' | sed 's/ netfilter//')"
 		expect_table "$name on $(uname -r)" "-n $D" <<EOF
 4;BPF netfilter links need Linux 6.4 or newer: Operation not supported;--hook netfilter $DEV
 4;"message":"BPF netfilter links need Linux 6.4 or newer";-j --hook netfilter $DEV
