@@ -256,7 +256,13 @@ if [ ${#kernels[@]} -gt 1 ]; then
 	together "${kernels[@]}"
 	exit
 fi
+# One fetch at a time: CI's guests and the host's vm tests start together
+# on a fresh build/vm, and two unpackings of one kernel undo each other.
+mkdir -p "$VM"
+exec 9>"$VM/fetch.lock"
+flock 9
 fetch "$kernel"
+exec 9>&-
 [ -n "$fetch_only" ] && exit 0
 # Each kernel's guest in a folder of its own (or VM_RUN): guests of two
 # kernels run at once (make check-vm).

@@ -24,7 +24,8 @@ expect_vmc() {
 	"$VMC" "$@" >"$T/out" 2>&1
 	rc=$?
 	check_eq "vm-check $name: exit status" "$rc" "$want"
-	check "vm-check $name: says '$text'" grep -qF -- "$text" "$T/out"
+	check "vm-check $name: says '$text'" grep -qF -- "$text" "$T/out" ||
+		tail -n 15 "$T/out" | sed 's/^/  | /'
 }
 
 expect_vmc "bad option" 2 "Usage:" --bogus
