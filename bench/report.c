@@ -897,7 +897,7 @@ static void env_json(struct hc_pr *p, const struct bench *b)
 
 void bench_report_json(const struct bench *b, FILE *f)
 {
-	struct hc_pr p = { .mode = HC_PR_JSON, .f = f, .j = { .f = f } };
+	struct hc_pr p = HC_PR_INIT(HC_PR_JSON, f);
 	int i;
 
 	hc_pr_open(&p, HC_PR_JSON, NULL, '{');

@@ -170,9 +170,7 @@ static void report(const struct cmp_cmd *o, const struct bench_cmp_set *set,
 		   const char *const *const *path, const struct bench_cmp *c,
 		   FILE *f)
 {
-	struct hc_pr p = { .mode = o->json ? HC_PR_JSON : HC_PR_TEXT,
-			   .f = f,
-			   .j = { .f = f } };
+	struct hc_pr p = HC_PR_INIT(o->json ? HC_PR_JSON : HC_PR_TEXT, f);
 	int i, k;
 
 	if (o->json) {
@@ -530,7 +528,7 @@ int cmd_bench_calibrate(int argc, char **argv)
 	const char *pos[MAX_FILES + 1];
 	struct bench_cal cal = {};
 	struct bench_cmp_set set;
-	struct hc_pr p = { .f = stdout, .j = { .f = stdout } };
+	struct hc_pr p = HC_PR_INIT(0, stdout);
 	char why[512];
 	int npos, nold, ret, code;
 

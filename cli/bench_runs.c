@@ -71,9 +71,7 @@ static int run_one(int argc, char **argv, int i, int k, const char *path,
 static void summary(const struct bench_cal *cal, const struct jp *const *doc,
 		    char **text, int n, bool json, FILE *f)
 {
-	struct hc_pr p = { .mode = json ? HC_PR_JSON : HC_PR_TEXT,
-			   .f = f,
-			   .j = { .f = f } };
+	struct hc_pr p = HC_PR_INIT(json ? HC_PR_JSON : HC_PR_TEXT, f);
 	int i;
 
 	if (!json) {

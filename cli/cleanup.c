@@ -90,9 +90,7 @@ static struct hc_pr out;
 
 static void out_open(bool json)
 {
-	out = (struct hc_pr){ .mode = json ? HC_PR_JSON : HC_PR_TEXT,
-			      .f = stdout,
-			      .j = { .f = stdout } };
+	out = (struct hc_pr)HC_PR_INIT(json ? HC_PR_JSON : HC_PR_TEXT, stdout);
 	hc_pr_open(&out, HC_PR_JSON, NULL, '[');
 }
 

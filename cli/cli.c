@@ -18,9 +18,7 @@
 
 int hc_show_version(bool json)
 {
-	struct hc_pr p = { .mode = json ? HC_PR_JSON : HC_PR_TEXT,
-			   .f = stdout,
-			   .j = { .f = stdout } };
+	struct hc_pr p = HC_PR_INIT(json ? HC_PR_JSON : HC_PR_TEXT, stdout);
 
 	hc_pr_open(&p, HC_PR_JSON, NULL, '{');
 	hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "version");
@@ -43,9 +41,7 @@ int hc_fail(int code, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (hc_json_mode) {
-		struct hc_pr p = { .mode = HC_PR_JSON,
-				   .f = stdout,
-				   .j = { .f = stdout } };
+		struct hc_pr p = HC_PR_INIT(HC_PR_JSON, stdout);
 
 		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
 		hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "error");

@@ -383,9 +383,7 @@ int cmd_gen(int argc, char **argv)
 		gen_lost(why, sizeof(why), dev, sent, tx, tx_drop,
 			 g.method == HC_GEN_LIVE);
 	if (c.json) {
-		struct hc_pr p = { .mode = HC_PR_JSON,
-				   .f = stdout,
-				   .j = { .f = stdout } };
+		struct hc_pr p = HC_PR_INIT(HC_PR_JSON, stdout);
 
 		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
 		hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "gen");

@@ -60,7 +60,7 @@ int cmd_progrun(int argc, char **argv)
 	struct hc_err err = {};
 	__u32 ns[HC_MAX_VARIANTS][HC_PARSE_L4 + 2];
 	struct hc_variant var[HC_MAX_VARIANTS];
-	struct hc_pr p = { .f = stdout, .j = { .f = stdout } };
+	struct hc_pr p = HC_PR_INIT(0, stdout);
 	__u8 frame[HC_PKT_MAX];
 	const char *pos[1];
 	int npos, ret, d, v, nvar = hc_variants(var, HC_MAX_VARIANTS);

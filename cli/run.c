@@ -139,9 +139,7 @@ static int fail_step(struct hc_run *r, const char *what, int err)
 	int code = hc_exit_code(err);
 
 	if (hc_json_mode) {
-		struct hc_pr p = { .mode = HC_PR_JSON,
-				   .f = stdout,
-				   .j = { .f = stdout } };
+		struct hc_pr p = HC_PR_INIT(HC_PR_JSON, stdout);
 
 		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
 		hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "error");

@@ -17,6 +17,12 @@ enum { HC_PR_TEXT = 1, HC_PR_JSON = 2, HC_PR_CSV = 4 };
 #define HC_PR_DATA (HC_PR_JSON | HC_PR_CSV) /* the machine-read outputs */
 #define HC_PR_COLS 16
 
+/* A printer of mode to f (JSON's writer writes to f too). */
+#define HC_PR_INIT(m, file)                                   \
+	{                                                     \
+		.mode = (m), .f = (file), .j = {.f = (file) } \
+	}
+
 struct hc_pr {
 	int mode;
 	FILE *f;

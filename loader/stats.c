@@ -151,9 +151,8 @@ static void per_cpu(const struct hc_run *r, struct hc_pr *p,
 
 static struct hc_pr printer(const struct hc_run *r)
 {
-	return (struct hc_pr){ .mode = r->json ? HC_PR_JSON : HC_PR_TEXT,
-			       .f = stdout,
-			       .j = { .f = stdout } };
+	return (struct hc_pr)HC_PR_INIT(r->json ? HC_PR_JSON : HC_PR_TEXT,
+					stdout);
 }
 
 void hc_stats_interval(const struct hc_run *r, const struct hc_snap *prev,
