@@ -156,13 +156,18 @@ static int encap_name(const struct nlattr *encap, char *buf, size_t size)
 {
 	const struct nlattr *a, *b;
 
-	mnl_attr_for_each_nested(a,
-				 encap) if (mnl_attr_get_type(a) == LWT_BPF_IN)
-		mnl_attr_for_each_nested(b, a) if (
-			mnl_attr_get_type(b) ==
-			LWT_BPF_PROG_NAME) return snprintf(buf, size, "%s",
-							   mnl_attr_get_str(b)),
-		0;
+	mnl_attr_for_each_nested(a, encap)
+	{
+		if (mnl_attr_get_type(a) != LWT_BPF_IN)
+			continue;
+		mnl_attr_for_each_nested(b, a)
+		{
+			if (mnl_attr_get_type(b) == LWT_BPF_PROG_NAME) {
+				snprintf(buf, size, "%s", mnl_attr_get_str(b));
+				return 0;
+			}
+		}
+	}
 	return -ENOENT;
 }
 
@@ -178,17 +183,19 @@ static int at_place_cb(const struct nlmsghdr *nlh, void *data)
 	if (nlh->nlmsg_type != RTM_NEWROUTE || rt->rtm_family != AF_INET ||
 	    rt->rtm_dst_len != q->plen || rt->rtm_table != RT_TABLE_MAIN)
 		return 0;
-	mnl_attr_for_each(a, nlh, sizeof(*rt)) switch (mnl_attr_get_type(a))
+	mnl_attr_for_each(a, nlh, sizeof(*rt))
 	{
-	case RTA_DST:
-		dst = mnl_attr_get_u32(a);
-		break;
-	case RTA_OIF:
-		oif = mnl_attr_get_u32(a);
-		break;
-	case RTA_ENCAP:
-		encap = a;
-		break;
+		switch (mnl_attr_get_type(a)) {
+		case RTA_DST:
+			dst = mnl_attr_get_u32(a);
+			break;
+		case RTA_OIF:
+			oif = mnl_attr_get_u32(a);
+			break;
+		case RTA_ENCAP:
+			encap = a;
+			break;
+		}
 	}
 	if (dst != q->addr || oif != q->ifindex)
 		return 0;
@@ -275,11 +282,7 @@ static int lwt_detach(struct hc_run *r)
 		err = route(r->nl, RTM_DELROUTE, cfg(r)->addr, cfg(r)->plen,
 			    r->ifindex, -1, NULL, &r->err);
 	else if (err == -EEXIST)
-		hc_err_set(
-			&r->err,
-			"the route to the prefix is not hookcmp's any more: left alone");
-	if (err == -EEXIST)
-		err = 0;
+		err = 0; /* another's: left alone */
 	st->route = false;
 	if (!err && st->forwarding == 0)
 		err = forwarding(r->dev, 0);
@@ -292,6 +295,7 @@ static int lwt_detach(struct hc_run *r)
 static void undo_lwt(struct hc_undo_ctx *c)
 {
 	const struct lwt_jrec *j = HC_JDATA(c->rec, const struct lwt_jrec);
+	const char *state, *said;
 	char name[IF_NAMESIZE];
 	int found, ret;
 
@@ -302,22 +306,22 @@ static void undo_lwt(struct hc_undo_ctx *c)
 				   "already gone, with its device");
 	found = route_ours(c->nl, j->addr, j->plen, c->rec->ifindex, j->name,
 			   &c->err);
-	ret = found == 1       ? route(c->nl, RTM_DELROUTE, j->addr, j->plen,
-				       c->rec->ifindex, -1, NULL, &c->err) :
-	      found == -EEXIST ? 0 :
-				 found;
+	if (found == 1)
+		ret = route(c->nl, RTM_DELROUTE, j->addr, j->plen,
+			    c->rec->ifindex, -1, NULL, &c->err);
+	else
+		ret = found == -EEXIST ? 0 : found;
 	if (ret)
 		return hc_undo_failed(c, ret);
 	if (j->forwarding)
 		forwarding(name, 0);
-	hc_undo_say(c,
-		    found == -EEXIST ? "left alone" :
-		    found	     ? "deleted" :
-				       "gone",
-		    false, "%s%s",
-		    found == -EEXIST ? "not ours any more: left alone" :
-		    found	     ? "deleted" :
-				       "already gone",
+	if (found == -EEXIST)
+		state = "left alone", said = "not ours any more: left alone";
+	else if (found)
+		state = "deleted", said = "deleted";
+	else
+		state = "gone", said = "already gone";
+	hc_undo_say(c, state, false, "%s%s", said,
 		    j->forwarding ? "; forwarding off again" : "");
 }
 
