@@ -486,12 +486,9 @@ static void env_after(struct bench *b)
 /* Was the option called name given? */
 static bool given(const struct bench_opts *o, const char *name)
 {
-	int i;
+	int i = hc_opt_index(bench_options, name);
 
-	for (i = 0; bench_options[i].name; i++)
-		if (!strcmp(bench_options[i].name, name))
-			return o->given >> i & 1;
-	return false;
+	return i >= 0 && (o->given >> i & 1);
 }
 
 /*
