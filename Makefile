@@ -161,7 +161,7 @@ deps-vm: deps
 
 demo: deps
 	$(MAKE) hookcmp build/hc-send
-	scripts/demo.sh
+	scripts/demo.sh $(DEMO)
 
 # What the tests run: `make -j2 test-bins` builds it all at once.
 test-bins: hookcmp build/hookcmp.8 $(TEST_BINS)

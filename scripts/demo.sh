@@ -1,10 +1,28 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Builds a veth pair between two fresh network namespaces, sends a mix of
-# traffic from one side and runs hookcmp on each hook of the other side in
-# turn. Everything it creates is removed on exit, also on Ctrl-C.
+# scripts/demo.sh [--rounds N] [--out DIR]
+#   Every hook's live counts of one traffic mix on a veth pair between two
+#   namespaces it creates, then the comparison: the hooks matrix (each
+#   hook's cost per packet with intervals) and the static-key ladder on
+#   the inject topology, charts in DIR (default build/demo).
+# scripts/demo.sh --dev [BENCH OPTIONS]
+#   bench --dev rehearsed on one host: a veth pair it creates stands in
+#   for the NIC, hookcmp gen in the other namespace for box A
+#   (doc/two-hosts.md). Options go to bench (default --rounds 3).
+# Everything it creates is removed on exit, also on Ctrl-C.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+
+ROUNDS=10 OUT=build/demo DEV_MODE=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rounds) ROUNDS=${2:?--rounds needs N}; shift 2 ;;
+	--out) OUT=${2:?--out needs DIR}; shift 2 ;;
+	--dev) DEV_MODE=1; shift; break ;;
+	*) echo "demo: unknown option '$1' (--rounds N, --out DIR, --dev [BENCH OPTIONS])" >&2
+	   exit 2 ;;
+	esac
+done
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "demo: needs root (it creates network namespaces)" >&2
@@ -13,38 +31,73 @@ fi
 
 G=hcdemo$$g
 D=hcdemo$$d
-SENDER=
+SENDER='' ERR=$(mktemp)
 
 cleanup() {
 	[ -n "$SENDER" ] && kill "$SENDER" 2>/dev/null && wait "$SENDER" 2>/dev/null
+	SENDER=
 	ip netns del "$G" 2>/dev/null
 	ip netns del "$D" 2>/dev/null
 }
-trap cleanup EXIT
+trap 'cleanup; rm -f "$ERR"' EXIT
 trap 'exit 130' INT TERM
 
+# GRO on: a veth without XDP takes frames into NAPI only so.
 ip netns add "$G" && ip netns add "$D" &&
 ip link add hcg netns "$G" type veth peer name hcd netns "$D" &&
 ip -n "$G" link set hcg up && ip -n "$D" link set hcd up &&
+ip -n "$D" link set lo up &&
 ip -n "$D" addr add 192.0.2.2/24 dev hcd &&
-ip -n "$D" addr add 2001:db8::2/64 dev hcd nodad || exit 1
+ip -n "$D" addr add 2001:db8::2/64 dev hcd nodad &&
+ip netns exec "$D" ethtool -K hcd gro on >/dev/null || exit 1
 MAC=$(ip -n "$D" -j link show dev hcd | jq -r '.[0].address')
 
-# A steady mix from the generator side, addressed to the DUT (UDP to port 9,
-# so the UDP socket sees it too), until the demo ends.
+if [ -n "$DEV_MODE" ]; then
+	[ $# -gt 0 ] || set -- --rounds 3
+	echo "== hookcmp -n $D bench --dev hcd --gen-cmd 'hookcmp -n $G gen hcg ...' $*"
+	./hookcmp -n "$D" bench --dev hcd "$@" --gen-cmd \
+		"$PWD/hookcmp -n $G gen hcg --duration 0.6 --allow-drops --dst-mac \$HC_DST_MAC \${HC_DST_IP:+--dst \$HC_DST_IP} --size \$HC_SIZE -j"
+	exit
+fi
+
+# A steady mix from the generator side, addressed to the DUT (UDP to port
+# 9, so the UDP socket and cgroup see it too; some to lwt's default
+# prefix, routed through the lwt hook), until the counts are done.
 (while :; do
 	./build/hc-send -n "$G" --dst-mac "$MAC" --dst4 192.0.2.2 \
 		--dst6 2001:db8::2 hcg udp4:4000 tcp4:2000 udp6:2000 tcp6:1000 \
-		icmp4:200 arp:50 vlan-udp4:500 ip4-ihl4:10 2>/dev/null || exit
+		icmp4:200 arp:50 vlan-udp4:500 ip4-ihl4:10 2>/dev/null &&
+	./build/hc-send -n "$G" --dst-mac "$MAC" --dst4 198.51.100.2 \
+		hcg udp4:500 2>/dev/null || exit
 done) &
 SENDER=$!
 
+echo "== live counts: each hook on hcd for 1 s, the same traffic mix (hookcmp -j --hook HOOK -d 1 hcd)"
+printf '%-34s %10s %10s %10s %10s\n' hook packets drop pass redirect
 for hook in "xdp" "xdp --xdp-mode generic" "tc" "tc --qdisc ingress" \
 	"tc --tc-attach tcx" "socket --socket packet" "socket --socket udp" \
-	"netfilter"; do
-	echo "== hookcmp --hook $hook hcd"
+	"xsk" "netfilter" "cgroup" "lwt"; do
 	# shellcheck disable=SC2086
-	./hookcmp -n "$D" --hook $hook -r 'tcp dport 80 pass' -d 2.5 hcd ||
-		exit $?
-	echo
+	sum=$(./hookcmp -n "$D" -j --hook $hook -r 'tcp dport 80 pass' \
+		-i 0 -d 1 hcd 2>"$ERR" | jq -c 'select(.type == "summary")')
+	if [ -z "$sum" ]; then
+		echo "demo: hookcmp --hook $hook hcd failed:" >&2
+		cat "$ERR" >&2
+		exit 1
+	fi
+	read -r seen drop pass redir < <(jq -r \
+		'.total | [.packets, .drop, .pass, .redirect] | @tsv' <<<"$sum")
+	printf '%-34s %10s %10s %10s %10s\n' "$hook" "$seen" "$drop" "$pass" "$redir"
 done
+cleanup
+
+mkdir -p "$OUT"
+echo
+echo "== the comparison: hookcmp bench --rounds $ROUNDS (a veth pair of its own)"
+./hookcmp bench --rounds "$ROUNDS" --plot "$OUT/hooks" || exit
+echo
+echo "== an ingress qdisc's static key: hookcmp bench --scenario static-key --topology inject --rounds $ROUNDS"
+./hookcmp bench --scenario static-key --topology inject --rounds "$ROUNDS" \
+	--plot "$OUT/static-key" || exit
+echo
+echo "charts: $OUT/hooks/{ns,delta,mpps}.png, $OUT/static-key/ (each with bench.json and bench.csv)"

@@ -323,6 +323,9 @@ need() {
 	return 1
 }
 
+# The hooks, as the table lists them, SEP between.
+hook_list() { "$HC" --help 2>&1 | sed -n "s/.*--hook \([a-z|]*\) \[OPTIONS\].*/\1/p" | head -n 1 | tr '|' "$1"; }
+
 # kernel_has VERSION: the running kernel is VERSION (e.g. 6.6) or newer.
 kernel_has() {
 	local r

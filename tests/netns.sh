@@ -95,9 +95,6 @@ udp_mix() {
 	fi
 }
 
-# The hooks, as the table lists them, SEP between.
-hook_list() { "$HC" --help 2>&1 | sed -n "s/.*--hook \([a-z|]*\) \[OPTIONS\].*/\1/p" | head -n 1 | tr '|' "$1"; }
-
 # Bad input: a clear message, its exit status, and nothing changed.
 test_bad_input() {
 	local name="bad input"

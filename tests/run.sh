@@ -101,7 +101,7 @@ fi
 # The netns suite runs while another process on the host loads and
 # unloads BPF objects with hookcmp's names: the snapshots must not
 # mistake them for ours.
-if [ "$(id -u)" -eq 0 ] && { want netns || want safety || want bench || want xsk || want bench-dev || named bench-dev-short; }; then
+if [ "$(id -u)" -eq 0 ] && { want netns || want safety || want bench || want xsk || want bench-dev || want demo || named bench-dev-short; }; then
 	churn=$(mktemp)
 	nsenter --mount=/proc/$$/fd/8 --net=/proc/$$/fd/9 "$PWD/build/bpf-churn" >"$churn" &
 	churn_pid=$!
@@ -114,6 +114,7 @@ if [ "$(id -u)" -eq 0 ] && { want netns || want safety || want bench || want xsk
 	run bench tests/bench.sh
 	run xsk tests/xsk.sh
 	run bench-dev tests/bench_dev.sh
+	run demo tests/demo.sh
 	# What scripts/vm-check.sh runs of it under an emulated CPU, where the
 	# other tests take over half an hour.
 	named bench-dev-short && run bench-dev-short tests/bench_dev.sh \

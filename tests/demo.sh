@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The README's `make demo` as root (scripts/demo.sh, at its minimum of
+# rounds): every hook's live counts, then the comparison table and the
+# static-key ladder in inject with their charts; its --dev rehearsal;
+# nothing left behind.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP demo tests: they need root"
+	exit 0
+fi
+
+# What the demo could leave: namespaces, hookcmp's programs, cgroups,
+# the journal.
+demo_state() {
+	ip netns list
+	hc_prog_ids
+	hc_cgroups
+	ls /run/hookcmp 2>/dev/null
+}
+
+# demo NAME ARGS...: scripts/demo.sh ARGS into $T/out and $T/err; FAIL
+# with its tail when it did not exit 0.
+demo() {
+	local name=$1 rc
+	shift
+	demo_state >"$T/before"
+	scripts/demo.sh "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	state_same "$name: nothing left behind" demo_state "$T/before" 50
+	[ "$rc" -eq 0 ] && return 0
+	fail "$name: exit $rc"
+	tail -n 20 "$T/err" | sed 's/^/  /'
+	return 1
+}
+
+# test demo: each hook's line of live counts adds up and saw traffic; the
+# hooks table and the static-key ladder follow, with their charts.
+test_demo() {
+	local name="make demo" h line seen drop pass redir f bad=''
+	demo "$name" --rounds 6 --out "$T/charts" || return
+	# Every hook usage lists is in the demo (a new hook must be added).
+	for h in $(hook_list ' '); do
+		grep -q "^$h " "$T/out" || bad="$bad $h(missing)"
+	done
+	# The live counts' lines: the hook in 34 columns, then its counts.
+	while IFS= read -r line; do
+		h=${line:0:34} h=${h%%  *}
+		read -r seen drop pass redir <<<"${line:34}"
+		[ "$seen" -gt 0 ] && [ $((drop + pass + redir)) -eq "$seen" ] ||
+			bad="$bad '$h' ($seen: $drop+$pass+$redir)"
+	done < <(sed -n '/^== live counts/,/^$/p' "$T/out" | sed '1,2d;/^$/d')
+	check "$name: every hook counted traffic, its verdicts adding up${bad:+:$bad}" \
+		test -z "$bad"
+	check "$name: the hooks table, every hook against xdp-native" \
+		jq_true '.scenario == "hooks" and (.rows | length) >= 20 and
+			.baseline == "xdp-native"' \
+		"$T/charts/hooks/bench.json"
+	check "$name: the static-key ladder in inject" \
+		jq_true '.scenario == "static-key" and .topology == "inject" and
+			any(.rows[]; .name == "ingress-other-dev")' \
+		"$T/charts/static-key/bench.json"
+	check "$name: the tables printed, and where the charts are" \
+		grep -q "^charts: $T/charts/hooks/" "$T/out"
+	for f in ns delta mpps; do
+		check "$name: chart $f.png" test -s "$T/charts/hooks/$f.png"
+	done
+	load_skips "$name hooks" "$T/charts/hooks/bench.json"
+}
+
+# test demo_dev: bench --dev rehearsed on a veth pair the demo builds.
+test_demo_dev() {
+	local name="scripts/demo.sh --dev"
+	demo "$name" --dev --rounds 1 --hooks xdp-native --no-path-check \
+		-o "$T/dev.json" || return
+	check "$name: bench --dev ran on the demo's veth, frames generated and seen" \
+		jq_true '.device.name == "hcd" and (.rows | length) == 2 and
+			all(.rows[].rounds[]; .generated > 0 and .seen > 0)' "$T/dev.json"
+	load_skips "$name" "$T/dev.json"
+}
+
+# test demo_bad: a bad option changes nothing.
+test_demo_bad() {
+	local rc
+	demo_state >"$T/before"
+	scripts/demo.sh --frob >/dev/null 2>"$T/err"
+	rc=$?
+	check "demo: an unknown option is exit 2, saying so" \
+		test "$rc" -eq 2 -a "$(grep -c "unknown option '--frob'" "$T/err")" -eq 1
+	state_same "demo: an unknown option changes nothing" demo_state "$T/before"
+}
+
+run_tests "$@"
+rm -rf "$T"
