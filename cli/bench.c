@@ -896,7 +896,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	if (!b->opt.seed_set &&
 	    getrandom(&b->opt.seed, sizeof(b->opt.seed), 0) < 0)
 		b->opt.seed = getpid() ^ time(NULL);
-	ret = hc_check_privileges();
+	ret = hc_check_privileges() ?: hc_cmd_journal(b->opt.journal_dir);
 	if (ret)
 		return ret;
 	b->net.fd_root = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);

@@ -7,6 +7,7 @@
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
@@ -119,6 +120,18 @@ int hc_cmd_netns(const char *netns)
 			"%s%s", err.msg,
 			ret == -EPERM ? " (-n needs CAP_SYS_ADMIN)" : "");
 	return 0;
+}
+
+int hc_cmd_journal(const char *dir)
+{
+	struct hc_err err = {};
+	int ret = dir ? hc_journal_check(&err) : 0;
+
+	if (!ret)
+		return 0;
+	return hc_fail(HC_EXIT_USAGE, "%s%s%s", err.msg,
+		       ret == -EPERM ? "" : ": ",
+		       ret == -EPERM ? "" : strerror(-ret));
 }
 
 int hc_cmd_device(const char *netns, const char *dev, const char *cmd,

@@ -35,6 +35,13 @@ int hc_check_caps(unsigned long long need, const char *who);
 /* Enters netns when given: 0, or an exit code after saying why not. */
 int hc_cmd_netns(const char *netns);
 /*
+ * --journal DIR, when given, before any change: 0, or HC_EXIT_USAGE
+ * after saying why the journal would refuse it. Without it, a hook that
+ * journals nothing needs no journal: $HOOKCMP_JOURNAL and the default
+ * are met when the first record is written.
+ */
+int hc_cmd_journal(const char *dir);
+/*
  * Enters netns (when given) and finds dev there: 0, or an exit code after
  * saying which of the two is missing; a device in a named namespace
  * instead says how to name it to cmd ("gen").

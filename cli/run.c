@@ -398,7 +398,7 @@ int cmd_run(int argc, char **argv)
 		return HC_CMD_USAGE;
 	if (c.version)
 		return hc_show_version(r->json);
-	ret = hc_check_privileges();
+	ret = hc_check_privileges() ?: hc_cmd_journal(c.journal);
 	if (ret)
 		return ret;
 	if (!hc_jit_enabled())

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stddef.h>
@@ -437,6 +438,25 @@ static int dir_get(bool create, struct hc_err *err)
 	}
 	dir_fd = fd;
 	return fd;
+}
+
+int hc_journal_check(struct hc_err *err)
+{
+	const char *dir = hc_journal_dir();
+	char parent[PATH_MAX];
+	struct stat st;
+	int ret = dir_get(false, err), e;
+
+	if (ret != -ENOENT)
+		return ret < 0 ? ret : 0;
+	/* The first record makes it: its parent must be a directory. */
+	snprintf(parent, sizeof(parent), "%s", dir);
+	e = stat(dirname(parent), &st) ? errno :
+	    S_ISDIR(st.st_mode)	       ? 0 :
+					 ENOTDIR;
+	if (e)
+		say(err, e, "cannot create the journal", dir);
+	return -e;
 }
 
 int hc_journal_lock(struct hc_err *err)

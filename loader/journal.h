@@ -86,6 +86,11 @@ const struct hc_jkind *hc_journal_kind(const char *name);
 /* --journal DIR, else $HOOKCMP_JOURNAL, else HC_RUN_DIR. */
 void hc_journal_set_dir(const char *dir);
 const char *hc_journal_dir(void);
+/*
+ * Whether the journal's directory would be accepted, before any change
+ * is made: 0, or -errno with err saying why (EPERM: refused).
+ */
+int hc_journal_check(struct hc_err *err);
 
 /* r's record of kind as it is, or a free one (r holds one of each kind). */
 struct hc_jrec *hc_journal_of(struct hc_run *r, const struct hc_jkind *kind);

@@ -908,6 +908,37 @@ EOF
 	topo_down
 }
 
+# --journal DIR is an option: a directory it would refuse is a usage
+# error (exit 2) found before anything is attached, for run and bench.
+test_journal_option() {
+	local name="--journal DIR refused" j=$T/j out rc
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	mkdir -m 1777 "$j"
+	out=$("$HC" -n "$D" --hook xdp -d 0.1 -i 0 --journal "$j" "$DEV" 2>&1)
+	rc=$?
+	check_eq "$name: writable by others: run's exit" "$rc" 2
+	check "$name: run names it and why" grep -qF \
+		"the journal $j can be written by others (mode 1777): refused" <<<"$out" || echo "  got: $out"
+	check "$name: run attached nothing" not grep -q "attach failed" <<<"$out" || echo "  got: $out"
+	check_eq "$name: run: no record in it" "$(ls -A "$j")" ""
+	out=$("$HC" -n "$D" bench --dev "$DEV" --external --rounds 1 --hooks xdp-native \
+		--journal "$j" -o "$T/b.json" 2>&1)
+	rc=$?
+	check_eq "$name: writable by others: bench's exit" "$rc" 2
+	check "$name: bench names it and why" grep -qF \
+		"the journal $j can be written by others (mode 1777): refused" <<<"$out" || echo "  got: $out"
+	check "$name: bench wrote no report" test ! -e "$T/b.json"
+	check_eq "$name: bench: no record in it" "$(ls -A "$j")" ""
+	out=$("$HC" -n "$D" --hook tc -d 0.1 -i 0 --journal "$j/no/such" "$DEV" 2>&1)
+	check_eq "$name: a parent missing: run's exit" "$?" 2
+	check "$name: a parent missing: says so" grep -qF \
+		"cannot create the journal $j/no/such: No such file or directory" <<<"$out" || echo "  got: $out"
+	rmdir "$j"
+	check_state_same "$name"
+	topo_down
+}
+
 # A dead anonymous namespace's records: gone, with what was in it; a live
 # one is reached through a process in it.
 test_anonymous() {
