@@ -80,10 +80,12 @@ static int set_dmac(void *cfg, const char *arg, struct hc_err *err)
 /* Where a run option of its own applies: the hooks' say where theirs do. */
 enum {
 	SC_LOGIC = 1, /* the full program: not --bare */
+	SC_CPU = 2, /* counted in the per-CPU map: not --bare, no hook's read */
 };
 
 static const char *const run_scopes[] = {
 	"a program that classifies (no --bare)",
+	"a program that counts per CPU (no --bare, nor a hook counting elsewhere)",
 	NULL,
 };
 
@@ -111,7 +113,8 @@ static const struct hc_opt run_opts[] = {
 	  "detach after SEC seconds (default: until SIGINT or SIGTERM)", NULL,
 	  1 },
 	{ "per-cpu", 0, HC_OPT_FLAG, RUN(per_cpu), NULL,
-	  "the rate per CPU too, from the per-CPU counters" },
+	  "each interval's rate per CPU too, from the per-CPU counters",
+	  .scope = SC_CPU },
 	HC_OPT_NETNS(RUN(netns), "run inside network namespace NAME"),
 	HC_OPT_JSON(RUN(json), "one JSON object per line"),
 	HC_OPT_PRETTY(CLI(pretty)),
@@ -274,8 +277,12 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 		return hc_fail(HC_EXIT_USAGE, "device name '%s' is too long",
 			       c->r.dev);
 	hc_hook_where(&c->r, here, sizeof(here));
-	if (hc_opts_scope(opts, given, c->r.bare ? 0 : SC_LOGIC, run_scopes,
-			  here, &err))
+	/* A hook's own read (xsk's sockets) counts no CPU apart. */
+	if (hc_opts_scope(opts, given,
+			  c->r.bare	  ? 0 :
+			  c->r.hook->read ? SC_LOGIC :
+					    SC_LOGIC | SC_CPU,
+			  run_scopes, here, &err))
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
 	/* A line per 10 ms is as often as a terminal or a pipe can take. */
 	if (c->r.interval > 0 && c->r.interval < 0.01)
@@ -283,6 +290,10 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 			HC_EXIT_USAGE,
 			"--interval %g: at least 0.01 s, or 0 for the summary only",
 			c->r.interval);
+	if (c->r.per_cpu && !(c->r.interval > 0))
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--per-cpu is each interval's rate per CPU: not with --interval 0, the summary only");
 
 	conf->parse = c->parse;
 	conf->def_verdict = c->action;

@@ -86,6 +86,21 @@ t "--busy-poll with xdp" 2 "--busy-poll goes with --hook xsk, not --hook xdp" --
 t "--queue with socket" 2 "--queue goes with --hook xsk, not --hook socket" --hook socket --queue 3 eth0
 t "--port with packet" 2 "--port goes with --hook socket --socket udp or --hook cgroup, not --hook socket --socket packet" --hook socket --socket packet --port 5 eth0
 t "--hook twice" 2 "--hook given twice" --hook xdp --hook tc eth0
+# --per-cpu reads the per-CPU map: not xsk's counters (its sockets'),
+# nor a bare program's (none), nor a run without intervals.
+t "--per-cpu with xsk" 2 "--per-cpu goes with a program that counts per CPU (no --bare, nor a hook counting elsewhere), not --hook xsk" --hook xsk --per-cpu eth0
+t "--per-cpu with --bare" 2 "--per-cpu goes with a program that counts per CPU (no --bare, nor a hook counting elsewhere), not --hook tc --bare" --hook tc --bare --per-cpu eth0
+t "--per-cpu with -i 0" 2 "--per-cpu is each interval's rate per CPU: not with --interval 0" --hook xdp -i 0 --per-cpu eth0
+for h in ${HOOKS//|/ }; do
+	[ "$h" = xsk ] && continue
+	out=$("$HC" --hook "$h" --per-cpu hc-no-such-dev 2>&1)
+	if grep -q -- "--per-cpu" <<<"$out"; then
+		echo "FAIL cli: --per-cpu with --hook $h: refused, but it counts per CPU"
+		echo "$out" | sed 's/^/  /' | head -5
+	else
+		echo "PASS cli: --per-cpu with --hook $h: accepted"
+	fi
+done
 t "--max-rounds without --target-ci" 2 "--max-rounds goes with --target-ci, not a fixed number of --rounds" bench --max-rounds 3
 t "help shows where an option goes" 0 "[--hook xsk]" --help
 
