@@ -6,6 +6,7 @@
  * nothing can outlive hookcmp: there is nothing to journal.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,16 +131,39 @@ static int nf_link(int prog_fd, __u32 pf, __s32 prio)
 	return fd < 0 ? -errno : fd;
 }
 
+/*
+ * The kernel refuses a BPF hook at the priority of any other hook on the
+ * same hook point (nf_hook_entries_grow): EBUSY, without a word.
+ */
+static void nf_busy(struct hc_run *r, const char *pf, __s32 prio)
+{
+	/* The next one up, but INT_MAX, which the kernel refuses too. */
+	__s32 near = prio < INT_MAX - 1 ? prio + 1 : prio - 1;
+
+	hc_err_set(
+		&r->err,
+		"priority %d at PRE_ROUTING (%s) is taken by another hook%s",
+		prio, pf,
+		prio == -300 ?
+			", such as iptables' raw table (there from when it is loaded, even empty)" :
+			"");
+	hc_err_hint(&r->err, "--nf-prio %d attaches right %s it", near,
+		    near > prio ? "after" : "before");
+}
+
 static int nf_attach(struct hc_run *r)
 {
 	static const __u32 pf[2] = { NFPROTO_IPV4, NFPROTO_IPV6 };
 	struct nf_state *st = r->state;
+	__s32 prio = HC_CFG(r, struct nf_cfg)->prio;
 	int i, err = hc_fault(&r->err, "netfilter");
 
 	for (i = 0; !err && i < 2; i++) {
 		__u32 len = sizeof(st->link[i].info);
-		int fd = nf_link(r->prog_fd, pf[i], HC_CFG(r, struct nf_cfg)->prio);
+		int fd = nf_link(r->prog_fd, pf[i], prio);
 
+		if (fd == -EBUSY)
+			nf_busy(r, i ? "ipv6" : "ipv4", prio);
 		if (fd < 0)
 			return fd;
 		st->link[i].fd = fd;

@@ -104,3 +104,57 @@ EOF
 	check_state_same "$name"
 	topo_down
 }
+
+# The kernel refuses a BPF hook at the priority of any other hook on the
+# same hook point: EBUSY. iptables' raw table sits at -300, the default,
+# from when it is loaded in the namespace, even empty (iptables-legacy
+# -L loads it; iptables-nft makes it with its first rule). Exit 5,
+# naming the priority, the family and the raw table, the hint the next
+# priority; that priority attaches and counts.
+test_netfilter_busy() {
+	local name="netfilter beside iptables' raw table" mac p0 p1 out ipt ip6t
+	kernel_lacks "$name" --hook netfilter && return
+	if command -v iptables-legacy >/dev/null && command -v ip6tables-legacy >/dev/null; then
+		ipt="iptables-legacy -t raw -L" ip6t="ip6tables-legacy -t raw -L"
+	elif command -v iptables >/dev/null && command -v ip6tables >/dev/null; then
+		ipt="iptables -t raw -A PREROUTING -i lo -j ACCEPT"
+		ip6t="ip6tables -t raw -A PREROUTING -i lo -j ACCEPT"
+	else
+		echo "SKIP $name: neither iptables-legacy nor iptables (with ip6tables) is installed"
+		return
+	fi
+	topo_up || { fail "$name: topology"; return; }
+	# IPv6's alone: the IPv4 link made first goes with the failure.
+	# shellcheck disable=SC2086
+	plant "$name" ip netns exec "$D" $ip6t || { topo_down; return; }
+	snapshot >"$T/before"
+	out=$("$HC" -n "$D" --hook netfilter -d 2 -i 0 "$DEV" 2>&1)
+	check_eq "$name (ip6tables): exit status" "$?" 5 || echo "  got: $out"
+	check "$name (ip6tables): names the priority, the family and the table" grep -qF \
+		"priority -300 at PRE_ROUTING (ipv6) is taken by another hook, such as iptables' raw table (there from when it is loaded, even empty): Device or resource busy" \
+		<<<"$out" || echo "  got: $out"
+	check_state_same "$name (ip6tables): nothing left attached"
+	# shellcheck disable=SC2086
+	plant "$name" ip netns exec "$D" $ipt || { topo_down; return; }
+	snapshot >"$T/before"
+	out=$("$HC" -n "$D" --hook netfilter -j -d 2 -i 0 "$DEV" 2>/dev/null)
+	check_eq "$name: exit status" "$?" 5 || echo "  got: $out"
+	check_eq "$name: the error in JSON" "$(jq -c '[.message, .hint]' <<<"$out")" \
+		"[\"priority -300 at PRE_ROUTING (ipv4) is taken by another hook, such as iptables' raw table (there from when it is loaded, even empty)\",\"--nf-prio -299 attaches right after it\"]"
+	check_state_same "$name: nothing left attached"
+	if hc_start -n "$D" --hook netfilter --nf-prio -299 -j -i 0 "$DEV"; then
+		mac=$(ip -n "$D" -j link show dev "$DEV" | jq -r '.[0].address')
+		p0=$(ip_passed)
+		# shellcheck disable=SC2086
+		"$SEND" -n "$G" --dst-mac "$mac" hcg $MIX 2>/dev/null
+		wait_until grown ip_passed "$p0" 28
+		p1=$(ip_passed)
+		hc_stop INT
+		check_eq "$name: --nf-prio -299: counts what reached PRE_ROUTING" \
+			"$(summary | jq -c '[.total.packets, [.netfilter[].priority]]')" "[$((p1 - p0)),[-299,-299]]"
+	else
+		fail "$name: --nf-prio -299 did not attach"
+	fi
+	check_state_same "$name: --nf-prio -299"
+	topo_down
+}
