@@ -71,8 +71,8 @@ static const struct hc_opt gen_opts[] = {
 	{ "proto", 0, HC_OPT_ENUM, G(proto), NULL, "L4 protocol (default udp)",
 	  HC_CHOICES("udp", "tcp", "icmp") },
 	{ "ipv6", '6', HC_OPT_FLAG, G(ipv6), NULL, "send IPv6" },
-	{ "vlan", 0, HC_OPT_U32, G(vlan), "ID", "add an 802.1Q tag", NULL, 1,
-	  4094 },
+	{ "vlan", 0, HC_OPT_U32, G(vlan), "ID",
+	  "add an 802.1Q tag (live: turns --refresh on)", NULL, 1, 4094 },
 	{ "size", 's', HC_OPT_U32, G(size), "BYTES",
 	  "frame size without FCS (default: 60, or the least the headers need)",
 	  NULL, HC_PKT_MIN, HC_PKT_MAX },
@@ -287,7 +287,12 @@ int cmd_gen(int argc, char **argv)
 	cfg.flows = c.flows;
 	cfg.method = c.method;
 	cfg.raw = c.raw;
-	cfg.refresh = c.refresh;
+	/*
+	 * A stack that untags VLAN frames edits live frames in place, and
+	 * they come back so: refresh them, at its cost, said below.
+	 */
+	cfg.refresh =
+		c.refresh || (c.vlan && !c.raw && c.method != HC_GEN_PACKET);
 	cfg.inject = c.inject;
 	cfg.queue = c.queue == UINT32_MAX ? 0 : c.queue;
 
@@ -331,6 +336,9 @@ int cmd_gen(int argc, char **argv)
 	}
 	if (c.method == HC_GEN_AUTO && g.method == HC_GEN_PACKET)
 		fprintf(stderr, "hookcmp gen: %s; using AF_PACKET\n", err.msg);
+	if (cfg.refresh && !c.refresh && g.method == HC_GEN_LIVE)
+		fprintf(stderr,
+			"hookcmp gen: --vlan turns --refresh on (a receiver that untags the tag edits live frames in place): each frame's headers are rewritten before it is sent, about 6-10%% fewer frames per second\n");
 
 	t0 = hc_now();
 	for (i = 0; i < (int)c.threads; i++) {
@@ -405,7 +413,7 @@ int cmd_gen(int argc, char **argv)
 		hc_pr_fu64(&p, HC_PR_JSON, "size", NULL, c.size);
 		hc_pr_fu64(&p, HC_PR_JSON, "flows", NULL, c.flows);
 		hc_pr_fu64(&p, HC_PR_JSON, "threads", NULL, c.threads);
-		if (g.method == HC_GEN_LIVE && !c.raw && !c.refresh)
+		if (g.method == HC_GEN_LIVE && !c.raw && !cfg.refresh)
 			hc_pr_fu64(&p, HC_PR_JSON, "modified", NULL, modified);
 		if (why[0])
 			hc_pr_fstr(&p, HC_PR_JSON,
