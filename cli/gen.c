@@ -74,7 +74,7 @@ static const struct hc_opt gen_opts[] = {
 	{ "vlan", 0, HC_OPT_U32, G(vlan), "ID",
 	  "add an 802.1Q tag (live: turns --refresh on)", NULL, 1, 4094 },
 	{ "size", 's', HC_OPT_U32, G(size), "BYTES",
-	  "frame size without FCS (default: 60, or the least the headers need)",
+	  "frame size without FCS, up to DEV's MTU + 14 (+ 4 with --vlan); live frames: about 3.4 KB (default: 60, or the least the headers need)",
 	  NULL, HC_PKT_MIN, HC_PKT_MAX },
 	{ "flows", 0, HC_OPT_U32, G(flows), "N",
 	  "vary the source port (ICMP: echo id) over N values (default 1)",
@@ -323,11 +323,30 @@ int cmd_gen(int argc, char **argv)
 			dev);
 	}
 
+	/* The MTU, the Ethernet header and a tag if any, as packet_snd() takes. */
+	if (c.size > before.mtu + 14 + (c.vlan ? 4 : 0)) {
+		hc_nl_close(nl);
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--size %u: more than %s's MTU %u takes (%u-byte frames%s): ip%s%s link set dev %s mtu %u raises it",
+			c.size, dev, before.mtu,
+			before.mtu + 14 + (c.vlan ? 4 : 0),
+			c.vlan ? " with the tag" : "", c.netns ? " -n " : "",
+			c.netns ? c.netns : "", dev,
+			c.size - 14 - (c.vlan ? 4 : 0));
+	}
+
 	hc_install_signals();
 	ret = hc_gen_open(&g, ifindex, &cfg, &err);
 	if (ret) {
 		hc_gen_close(&g);
 		hc_nl_close(nl);
+		if (ret == -EMSGSIZE)
+			return hc_fail(
+				HC_EXIT_USAGE, "gen on %s: %s%s", dev, err.msg,
+				c.inject ?
+					"" :
+					"; --method packet sends up to the MTU");
 		/* The kernel checks the queue against the device's: usage. */
 		return hc_fail(cfg.queue && ret == -EINVAL ? HC_EXIT_USAGE :
 							     hc_exit_code(ret),

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -21,17 +22,44 @@
 #define LIVE_CHUNK (1 << 27)
 #define PACKET_BATCH 64
 
-static int live_run(struct hc_gen *g, int prog_fd, __u32 repeat)
+static int live_run_len(struct hc_gen *g, int prog_fd, __u32 repeat, __u32 len)
 {
-	struct xdp_md ctx = { .data_end = g->lo.len,
+	struct xdp_md ctx = { .data_end = len,
 			      .ingress_ifindex = g->ifindex,
 			      .rx_queue_index = g->queue };
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = g->frame,
-		    .data_size_in = g->lo.len, .ctx_in = &ctx,
+		    .data_size_in = len, .ctx_in = &ctx,
 		    .ctx_size_in = sizeof(ctx), .repeat = repeat,
 		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = 64);
 
 	return bpf_prog_test_run_opts(prog_fd, &opts) ? -errno : 0;
+}
+
+static int live_run(struct hc_gen *g, int prog_fd, __u32 repeat)
+{
+	return live_run_len(g, prog_fd, repeat, g->lo.len);
+}
+
+/*
+ * A live frame is one page: less XDP headroom, test_run's own page head
+ * and skb_shared_info (3408 bytes on 4 KiB pages, Linux 6.18), which
+ * differ by kernel: ask it, by probing sizes, once a frame was refused.
+ * 0 when even a standard frame is refused: not the size, then.
+ */
+static __u32 live_max(struct hc_gen *g)
+{
+	__u32 lo = HC_PKT_STD, hi = g->lo.len, mid;
+
+	if (live_run_len(g, g->drop_fd, 1, lo))
+		return 0;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (live_run_len(g, g->drop_fd, 1, mid))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return lo;
 }
 
 /* The headers the program writes into every frame (--refresh), or checks. */
@@ -57,6 +85,7 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 		     struct hc_err *err)
 {
 	struct gen_bpf *s = gen_bpf__open_opts(hc_prog_open_opts());
+	__u32 max;
 	int ret;
 
 	if (!s)
@@ -78,6 +107,13 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 						s->progs.hc_gen);
 	g->drop_fd = bpf_program__fd(s->progs.hc_gen_probe);
 	ret = hc_fault(err, "gen-live") ?: live_run(g, g->drop_fd, 1);
+	if (ret == -EINVAL && g->lo.len > HC_PKT_STD && (max = live_max(g))) {
+		hc_err_set(
+			err,
+			"a %u-byte frame is more than a live XDP frame holds: %u bytes here (a %d-byte page less XDP headroom, BPF_PROG_RUN's page head and skb_shared_info)",
+			g->lo.len, max, getpagesize());
+		return -EMSGSIZE;
+	}
 	if (ret && g->queue)
 		hc_err_set(
 			err,
@@ -159,14 +195,17 @@ int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec)
 static int packet_send(struct hc_gen *g, __u64 count, __u64 *sent,
 		       const volatile int *stop)
 {
-	static __thread __u8 frames[PACKET_BATCH][HC_PKT_MAX];
+	/* Per call, not per thread: jumbo frames make a batch 590 KiB. */
+	__u8 *frames = malloc(PACKET_BATCH * g->lo.len);
 	struct mmsghdr msg[PACKET_BATCH];
 	struct iovec iov[PACKET_BATCH];
 	__u32 flow = 0, i;
-	int n;
+	int n, ret = 0;
 
+	if (!frames)
+		return -ENOMEM;
 	for (i = 0; i < PACKET_BATCH; i++) {
-		__u8 *f = frames[i];
+		__u8 *f = frames + i * g->lo.len;
 		__u16 v = g->base + flow, *field, old;
 		__u32 sum;
 
@@ -196,11 +235,13 @@ static int packet_send(struct hc_gen *g, __u64 count, __u64 *sent,
 			if (errno == ENOBUFS || errno == EAGAIN ||
 			    errno == EINTR)
 				continue;
-			return -errno;
+			ret = -errno;
+			break;
 		}
 		*sent += n;
 	}
-	return 0;
+	free(frames);
+	return ret;
 }
 
 int hc_gen_send(struct hc_gen *g, __u64 count, __u64 *sent,

@@ -8,7 +8,10 @@
 #include <linux/types.h>
 
 #define HC_PKT_MIN 60
-#define HC_PKT_MAX 1514
+/* An Ethernet frame of MTU 1500, what every device takes. */
+#define HC_PKT_STD 1514
+/* Jumbo: MTU 9216, the most switches take, with a VLAN tag. */
+#define HC_PKT_MAX 9234
 
 struct hc_pkt_spec {
 	__u8 dst_mac[6], src_mac[6];
@@ -18,7 +21,7 @@ struct hc_pkt_spec {
 	__u8 proto; /* 17, 6 or 1 (ICMPv6 with ipv6) */
 	__u16 vlan; /* 0: untagged */
 	__u16 sport, dport;
-	__u32 size; /* frame length without FCS, 60..1514 */
+	__u32 size; /* frame length without FCS, 60..HC_PKT_MAX */
 };
 
 /* Offsets the generator's program needs to vary the source port. */

@@ -462,7 +462,7 @@ test_gen() {
 	ip netns exec "$D" ethtool -K "$DEV" gro off
 
 	expect_table "$name" gen <<EOF2
-2;--size '59': expected a number from 60 to 1514;-n $G hcg --size 59
+2;--size '59': expected a number from 60 to 9234;-n $G hcg --size 59
 2;--count and --duration exclude each other;-n $G hcg -c 5 -d 1
 2;no device 'nosuch0';-n $G nosuch0 -c 1
 2;no device 'hcg' in this network namespace, but in network namespace '$G' (hookcmp -n NAME gen hcg);hcg -c 1
@@ -732,6 +732,48 @@ test_jit_off() {
 	"$HC" -n "$D" --hook xdp -d 0.2 -i 0 "$DEV" >/dev/null 2>"$T/err"
 	restore_sysctls
 	check "jit off: warned" grep -q "BPF JIT is off" "$T/err"
+	topo_down
+}
+
+# gen -s above 1514, up to the MTU: a live frame holds about 3.4 KB (a
+# page less headroom and skb_shared_info), so a jumbo frame goes by
+# AF_PACKET, said; above the MTU gen refuses, naming device and MTU, and
+# sends nothing.
+test_gen_jumbo() {
+	local name="gen jumbo" live tx
+	topo_up "mtu 9000" || { fail "$name: topology"; return; }
+	# GRO on: NAPI at the peer, which takes live frames (XDP would refuse
+	# this MTU).
+	ip netns exec "$D" ethtool -K "$DEV" gro on >/dev/null
+	snapshot >"$T/before"
+	if hc_start -n "$D" --hook tc -j -i 0 "$DEV"; then
+		live=$("$HC" gen -n "$G" hcg -s 3000 -c 100 -j 2>/dev/null | jq -c '[.method, .packets]')
+		"$HC" gen -n "$G" hcg -s 9014 -c 100 2>"$T/gen.err" >/dev/null
+		check_eq "$name: 9014 bytes at MTU 9000: exit 0" "$?" 0
+		sleep 0.3
+		hc_stop INT
+		check_eq "$name: 3000 bytes: live" "$live" '["live",100]'
+		check_eq "$name: every frame received at its size" \
+			"$(summary | jq -c '[.total.packets, .total.bytes]')" "[200,$((100 * 3000 + 100 * 9014))]"
+		check "$name: 9014 bytes: AF_PACKET, and why" grep -q \
+			"^hookcmp gen: a 9014-byte frame is more than a live XDP frame holds: [0-9]* bytes here (a [0-9]*-byte page less XDP headroom, BPF_PROG_RUN's page head and skb_shared_info); using AF_PACKET$" \
+			"$T/gen.err"
+	else
+		fail "$name: receiver did not attach"
+	fi
+	tx=$(ip -n "$G" -j -s link show hcg | jq '.[0].stats64.tx.packets')
+	expect_table "$name" "gen -n $G" <<EOF2
+2;--size 9015: more than hcg's MTU 9000 takes (9014-byte frames): ip -n $G link set dev hcg mtu 9001 raises it;hcg -s 9015 -c 1
+2;--size 9019: more than hcg's MTU 9000 takes (9018-byte frames with the tag): ip -n $G link set dev hcg mtu 9001 raises it;hcg -s 9019 --vlan 5 -c 1
+2;gen on hcg: a 9014-byte frame is more than a live XDP frame holds: ;hcg -s 9014 --method live -c 1
+2;gen on hcg: a 9014-byte frame is more than a live XDP frame holds: ;hcg -s 9014 --inject -c 1
+EOF2
+	ip -n "$G" link set hcg mtu 1500
+	expect_table "$name" "gen -n $G" <<EOF2
+2;--size 1515: more than hcg's MTU 1500 takes (1514-byte frames): ip -n $G link set dev hcg mtu 1501 raises it;hcg -s 1515 -c 1
+EOF2
+	check_eq "$name: refused, nothing sent" "$(ip -n "$G" -j -s link show hcg | jq '.[0].stats64.tx.packets')" "$tx"
+	check_state_same "$name"
 	topo_down
 }
 
