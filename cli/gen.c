@@ -23,7 +23,8 @@
 struct gen_cli {
 	const char *netns, *dst_mac, *src_mac, *src, *dst;
 	int proto, method;
-	bool ipv6, json, pretty, raw, refresh, help, force, allow_drops, inject;
+	bool ipv6, json, pretty, raw, refresh, help, force, allow_drops, inject,
+		progress;
 	__u32 vlan, size, flows, sport, dport, count, rate, threads, queue;
 	double duration;
 };
@@ -105,6 +106,8 @@ static const struct hc_opt gen_opts[] = {
 	  0xfffffffe },
 	{ "allow-drops", 0, HC_OPT_FLAG, G(allow_drops), NULL,
 	  "frames that do not leave DEV are a warning, not exit 1 (for a receiver that counts them: bench --dev)" },
+	{ "progress", 0, HC_OPT_FLAG, G(progress), NULL,
+	  "a progress line on stderr once a second: sent, rate, time left (default: when stderr is a terminal, without --json)" },
 	HC_OPT_NETNS(G(netns), "run inside network namespace NAME"),
 	HC_OPT_FORCE(G(force),
 		     "send even out of the device with the default route"),
@@ -121,8 +124,9 @@ struct worker {
 	__u64 count; /* 0: until the deadline */
 	double end;
 	double rate; /* per thread, 0: flat out */
-	__u64 sent;
+	__u64 sent; /* read by progress() while the worker runs */
 	int err;
+	bool done;
 };
 
 /*
@@ -137,7 +141,8 @@ static void *worker_run(void *arg)
 	struct worker *w = arg;
 	double start = hc_now(), t;
 	double pace = w->g->method == HC_GEN_LIVE ? CHUNK_SECS : 0.001;
-	__u64 chunk = w->rate ? fmax(1, w->rate * pace) : 1 << 20;
+	/* A first chunk of the least size: progress() sees it soon. */
+	__u64 chunk = w->rate ? fmax(1, w->rate * pace) : 65536;
 
 	if (w->cpu >= 0) {
 		cpu_set_t set;
@@ -158,7 +163,7 @@ static void *worker_run(void *arg)
 		if (w->count && w->count - w->sent < n)
 			n = w->count - w->sent;
 		w->err = hc_gen_send(w->g, n, &done, &hc_stop_sig);
-		w->sent += done;
+		__atomic_store_n(&w->sent, w->sent + done, __ATOMIC_RELAXED);
 		if (w->err)
 			break;
 		if (!w->rate)
@@ -180,7 +185,55 @@ static void *worker_run(void *arg)
 			}
 		}
 	}
+	__atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+/*
+ * Once a second while the workers run, as pv does: one line on stderr,
+ * rewritten in place (\r), ended by a newline when they are done. Frames
+ * the loop sent; a live chunk lasts 0.2 s, so the rate moves in steps.
+ */
+static void progress(struct worker *w, int n, __u64 count, double t0,
+		     double end)
+{
+	double next = t0 + 1, now, tlast = t0, rate, left;
+	__u64 sent, last = 0;
+	int i, len = 0, shown;
+	char line[96];
+
+	for (;;) {
+		for (i = 0;
+		     i < n && __atomic_load_n(&w[i].done, __ATOMIC_ACQUIRE);
+		     i++)
+			;
+		if (i == n)
+			break;
+		now = hc_now();
+		if (now < next) {
+			usleep(fmin(next - now, 0.05) * 1e6);
+			continue;
+		}
+		for (sent = 0, i = 0; i < n; i++)
+			sent += __atomic_load_n(&w[i].sent, __ATOMIC_RELAXED);
+		rate = (sent - last) / (now - tlast);
+		/* Time left: to the deadline, or at the rate so far. */
+		left = ceil(count ? (count - sent) /
+					    fmax(sent / (now - t0), 1) :
+				    fmax(end - now, 0));
+		/* Spaces over what is left of a longer line before. */
+		shown = snprintf(line, sizeof(line),
+				 "gen: %llu sent, %.0f pps, %.0f s left",
+				 (unsigned long long)sent, rate, left);
+		fprintf(stderr, "\r%s%*s", line, len > shown ? len - shown : 0,
+			"");
+		len = shown;
+		last = sent;
+		tlast = now;
+		next += floor(now - next) + 1;
+	}
+	if (len)
+		fputc('\n', stderr);
 }
 
 static void gen_usage(void)
@@ -371,6 +424,8 @@ int cmd_gen(int argc, char **argv)
 		w[i].rate = c.rate ? (double)c.rate / c.threads : 0;
 		pthread_create(&w[i].tid, NULL, worker_run, &w[i]);
 	}
+	if (c.progress || (!c.json && isatty(STDERR_FILENO)))
+		progress(w, c.threads, c.count, t0, w[0].end);
 	ret = 0;
 	for (i = 0; i < (int)c.threads; i++) {
 		pthread_join(w[i].tid, NULL);

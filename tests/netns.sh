@@ -777,5 +777,37 @@ EOF2
 	topo_down
 }
 
+# gen's progress line: on stderr once a second, rewritten in place with
+# \r and ended by a newline, when stderr is a terminal or with
+# --progress; never in the JSON (stdout), nor by itself with -j.
+test_gen_progress() {
+	local name="gen progress" lines
+	topo_up || { fail "$name: topology"; return; }
+	# AF_PACKET: the peer needs no NAPI. 3.5 s: at least two lines.
+	"$HC" gen -n "$G" hcg --method packet -d 3.5 --progress -j >"$T/gen.out" 2>"$T/gen.err"
+	lines=$(tr '\r' '\n' <"$T/gen.err" | grep -cE '^gen: [0-9]+ sent, [0-9]+ pps, [0-9]+ s left *$')
+	check "$name --progress: a line a second, rewritten in place ($lines)" test "$lines" -ge 2 ||
+		od -c "$T/gen.err" | head -5
+	check "$name --progress: one line, ended by a newline" test "$(wc -l <"$T/gen.err")" = 1
+	# shellcheck disable=SC2016
+	check "$name --progress: never more sent than offered" jq_true --argjson last \
+		"$(tr '\r' '\n' <"$T/gen.err" | sed -n 's/^gen: \([0-9]*\) sent.*/\1/p' | tail -n 1)" \
+		'.offered >= $last' "$T/gen.out"
+	check_eq "$name --progress -j: the JSON alone on stdout" \
+		"$(jq -sc 'length' "$T/gen.out"):$(grep -c $'\r' "$T/gen.out")" "1:0"
+	"$HC" gen -n "$G" hcg --method packet -d 1.5 >/dev/null 2>"$T/gen.err"
+	check "$name: stderr no terminal: none" not grep -q "sent," "$T/gen.err"
+	# A terminal (script(1)): shown without -j, not with it.
+	if command -v script >/dev/null; then
+		script -qec "$HC gen -n $G hcg --method packet -d 1.5" /dev/null >"$T/tty.out"
+		check "$name: stderr a terminal: shown" grep -qE $'\rgen: [0-9]+ sent, ' "$T/tty.out"
+		script -qec "$HC gen -n $G hcg --method packet -d 1.5 -j" /dev/null >"$T/tty.out"
+		check "$name: stderr a terminal, -j: none" not grep -q "sent," "$T/tty.out"
+	else
+		echo "SKIP $name on a terminal: no script(1)"
+	fi
+	topo_down
+}
+
 # tests/netns.sh [NAME...]: these tests, or all of them (tests/lib.sh).
 run_tests "$@"
