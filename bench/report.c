@@ -638,6 +638,21 @@ static void resolution(struct hc_pr *p, const struct bench_result *res)
 		   BENCH_LEVEL * 100);
 }
 
+/* A signal cut the rounds short: how far they got (JSON: null if not). */
+static void interrupted(struct hc_pr *p, const struct bench *b)
+{
+	if (!hc_stop_sig) {
+		hc_pr_fstr(p, HC_PR_JSON, "interrupted", NULL, NULL);
+		return;
+	}
+	hc_pr_open(p, HC_PR_JSON, "interrupted", '{');
+	hc_pr_fs64(p, HC_PR_TEXT | HC_PR_JSON, "after_round",
+		   "interrupted after round %lld", b->res.nrounds);
+	hc_pr_fu64(p, HC_PR_TEXT | HC_PR_JSON, "of", " of %llu\n",
+		   b->opt.target_ci ? b->opt.max_rounds : b->opt.rounds);
+	hc_pr_close(p, HC_PR_JSON, '}');
+}
+
 /* --target-ci: the width asked for, and whether the rounds reached it. */
 static void target(struct hc_pr *p, const struct bench *b)
 {
@@ -715,6 +730,7 @@ void bench_report_text(const struct bench *b, FILE *f)
 		"delta, ratio: Hodges-Lehmann estimate [exact Wilcoxon signed-rank %g%% interval] of the per-round pairs; ns/pkt: median [distribution-free interval]; sig: the delta's interval excludes 0\n",
 		BENCH_LEVEL * 100);
 	resolution(&p, &b->res);
+	interrupted(&p, b);
 	target(&p, b);
 	attach(&p, b);
 	if (disagree)
@@ -888,6 +904,7 @@ static void env_json(struct hc_pr *p, const struct bench *b)
 	hc_pr_fu64(p, HC_PR_JSON, "min_rounds", NULL, b->opt.rounds);
 	hc_pr_fu64(p, HC_PR_JSON, "max_rounds", NULL,
 		   b->opt.target_ci ? b->opt.max_rounds : b->opt.rounds);
+	interrupted(p, b);
 	target(p, b);
 	hc_pr_fstr(p, HC_PR_JSON, "interval", NULL, "hodges-lehmann-wilcoxon");
 	hc_pr_fnum(p, HC_PR_JSON, "level", NULL, BENCH_LEVEL);

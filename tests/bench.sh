@@ -923,6 +923,34 @@ test_target() {
 	check_eq "bench --max-time without a target: usage (exit 2)" "$?" 2 "$T/t.err"
 }
 
+# SIGINT after a round: the partial table and JSON say how far the
+# rounds got, exit 130, nothing left behind.
+test_interrupt() {
+	local name="bench SIGINT" pid i n
+	: >"$T/int.err"
+	"$HC" bench --scenario aa $NOPATH --rounds 50 --packets 2000000 \
+		-o "$T/int.json" >"$T/int.out" 2>"$T/int.err" &
+	pid=$!
+	for i in $(seq $((WAIT_TICKS * 4))); do
+		grep -q "^round 1/" "$T/int.err" && break
+		sleep 0.1
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	check_eq "$name: exit status" "$?" 130 "$T/int.err"
+	n=$(jq '.env.interrupted.after_round' "$T/int.json")
+	check "$name: the JSON says after which round of 50 ($n)" jq_true \
+		'.env.interrupted.of == 50 and .env.interrupted.after_round >= 1 and
+		 .env.interrupted.after_round < 50 and .rounds == .env.interrupted.after_round' \
+		"$T/int.json" || jq -c .env.interrupted "$T/int.json"
+	check "$name: the table says it: interrupted after round $n of 50" \
+		grep -q "^interrupted after round $n of 50$" "$T/int.out"
+	root_state_same "$name: nothing left behind"
+	"$HC" bench --scenario aa --rounds 1 --packets 20000 $NOPATH -o "$T/int.json" >"$T/int.out" 2>&1
+	check "bench not interrupted: JSON null" jq_true '.env.interrupted == null' "$T/int.json"
+	check "bench not interrupted: no line" not grep -q "^interrupted" "$T/int.out"
+}
+
 # perf's control channel: enable and disable around each timed window of
 # the chosen row, acknowledged, never in the warm-up.
 test_perf_ctl() {
