@@ -12,6 +12,9 @@ is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a 
 if need man "man page renders without warnings"; then
 	out=$(man -l --warnings build/hookcmp.8 2>&1 >/dev/null)
 	check_eq "man page renders without warnings" "$out" ""
+	# rst that did not parse is left as it was: "+-PCT*%", "*--max-rounds**"
+	out=$(MANWIDTH=200 man -l build/hookcmp.8 2>/dev/null | grep -nE '[^[:space:]]\*|\*[^[:space:]]')
+	check_eq "man page: no stray * or ** markup in the rendered text" "$out" ""
 fi
 missing=
 for o in $(for c in "" gen bench "bench compare" "bench calibrate" prog-run cleanup status; do "$HC" $c --help 2>/dev/null; done |
