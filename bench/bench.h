@@ -461,6 +461,9 @@ struct bench_result {
 	int nrounds; /* measured rounds */
 	bool target_reached;
 	struct st_stop stop; /* --target-ci's checks so far */
+	/* the last check's widest delta interval, % of cost; row NULL: none */
+	double widest_pct;
+	const char *widest_row;
 	double resolution_ns, resolution_pct;
 };
 

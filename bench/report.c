@@ -675,6 +675,19 @@ static void target(struct hc_pr *p, const struct bench *b)
 		   b->res.nrounds >= (int)b->opt.max_rounds ?
 							  " (--max-rounds)" :
 							  " (--max-time)");
+	/* how close the rounds came: the last check's widest interval */
+	hc_pr_fnum(p, HC_PR_JSON, "widest_ci_pct", NULL,
+		   b->res.widest_row ? b->res.widest_pct : NAN);
+	hc_pr_fstr(p, b->res.widest_row ? HC_PR_TEXT | HC_PR_JSON : HC_PR_JSON,
+		   "widest_ci_row", "  widest delta interval: %s's, ",
+		   b->res.widest_row);
+	if (b->res.widest_row && isinf(b->res.widest_pct))
+		hc_pr_text(p, "too few rounds for one\n");
+	else if (b->res.widest_row)
+		hc_pr_text(
+			p,
+			"+-%.2f%% of its cost, against the target's +-%g%%\n",
+			b->res.widest_pct, b->opt.target_ci);
 }
 
 /* Setting rows up and taking them down: outside the timed windows. */

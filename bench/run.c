@@ -351,6 +351,8 @@ static bool done(struct bench *b, int round, double secs, double total)
 	}
 	bench_summarize(b);
 	w = widest(b, &row);
+	b->res.widest_pct = w;
+	b->res.widest_row = row;
 	b->res.target_reached =
 		st_stop_check(&b->res.stop, w, b->opt.target_ci);
 	fprintf(stderr,
