@@ -329,6 +329,24 @@ static double widest(const struct bench *b, const char **name)
 	return w;
 }
 
+/* ", ~1m12s left": the rounds to go at the rounds so far's pace. */
+static const char *left(char *buf, size_t size, double secs)
+{
+	long s;
+
+	secs = secs > 0 ? secs : 0;
+	s = lround(secs);
+	if (secs < 9.95)
+		snprintf(buf, size, "%.1fs", secs);
+	else if (s >= 3600)
+		snprintf(buf, size, "%ldh%02ldm", s / 3600, s / 60 % 60);
+	else if (s >= 60)
+		snprintf(buf, size, "%ldm%02lds", s / 60, s % 60);
+	else
+		snprintf(buf, size, "%lds", s);
+	return buf;
+}
+
 /*
  * Whether the rounds so far are enough: with --target-ci, the target met
  * on ST_STOP_CHECKS checks in a row, not once (statistics.h), or
@@ -337,16 +355,27 @@ static double widest(const struct bench *b, const char **name)
  */
 static bool done(struct bench *b, int round, double secs, double total)
 {
+	double w, pace = total / round, bound;
 	const char *row;
-	double w;
+	char buf[32];
 
 	if (!b->opt.target_ci) {
-		fprintf(stderr, "round %d/%u: %.1f s\n", round, b->opt.rounds,
+		fprintf(stderr, "round %d/%u: %.1f s", round, b->opt.rounds,
 			secs);
+		if (round < (int)b->opt.rounds)
+			fprintf(stderr, ", ~%s left",
+				left(buf, sizeof(buf),
+				     pace * (b->opt.rounds - round)));
+		fputc('\n', stderr);
 		return round >= (int)b->opt.rounds;
 	}
+	/* --target-ci may stop sooner: the time to its bounds */
+	bound = pace * ((int)b->opt.max_rounds - round);
+	if (b->opt.max_time && b->opt.max_time - total < bound)
+		bound = b->opt.max_time - total;
 	if (round < (int)b->opt.rounds) {
-		fprintf(stderr, "round %d: %.1f s\n", round, secs);
+		fprintf(stderr, "round %d: %.1f s, at most ~%s left\n", round,
+			secs, left(buf, sizeof(buf), bound));
 		return false;
 	}
 	bench_summarize(b);
@@ -356,8 +385,9 @@ static bool done(struct bench *b, int round, double secs, double total)
 	b->res.target_reached =
 		st_stop_check(&b->res.stop, w, b->opt.target_ci);
 	fprintf(stderr,
-		"round %d: %.1f s, widest delta interval +-%.2f%% of its row's cost (%s), target met %d/%d\n",
-		round, secs, w, row, b->res.stop.met, ST_STOP_CHECKS);
+		"round %d: %.1f s, widest delta interval +-%.2f%% of its row's cost (%s), target met %d/%d, at most ~%s left\n",
+		round, secs, w, row, b->res.stop.met, ST_STOP_CHECKS,
+		left(buf, sizeof(buf), bound));
 	return b->res.target_reached || round >= (int)b->opt.max_rounds ||
 	       (b->opt.max_time && total >= b->opt.max_time);
 }

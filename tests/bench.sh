@@ -889,6 +889,9 @@ test_target() {
 	check "bench --target-ci: between --rounds and --max-rounds ($n)" [ "$n" -ge 2 -a "$n" -le 4 ]
 	check "bench --target-ci: says how it ended" \
 		grep -qE "^target-ci 0.0001%: (reached|gave up) after $n rounds" "$T/t.out"
+	check "bench --target-ci: progress gives the time left to --max-rounds" \
+		grep -qE "^round 1: [0-9.]+ s, at most ~([0-9]+h)?([0-9]+m)?[0-9.]+s left$" "$T/t.err" ||
+		grep "^round" "$T/t.err"
 	check "bench --target-ci: recorded" jq_true \
 		'.env.target_ci_pct == 0.0001 and (.env.target_reached | type) == "boolean"' "$T/t.json"
 	# Windows sized in the warm-up: one size, gen-only's too, a multiple
@@ -944,6 +947,9 @@ test_interrupt() {
 	kill -INT "$pid"
 	wait "$pid"
 	check_eq "$name: exit status" "$?" 130 "$T/int.err"
+	check "bench progress: the time left at the rounds' pace" \
+		grep -qE "^round 1/50: [0-9.]+ s, ~([0-9]+h)?([0-9]+m)?[0-9.]+s left$" "$T/int.err" ||
+		grep "^round" "$T/int.err"
 	n=$(jq '.env.interrupted.after_round' "$T/int.json")
 	check "$name: the JSON says after which round of 50 ($n)" jq_true \
 		'.env.interrupted.of == 50 and .env.interrupted.after_round >= 1 and
