@@ -189,6 +189,13 @@ struct hc_hook {
 			      size_t size);
 	/* Optional, with variants: what its program's return value means. */
 	__u32 (*verdict)(int retval);
+	/*
+	 * Optional, with variants: the ctx_in BPF_PROG_RUN needs to run
+	 * frame (len bytes) as the hook sees it, into ctx (*size bytes at
+	 * most, then its own); -EPROTO for a frame the hook never sees.
+	 */
+	int (*prog_run_ctx)(const __u8 *frame, __u32 len, void *ctx,
+			    __u32 *size);
 	/* Our threads that do its per-packet work, by name ("" none). */
 	const char *thread;
 	const struct hc_hook_row *variants; /* for prog-run; {} ends */

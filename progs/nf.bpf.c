@@ -56,11 +56,17 @@ static __always_inline int hc_load(struct hc_pkt *p, __u32 off, void *dst,
 
 #include "hc_logic.h"
 
-/* Came in on our device: the hook is the whole namespace's. */
+/*
+ * Came in on our device: the hook is the whole namespace's. No device
+ * (0) is prog-run's: BPF_PROG_RUN's state has no in device at any hook
+ * (net/bpf/test_run.c sets it from the hook before taking the user's).
+ */
 static __always_inline int hc_nf_ours(const struct bpf_nf_ctx *ctx)
 {
 	const struct net_device *in = ctx->state->in;
 
+	if (!hc_nf_ifindex)
+		return 1;
 	return in && in->ifindex == hc_nf_ifindex;
 }
 

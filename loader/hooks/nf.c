@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
+#include <linux/if_ether.h>
 #include <linux/netfilter.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -254,19 +255,55 @@ static const struct hc_opt nf_opts[] = {
 	{}
 };
 
+static __u32 nf_verdict(int retval)
+{
+	return retval == NF_DROP   ? HC_DROP :
+	       retval == NF_ACCEPT ? HC_PASS :
+				     HC_NR_VERDICTS;
+}
+
+/*
+ * BPF_PROG_RUN of a netfilter program (Linux 6.4) takes the head of a
+ * struct nf_hook_state, the hook and the family; at PRE_ROUTING it takes
+ * the frame with its Ethernet header, and pulls it.
+ */
+struct nf_test_state {
+	__u8 hook, pf;
+};
+
+static int nf_prog_run_ctx(const __u8 *frame, __u32 len, void *ctx, __u32 *size)
+{
+	struct nf_test_state *st = ctx;
+	__u16 proto;
+
+	if (len < 14 || *size < sizeof(*st))
+		return -EINVAL;
+	proto = frame[12] << 8 | frame[13];
+	if (proto != ETH_P_IP && proto != ETH_P_IPV6)
+		return -EPROTO; /* tagged, ARP: not at the IP hooks */
+	st->hook = NF_INET_PRE_ROUTING;
+	st->pf = proto == ETH_P_IP ? NFPROTO_IPV4 : NFPROTO_IPV6;
+	*size = sizeof(*st);
+	return 0;
+}
+
 const struct hc_hook hc_hook_netfilter = {
 	.name = "netfilter",
 	.help = "BPF at netfilter's PRE_ROUTING, IPv4 and IPv6 (Linux 6.4+)",
 	.opts = nf_opts,
 	/* The BPF peer of iptables-raw: the same hook at the same priority. */
-	.rows = (const struct hc_hook_row[]){
-		{ "netfilter-raw", "", HC_ROW_LOCAL,
-		  .path = "nf_hook_slow bpf_prog_hc_nf*" },
-		{} },
+	.rows =
+		(const struct hc_hook_row[]){
+			{ "netfilter-raw", "", HC_ROW_LOCAL,
+			  .path = "nf_hook_slow bpf_prog_hc_nf*" },
+			{} },
 	.load = nf_load,
 	.attach = nf_attach,
 	.detach = nf_detach,
 	.attach_name = nf_attach_name,
 	.attach_via = nf_attach_via,
 	.report = nf_report,
+	.verdict = nf_verdict,
+	.prog_run_ctx = nf_prog_run_ctx,
+	.variants = (const struct hc_hook_row[]){ { "netfilter", "" }, {} },
 };

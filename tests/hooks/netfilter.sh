@@ -21,6 +21,21 @@ udp_noports() {
 	ip netns exec "$D" awk '$1 == "Udp:" && h++ { print $3 }' /proc/net/snmp
 }
 
+# nf_progrun NAME ROWS [ENV...]: prog-run in $D: its netfilter rows' parse
+# depths (none: left out, saying why), the other hooks' rows alike.
+nf_progrun() {
+	local name=$1 want=$2 out
+	shift 2
+	out=$(env "$@" "$HC" -n "$D" prog-run --repeat 1000 -j 2>"$T/pr.err")
+	check_eq "$name: exit status" "$?" 0 "$T/pr.err"
+	check_eq "$name: the netfilter rows" \
+		"$(jq -c '[.[] | select(.program == "netfilter") | .parse]' <<<"$out")" "$want"
+	check "$name: the other hooks' rows" jq_true \
+		'[.[] | select(.program == "xdp")] | length == 5' <<<"$out"
+	[ "$want" = "[]" ] && check "$name: says why it has none" grep -qF \
+		"prog-run netfilter: left out: BPF netfilter links need Linux 6.4 or newer" "$T/pr.err"
+}
+
 # BPF at netfilter: two links (IPv4, IPv6) at PRE_ROUTING, at --nf-prio.
 # Of the mix sent to the DUT's MAC it counts exactly what the stack let
 # through to PRE_ROUTING (by the kernel's own counters: not the tagged
@@ -38,10 +53,13 @@ test_netfilter() {
 4;BPF netfilter links need Linux 6.4 or newer: Operation not supported;--hook netfilter $DEV
 4;"message":"BPF netfilter links need Linux 6.4 or newer";-j --hook netfilter $DEV
 EOF
+		nf_progrun "$name prog-run on $(uname -r)" "[]"
 		check_state_same "$name on $(uname -r)"
 		topo_down
 		return
 	fi
+	nf_progrun "$name prog-run" '["bare","none","l2","l3","l4"]'
+	nf_progrun "$name prog-run, a kernel without it" "[]" HOOKCMP_FAIL_AT=netfilter-probe:22
 	check_eq "$name: completion offers it" "$(comp hookcmp --hook '')" "$(hook_list ' ')"
 	out=$(HOOKCMP_FAIL_AT=netfilter-probe:22 "$HC" -n "$D" --hook netfilter "$DEV" 2>&1)
 	check_eq "$name, a kernel without it: exit status" "$?" 4
