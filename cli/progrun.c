@@ -77,6 +77,10 @@ int cmd_progrun(int argc, char **argv)
 	if (c.help) {
 		printf("Usage: hookcmp prog-run [OPTIONS]\n\n");
 		hc_opts_help(stdout, progrun_opts, NULL);
+		printf("\nEvery hook's program, bare and at each parse depth; netfilter's at\n"
+		       "PRE_ROUTING, with Linux 6.4 or newer. xsk has no row: its cost is the\n"
+		       "AF_XDP ring and the logic in userspace behind it, which BPF_PROG_RUN\n"
+		       "cannot run (its XDP program only hands frames to the socket).\n");
 		return 0;
 	}
 	ret = hc_check_privileges() ?: hc_cmd_netns(c.netns);

@@ -25,6 +25,7 @@ t "help lists every option group" 0 "--tc-attach qdisc|tcx" --help
 t "help command" 0 "Exit status: 0 ok" help
 t "--version" 0 "hookcmp 0." --version
 t "version command" 0 "(libbpf v1." version
+t "prog-run help: why xsk has no row" 0 "xsk has no row: its cost is the" prog-run --help
 out=$("$HC" version 2>&1 >/dev/full)
 rc=$?
 if [ "$rc" = 1 ] && grep -q "writing the output: No space left on device" <<<"$out"; then

@@ -15,6 +15,8 @@ if need man "man page renders without warnings"; then
 	# rst that did not parse is left as it was: "+-PCT*%", "*--max-rounds**"
 	out=$(MANWIDTH=200 man -l build/hookcmp.8 2>/dev/null | grep -nE '[^[:space:]]\*|\*[^[:space:]]')
 	check_eq "man page: no stray * or ** markup in the rendered text" "$out" ""
+	check "man page: why prog-run has no xsk row" grep -qF \
+		"xsk has no row: its cost is the AF_XDP ring" <(man -l build/hookcmp.8 2>/dev/null | tr -s ' \n' ' ')
 fi
 missing=
 for o in $(for c in "" gen bench "bench compare" "bench calibrate" prog-run cleanup status; do "$HC" $c --help 2>/dev/null; done |
