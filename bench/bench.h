@@ -62,6 +62,7 @@ struct bench_count {
 	__u64 seen; /* packets that reached the hook; forward: the sink */
 	__u64 passed; /* of those, let through; forward: to the DUT's stack */
 	__u64 dropped; /* dropped before it by the hook's own rings (AF_XDP) */
+	__u64 ring_full; /* of those, with its rx ring full (else: fill ring) */
 	__u64 dropped_dut; /* forward: dropped at the DUT, where dropped_at says */
 	/* Per CPU where the kind counts so (set cpus), into a caller's array. */
 	__u64 *cpu;
@@ -179,6 +180,8 @@ struct bench_round {
 	int round; /* 1-based */
 	int order; /* 0-based position in the round */
 	__u64 generated, seen, dropped_before;
+	/* of dropped_before: AF_XDP's rx ring full, its fill ring empty */
+	__u64 ring_full, fill_empty;
 	__u64 dropped_dut; /* forward: dropped on the way through the DUT */
 	__u64 passed; /* let through by the hook */
 	bool generated_known; /* --external: nothing says what was sent */

@@ -900,6 +900,7 @@ static void deltas(struct bench *b, struct bench_round *rd,
 	/* AF_XDP's rings drop before its logic too. */
 	rd->dropped_before =
 		bench_dropped(&rd->dev) + s1->c.dropped - s0->c.dropped;
+	bench_round_rings(rd, &s0->c, &s1->c);
 	rd->ethtool = n && e0 && e1 ? calloc(n, sizeof(__u64)) : NULL;
 	for (i = 0; rd->ethtool && i < n; i++)
 		rd->ethtool[i] = e1[i] - e0[i];

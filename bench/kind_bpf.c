@@ -89,6 +89,7 @@ static int bpf_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 	if (ret)
 		return ret;
 	c->dropped = s.dropped_before;
+	c->ring_full = s.ring_full;
 	c->seen = 0;
 	if (c->cpu && s.ncpu) {
 		int n = s.ncpu < b->env.ncpu ? s.ncpu : b->env.ncpu;

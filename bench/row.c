@@ -52,6 +52,41 @@ bool bench_round_accounted(const struct bench_row *r,
 	return rd->generated == rd->seen + rd->dropped_before + rd->dropped_dut;
 }
 
+void bench_round_rings(struct bench_round *rd, const struct bench_count *c0,
+		       const struct bench_count *c1)
+{
+	rd->ring_full = c1->ring_full - c0->ring_full;
+	rd->fill_empty =
+		c1->dropped - c1->ring_full - (c0->dropped - c0->ring_full);
+}
+
+const char *bench_round_drops(const struct bench_round *rd, char *buf,
+			      size_t size)
+{
+	__u64 rest = rd->dropped_before - rd->ring_full - rd->fill_empty;
+	size_t n;
+
+	buf[0] = '\0';
+	if (!rd->ring_full && !rd->fill_empty)
+		return buf;
+	snprintf(buf, size, ":");
+	if (rd->ring_full)
+		snprintf(buf + strlen(buf), size - strlen(buf),
+			 " %llu with AF_XDP's rx ring full,",
+			 (unsigned long long)rd->ring_full);
+	if (rd->fill_empty)
+		snprintf(buf + strlen(buf), size - strlen(buf),
+			 " %llu with its fill ring empty,",
+			 (unsigned long long)rd->fill_empty);
+	if (rest && rest <= rd->dropped_before)
+		snprintf(buf + strlen(buf), size - strlen(buf),
+			 " %llu at the device,", (unsigned long long)rest);
+	n = strlen(buf);
+	if (n && buf[n - 1] == ',')
+		buf[n - 1] = '\0';
+	return buf;
+}
+
 const char *bench_round_name(const struct bench_round *rd, char *buf,
 			     size_t size)
 {

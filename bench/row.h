@@ -15,6 +15,15 @@ void bench_round_free(struct bench_round *rd);
 /* Whether its frames add up: generated = seen + dropped (gen-only: none). */
 bool bench_round_accounted(const struct bench_row *r,
 			   const struct bench_round *rd);
+/* Which of AF_XDP's rings dropped what it did between two reads. */
+void bench_round_rings(struct bench_round *rd, const struct bench_count *c0,
+		       const struct bench_count *c1);
+/*
+ * Where the frames dropped before the hook went, for a reason: ": N with
+ * AF_XDP's rx ring full, ..." when a ring dropped any, else "".
+ */
+const char *bench_round_drops(const struct bench_round *rd, char *buf,
+			      size_t size);
 /* "round N", or "warm-up round" for round 0. */
 const char *bench_round_name(const struct bench_round *rd, char *buf,
 			     size_t size);

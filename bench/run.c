@@ -166,6 +166,8 @@ static int merge(struct bench *b, const struct bench_row *r,
 	acc->generated += v->generated;
 	acc->seen += v->seen;
 	acc->dropped_before += v->dropped_before;
+	acc->ring_full += v->ring_full;
+	acc->fill_empty += v->fill_empty;
 	acc->dropped_dut += v->dropped_dut;
 	acc->passed += v->passed;
 	acc->gen_cpu_ns += v->gen_cpu_ns;

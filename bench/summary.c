@@ -289,9 +289,10 @@ void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
 		       char *why, size_t size)
 {
 	unsigned long long n = 0;
-	char rn[32];
+	char rn[32], where[160];
 
 	bench_round_name(rd, rn, sizeof(rn));
+	bench_round_drops(rd, where, sizeof(where));
 	why[0] = '\0';
 	if (!bench_round_accounted(r, rd) && r->forward)
 		snprintf(
@@ -304,10 +305,10 @@ void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
 	else if (!bench_round_accounted(r, rd))
 		snprintf(
 			why, size,
-			"%s: generated %llu != seen %llu + dropped before %llu",
+			"%s: generated %llu != seen %llu + dropped before %llu%s",
 			rn, (unsigned long long)rd->generated,
 			(unsigned long long)rd->seen,
-			(unsigned long long)rd->dropped_before);
+			(unsigned long long)rd->dropped_before, where);
 	/* A DUT that drops what it takes is the row's fault, not the load's. */
 	else if (r->forward && (n = rd->dropped_dut))
 		snprintf(why, size, "%s: %llu dropped at the DUT (%s)", rn, n,
@@ -316,12 +317,12 @@ void bench_round_check(const struct bench_row *r, const struct bench_round *rd,
 		 rd->dropped_before > (1 - BENCH_SEEN_MIN) * rd->generated)
 		snprintf(
 			why, size,
-			"%s: the hook saw %llu of %llu frames (%llu dropped before it), under %g%%, too few for a cost",
+			"%s: the hook saw %llu of %llu frames (%llu dropped before it%s), under %g%%, too few for a cost",
 			rn,
 			(unsigned long long)(rd->generated -
 					     rd->dropped_before),
 			(unsigned long long)rd->generated,
-			(unsigned long long)rd->dropped_before,
+			(unsigned long long)rd->dropped_before, where,
 			BENCH_SEEN_MIN * 100);
 	else if (r->forward && (n = rd->passed))
 		snprintf(why, size,
@@ -346,7 +347,7 @@ static int device_sum(const struct bench_row *r, const struct bench_round *rd,
 	const char *what = rd->generated_known ? "generated" : "rx_packets";
 	__u64 want = rd->generated_known ? rd->generated : rd->dev.rx_packets;
 	__u64 got = rd->seen + rd->dropped_before;
-	char rx[40] = "", rn[32], a[32], o[96] = "";
+	char rx[40] = "", rn[32], a[32], o[96] = "", where[160];
 
 	bench_round_name(rd, rn, sizeof(rn));
 	if (r->drop && rd->passed) {
@@ -381,10 +382,11 @@ static int device_sum(const struct bench_row *r, const struct bench_round *rd,
 	if (rd->generated_known)
 		snprintf(rx, sizeof(rx), " (rx_packets %llu)",
 			 (unsigned long long)rd->dev.rx_packets);
-	snprintf(why, size, "%s: %s %llu != seen %llu + dropped before %llu%s",
-		 rn, what, (unsigned long long)want,
-		 (unsigned long long)rd->seen,
-		 (unsigned long long)rd->dropped_before, rx);
+	snprintf(why, size,
+		 "%s: %s %llu != seen %llu + dropped before %llu%s%s", rn, what,
+		 (unsigned long long)want, (unsigned long long)rd->seen,
+		 (unsigned long long)rd->dropped_before,
+		 bench_round_drops(rd, where, sizeof(where)), rx);
 	return 1;
 }
 

@@ -512,6 +512,7 @@ static int drain(struct bench *b, struct bench_row *r, struct bench_round *rd,
 			break;
 		rd->seen = c1->seen - c0->seen;
 		rd->dropped_before = d1 - d0;
+		bench_round_rings(rd, c0, c1);
 		rd->dropped_dut = c1->dropped_dut - c0->dropped_dut;
 		rd->passed = c1->passed - c0->passed;
 		if (bench_round_accounted(r, rd))

@@ -39,6 +39,7 @@ int hc_stats_read(int map_fd, struct hc_snap *s)
 		return -ENOMEM;
 	memset(s->c, 0, sizeof(s->c));
 	s->dropped_before = 0;
+	s->ring_full = 0;
 	s->ncpu = ncpu < HC_MAX_CPUS ? ncpu : HC_MAX_CPUS;
 	memset(s->cpu, 0, s->ncpu * sizeof(s->cpu[0]));
 	for (key = 0; key < HC_NR_STATS; key++) {

@@ -12,6 +12,7 @@ struct hc_snap {
 	struct hc_counter c[HC_NR_STATS];
 	/* Frames the hook's own rings dropped before the logic (AF_XDP). */
 	__u64 dropped_before;
+	__u64 ring_full; /* of those: the rx ring was full */
 	__u64 cpu[HC_MAX_CPUS]; /* packets per CPU, every class and verdict */
 	int ncpu;
 	double t; /* CLOCK_MONOTONIC seconds when read */

@@ -145,7 +145,7 @@ check_eq() {
 # at a busy DUT; a path check that got too few samples in its 10 s. A
 # test that needs such a row valid or checked says so in a SKIP line and
 # judges the rest; a row INVALID for any other reason still fails.
-LOAD_REASON='the hook saw [0-9]+ of [0-9]+ frames [(][0-9]+ dropped before it[)], under 95%|: [0-9]+ dropped at the DUT [(]'
+LOAD_REASON='the hook saw [0-9]+ of [0-9]+ frames [(][0-9]+ dropped before it(: [^)]+)?[)], under 95%|: [0-9]+ dropped at the DUT [(]'
 LOAD_UNCHECKED='^[0-9]+ samples, fewer than [0-9]+$'
 
 # load_skips NAME FILE: a SKIP line for each row of bench document FILE

@@ -400,9 +400,11 @@ static int xsk_read(const struct hc_run *r, struct hc_snap *s)
 
 	memset(s->c, 0, sizeof(s->c));
 	s->dropped_before = 0;
+	s->ring_full = 0;
 	for (i = 0; i < x->nq; i++) {
 		queue_stats(&x->q[i], &st);
 		s->dropped_before += st.rx_dropped + st.rx_ring_full;
+		s->ring_full += st.rx_ring_full;
 		for (k = 0; k < HC_NR_STATS; k++) {
 			const struct hc_counter *c = &x->q[i].c[k];
 
