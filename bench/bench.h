@@ -44,6 +44,7 @@
 #define BENCH_TOLERANCE 0.001 /* --dev: counts that agree within 0.1% */
 #define BENCH_WINDOWS 20 /* veth: short windows per row and round */
 #define BENCH_WINDOW_SECS 0.005 /* what the warm-up sizes them to */
+#define BENCH_PACE_SECS 1.0 /* the longest a paced window waits (topo.c) */
 #define BENCH_WINDOW_START 5000 /* packets per window in the warm-up */
 #define BENCH_VISITS 2 /* veth: turns per row and round */
 #define BENCH_CONTENDED 1.2 /* veth: a round this much over the row's fastest */
@@ -140,6 +141,13 @@ struct bench_kind {
 	 */
 	int (*runs)(struct bench *b, struct bench_row *r, __u64 *runs);
 	const char *counted;
+	/*
+	 * Its own threads take the frames from a ring after the generator's
+	 * call: each window ends once they have taken all it sent (topo.c),
+	 * so that its rings hold at most one window and its time holds their
+	 * work on its frames, not on the last window's.
+	 */
+	bool paced;
 };
 
 /* The stack's IPv4 receive: where frames not for the hooks end. */

@@ -63,4 +63,5 @@ const struct bench_kind bench_kind_xsk = {
 	.setup = xsk_setup,
 	.teardown = xsk_teardown,
 	.read = xsk_read,
+	.paced = true,
 };

@@ -554,12 +554,51 @@ static void window_add(struct bench_window *w, const struct edge *a,
 }
 
 /*
+ * A paced row's window ends when its threads have taken what was sent:
+ * seen + dropped before = sent since the visit began, or after
+ * BENCH_PACE_SECS, and then no more in the visit: frames lost where
+ * nothing counts them cost one wait, not one a window. It sleeps
+ * meanwhile: its reads and wake-ups (about one a window) are all it
+ * adds to the window's CPU time; the veth's drops are read only when the
+ * hook's counts stop short.
+ */
+struct pace {
+	__u64 base; /* seen + dropped before when the visit began */
+	__u64 veth; /* the veth's drops, as last read */
+	bool off; /* a wait timed out */
+};
+
+static int pace(struct bench *b, struct bench_row *r, struct pace *p,
+		__u64 sent)
+{
+	double end = hc_now() + BENCH_PACE_SECS;
+	struct bench_count c = {};
+	__u64 got, last = 0;
+	int ret;
+
+	while (!p->off) {
+		ret = r->kind->read(b, r, &c);
+		got = c.seen + c.dropped + p->veth - p->base;
+		if (ret || got >= sent)
+			return ret;
+		p->off = hc_now() > end;
+		if (got == last)
+			ret = gen_tx_dropped(b, &p->veth);
+		if (ret)
+			return ret;
+		last = got;
+		usleep(10);
+	}
+	return 0;
+}
+
+/*
  * The row's turn: short windows back to back, each the generator's call
- * and nothing else, each with its own time, so that the estimate can
- * take those the host did not slow (doc/methodology.md). perf is enabled
- * around them when this is --perf-row's turn. Split, the windows are the
- * DUT's NAPI time between edges, and its count: the last one takes what
- * the drain adds.
+ * and nothing else (a paced row's: and the wait for its threads), each
+ * with its own time, so that the estimate can take those the host did
+ * not slow (doc/methodology.md). perf is enabled around them when this
+ * is --perf-row's turn. Split, the windows are the DUT's NAPI time
+ * between edges, and its count: the last one takes what the drain adds.
  */
 static int timed(struct bench *b, struct bench_row *r, bool perf, bool dut,
 		 struct bench_round *rd, struct edge *e, struct hc_err *err)
@@ -567,12 +606,21 @@ static int timed(struct bench *b, struct bench_row *r, bool perf, bool dut,
 	/* ~40 KB each: what ran on which CPU, around every window */
 	static __thread struct bench_snap snap[2];
 	int n = b->visit.windows, ret, k = 0;
+	struct bench_count c = {};
+	struct pace p = {};
 	struct edge z;
 	__u64 sent;
 
 	rd->win = calloc(n, sizeof(*rd->win));
 	if (!rd->win)
 		return -ENOMEM;
+	if (r->kind->paced) {
+		ret = read_all(b, r, &c, &p.base);
+		if (ret)
+			return ret;
+		p.veth = p.base - c.dropped;
+		p.base += c.seen;
+	}
 	ret = perf ? hc_fault(err, "bench-perf") ?: bench_watch(b, true) :
 		     0;
 	if (ret)
@@ -586,6 +634,8 @@ static int timed(struct bench *b, struct bench_row *r, bool perf, bool dut,
 			      hc_gen_send(&b->net.gen, r->window_packets, &sent,
 					  &hc_stop_sig);
 		rd->generated += sent;
+		if (!ret && r->kind->paced)
+			ret = pace(b, r, &p, rd->generated);
 		if (ret)
 			break;
 		ret = edge(b, r, dut, &z);

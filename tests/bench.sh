@@ -1287,5 +1287,43 @@ test_scope() {
 	root_state_same "$name: nothing left behind"
 }
 
+# xsk_held OUT DELAY ARGS...: bench ARGS with each AF_XDP consumer held
+# off at its thread's start (the tests' pause) and let go DELAY seconds
+# after it says so; the JSON document into OUT.
+xsk_held() {
+	local out=$1 delay=$2 pid n=0 k
+	shift 2
+	HOOKCMP_PAUSE_AT=xsk-rx "$HC" bench "$@" -o "$out" >"$T/xsk.out" 2>"$T/xsk.err" &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		k=$(grep -c "paused at step 'xsk-rx'" "$T/xsk.err")
+		if [ "$k" -gt "$n" ]; then
+			sleep "$delay"
+			kill -USR1 $pid 2>/dev/null
+			n=$k
+		fi
+		sleep 0.01
+	done
+	wait $pid
+}
+
+# AF_XDP's rings: a consumer held off while the first window comes loses
+# nothing, as bench waits for it before the next (1 s at most); held off
+# past that, the windows after overflow its rx ring, which the row's
+# reason names, with the count.
+test_xsk_rings() {
+	local name="bench xsk rings" f="$T/xsk.json"
+	xsk_held "$f" 0.3 --hooks xsk-l4 --rounds 2 --window-packets 4096 --no-path-check
+	check "$name: held off 0.3 s: every frame at the hook, none dropped before it" jq_true \
+		'.rows[] | select(.name == "xsk-l4") | .valid and
+		 all(.rounds[]; .dropped_before == 0 and .seen == .generated)' "$f"
+	xsk_held "$f" 2 --hooks xsk-l4 --rounds 1 --visits 1 --window-packets 4096 --no-path-check
+	check "$name: held off 2 s: INVALID, naming the rx ring and its drops" jq_true \
+		'.rows[] | select(.name == "xsk-l4") | (.valid | not) and .rounds[0].dropped_before > 0 and
+		 (.reason | test("^round 1: .*dropped before[^:]*: [0-9]+ with AF_XDP.s rx ring full([),]|$)")) and
+		 (.reason | capture("(?<n>[0-9]+) with AF_XDP").n | tonumber) == .rounds[0].dropped_before' "$f"
+	root_state_same "$name: nothing left behind"
+}
+
 # tests/bench.sh [NAME...]: these tests, or all of them (tests/lib.sh).
 run_tests "$@"
