@@ -89,20 +89,20 @@ test_two_queues() {
 		--queue 1
 }
 
-# A full ring: the thread holds off while 5000 frames come; the ring takes
+# A full ring: the thread holds off while 12000 frames come; the ring takes
 # what it holds, the rest is dropped before the hook and counted.
 test_ring_full() {
 	local name="xsk ring full"
 	topo_up || { fail "$name: topology"; return; }
 	snapshot >"$T/before"
 	if HOOKCMP_PAUSE_AT=xsk-rx hc_start -n "$D" --hook xsk -j -i 0 "$DEV"; then
-		"$HC" gen -n "$G" hcg -c 5000 >/dev/null 2>&1
+		"$HC" gen -n "$G" hcg -c 12000 >/dev/null 2>&1
 		sleep 0.2
 		hc_stop INT
 		check "$name: the ring dropped some ($(summary | jq -c .xsk.dropped_before))" \
 			jq_true '.xsk.rx_ring_full > 0 and .xsk.dropped_before == .xsk.rx_ring_full + .xsk.rx_dropped' <<<"$(summary)"
 		check_eq "$name: seen + dropped before the hook = sent" \
-			"$(summary | jq '.total.packets + .xsk.dropped_before')" 5000
+			"$(summary | jq '.total.packets + .xsk.dropped_before')" 12000
 	else
 		fail "$name: hookcmp did not attach"
 	fi

@@ -49,11 +49,15 @@ static struct xsk_cfg *cfg(const struct hc_run *r)
 	return HC_CFG(r, struct xsk_cfg);
 }
 
-/* Twice libxdp's default rings: a consumer held off for a few ms loses
- * nothing at a few Mpps. 32 MiB of umem per queue. */
-#define NUM_FRAMES 8192
+/*
+ * Four times libxdp's default rx ring: a consumer held off for a few ms
+ * loses nothing at a few Mpps, and bench's window (5 ms of its slowest
+ * row) fits whole. Twice as many frames, so that the fill ring never
+ * runs dry before the rx ring is full. 64 MiB of umem per queue.
+ */
+#define NUM_FRAMES 16384
 #define FRAME_SIZE XSK_UMEM__DEFAULT_FRAME_SIZE
-#define RX_SIZE 4096
+#define RX_SIZE 8192
 #define BATCH 64
 #define XSK_THREAD "hookcmp-xsk" /* and the queue */
 
