@@ -565,31 +565,27 @@ static void window_add(struct bench_window *w, const struct edge *a,
 struct pace {
 	__u64 base; /* seen + dropped before when the visit began */
 	__u64 veth; /* the veth's drops, as last read */
-	bool off; /* a wait timed out */
+	bool off; /* a wait timed out, or a read failed */
 };
 
-static int pace(struct bench *b, struct bench_row *r, struct pace *p,
-		__u64 sent)
+static void pace(struct bench *b, struct bench_row *r, struct pace *p,
+		 __u64 sent)
 {
 	double end = hc_now() + BENCH_PACE_SECS;
 	struct bench_count c = {};
 	__u64 got, last = 0;
-	int ret;
 
+	/* A failed read stops it; the drain's says why. */
 	while (!p->off) {
-		ret = r->kind->read(b, r, &c);
+		p->off = r->kind->read(b, r, &c) != 0;
 		got = c.seen + c.dropped + p->veth - p->base;
-		if (ret || got >= sent)
-			return ret;
-		p->off = hc_now() > end;
-		if (got == last)
-			ret = gen_tx_dropped(b, &p->veth);
-		if (ret)
-			return ret;
+		if (p->off || got >= sent)
+			return;
+		p->off = hc_now() > end ||
+			 (got == last && gen_tx_dropped(b, &p->veth));
 		last = got;
 		usleep(10);
 	}
-	return 0;
 }
 
 /*
@@ -601,26 +597,18 @@ static int pace(struct bench *b, struct bench_row *r, struct pace *p,
  * between edges, and its count: the last one takes what the drain adds.
  */
 static int timed(struct bench *b, struct bench_row *r, bool perf, bool dut,
-		 struct bench_round *rd, struct edge *e, struct hc_err *err)
+		 struct bench_round *rd, struct edge *e, struct pace *p,
+		 struct hc_err *err)
 {
 	/* ~40 KB each: what ran on which CPU, around every window */
 	static __thread struct bench_snap snap[2];
 	int n = b->visit.windows, ret, k = 0;
-	struct bench_count c = {};
-	struct pace p = {};
 	struct edge z;
 	__u64 sent;
 
 	rd->win = calloc(n, sizeof(*rd->win));
 	if (!rd->win)
 		return -ENOMEM;
-	if (r->kind->paced) {
-		ret = read_all(b, r, &c, &p.base);
-		if (ret)
-			return ret;
-		p.veth = p.base - c.dropped;
-		p.base += c.seen;
-	}
 	ret = perf ? hc_fault(err, "bench-perf") ?: bench_watch(b, true) :
 		     0;
 	if (ret)
@@ -635,7 +623,7 @@ static int timed(struct bench *b, struct bench_row *r, bool perf, bool dut,
 					  &hc_stop_sig);
 		rd->generated += sent;
 		if (!ret && r->kind->paced)
-			ret = pace(b, r, &p, rd->generated);
+			pace(b, r, p, rd->generated);
 		if (ret)
 			break;
 		ret = edge(b, r, dut, &z);
@@ -718,6 +706,7 @@ static int veth_measure(struct bench *b, struct bench_row *r,
 	bool dut = b->opt.cpu_mode == BENCH_SPLIT && !r->kind->generator;
 	struct hc_err rerr = {};
 	struct edge e, z;
+	struct pace p;
 	__u64 d0 = 0;
 	int ret;
 
@@ -731,7 +720,9 @@ static int veth_measure(struct bench *b, struct bench_row *r,
 		bench_row_fail(r, "reading its counters", ret, &rerr);
 		return 0;
 	}
-	ret = timed(b, r, perf, dut, rd, &e, err);
+	/* what the visit began with: the veth's drops and the hook's */
+	p = (struct pace){ .base = c0.seen + d0, .veth = d0 - c0.dropped };
+	ret = timed(b, r, perf, dut, rd, &e, &p, err);
 	if (ret)
 		return ret;
 	ret = drain(b, r, rd, &c0, &c1, d0);
