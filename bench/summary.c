@@ -168,9 +168,12 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 	s->variant.mde_ns = s->variant.mde_pct = NAN;
 	s->mpps_med = s->mpps_min = s->mpps_max = s->drift = NAN;
 	s->ns_loaded = s->delta_median = s->base.mde_ns = s->base.mde_pct = NAN;
-	for (i = 0; i < r->nrd; i++)
+	for (i = 0; i < r->nrd; i++) {
 		s->contended += r->rd[i].contended;
-	if (!x || !flag)
+		s->excluded += r->rd[i].nexcluded;
+	}
+	/* An INVALID row's numbers are not its cost: it has none. */
+	if (!x || !flag || r->reason[0])
 		goto out;
 
 	/* A round with no rate (--dev: none in its steady part) has none. */
@@ -185,12 +188,9 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 	st_range(x, n, &lo, &hi);
 	s->drift = hi / lo;
 
-	n = 0;
-	for (i = 0; i < r->nrd; i++) {
-		s->excluded += r->rd[i].nexcluded;
+	for (i = 0, n = 0; i < r->nrd; i++)
 		if (!isnan(r->rd[i].ns))
 			x[n++] = r->rd[i].ns;
-	}
 	s->n = n;
 	/* Unpaired costs carry the machine's positive noise: not symmetric. */
 	st_median_ci(x, n, BENCH_LEVEL, &s->ns);

@@ -8,6 +8,8 @@
 #include "diff.h"
 #include "path.h"
 #include "plan.h"
+#include "report.h"
+#include "row.h"
 #include "scope.h"
 #include "statistics.h"
 #include "summary.h"
@@ -2305,6 +2307,164 @@ static void test_jparse(void)
 		 "jparse: depth is bounded (%s)", why);
 }
 
+/* ---- the report of rows made up here: text, JSON and CSV ---- */
+
+static const struct bench_scenario test_scen = { .name = "test",
+						 .baseline = "nothing" };
+
+/* b's report in one output (0 text, 1 JSON, 2 CSV), to be freed. */
+static char *render(struct bench *b, int mode)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	b->rows.scen = &test_scen;
+	b->net.topo = b->net.topo ?: &bench_topo_veth;
+	if (mode == 1)
+		bench_report_json(b, f);
+	else if (mode == 2)
+		bench_report_csv(b, f);
+	else
+		bench_report_text(b, f);
+	fclose(f);
+	return buf;
+}
+
+/* The line of text that begins with name, its end cut; "" if none. */
+static const char *text_line(const char *text, const char *name, char *buf,
+			     size_t size)
+{
+	const char *s;
+	size_t n = strlen(name);
+
+	buf[0] = '\0';
+	for (s = text; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
+		if (!strncmp(s, name, n) && s[n] == ' ') {
+			snprintf(buf, size, "%.*s", (int)strcspn(s, "\n"), s);
+			break;
+		}
+	return buf;
+}
+
+/* The JSON report's row of that name. */
+static const struct jp *json_row(const struct jp *doc, const char *name)
+{
+	const struct jp *rows = jp_get(doc, "rows");
+	int i;
+
+	for (i = 0; rows && i < rows->n; i++)
+		if (!strcmp(jp_str(&rows->kid[i], "name", ""), name))
+			return &rows->kid[i];
+	return NULL;
+}
+
+/* Whether the row's member key is null, or with sub its member sub is. */
+static bool json_null(const struct jp *row, const char *key, const char *sub)
+{
+	const struct jp *v = row ? jp_get(row, key) : NULL;
+
+	if (v && sub)
+		v = jp_get(v, sub);
+	return v && v->type == JP_NULL;
+}
+
+/* The CSV field of column col in the line of row name; "?" if none. */
+static const char *csv_field(const char *csv, const char *name, const char *col,
+			     char *buf, size_t size)
+{
+	char want[64];
+	const char *line, *s;
+	int i, k = -1;
+
+	snprintf(buf, size, "?");
+	for (i = 0, s = csv; *s && *s != '\n'; i++) {
+		size_t n = strcspn(s, ",\n");
+
+		if (n == strlen(col) && !strncmp(s, col, n))
+			k = i;
+		s += n + (s[n] == ',');
+	}
+	snprintf(want, sizeof(want), "\n\"%s\",", name);
+	line = strstr(csv, want);
+	if (k < 0 || !line)
+		return buf;
+	for (s = line + 1, i = 0; i < k; i++)
+		s += strcspn(s, ",\n") + 1;
+	snprintf(buf, size, "%.*s", (int)strcspn(s, ",\n"), s);
+	return buf;
+}
+
+/*
+ * An INVALID row has no estimates: its rounds' absurd numbers (a cost
+ * of 1.58 s a packet) are neither in the table ("-") nor in the JSON
+ * (null) nor in the CSV (empty).
+ */
+static void test_report_invalid(void)
+{
+	double gen[8], base[8], bad[8];
+	struct bench *b = calloc(1, sizeof(*b));
+	struct bench_row *r;
+	char *text, *csv, line[512], f[64], v[64];
+	struct jp *doc;
+	const struct jp *jr;
+	size_t at;
+	int k;
+
+	for (k = 0; k < 8; k++) {
+		gen[k] = 20;
+		base[k] = 5;
+		bad[k] = 1e3 / 1.58e9;
+	}
+	b->opt.cpu_mode = BENCH_INLINE;
+	fake_row(b, "gen-only", &gen_kind, -1, gen, 8);
+	fake_row(b, "nothing", &hook_kind, 1, base, 8);
+	r = fake_row(b, "bad", &hook_kind, 1, bad, 8);
+	bench_row_invalid(r, "round 3: no packets in the window");
+	bench_summarize(b);
+	t_result(isnan(r->sum.ns.median) && isnan(r->sum.base.delta.median) &&
+			 isnan(r->sum.base.ratio.median) &&
+			 isnan(r->sum.mpps_med),
+		 "invalid: no estimates (ns %g, delta %g, ratio %g, Mpps %g)",
+		 r->sum.ns.median, r->sum.base.delta.median,
+		 r->sum.base.ratio.median, r->sum.mpps_med);
+	text = render(b, 0);
+	text_line(text, "bad", line, sizeof(line));
+	at = strstr(line, "INVALID: round 3: no packets") ?
+		     strstr(line, "INVALID") - line :
+		     0;
+	t_result(at && strcspn(line, "0123456789") >= at,
+		 "invalid: the table says why and prints no number: %s", line);
+	doc = parsed(render(b, 1));
+	jr = json_row(doc, "bad");
+	t_result(jr && json_null(jr, "ns", "median") &&
+			 json_null(jr, "delta_ns", "median") &&
+			 json_null(jr, "ratio", "median") &&
+			 json_null(jr, "mpps", "median") &&
+			 json_null(jr, "mde_ns", NULL) &&
+			 !strcmp(jp_str(jr, "reason", ""),
+				 "round 3: no packets in the window"),
+		 "invalid: JSON null, with the reason");
+	csv = render(b, 2);
+	t_result(
+		!strcmp(csv_field(csv, "bad", "ns_median", f, sizeof(f)), "") &&
+			!strcmp(csv_field(csv, "bad", "ratio_median", line,
+					  sizeof(line)),
+				"") &&
+			strcmp(csv_field(csv, "nothing", "ns_median", v,
+					 sizeof(v)),
+			       "?") &&
+			v[0],
+		"invalid: CSV empty (ns_median '%s'), the valid row's not ('%s')",
+		f, v);
+	jp_free(doc);
+	free(csv);
+	free(text);
+	free_rows(b);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--coverage")) {
@@ -2344,6 +2504,7 @@ int main(int argc, char **argv)
 	test_window_check();
 	test_scope_cpus();
 	test_summary_excluded();
+	test_report_invalid();
 	test_boot();
 	test_path_judge();
 	test_jparse();
