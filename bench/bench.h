@@ -251,6 +251,7 @@ struct bench_sum {
 	double drift; /* max/min of the time per packet over the rounds */
 	bool gen_bound; /* split: the hook ran as fast as the generator */
 	struct bench_vs variant; /* a variant's, against its own row (vbase) */
+	char unusable[128]; /* too few rounds with a cost: why, no estimates */
 };
 
 /* A row's path check. */

@@ -384,20 +384,19 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 			const struct bench_row *r)
 {
 	const struct bench_sum *s = &r->sum;
-	const char *flags[8];
+	const char *flags[8], *why = bench_row_void(r);
 	int nf = bench_flags(b, r, flags, 8), i;
 	char valid[320], delta[64], ratio[64], cpus[160];
 	size_t len;
 
 	hc_pr_str(p, HC_PR_ALL, "name", "row", -22, r->name);
-	hc_pr_bool(p, HC_PR_DATA, "valid", NULL, 0,
-		   !r->reason[0] && !r->unverified[0]);
+	hc_pr_bool(p, HC_PR_DATA, "valid", NULL, 0, !why && !r->unverified[0]);
 	hc_pr_str(p, HC_PR_DATA, "status", NULL, 0,
-		  r->reason[0]	   ? "invalid" :
+		  why		   ? "invalid" :
 		  r->unverified[0] ? "unverified" :
 				     "valid");
 	hc_pr_str(p, HC_PR_DATA, "reason", NULL, 0,
-		  r->reason[0]	   ? r->reason :
+		  why		   ? why :
 		  r->unverified[0] ? r->unverified :
 				     NULL);
 	hc_pr_list(p, HC_PR_DATA, "flags", flags, nf);
@@ -463,10 +462,10 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 			  cpu_text(&b->env, r, cpus, sizeof(cpus)));
 
 	len = snprintf(valid, sizeof(valid), "%s%s",
-		       r->reason[0]	? "INVALID: " :
+		       why		? "INVALID: " :
 		       r->unverified[0] ? "unverified: " :
 					  "yes",
-		       r->reason[0] ? r->reason : r->unverified);
+		       why ?: r->unverified);
 	for (i = 0; i < nf && len < sizeof(valid); i++) {
 		len += snprintf(valid + len, sizeof(valid) - len, "%s",
 				i ? ", " : " (");

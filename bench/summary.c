@@ -175,9 +175,24 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 	/* An INVALID row's numbers are not its cost: it has none. */
 	if (!x || !flag || r->reason[0])
 		goto out;
+	/*
+	 * A run long enough for intervals whose row lost rounds (contended,
+	 * excluded) below the fewest an interval takes: the rest are no
+	 * estimate of the row. A shorter run keeps its medians, without
+	 * intervals (the table says).
+	 */
+	for (i = 0, n = 0; i < r->nrd; i++)
+		n += !isnan(r->rd[i].ns);
+	if (r->nrd >= st_min_n(BENCH_LEVEL) && n < st_min_n(BENCH_LEVEL)) {
+		snprintf(
+			s->unusable, sizeof(s->unusable),
+			"valid in %d of %d rounds, fewer than the %d an interval needs",
+			n, r->nrd, st_min_n(BENCH_LEVEL));
+		goto out;
+	}
 
 	/* A round with no rate (--dev: none in its steady part) has none. */
-	for (i = 0; i < r->nrd; i++)
+	for (i = 0, n = 0; i < r->nrd; i++)
 		if (!isnan(r->rd[i].mpps))
 			x[n++] = r->rd[i].mpps;
 	s->mpps_med = st_median(x, n);
@@ -402,6 +417,13 @@ int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
 	if (ret && rd->cause[0] && n < size)
 		snprintf(why + n, size - n, "; %s", rd->cause);
 	return ret;
+}
+
+const char *bench_row_void(const struct bench_row *r)
+{
+	return r->reason[0]	  ? r->reason :
+	       r->sum.unusable[0] ? r->sum.unusable :
+				    NULL;
 }
 
 bool bench_disagrees(const struct bench_rows *rows, const struct bench_row *r)

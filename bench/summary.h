@@ -27,6 +27,11 @@ int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
 /* Per-round costs, estimates and flags of every row. */
 void bench_summarize(struct bench *b);
 /*
+ * Why r has no estimates, and is INVALID: its reason, or too few rounds
+ * with a cost for an interval (bench_summarize); NULL: it has them.
+ */
+const char *bench_row_void(const struct bench_row *r);
+/*
  * The row's unpaired cost and its paired delta against the baseline
  * differ in sign: the machine's speed moved between the rows' windows.
  */

@@ -2465,6 +2465,85 @@ static void test_report_invalid(void)
 	free_rows(b);
 }
 
+/*
+ * A row with a cost in 2 of 30 rounds (28 contended) has no estimates
+ * and says why, as INVALID; with 6 of 30, the fewest an interval takes,
+ * it has its interval; a run of 3 rounds, too few for any interval,
+ * keeps its median (of 2) without one, as before.
+ */
+static void test_report_few_rounds(void)
+{
+	static struct bench_window w;
+	double gen[30], base[30], row[30];
+	struct bench *b = calloc(1, sizeof(*b));
+	struct bench_row *few, *six, *r3;
+	char *text, line[512];
+	const struct jp *jr;
+	struct jp *doc;
+	int k;
+
+	for (k = 0; k < 30; k++) {
+		gen[k] = 20;
+		base[k] = 5;
+		row[k] = 4;
+	}
+	b->opt.cpu_mode = BENCH_INLINE;
+	fake_row(b, "gen-only", &gen_kind, -1, gen, 30);
+	fake_row(b, "nothing", &hook_kind, 1, base, 30);
+	few = fake_row(b, "xsk-none", &hook_kind, 1, row, 30);
+	six = fake_row(b, "six", &hook_kind, 1, row, 30);
+	for (k = 0; k < 30; k++) {
+		few->rd[k].win = six->rd[k].win = &w;
+		if (k >= 2)
+			few->rd[k].pkt_ns *= 1.45; /* the host's slow state */
+		if (k >= 6)
+			six->rd[k].pkt_ns *= 1.45;
+	}
+	bench_summarize(b);
+	CHECK_STR(bench_row_void(few) ?: "(none)",
+		  "valid in 2 of 30 rounds, fewer than the 6 an interval needs",
+		  "few rounds: the row says why it has no estimates");
+	t_result(isnan(few->sum.ns.median) &&
+			 isnan(few->sum.base.delta.median) &&
+			 isnan(few->sum.mpps_med),
+		 "few rounds: no estimates (ns %g, delta %g, Mpps %g)",
+		 few->sum.ns.median, few->sum.base.delta.median,
+		 few->sum.mpps_med);
+	t_result(!bench_row_void(six) && !isnan(six->sum.base.delta.lo),
+		 "few rounds: 6 of 30 have an interval (%s, delta lo %g)",
+		 bench_row_void(six) ?: "", six->sum.base.delta.lo);
+	text = render(b, 0);
+	text_line(text, "xsk-none", line, sizeof(line));
+	t_result(strstr(line, "INVALID: valid in 2 of 30 rounds") &&
+			 strcspn(line, "0123456789") >=
+				 (size_t)(strstr(line, "INVALID") - line),
+		 "few rounds: the table says INVALID and why, no number: %s",
+		 line);
+	doc = parsed(render(b, 1));
+	jr = json_row(doc, "xsk-none");
+	t_result(jr && !strcmp(jp_str(jr, "status", ""), "invalid") &&
+			 strstr(jp_str(jr, "reason", ""), "2 of 30") &&
+			 json_null(jr, "ns", "median"),
+		 "few rounds: JSON status invalid, the reason, ns null");
+	jp_free(doc);
+	free(text);
+	free_rows(b);
+
+	b = calloc(1, sizeof(*b));
+	b->opt.cpu_mode = BENCH_INLINE;
+	fake_row(b, "gen-only", &gen_kind, -1, gen, 3);
+	fake_row(b, "nothing", &hook_kind, 1, base, 3);
+	r3 = fake_row(b, "r3", &hook_kind, 1, row, 3);
+	r3->rd[1].pkt_ns = NAN; /* excluded */
+	bench_summarize(b);
+	t_result(
+		!bench_row_void(r3) && near(r3->sum.ns.median, 200, 1e-9) &&
+			isnan(r3->sum.ns.lo),
+		"few rounds: --rounds 3, 2 with a cost, keeps its median (%g), no interval (%s)",
+		r3->sum.ns.median, bench_row_void(r3) ?: "");
+	free_rows(b);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--coverage")) {
@@ -2505,6 +2584,7 @@ int main(int argc, char **argv)
 	test_scope_cpus();
 	test_summary_excluded();
 	test_report_invalid();
+	test_report_few_rounds();
 	test_boot();
 	test_path_judge();
 	test_jparse();
