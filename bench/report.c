@@ -310,21 +310,36 @@ static int by_delta(const void *a, const void *b)
 	return x > y ? -1 : x < y;
 }
 
-/* A profiled function: its name, ns/pkt, delta [interval], on the path. */
-static void profile_fn(struct hc_pr *p, const struct bench_prof_fn *fn)
+/* v as fmt says, or "-" when there is none (never "nan"). */
+static const char *num(char *buf, size_t size, const char *fmt, double v)
 {
-	char ci[64] = "";
+	if (!isfinite(v))
+		return "-";
+	snprintf(buf, size, fmt, v);
+	return buf;
+}
+
+/*
+ * A profiled function: its name, ns/pkt, with delta its delta [interval]
+ * ("-" without pairs), on the path.
+ */
+static void profile_fn(struct hc_pr *p, const struct bench_prof_fn *fn,
+		       bool delta)
+{
+	char ci[64] = "", ns[32], d[32];
 
 	if (!isnan(fn->delta.lo))
 		snprintf(ci, sizeof(ci), " [%+.1f, %+.1f]", fn->delta.lo,
 			 fn->delta.hi);
 	hc_pr_open(p, HC_PR_JSON, NULL, '{');
 	hc_pr_fstr(p, HC_PR_TEXT | HC_PR_JSON, "sym", "  %-40s", fn->name);
-	hc_pr_fnum(p, HC_PR_TEXT | HC_PR_JSON, "ns", " %8.1f", fn->ns);
-	hc_pr_fnum(p, HC_PR_TEXT | HC_PR_JSON, "delta_ns", " %+9.1f",
-		   fn->delta.median);
+	hc_pr_fnum(p, HC_PR_JSON, "ns", NULL, fn->ns);
+	hc_pr_text(p, " %8s", num(ns, sizeof(ns), "%.1f", fn->ns));
+	hc_pr_fnum(p, HC_PR_JSON, "delta_ns", NULL, fn->delta.median);
 	/* text: the interval as one column, blank without one */
-	hc_pr_text(p, "%-20s", ci);
+	if (delta)
+		hc_pr_text(p, " %9s%-20s",
+			   num(d, sizeof(d), "%+.1f", fn->delta.median), ci);
 	hc_pr_open(p, HC_PR_JSON, "ci", '[');
 	hc_pr_fnum(p, HC_PR_JSON, NULL, NULL, fn->delta.lo);
 	hc_pr_fnum(p, HC_PR_JSON, NULL, NULL, fn->delta.hi);
@@ -346,7 +361,10 @@ static void profile_row(struct hc_pr *p, const struct bench *b,
 		r->base >= 0 ? &b->rows.row[r->base] : NULL;
 	int k, n = r->npfn < (int)b->opt.profile_top ? r->npfn :
 						       (int)b->opt.profile_top;
+	/* the baseline is the reference: no delta of its own, nor gen-only's */
+	bool delta = base && base != r;
 	const struct bench_prof_fn **by;
+	char v[5][32];
 
 	/* text says them in a sentence, in its own order */
 	hc_pr_fnum(p, HC_PR_JSON, "profile_ns", NULL, r->prof_ns);
@@ -356,16 +374,19 @@ static void profile_row(struct hc_pr *p, const struct bench *b,
 	hc_pr_fnum(p, HC_PR_JSON, "profile_clock_ns", NULL, r->prof_clock);
 	hc_pr_text(
 		p,
-		"\nprofile %s: %.1f ns/pkt in its samples, %.1f by the task clocks of the same windows; the timed windows: %.1f (its cost, less gen-only's: %.1f), sampling added %+.1f%%\n",
-		r->name, r->prof_ns, r->prof_clock, r->prof_timed,
-		r->sum.ns.median, r->prof_over * 100);
-	hc_pr_text(p, "  %-40s %8s %9s%-20s\n", "function", "ns/pkt", "delta",
-		   base && base != r ? " vs baseline [95%]" : "");
+		"\nprofile %s: %s ns/pkt in its samples, %s by the task clocks of the same windows; the timed windows: %s (its cost, less gen-only's: %s), sampling added %s\n",
+		r->name, num(v[0], 32, "%.1f", r->prof_ns),
+		num(v[1], 32, "%.1f", r->prof_clock),
+		num(v[2], 32, "%.1f", r->prof_timed),
+		num(v[3], 32, "%.1f", r->sum.ns.median),
+		num(v[4], 32, "%+.1f%%", r->prof_over * 100));
+	hc_pr_text(p, "  %-40s %8s%s\n", "function", "ns/pkt",
+		   delta ? "     delta vs baseline [95%]" : "");
 	hc_pr_open(p, HC_PR_JSON, "profile", '[');
 	for (k = 0; k < n; k++)
-		profile_fn(p, &r->pfn[k]);
+		profile_fn(p, &r->pfn[k], delta);
 	hc_pr_close(p, HC_PR_JSON, ']');
-	if (p->mode != HC_PR_TEXT || !base || base == r)
+	if (p->mode != HC_PR_TEXT || !delta)
 		return;
 	by = malloc(r->npfn * sizeof(*by));
 	if (!by)
@@ -375,7 +396,7 @@ static void profile_row(struct hc_pr *p, const struct bench *b,
 	qsort(by, r->npfn, sizeof(*by), by_delta);
 	hc_pr_text(p, "  against %s, the largest differences:\n", base->name);
 	for (k = 0; k < n; k++)
-		profile_fn(p, by[k]);
+		profile_fn(p, by[k], true);
 	free(by);
 }
 

@@ -292,6 +292,9 @@ test_profile() {
 		     any(.profile[]; .path))' "$f"
 	check "bench --profile: a section per row" grep -qE "^profile $TC: [0-9.]+ ns/pkt in its samples" "$T/prof.out"
 	check "bench --profile: the differential view" grep -q "^  against xdp-native, the largest differences:" "$T/prof.out"
+	check "bench --profile: no nan in the text" not grep -qiw "nan" "$T/prof.out"
+	check "bench --profile: the baseline's section has no delta" \
+		not grep -q delta <(grep -A1 "^profile xdp-native:" "$T/prof.out")
 	check_eq "bench --profile-top without --profile" \
 		"$("$HC" bench --profile-top 3 >/dev/null 2>&1; echo $?)" 2
 	root_state_same "bench --profile: nothing left behind"

@@ -2544,6 +2544,70 @@ static void test_report_few_rounds(void)
 	free_rows(b);
 }
 
+/*
+ * --profile: the baseline's section and gen-only's have no delta (the
+ * baseline is the reference; gen-only has none to compare with), a
+ * function of a row without pairs has "-", and no "nan" anywhere.
+ */
+static void test_report_profile(void)
+{
+	double gen[8], base[8], row[8];
+	struct bench *b = calloc(1, sizeof(*b));
+	struct bench_prof_fn fg[1] = { { "gen_fn", 10, { NAN, NAN, NAN } } },
+			     fb[1] = { { "base_fn", 20, { NAN, NAN, NAN } } },
+			     fr[2] = { { "row_fn", 30, { 5, 4, 6 } },
+				       { "row_only", 7, { NAN, NAN, NAN } } };
+	struct bench_row *g, *bl, *r;
+	char *text, *json, *sec;
+	int k;
+
+	for (k = 0; k < 8; k++) {
+		gen[k] = 20;
+		base[k] = 5;
+		row[k] = 4;
+	}
+	b->opt.cpu_mode = BENCH_INLINE;
+	b->opt.profile = true;
+	b->opt.profile_top = 5;
+	g = fake_row(b, "gen-only", &gen_kind, -1, gen, 8);
+	bl = fake_row(b, "nothing", &hook_kind, 1, base, 8);
+	r = fake_row(b, "row", &hook_kind, 1, row, 8);
+	bench_summarize(b);
+	g->pfn = fg, bl->pfn = fb, r->pfn = fr;
+	g->npfn = bl->npfn = 1;
+	r->npfn = 2;
+	g->prof_ns = bl->prof_ns = r->prof_ns = 50;
+	g->prof_clock = bl->prof_clock = r->prof_clock = 50;
+	g->prof_timed = bl->prof_timed = r->prof_timed = 40;
+	g->prof_over = bl->prof_over = 0.25;
+	r->prof_over = NAN; /* no timed window to compare with */
+	text = render(b, 0);
+	json = render(b, 1);
+	t_result(!strcasestr(text, "nan") && !strcasestr(json, "nan"),
+		 "profile: no nan in the text nor the JSON");
+	sec = strstr(text, "profile nothing:");
+	t_result(sec && strstr(sec, "profile row:") &&
+			 !memmem(sec, strstr(sec, "profile row:") - sec,
+				 "delta", 5),
+		 "profile: the baseline's section has no delta column");
+	sec = strstr(text, "profile gen-only:");
+	t_result(sec && strstr(sec, "profile nothing:") &&
+			 !memmem(sec, strstr(sec, "profile nothing:") - sec,
+				 "delta", 5),
+		 "profile: gen-only's section has no delta column");
+	sec = strstr(text, "profile row:");
+	if (!t_result(sec && strstr(sec, "delta vs baseline") &&
+			      strstr(sec, "+5.0 [+4.0, +6.0]") &&
+			      strstr(sec, "row_only") &&
+			      strstr(strstr(sec, "row_only"), "       -"),
+		      "profile: the row's section has deltas, - where none"))
+		printf("%s", text);
+	g->pfn = bl->pfn = r->pfn = NULL;
+	free(text);
+	free(json);
+	free_rows(b);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--coverage")) {
@@ -2585,6 +2649,7 @@ int main(int argc, char **argv)
 	test_summary_excluded();
 	test_report_invalid();
 	test_report_few_rounds();
+	test_report_profile();
 	test_boot();
 	test_path_judge();
 	test_jparse();
