@@ -147,7 +147,7 @@ static void row_columns(struct hc_pr *p, const struct bench_cmp_row *r)
 	hc_pr_num(p, HC_PR_ALL, "between_runs_pct", "between %", 9, 2,
 		  r->between_pct);
 	hc_pr_num(p, HC_PR_DATA, "i2", NULL, 0, 2, r->i2);
-	hc_pr_str(p, HC_PR_ALL, "why", "", 0, r->why[0] ? r->why : NULL);
+	hc_pr_str(p, HC_PR_ALL, "why", "why", 0, r->why[0] ? r->why : NULL);
 }
 
 static void side_json(struct hc_pr *p, const char *key,

@@ -158,6 +158,17 @@ t "bench compare: options after --" 0 "threshold 10%: 0 rows slower past it" \
 # shellcheck disable=SC2086
 t "bench compare: a shift of the machine fails no threshold" 0 "threshold 2%: 0 rows" \
 	bench compare --threshold 2 $OLD -- "$CT/shift1.json" "$CT/shift2.json" "$CT/shift3.json"
+# Every column of the table has a header over it, the last (why) too.
+out=$("$HC" bench compare "$CT/old1.json" "$CT/slow1.json" 2>&1)
+head=$(grep -m1 '^row ' <<<"$out")
+row=$(grep -m1 '^a ' <<<"$out")
+at=$(awk -v s="$row" 'BEGIN { print index(s, "one run a side") }')
+if [ "$at" -gt 1 ] && [ "${head:$((at - 1))}" = why ]; then
+	echo "PASS cli: bench compare: the why column has its header"
+else
+	echo "FAIL cli: bench compare: the why column (at $at) has no header 'why':"
+	printf '  %s\n' "$head" "$row"
+fi
 t "bench compare: another scenario refused" 2 "OLD's scenario is hooks, NEW's is rules; --allow-mismatch compares them anyway" \
 	bench compare "$CT/old.json" "$CT/rules.json"
 t "bench compare: another scenario among NEW's runs refused" 2 "OLD run 1's scenario is hooks, NEW run 2's is rules" \
