@@ -68,6 +68,18 @@ if need gnuplot "bench --plot and plot.sh"; then
 	check "bench --plot: 2 rounds, no intervals, and the charts say so" \
 		grep -q "ns/pkt over HOOK-none, paired per round (median; too few rounds for a 95% CI)" "$P/delta.svg"
 	check "bench --plot: no profile chart without --profile" not test -e "$P/profile.png"
+	# The charts the README shows and doc/hookcmp.md names are the files
+	# --plot writes, by those names.
+	imgs=$(grep -o 'doc/img/[a-z-]*\.png' README.md | sed 's|^doc/img/||')
+	named=$(sed -n '/`--plot DIR` charts through/,/its interval/p' doc/hookcmp.md |
+		grep -o '`[a-z]*`' | tr -d '`')
+	check "bench --plot: the README and doc/hookcmp.md name charts" test -n "$imgs" -a -n "$named"
+	for f in $imgs; do
+		check "bench --plot: README's doc/img/$f is a file --plot writes" test -e "$P/$f"
+	done
+	for f in $named; do
+		check "bench --plot: doc/hookcmp.md's $f chart is written as $f.png" test -e "$P/$f.png"
+	done
 	"$HC" bench --hooks tcx --rounds 2 --packets 20000 --profile --plot "$T/pplots" >/dev/null 2>&1
 	check_eq "bench --profile --plot: exit status" "$?" 0
 	check "bench --profile --plot: profile.png is a PNG" is_png "$T/pplots/profile.png"
