@@ -252,6 +252,7 @@ struct bench_sum {
 	bool gen_bound; /* split: the hook ran as fast as the generator */
 	struct bench_vs variant; /* a variant's, against its own row (vbase) */
 	char unusable[128]; /* too few rounds with a cost: why, no estimates */
+	bool unresolved; /* bench_summarize: its delta's interval too wide */
 };
 
 /* A row's path check. */

@@ -405,8 +405,8 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 			const struct bench_row *r)
 {
 	const struct bench_sum *s = &r->sum;
-	const char *flags[8], *why = bench_row_void(r);
-	int nf = bench_flags(b, r, flags, 8), i;
+	const char *flags[12], *why = bench_row_void(r);
+	int nf = bench_flags(b, r, flags, 12), i;
 	char valid[320], delta[64], ratio[64], cpus[160];
 	size_t len;
 
@@ -448,6 +448,8 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	/* No interval (too few rounds, or no baseline): nothing to say. */
 	hc_pr_bool(p, HC_PR_ALL, "significant", "sig", 3,
 		   isnan(s->base.delta.lo) ? -1 : s->base.significant);
+	hc_pr_bool(p, HC_PR_JSON, "unresolved", NULL, 0,
+		   isnan(s->base.delta.lo) ? -1 : s->unresolved);
 	/* --variant: a variant row against its own row, the others null */
 	if (b->opt.nvariants) {
 		const struct bench_variant *v = r->variant;
@@ -643,6 +645,43 @@ static void path_text(struct hc_pr *p, const struct bench *b)
 			why ?: "", (int)(bench_path_period(b) / 1000));
 }
 
+/*
+ * The rows whose delta's interval is too wide to tell a small effect
+ * from none (summary.h); on veth, inject's narrower intervals resolve
+ * them.
+ */
+static void unresolved_text(struct hc_pr *p, const struct bench *b)
+{
+	const struct bench_row *base = NULL;
+	char names[256] = "";
+	size_t len = 0;
+	int i, n = 0;
+
+	for (i = 0; i < b->rows.n; i++) {
+		const struct bench_row *r = &b->rows.row[i];
+
+		if (!r->sum.unresolved || len >= sizeof(names))
+			continue;
+		n++;
+		len += snprintf(names + len, sizeof(names) - len, "%s%s",
+				len ? ", " : "", r->name);
+		base = &b->rows.row[r->base];
+	}
+	if (!base)
+		return;
+	hc_pr_text(
+		p,
+		"unresolved: %s: the delta's interval spans 0 and is wider than +-%g%% of %s's cost (%.1f ns): an effect that small may be there or not",
+		names, BENCH_UNRESOLVED_PCT, base->name,
+		BENCH_UNRESOLVED_PCT / 100 * base->sum.ns.median);
+	if (!b->opt.dev && !b->net.topo->inject)
+		hc_pr_text(
+			p,
+			"; --topology inject resolves %s (its frames enter the receive path in bench's thread, without the veth pair's noise)",
+			n > 1 ? "them" : "it");
+	hc_pr_text(p, "\n");
+}
+
 /* The effect the rows' rounds detect with 80% power, over the rows. */
 static void resolution(struct hc_pr *p, const struct bench_result *res)
 {
@@ -764,6 +803,7 @@ void bench_report_text(const struct bench *b, FILE *f)
 		BENCH_LEVEL * 100);
 	resolution(&p, &b->res);
 	interrupted(&p, b);
+	unresolved_text(&p, b);
 	target(&p, b);
 	attach(&p, b);
 	if (disagree)

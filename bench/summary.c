@@ -255,6 +255,17 @@ out:
 	free(flag);
 }
 
+static bool unresolved(const struct bench_rows *rows, int i)
+{
+	const struct bench_row *r = &rows->row[i];
+	const struct st_est *d = &r->sum.base.delta;
+
+	return r->base >= 0 && r->base != i && !bench_row_void(r) &&
+	       d->lo <= 0 && d->hi >= 0 &&
+	       (d->hi - d->lo) / 2 > BENCH_UNRESOLVED_PCT / 100 *
+					     rows->row[r->base].sum.ns.median;
+}
+
 void bench_summarize(struct bench *b)
 {
 	double *dh, *rh;
@@ -277,6 +288,8 @@ void bench_summarize(struct bench *b)
 		row_costs(b, &b->rows.row[i], last);
 	for (i = 0; i < b->rows.n; i++)
 		row_estimates(b, &b->rows.row[i], i, last);
+	for (i = 0; i < b->rows.n; i++)
+		b->rows.row[i].sum.unresolved = unresolved(&b->rows, i);
 
 	/* Resolution: the median over rows of their 80%-power effects. */
 	dh = malloc(b->rows.n * sizeof(*dh));
@@ -457,6 +470,7 @@ int bench_flags(const struct bench *b, const struct bench_row *r,
 	FLAG(b->env.emulated, "emulated");
 	FLAG(bench_disagrees(&b->rows, r), "unpaired-disagrees");
 	FLAG(r->variant_failed, "setup-failed");
+	FLAG(r->sum.unresolved, "unresolved");
 #undef FLAG
 	return n;
 }

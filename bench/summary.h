@@ -27,6 +27,13 @@ int bench_round_device(const struct bench_row *r, const struct bench_round *rd,
 /* Per-round costs, estimates and flags of every row. */
 void bench_summarize(struct bench *b);
 /*
+ * A row is unresolved when its delta's interval spans 0 and its
+ * half-width is over this percent of its baseline's cost: the small
+ * effects bench looks for (a static key's, under 1%) may be there or
+ * not.
+ */
+#define BENCH_UNRESOLVED_PCT 1.0
+/*
  * Why r has no estimates, and is INVALID: its reason, or too few rounds
  * with a cost for an interval (bench_summarize); NULL: it has them.
  */

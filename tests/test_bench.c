@@ -2608,6 +2608,67 @@ static void test_report_profile(void)
 	free_rows(b);
 }
 
+/*
+ * Unresolved: a delta interval that spans 0 and is over +-1% of the
+ * baseline's 350 ns (+-3.5) wide. +-5 is; +-3 spans 0 but is narrow
+ * enough to say no effect that size; +-5 around +8 excludes 0. The note
+ * says --topology inject on veth only.
+ */
+static void test_report_unresolved(void)
+{
+	double base[10], wide[10], narrow[10], sig[10];
+	struct bench *b = calloc(1, sizeof(*b));
+	struct bench_row *w, *n, *s;
+	char *text, *note;
+	const struct jp *jr;
+	struct jp *doc;
+	int k;
+
+	for (k = 0; k < 10; k++) {
+		base[k] = 350;
+		wide[k] = 350 + (k % 2 ? 5 : -5);
+		narrow[k] = 350 + (k % 2 ? 3 : -3);
+		sig[k] = 358 + (k % 2 ? 5 : -5);
+	}
+	b->opt.cpu_mode = BENCH_SPLIT;
+	ns_row(b, "nothing", 0, base, 10);
+	w = ns_row(b, "wide", 0, wide, 10);
+	n = ns_row(b, "narrow", 0, narrow, 10);
+	s = ns_row(b, "sig", 0, sig, 10);
+	bench_summarize(b);
+	t_result(
+		w->sum.unresolved && !n->sum.unresolved && !s->sum.unresolved &&
+			!b->rows.row[0].sum.unresolved,
+		"unresolved: +-5 around 0 is, +-3 and +8 [+3, +13] are not (%g [%g, %g], %g [%g, %g])",
+		w->sum.base.delta.median, w->sum.base.delta.lo,
+		w->sum.base.delta.hi, n->sum.base.delta.median,
+		n->sum.base.delta.lo, n->sum.base.delta.hi);
+	t_result(has_flag(b, w, "unresolved") && !has_flag(b, n, "unresolved"),
+		 "unresolved: a flag of the row");
+	text = render(b, 0);
+	note = strstr(text, "\nunresolved: wide: ");
+	t_result(note && strstr(note, "+-1% of nothing's cost (3.5 ns)") &&
+			 strstr(note, "--topology inject resolves it"),
+		 "unresolved: the note names the row, the width, inject");
+	free(text);
+	doc = parsed(render(b, 1));
+	jr = json_row(doc, "wide");
+	t_result(
+		jr && jp_get(jr, "unresolved") &&
+			jp_get(jr, "unresolved")->type == JP_BOOL &&
+			jp_get(jr, "unresolved")->b &&
+			!jp_get(json_row(doc, "narrow"), "unresolved")->b,
+		"unresolved: JSON true for the wide row, false for the narrow");
+	jp_free(doc);
+	b->net.topo = &bench_topo_inject;
+	text = render(b, 0);
+	note = strstr(text, "\nunresolved: wide: ");
+	t_result(note && !strstr(note, "--topology inject"),
+		 "unresolved: on inject, no --topology inject");
+	free(text);
+	free_rows(b);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--coverage")) {
@@ -2650,6 +2711,7 @@ int main(int argc, char **argv)
 	test_report_invalid();
 	test_report_few_rounds();
 	test_report_profile();
+	test_report_unresolved();
 	test_boot();
 	test_path_judge();
 	test_jparse();
