@@ -109,6 +109,11 @@ mutate $S "the mde as the delta's half-width" 's|v->mde_ns = st_mde(&v->delta);|
 mutate $S "the drift threshold's edge (>= 1.10)" 's|r->sum.drift > BENCH_DRIFT_MAX|r->sum.drift >= BENCH_DRIFT_MAX|'
 mutate $S "contended at the threshold itself (>=)" 's|r->rd\[i\].pkt_ns > BENCH_CONTENDED \* min|r->rd[i].pkt_ns >= BENCH_CONTENDED * min|'
 mutate $S "contended rounds kept in the costs" 's|rd->ns = rd->contended ? NAN : rd->pkt_ns;|rd->ns = rd->pkt_ns;|'
+mutate $S "an INVALID row's estimates kept" 's#if (!x || !flag || r->reason\[0\])#if (!x || !flag)#'
+mutate $S "a run under 6 rounds: a row INVALID for a lost round" 's|if (r->nrd >= st_min_n(BENCH_LEVEL) \&\& n < st_min_n(BENCH_LEVEL)) {|if (n < st_min_n(BENCH_LEVEL) \&\& n < r->nrd) {|'
+mutate $S "a row short of rounds at the minimum itself (<=)" 's|\&\& n < st_min_n(BENCH_LEVEL)) {|\&\& n <= st_min_n(BENCH_LEVEL)) {|'
+mutate $S "unresolved without spanning 0" 's|d->lo <= 0 \&\& d->hi >= 0 \&\&|d->hi >= 0 \&\&|'
+mutate $S "unresolved on the interval's full width" 's|(d->hi - d->lo) / 2 >|(d->hi - d->lo) >|'
 mutate topo "a round's cost at the windows' 0.1 quantile, not the fastest" 's|st_quantile(x, n, BENCH_WINDOW_Q)|st_quantile(x, n, 0.1)|'
 # bench compare's rules.
 D=diff
