@@ -315,8 +315,14 @@ static double widest(const struct bench *b, const char **name)
 		double h =
 			st_halfwidth_pct(&r->sum.base.delta, r->sum.ns.median);
 
-		if (r->reason[0] || r->base == i ||
-		    isnan(r->sum.base.delta.median))
+		if (r->reason[0])
+			continue;
+		/* Too few rounds with a cost: more rounds may give it one. */
+		if (r->sum.unusable[0]) {
+			*name = r->name;
+			return INFINITY;
+		}
+		if (r->base == i || isnan(r->sum.base.delta.median))
 			continue;
 		/* Too few rounds for an interval: none is narrow enough. */
 		if (isnan(h)) {

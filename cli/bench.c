@@ -944,7 +944,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	ret = ret ?: hc_stop_sig ? 128 + hc_stop_sig : i;
 	/* The generator alone measures no hook. */
 	for (i = 0; i < b->rows.n; i++)
-		if (!b->rows.row[i].reason[0] && b->rows.row[i].nrd &&
+		if (!bench_row_void(&b->rows.row[i]) && b->rows.row[i].nrd &&
 		    !b->rows.row[i].kind->generator)
 			break;
 	if (!ret && i == b->rows.n)
