@@ -61,8 +61,7 @@ static int parse_ports(const char *s, __u16 *lo, __u16 *hi)
 	return 0;
 }
 
-/* Returns the family (4 or 6), or 0 when s is no prefix. */
-static int parse_prefix(const char *s, struct hc_prefix *pf, int *host_bits)
+int hc_prefix_parse(const char *s, struct hc_prefix *pf, int *host_bits)
 {
 	char buf[64], *slash;
 	unsigned long len;
@@ -164,7 +163,7 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 			arg = strtok_r(NULL, " \t", &save);
 			if (!arg)
 				FAIL("'%s' needs an address or prefix", w);
-			f = parse_prefix(arg, pf, &host_bits);
+			f = hc_prefix_parse(arg, pf, &host_bits);
 			if (!f)
 				FAIL("'%s %s': not an IPv4 or IPv6 prefix", w,
 				     arg);

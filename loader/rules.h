@@ -11,6 +11,11 @@
 
 /* Returns 0, or -EINVAL with err saying which word is wrong and why. */
 int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err);
+/*
+ * ADDR[/LEN] into pf: its family (4 or 6), or 0 when s is no prefix;
+ * *host_bits set when the address has bits beyond LEN.
+ */
+int hc_prefix_parse(const char *s, struct hc_prefix *pf, int *host_bits);
 /* The least --parse depth that can evaluate r. */
 enum hc_parse hc_rule_depth(const struct hc_rule *r);
 

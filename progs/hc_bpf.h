@@ -16,6 +16,49 @@ struct {
 	__type(value, struct hc_counter);
 } hc_stats SEC(".maps");
 
+/*
+ * The rule set (hc_logic.h's hc_set_find): the loader sizes each map
+ * before load (1 when its kind is unused) and fills it before attach.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, struct hc_tuple);
+	__type(value, __u32);
+} hc_set_tuple SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1);
+	__type(key, struct hc_lpm4);
+	__type(value, __u32);
+} hc_set_src4 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1);
+	__type(key, struct hc_lpm6);
+	__type(value, __u32);
+} hc_set_src6 SEC(".maps");
+
+struct hc_pkt;
+
+static __always_inline int hc_set_find(struct hc_pkt *p, __u32 kind,
+				       const void *key)
+{
+	__u32 *v;
+
+	if (kind == HC_SET_TUPLE)
+		v = bpf_map_lookup_elem(&hc_set_tuple, key);
+	else if (kind == HC_SET_SRC4)
+		v = bpf_map_lookup_elem(&hc_set_src4, key);
+	else
+		v = bpf_map_lookup_elem(&hc_set_src6, key);
+	return v && *v < HC_NR_VERDICTS ? (int)*v : -1;
+}
+
 static __always_inline void hc_count(__u32 cls, __u32 verdict, __u64 bytes)
 {
 	__u32 key = cls * HC_NR_VERDICTS + verdict;

@@ -15,6 +15,17 @@
  * (the ethertype, l3_proto, then comes from the skb). vlans is the number of VLAN tags
  * the kernel already took out of the packet data.
  *
+ * It also provides the rule set's lookup:
+ *
+ *   static __always_inline int hc_set_find(struct hc_pkt *p, __u32 kind,
+ *                                          const void *key);
+ *
+ * key is a struct hc_tuple (HC_SET_TUPLE), or a struct hc_lpm4 or
+ * hc_lpm6 holding a full-length address (HC_SET_SRC4, HC_SET_SRC6); it
+ * returns the verdict of the exact tuple or of the longest prefix that
+ * holds the address, or -1 for none. The BPF builds look up maps
+ * (hc_bpf.h), the userspace one its own tables (hc_user.h).
+ *
  * It builds with clang for BPF and with gcc as the userspace reference.
  */
 #ifndef HC_LOGIC_H
@@ -270,9 +281,49 @@ static __always_inline int hc_rule_match(const volatile struct hc_rule *r,
 	return 1;
 }
 
+/* The set's verdict for the packet, or -1: its exact tuple, then the
+ * longest prefix that holds its source. */
+static __always_inline int hc_set_match(struct hc_pkt *p,
+					const volatile struct hc_conf *c,
+					const struct hc_meta *m)
+{
+	int v;
+
+	/* Ports say it is a UDP or TCP first fragment, parsed to l4. */
+	if ((c->sets & HC_SET_BIT(HC_SET_TUPLE)) && m->has_ports) {
+		struct hc_tuple t = {
+			.family = m->family,
+			.proto = m->proto,
+			.sport = m->sport,
+			.dport = m->dport,
+		};
+
+		__builtin_memcpy(t.saddr, m->saddr, sizeof(t.saddr));
+		__builtin_memcpy(t.daddr, m->daddr, sizeof(t.daddr));
+		v = hc_set_find(p, HC_SET_TUPLE, &t);
+		if (v >= 0)
+			return v;
+	}
+	if (c->parse < HC_PARSE_L3)
+		return -1;
+	if ((c->sets & HC_SET_BIT(HC_SET_SRC4)) && m->family == 4) {
+		struct hc_lpm4 k = { .prefixlen = 32, .addr = m->saddr[0] };
+
+		return hc_set_find(p, HC_SET_SRC4, &k);
+	}
+	if ((c->sets & HC_SET_BIT(HC_SET_SRC6)) && m->family == 6) {
+		struct hc_lpm6 k = { .prefixlen = 128 };
+
+		__builtin_memcpy(k.addr, m->saddr, sizeof(k.addr));
+		return hc_set_find(p, HC_SET_SRC6, &k);
+	}
+	return -1;
+}
+
 /*
- * Classifies the packet and picks its verdict: the first matching rule,
- * else the default. A malformed frame matches no rule.
+ * Classifies the packet and picks its verdict, in this order: the first
+ * matching rule, the set's exact 5-tuple, the set's longest source
+ * prefix, the default. A malformed frame matches nothing.
  */
 static __always_inline __u32 hc_process(struct hc_pkt *p,
 					const volatile struct hc_conf *c,
@@ -280,6 +331,7 @@ static __always_inline __u32 hc_process(struct hc_pkt *p,
 {
 	struct hc_meta m = {};
 	__u32 i, n = c->nr_rules;
+	int v;
 
 	*cls = hc_classify(p, c->parse, &m);
 	if (*cls == HC_CLS_MALFORMED)
@@ -289,6 +341,11 @@ static __always_inline __u32 hc_process(struct hc_pkt *p,
 			break;
 		if (hc_rule_match(&c->rules[i], &m))
 			return c->rules[i].verdict;
+	}
+	if (c->sets) {
+		v = hc_set_match(p, c, &m);
+		if (v >= 0)
+			return v;
 	}
 	return c->def_verdict;
 }

@@ -100,13 +100,53 @@ struct hc_redirect {
 	__u16 pad;
 };
 
+/*
+ * The rule set (--rules-file): exact 5-tuples and source prefixes, each
+ * entry with its verdict. hc_conf.sets says which kinds hold entries, so
+ * a program without them does no lookup (the verifier prunes it).
+ */
+enum hc_set_kind {
+	HC_SET_TUPLE,
+	HC_SET_SRC4,
+	HC_SET_SRC6,
+	HC_NR_SET_KINDS,
+};
+
+#define HC_SET_BIT(kind) (1u << (kind))
+
+/* The BPF maps' names, indexed by enum hc_set_kind. */
+#define HC_SET_MAP_NAMES                                     \
+	{                                                    \
+		"hc_set_tuple", "hc_set_src4", "hc_set_src6" \
+	}
+
+/* An exact 5-tuple: addresses in network order, ports in host order. */
+struct hc_tuple {
+	__u8 family; /* 4 or 6 */
+	__u8 proto;
+	__u16 sport, dport;
+	__u16 pad;
+	__u32 saddr[4], daddr[4];
+};
+
+/* LPM trie keys: the prefix length in bits, then the address. */
+struct hc_lpm4 {
+	__u32 prefixlen;
+	__u32 addr;
+};
+
+struct hc_lpm6 {
+	__u32 prefixlen;
+	__u32 addr[4];
+};
+
 /* Set by the loader in .rodata before load; the verifier then prunes
- * the parse depths and rules that are not in use. */
+ * the parse depths, rules and sets that are not in use. */
 struct hc_conf {
 	__u32 parse;
 	__u32 def_verdict;
 	__u32 nr_rules;
-	__u32 pad;
+	__u32 sets; /* HC_SET_BIT()s of the kinds that hold entries */
 	struct hc_redirect redirect;
 	struct hc_rule rules[HC_MAX_RULES];
 };

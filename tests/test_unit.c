@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "fixtures.h"
 #include "hc_user.h"
 #include "journal.h"
@@ -10,6 +11,7 @@
 #include "opts.h"
 #include "qdisc.h"
 #include "rules.h"
+#include "set.h"
 #include "stats.h"
 #include "test.h"
 
@@ -777,6 +779,386 @@ static void test_hooks(void)
 		 "journal: the hooks' and qdisc/'s kinds registered themselves, bench's are bench's");
 }
 
+/* ---- the rule set (loader/set.c) ---- */
+
+static const struct {
+	const char *line;
+	int ret; /* 0 an entry, 1 nothing, -EINVAL */
+	const char *msg; /* what err must hold */
+} set_lines[] = {
+	{ "10.0.0.0/8 drop", 0 },
+	{ "src 10.0.0.0/8 pass # a comment", 0 },
+	{ "2001:db8::/32 pass", 0 },
+	{ "192.0.2.1 drop", 0 },
+	{ "udp 10.0.0.1:1000 192.0.2.2:9 drop", 0 },
+	{ "tcp [2001:db8::1]:1 [2001:db8::2]:443 pass", 0 },
+	{ "", 1 },
+	{ "   # only a comment", 1 },
+	{ "10.0.0.0/8", -EINVAL,
+	  "expected 'drop' or 'pass' after '10.0.0.0/8', found the end of the line" },
+	{ "10.0.0.0/8 reject", -EINVAL,
+	  "expected 'drop' or 'pass' after '10.0.0.0/8', found 'reject'" },
+	{ "10.0.0.0/8 redirect", -EINVAL, "found 'redirect'" },
+	{ "10.0.0.0/8 drop now", -EINVAL,
+	  "expected the end of the line after 'drop', found 'now'" },
+	{ "10.0.0.1/8 drop", -EINVAL,
+	  "expected a prefix without host bits beyond its length, found '10.0.0.1/8'" },
+	{ "10.0.0.0/33 drop", -EINVAL,
+	  "expected a source prefix (10.0.0.0/8, 2001:db8::/32) or 'udp' or 'tcp', found '10.0.0.0/33'" },
+	{ "block 10.0.0.0/8", -EINVAL, "found 'block'" },
+	{ "src", -EINVAL,
+	  "expected a prefix after 'src', found the end of the line" },
+	{ "udp 10.0.0.1 192.0.2.2:9 drop", -EINVAL,
+	  "expected the source as ADDR:PORT (10.0.0.1:53 or [2001:db8::1]:53), found '10.0.0.1'" },
+	{ "udp 10.0.0.1:1", -EINVAL,
+	  "expected the destination as ADDR:PORT (10.0.0.1:53 or [2001:db8::1]:53) after '10.0.0.1:1', found the end of the line" },
+	{ "udp 10.0.0.1:70000 192.0.2.2:9 drop", -EINVAL,
+	  "found '10.0.0.1:70000'" },
+	{ "tcp 10.0.0.1:1 [2001:db8::2]:443 pass", -EINVAL,
+	  "expected the destination '[2001:db8::2]:443' in IPv4 as the source is, found IPv6" },
+};
+
+static void test_set_parser(void)
+{
+	char path[] = "/tmp/hc-set-XXXXXX";
+	struct hc_set_entry e;
+	struct hc_set *s;
+	unsigned int i;
+	FILE *f;
+	int fd;
+
+	for (i = 0; i < sizeof(set_lines) / sizeof(set_lines[0]); i++) {
+		struct hc_err err = {};
+		int ret = hc_set_entry_parse(set_lines[i].line, &e, &err);
+
+		if (ret != set_lines[i].ret ||
+		    (set_lines[i].msg && !strstr(err.msg, set_lines[i].msg)))
+			printf("  expected %d '%s', got %d '%s'\n",
+			       set_lines[i].ret,
+			       set_lines[i].msg ? set_lines[i].msg : "", ret,
+			       err.msg);
+		t_result(ret == set_lines[i].ret &&
+				 (!set_lines[i].msg ||
+				  strstr(err.msg, set_lines[i].msg)),
+			 "set line '%s'", set_lines[i].line);
+	}
+
+	/* What a good line holds. */
+	hc_set_entry_parse("udp 10.0.0.1:1000 192.0.2.2:9 drop", &e, NULL);
+	t_result(e.kind == HC_SET_TUPLE && e.verdict == HC_DROP &&
+			 e.t.family == 4 && e.t.proto == 17 &&
+			 e.t.sport == 1000 && e.t.dport == 9 &&
+			 e.t.saddr[0] == htonl(0x0a000001) &&
+			 e.t.daddr[0] == htonl(0xc0000202),
+		 "set tuple fields");
+	hc_set_entry_parse("2001:db8::/33 pass", &e, NULL);
+	t_result(e.kind == HC_SET_SRC6 && e.plen == 33 &&
+			 e.verdict == HC_PASS &&
+			 e.t.saddr[0] == htonl(0x20010db8),
+		 "set prefix fields");
+
+	/* A file: its line numbers, and a duplicate named with its twin. */
+	fd = mkstemp(path);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!t_result(f, "set file made"))
+		return;
+	fputs("# blocklist\n\n10.0.0.0/8 drop\n10.1.0.0/16 pass\n", f);
+	fputs("10.0.0.0/8 pass\n", f);
+	fclose(f);
+	{
+		struct hc_err err = {};
+		char want[128];
+		int ret;
+
+		s = hc_set_new();
+		ret = hc_set_read(s, path, &err);
+		snprintf(
+			want, sizeof(want),
+			"%s:5: expected a new entry, found '10.0.0.0/8 pass', given on line 3 already",
+			path);
+		CHECK_EQ(ret, -EINVAL, "set file: a duplicate refused");
+		CHECK_STR(err.msg, want, "set file: the duplicate's lines");
+		hc_set_free(s);
+
+		f = fopen(path, "w");
+		fputs("10.0.0.0/8 drop\n# two\n\n2001:db8::/32 pass\n", f);
+		fputs("udp 10.0.0.1:1 10.0.0.2 drop\n", f);
+		fclose(f);
+		s = hc_set_new();
+		ret = hc_set_read(s, path, &err);
+		snprintf(want, sizeof(want),
+			 "%s:5: expected the destination as ADDR:PORT", path);
+		CHECK_EQ(ret, -EINVAL, "set file: a bad line refused");
+		if (!strstr(err.msg, want))
+			printf("  expected '%s...', got '%s'\n", want, err.msg);
+		t_result(strstr(err.msg, want),
+			 "set file: the bad line's number");
+		CHECK_EQ(hc_set_count(s, HC_SET_SRC4) +
+				 hc_set_count(s, HC_SET_SRC6),
+			 2, "set file: the lines before it read");
+		hc_set_free(s);
+		s = hc_set_new();
+		CHECK_EQ(hc_set_read(s, "/nonexistent/set", &err), -ENOENT,
+			 "set file: a missing file");
+		hc_set_free(s);
+	}
+	unlink(path);
+}
+
+/* Deterministic: a test run is reproducible. */
+static __u32 t_rand(__u64 *state)
+{
+	*state = *state * 6364136223846793005ull + 1442695040888963407ull;
+	return *state >> 33;
+}
+
+static int plen_match(const __u32 *addr, const __u32 *pfx, int plen)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		int n = plen - 32 * i;
+		__u32 m = htonl(n >= 32 ? ~0u : n <= 0 ? 0 : ~0u << (32 - n));
+
+		if ((addr[i] ^ pfx[i]) & m)
+			return 0;
+	}
+	return 1;
+}
+
+/* The set's verdict by brute force: the longest prefix that holds addr. */
+static int brute_src(const struct hc_set_entry *e, int n, int family,
+		     const __u32 *addr)
+{
+	int i, best = -1, v = -1;
+
+	for (i = 0; i < n; i++)
+		if (e[i].t.family == family && e[i].kind != HC_SET_TUPLE &&
+		    e[i].plen > best &&
+		    plen_match(addr, e[i].t.saddr, e[i].plen))
+			best = e[i].plen, v = e[i].verdict;
+	return v;
+}
+
+/*
+ * Random sets of prefixes drawn near a few bases (so they nest), looked
+ * up at addresses near the same bases, against brute force.
+ */
+static void test_set_lookup(void)
+{
+	enum { N = 3000, LOOKUPS = 20000 };
+	static struct hc_set_entry e[N];
+	__u64 rnd = 1;
+	int family, round;
+
+	for (round = 0; round < 4; round++) {
+		for (family = 4; family <= 6; family += 2) {
+			int bits = family == 4 ? 32 : 128, words = bits / 32;
+			__u32 base[4][4];
+			struct hc_set *s = hc_set_new();
+			int n = 0, i, j, bad = 0, hits = 0;
+			__u32 dup;
+
+			for (i = 0; i < 4; i++)
+				for (j = 0; j < 4; j++)
+					base[i][j] =
+						j < words ? t_rand(&rnd) : 0;
+			for (i = 0; i < N; i++) {
+				struct hc_set_entry x = {
+					.kind = family == 4 ? HC_SET_SRC4 :
+							      HC_SET_SRC6,
+					.verdict = t_rand(&rnd) % 2,
+				};
+				__u32 *b = base[t_rand(&rnd) % 4];
+
+				/* Mostly long prefixes, some short, nested. */
+				x.plen = t_rand(&rnd) % 64 ?
+						 bits - t_rand(&rnd) % 16 :
+						 bits / 2 + t_rand(&rnd) %
+								    bits / 2;
+				x.t.family = family;
+				for (j = 0; j < words; j++)
+					x.t.saddr[j] =
+						b[j] ^ htonl(t_rand(&rnd) %
+							     (j == words - 1 ?
+								      1u << 24 :
+								      2));
+				for (j = 0; j < 4; j++) {
+					int m = x.plen - 32 * j;
+
+					x.t.saddr[j] &=
+						htonl(m >= 32 ? ~0u :
+						      m <= 0  ? 0 :
+								~0u << (32 - m));
+				}
+				x.line = i + 1;
+				if (!hc_set_add(s, &x, &dup))
+					e[n++] = x;
+			}
+			for (i = 0; i < LOOKUPS; i++) {
+				__u32 a[4] = {}, *b = base[t_rand(&rnd) % 4];
+				struct hc_lpm6 k6 = { 128 };
+				struct hc_lpm4 k4 = { 32 };
+				int want, got;
+
+				for (j = 0; j < words; j++)
+					a[j] = i % 8 ? b[j] ^ htonl(t_rand(&rnd) %
+								    (j == words - 1 ?
+									     1u << 24 :
+									     2)) :
+						       t_rand(&rnd);
+				k4.addr = a[0];
+				memcpy(k6.addr, a, sizeof(a));
+				want = brute_src(e, n, family, a);
+				got = hc_set_lookup(s,
+						    family == 4 ? HC_SET_SRC4 :
+								  HC_SET_SRC6,
+						    family == 4 ? (void *)&k4 :
+								  (void *)&k6);
+				hits += want >= 0;
+				if (got != want && !bad++)
+					printf("  IPv%d lookup %d: expected %d, got %d\n",
+					       family, i, want, got);
+			}
+			t_result(
+				!bad && hits > LOOKUPS / 10 &&
+					hits < LOOKUPS * 9 / 10,
+				"set lookup IPv%d round %d: %d entries, %d of %d lookups hit, %d wrong",
+				family, round, n, hits, LOOKUPS, bad);
+			hc_set_free(s);
+		}
+	}
+}
+
+/* Exact tuples: each one found, and none of its one-field neighbours. */
+static void test_set_tuples(void)
+{
+	enum { N = 5000 };
+	static struct hc_tuple t[N];
+	struct hc_set *s = hc_set_new();
+	__u64 rnd = 7;
+	int i, bad = 0;
+	__u32 dup;
+
+	for (i = 0; i < N; i++) {
+		struct hc_set_entry x = { .kind = HC_SET_TUPLE,
+					  .verdict = i % 2 };
+
+		x.t.family = i % 3 ? 4 : 6;
+		x.t.proto = i % 2 ? 17 : 6;
+		x.t.sport = t_rand(&rnd);
+		x.t.dport = t_rand(&rnd) % 4;
+		x.t.saddr[0] = t_rand(&rnd) % 64;
+		x.t.daddr[0] = 7;
+		if (x.t.family == 6)
+			x.t.saddr[3] = t_rand(&rnd), x.t.daddr[3] = 9;
+		x.line = i + 1;
+		t[i] = x.t;
+		if (hc_set_add(s, &x, &dup))
+			t[i].family = 0; /* a repeat: not ours to check */
+	}
+	for (i = 0; i < N; i++) {
+		struct hc_tuple k = t[i];
+		int f, want = i % 2;
+
+		if (!k.family)
+			continue;
+		if (hc_set_lookup(s, HC_SET_TUPLE, &k) != want && !bad++)
+			printf("  tuple %d: not found\n", i);
+		for (f = 0; f < 4; f++) {
+			int j, v;
+
+			k = t[i];
+			if (f == 0)
+				k.proto ^= 17 ^ 6;
+			else if (f == 1)
+				k.sport++;
+			else if (f == 2)
+				k.daddr[0]++;
+			else
+				k.dport ^= 0x100;
+			v = hc_set_lookup(s, HC_SET_TUPLE, &k);
+			/* The neighbour may be an entry of its own. */
+			for (j = 0; j < N; j++)
+				if (t[j].family &&
+				    !memcmp(&t[j], &k, sizeof(k)))
+					break;
+			if (v != (j < N ? j % 2 : -1) && !bad++)
+				printf("  tuple %d, field %d changed: got %d\n",
+				       i, f, v);
+		}
+	}
+	t_result(!bad,
+		 "set tuples: %u exact entries and their neighbours, %d wrong",
+		 hc_set_count(s, HC_SET_TUPLE), bad);
+	hc_set_free(s);
+}
+
+/* The order through the logic: rule, then tuple, then longest prefix. */
+static void test_set_order(void)
+{
+	static const struct {
+		const char *rule; /* NULL none */
+		const char *entries[3];
+		__u32 def, verdict;
+	} order[] = {
+		/* The default when nothing in the set matches. */
+		{ NULL, { "10.0.0.0/8 pass" }, HC_DROP, HC_DROP },
+		{ NULL, { "192.0.2.0/24 pass" }, HC_DROP, HC_PASS },
+		{ NULL,
+		  { "192.0.2.0/24 pass", "192.0.2.0/25 drop" },
+		  HC_PASS,
+		  HC_DROP },
+		{ NULL,
+		  { "192.0.0.0/16 drop", "192.0.2.1 pass" },
+		  HC_DROP,
+		  HC_PASS },
+		{ NULL,
+		  { "udp 192.0.2.1:1000 192.0.2.2:9 drop", "192.0.2.1 pass" },
+		  HC_PASS,
+		  HC_DROP },
+		{ NULL,
+		  { "udp 192.0.2.1:1000 192.0.2.2:10 drop", "192.0.2.1 pass" },
+		  HC_DROP,
+		  HC_PASS },
+		{ "udp pass",
+		  { "udp 192.0.2.1:1000 192.0.2.2:9 drop" },
+		  HC_DROP,
+		  HC_PASS },
+		{ "tcp pass",
+		  { "udp 192.0.2.1:1000 192.0.2.2:9 drop" },
+		  HC_PASS,
+		  HC_DROP },
+		{ NULL, { "2001:db8::/32 drop" }, HC_PASS, HC_PASS },
+		{ NULL, { "0.0.0.0/0 pass" }, HC_DROP, HC_PASS },
+	};
+	__u8 buf[FX_MAX_LEN];
+	int len = fx_build(fx_find("udp4"), &fx_default_addrs, buf);
+	unsigned int i, j;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		struct hc_conf c = { .parse = HC_PARSE_L4,
+				     .def_verdict = order[i].def };
+		struct hc_set *s = hc_set_new();
+		struct hc_set_entry e;
+		__u32 cls, v, dup;
+
+		if (order[i].rule &&
+		    !hc_rule_parse(order[i].rule, c.rules, NULL))
+			c.nr_rules = 1;
+		for (j = 0; j < 3 && order[i].entries[j]; j++)
+			if (!hc_set_entry_parse(order[i].entries[j], &e, NULL))
+				hc_set_add(s, &e, &dup);
+		c.sets = hc_set_bits(s);
+		v = hc_user_run_set(buf, len, &c, s, &cls);
+		CHECK_EQ(v, order[i].verdict, "set order: %s%s%s%s on udp4",
+			 order[i].rule ?: "", order[i].rule ? "; " : "",
+			 order[i].entries[0],
+			 order[i].entries[1] ? ", ..." : "");
+		hc_set_free(s);
+	}
+}
+
 int main(void)
 {
 	test_hooks();
@@ -790,5 +1172,9 @@ int main(void)
 	test_rule_fields();
 	test_verdicts();
 	test_truncations();
+	test_set_parser();
+	test_set_lookup();
+	test_set_tuples();
+	test_set_order();
 	return t_failed ? 1 : 0;
 }
