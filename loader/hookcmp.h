@@ -87,6 +87,8 @@ struct hc_run {
 	const char *redirect_dev; /* conf.redirect's target, by name */
 	const char *const *rule_texts; /* conf's rules as given, for reports */
 	struct hc_conf conf;
+	/* The rule set (loader/set.h), NULL for none; conf.sets says so too. */
+	const struct hc_set *set;
 
 	/* what is loaded and attached now, undone in reverse */
 	struct hc_nl *nl;
@@ -110,6 +112,7 @@ struct hc_run {
 
 struct hc_snap;
 struct hc_pr;
+struct hc_set;
 
 struct hc_opt;
 struct hc_link_info;

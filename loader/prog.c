@@ -9,6 +9,7 @@
 #include <bpf/libbpf.h>
 #include "hookcmp.h"
 #include "opts.h"
+#include "set.h"
 
 /* libbpf retries a failed load with this buffer to get the verifier log. */
 static char log_buf[1 << 20];
@@ -57,9 +58,18 @@ int hc_prog_load(struct hc_run *r, struct bpf_object_skeleton *s,
 	bpf_object__for_each_program(p, obj)
 		bpf_program__set_autoload(p,
 					  !strcmp(bpf_program__name(p), prog));
+	err = hc_set_size_maps(r->set, obj);
+	if (err)
+		return err;
 	err = bpf_object__load_skeleton(s);
 	if (err) {
 		log_tail(&r->err);
+		return err;
+	}
+	/* The set goes in before attach: no frame sees it half filled. */
+	err = hc_set_fill_maps(r->set, obj);
+	if (err) {
+		hc_err_set(&r->err, "filling the rule set's maps");
 		return err;
 	}
 	p = bpf_object__find_program_by_name(obj, prog);

@@ -111,6 +111,7 @@ static void *rx_loop(void *arg)
 {
 	struct xsk_queue *q = arg;
 	const struct hc_conf *conf = &q->x->r->conf;
+	const struct hc_set *set = q->x->r->set;
 	struct pollfd pfd = { .fd = xsk_socket__fd(q->sock), .events = POLLIN };
 	bool busy = cfg(q->x->r)->busy_poll;
 	__u32 n, i, rx = 0, fq = 0, idle = 0, after = 0;
@@ -139,8 +140,9 @@ static void *rx_loop(void *arg)
 				xsk_ring_cons__rx_desc(&q->rx, rx + i);
 			__u32 cls, v;
 
-			v = hc_user_run(xsk_umem__get_data(q->area, d->addr),
-					d->len, conf, &cls);
+			v = hc_user_run_set(
+				xsk_umem__get_data(q->area, d->addr), d->len,
+				conf, set, &cls);
 			count(&q->c[cls * HC_NR_VERDICTS + v], d->len);
 			*xsk_ring_prod__fill_addr(&q->fq, fq + i) =
 				d->addr & ~(__u64)(FRAME_SIZE - 1);
