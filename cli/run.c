@@ -24,6 +24,7 @@
 #include "opts.h"
 #include "print.h"
 #include "rules.h"
+#include "set.h"
 #include "stats.h"
 #include "undo.h"
 
@@ -45,6 +46,8 @@ struct run_cli {
 	struct hc_run r;
 	const char *rules[HC_MAX_RULES + 1];
 	int nr_rules;
+	const char *rules_file;
+	struct hc_set **set; /* cmd_run's, which frees it */
 	int parse;
 	int action;
 	const char *journal;
@@ -98,6 +101,9 @@ static const struct hc_opt run_opts[] = {
 	  "how deep to parse (default l4)", hc_parse_names, .scope = SC_LOGIC },
 	{ "rule", 'r', HC_OPT_FUNC, 0, "RULE",
 	  "add a rule; first match wins (repeat, up to 64)", .fn = add_rule,
+	  .scope = SC_LOGIC },
+	{ "rules-file", 0, HC_OPT_STR, CLI(rules_file), "FILE",
+	  "add a set of source prefixes and 5-tuples, a line each; after the rules",
 	  .scope = SC_LOGIC },
 	{ "action", 'a', HC_OPT_ENUM, CLI(action), NULL,
 	  "verdict when no rule matches (default drop)", hc_verdict_names,
@@ -240,6 +246,37 @@ static int check_redirect_opts(struct run_cli *c)
 	return 0;
 }
 
+/* --rules-file: every entry read before anything touches the system. */
+static int read_set(struct run_cli *c)
+{
+	struct hc_conf *conf = &c->r.conf;
+	struct hc_err err = {};
+	struct hc_set *s;
+	int ret;
+
+	if (!c->rules_file)
+		return 0;
+	s = *c->set = hc_set_new();
+	if (!s)
+		return hc_fail(HC_EXIT_FAIL, "--rules-file: %s",
+			       strerror(ENOMEM));
+	ret = hc_set_read(s, c->rules_file, &err);
+	if (ret)
+		return hc_fail(ret == -ENOMEM ? HC_EXIT_FAIL : HC_EXIT_USAGE,
+			       "--rules-file %s", err.msg);
+	if (hc_set_depth(s) > conf->parse)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--rules-file %s: its %s need --parse %s or deeper (have %s)",
+			c->rules_file,
+			hc_set_count(s, HC_SET_TUPLE) ? "5-tuples" : "prefixes",
+			hc_parse_names[hc_set_depth(s)],
+			hc_parse_names[conf->parse]);
+	conf->sets = hc_set_bits(s);
+	c->r.set = s;
+	return 0;
+}
+
 static int parse_run(struct run_cli *c, int argc, char **argv)
 {
 	static struct hc_opt opts[HC_MAX_OPTS + 1];
@@ -313,6 +350,9 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 	}
 	conf->nr_rules = c->nr_rules;
 	c->r.rule_texts = c->rules;
+	ret = read_set(c);
+	if (ret)
+		return ret;
 	ret = check_redirect_opts(c);
 	if (ret)
 		return ret;
@@ -388,11 +428,12 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 	return hc_stop_sig ? 128 + hc_stop_sig : 0;
 }
 
-int cmd_run(int argc, char **argv)
+static int run(int argc, char **argv, struct hc_set **set)
 {
 	struct run_cli c = {
 		.parse = HC_PARSE_L4,
 		.action = HC_DROP,
+		.set = set,
 	};
 	struct hc_run *r = &c.r;
 	const struct hc_hook *h;
@@ -534,3 +575,11 @@ out:
 	return ret;
 }
 
+int cmd_run(int argc, char **argv)
+{
+	struct hc_set *set = NULL;
+	int ret = run(argc, argv, &set);
+
+	hc_set_free(set);
+	return ret;
+}

@@ -9,6 +9,7 @@
 #include "json.h"
 #include "print.h"
 #include "rules.h"
+#include "set.h"
 #include "stats.h"
 
 const char *const hc_class_names[HC_NR_CLASSES] = {
@@ -204,6 +205,21 @@ static void total_line(struct hc_pr *p, int which, const char *name,
 	hc_pr_end(p);
 }
 
+/* The set's entries of each kind: in JSON always, in text when a set. */
+static void set_counts(const struct hc_run *r, struct hc_pr *p)
+{
+	static const char *const fmt[] = { "Set: %llu 5-tuples",
+					   ", %llu IPv4 prefixes",
+					   ", %llu IPv6 prefixes\n" };
+	int which = r->set ? HC_PR_ALL : HC_PR_JSON, k;
+
+	hc_pr_open(p, HC_PR_JSON, "set", '{');
+	for (k = 0; k < HC_NR_SET_KINDS; k++)
+		hc_pr_fu64(p, which, hc_set_kind_names[k], fmt[k],
+			   hc_set_count(r->set, k));
+	hc_pr_close(p, HC_PR_JSON, '}');
+}
+
 void hc_stats_summary(const struct hc_run *r, const struct hc_snap *start,
 		      const struct hc_snap *cur)
 {
@@ -233,6 +249,7 @@ void hc_stats_summary(const struct hc_run *r, const struct hc_snap *start,
 		   r->rule_texts ? (int)r->conf.nr_rules : 0);
 	hc_pr_str(&p, HC_PR_JSON, "action", NULL, 0,
 		  hc_verdict_names[r->conf.def_verdict]);
+	set_counts(r, &p);
 	hc_pr_count(&p, HC_PR_JSON, "bare", NULL, 0, r->bare, NULL);
 	hc_pr_num(&p, HC_PR_JSON, "duration_s", NULL, 0, 0, dur);
 	if (h->report)
