@@ -2,7 +2,8 @@
 /*
  * Test sender: writes named fixture frames to DEV through AF_PACKET, so
  * the tests know exactly what arrives on the peer.
- *   hc-send [-n NETNS] [--dst-mac MAC] [--dst4 IP] [--dst6 IP] DEV NAME:COUNT...
+ *   hc-send [-n NETNS] [--dst-mac MAC] [--dst4 IP] [--dst6 IP]
+ *           [--src4 IP] [--src6 IP] DEV NAME:COUNT...
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +19,7 @@
 #include "opts.h"
 
 struct send_cli {
-	const char *netns, *dst_mac, *dst4, *dst6;
+	const char *netns, *dst_mac, *dst4, *dst6, *src4, *src6;
 };
 
 static const struct hc_opt send_opts[] = {
@@ -30,6 +31,10 @@ static const struct hc_opt send_opts[] = {
 	  "IPv4 destination" },
 	{ "dst6", 0, HC_OPT_STR, offsetof(struct send_cli, dst6), "IP",
 	  "IPv6 destination" },
+	{ "src4", 0, HC_OPT_STR, offsetof(struct send_cli, src4), "IP",
+	  "IPv4 source" },
+	{ "src6", 0, HC_OPT_STR, offsetof(struct send_cli, src6), "IP",
+	  "IPv6 source" },
 	{}
 };
 
@@ -69,7 +74,9 @@ int main(int argc, char **argv)
 	if (c.dst_mac && hc_parse_mac(c.dst_mac, a.dst_mac))
 		return fprintf(stderr, "hc-send: bad MAC '%s'\n", c.dst_mac), 2;
 	if ((c.dst4 && inet_pton(AF_INET, c.dst4, &a.dst4) != 1) ||
-	    (c.dst6 && inet_pton(AF_INET6, c.dst6, &a.dst6) != 1))
+	    (c.dst6 && inet_pton(AF_INET6, c.dst6, &a.dst6) != 1) ||
+	    (c.src4 && inet_pton(AF_INET, c.src4, &a.src4) != 1) ||
+	    (c.src6 && inet_pton(AF_INET6, c.src6, &a.src6) != 1))
 		return fprintf(stderr, "hc-send: bad address\n"), 2;
 
 	sll.sll_ifindex = if_nametoindex(pos[0]);

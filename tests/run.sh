@@ -101,7 +101,7 @@ fi
 # The netns suite runs while another process on the host loads and
 # unloads BPF objects with hookcmp's names: the snapshots must not
 # mistake them for ours.
-if [ "$(id -u)" -eq 0 ] && { want netns || want safety || want bench || want xsk || want bench-dev || want demo || named bench-dev-short; }; then
+if [ "$(id -u)" -eq 0 ] && { want netns || want sets || want safety || want bench || want xsk || want bench-dev || want demo || named bench-dev-short; }; then
 	churn=$(mktemp)
 	nsenter --mount=/proc/$$/fd/8 --net=/proc/$$/fd/9 "$PWD/build/bpf-churn" >"$churn" &
 	churn_pid=$!
@@ -110,6 +110,7 @@ if [ "$(id -u)" -eq 0 ] && { want netns || want safety || want bench || want xsk
 	# (tests/sandbox.sh): hookcmp and the tools it is tested against
 	# must work with both.
 	run netns in_mounts host tests/netns.sh
+	run sets tests/sets.sh
 	run safety tests/safety.sh
 	run bench tests/bench.sh
 	run xsk tests/xsk.sh
