@@ -34,6 +34,7 @@ check_eq "completion: a command's options" "$(comp hookcmp bench --sc)" "--scena
 check_eq "completion: bench scenarios" "$(comp hookcmp bench --scenario '')" \
 	"hooks static-key parse rules size aa forward"
 check_eq "completion: files after bench -o" "$(comp hookcmp bench -o Makef)" "Makefile"
+check_eq "completion: files after --rules-file" "$(comp hookcmp --hook xdp --rules-file Makef)" "Makefile"
 # Global options first, as the docs write them.
 check_eq "completion: -n NS gen --d" "$(comp hookcmp -n nons gen --d)" \
 	"--dport --dst --dst-mac --duration"
