@@ -54,6 +54,12 @@ void hc_set_free(struct hc_set *s)
 	free(s);
 }
 
+const struct hc_set_entry *hc_set_entries(const struct hc_set *s, __u32 *n)
+{
+	*n = s ? s->n : 0;
+	return s ? s->e : NULL;
+}
+
 __u32 hc_set_count(const struct hc_set *s, enum hc_set_kind kind)
 {
 	return s ? s->count[kind] : 0;

@@ -49,6 +49,8 @@ int hc_set_add(struct hc_set *s, const struct hc_set_entry *e, __u32 *dup);
  * err as "PATH:LINE: what was expected, what was found".
  */
 int hc_set_read(struct hc_set *s, const char *path, struct hc_err *err);
+/* Its entries in the order added, *n of them: for peers and generators. */
+const struct hc_set_entry *hc_set_entries(const struct hc_set *s, __u32 *n);
 /* How many entries of kind it holds; s NULL holds none. */
 __u32 hc_set_count(const struct hc_set *s, enum hc_set_kind kind);
 /* hc_conf.sets for s: HC_SET_BIT() of each kind it holds. */

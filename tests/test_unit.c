@@ -896,6 +896,18 @@ static void test_set_parser(void)
 		CHECK_EQ(hc_set_count(s, HC_SET_SRC4) +
 				 hc_set_count(s, HC_SET_SRC6),
 			 2, "set file: the lines before it read");
+		{
+			const struct hc_set_entry *e;
+			__u32 n;
+
+			e = hc_set_entries(s, &n);
+			t_result(
+				n == 2 && e[0].line == 1 && e[1].line == 4 &&
+					e[0].kind == HC_SET_SRC4 &&
+					e[1].kind == HC_SET_SRC6 &&
+					e[1].plen == 32,
+				"set file: its entries in order, with their lines");
+		}
 		hc_set_free(s);
 		s = hc_set_new();
 		CHECK_EQ(hc_set_read(s, "/nonexistent/set", &err), -ENOENT,
