@@ -18,10 +18,13 @@
 #include "nl.h"
 #include "opts.h"
 #include "print.h"
+#include "set.h"
+#include "srcs.h"
 #include "stats.h"
 
 struct gen_cli {
-	const char *netns, *dst_mac, *src_mac, *src, *dst;
+	const char *netns, *dst_mac, *src_mac, *src, *dst, *rules_file,
+		*hit_rate;
 	int proto, method;
 	bool ipv6, json, pretty, raw, refresh, help, force, allow_drops, inject,
 		progress;
@@ -80,6 +83,10 @@ static const struct hc_opt gen_opts[] = {
 	{ "flows", 0, HC_OPT_U32, G(flows), "N",
 	  "vary the source port (ICMP: echo id) over N values (default 1)",
 	  NULL, 1, 65535 },
+	{ "rules-file", 0, HC_OPT_STR, G(rules_file), "FILE",
+	  "the rule set (run's format) whose source prefixes --hit-rate aims at; the other frames' sources are outside it" },
+	{ "hit-rate", 0, HC_OPT_STR, G(hit_rate), "FRAC",
+	  "the fraction (0..1, or 0..100%) of frames with a source in one of the set's prefixes, spread over them all: exactly round(N*FRAC) of a thread's N frames (default 0)" },
 	{ "sport", 0, HC_OPT_U32, G(sport), "PORT",
 	  "first source port (default 1024)", NULL, 0, 65535 },
 	{ "dport", 0, HC_OPT_U32, G(dport), "PORT",
@@ -162,7 +169,8 @@ static void *worker_run(void *arg)
 				 fmax(1, (w->end - t) * w->sent / (t - start)));
 		if (w->count && w->count - w->sent < n)
 			n = w->count - w->sent;
-		w->err = hc_gen_send(w->g, n, &done, &hc_stop_sig);
+		w->err =
+			hc_gen_send_from(w->g, w->sent, n, &done, &hc_stop_sig);
 		__atomic_store_n(&w->sent, w->sent + done, __ATOMIC_RELAXED);
 		if (w->err)
 			break;
@@ -263,6 +271,10 @@ int cmd_gen(int argc, char **argv)
 	struct hc_link_info before, after;
 	struct hc_nl *nl = NULL;
 	struct hc_gen g;
+	struct hc_set *set = NULL;
+	struct hc_srcs srcs = {};
+	__u32 hit_p = 0, hit_q = 1;
+	__u64 hits = 0, most = 0, nsrcs = 0;
 	__u64 tx = 0, tx_drop = 0, modified = 0;
 	bool uplink = false;
 	const char *pos[1];
@@ -337,6 +349,43 @@ int cmd_gen(int argc, char **argv)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--threads %u: this machine has %d CPUs",
 			       c.threads, ncpu);
+	if (c.hit_rate && !c.rules_file)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--hit-rate aims at a set: give its --rules-file");
+	if (c.hit_rate && hc_srcs_rate(c.hit_rate, &hit_p, &hit_q))
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--hit-rate '%s': not a fraction from 0 to 1 (0.25) or a percent (25%%), with at most 6 decimals",
+			c.hit_rate);
+	if (c.rules_file && c.raw)
+		return hc_fail(HC_EXIT_USAGE,
+			       "--raw is one fixed frame: no --rules-file");
+	if (c.rules_file) {
+		set = hc_set_new();
+		if (!set)
+			return hc_fail(HC_EXIT_FAIL, "--rules-file: %s",
+				       strerror(ENOMEM));
+		/* run's reader: its messages start with PATH:LINE. */
+		ret = hc_set_read(set, c.rules_file, &err);
+		if (ret) {
+			hc_set_free(set);
+			return hc_fail(ret == -ENOMEM ? HC_EXIT_FAIL :
+							HC_EXIT_USAGE,
+				       "--rules-file %s", err.msg);
+		}
+		/* The same table from the same file: a fixed seed. */
+		ret = hc_srcs_draw(&srcs, set, c.ipv6,
+				   c.ipv6 ? (void *)&s->src6 : (void *)&s->src4,
+				   hit_p, hit_q, 1, &err);
+		hc_set_free(set);
+		if (ret)
+			return hc_fail(
+				ret == -ENOMEM ? HC_EXIT_FAIL : HC_EXIT_USAGE,
+				"--rules-file %s: %s", c.rules_file, err.msg);
+		cfg.srcs = &srcs;
+		cfg.percpu = c.threads > 1;
+	}
 	cfg.flows = c.flows;
 	cfg.method = c.method;
 	cfg.raw = c.raw;
@@ -430,12 +479,19 @@ int cmd_gen(int argc, char **argv)
 	for (i = 0; i < (int)c.threads; i++) {
 		pthread_join(w[i].tid, NULL);
 		sent += w[i].sent;
+		/* Each thread from the table's start (srcs.h). */
+		hits += hc_srcs_hits(w[i].sent, hit_p, hit_q);
+		most = w[i].sent > most ? w[i].sent : most;
 		if (w[i].err && !ret)
 			ret = w[i].err;
 	}
 	dt = hc_now() - t0;
 	modified = hc_gen_modified(&g);
 	hc_gen_close(&g);
+	most = hc_srcs_hits(most, hit_p, hit_q);
+	most = most < srcs.prefixes ? most : srcs.prefixes;
+	nsrcs = srcs.n;
+	hc_srcs_free(&srcs);
 	/*
 	 * A veth counts what its peer has taken off the ring: wait while it
 	 * drains, until every frame is counted as gone or dropped, or the
@@ -487,6 +543,14 @@ int cmd_gen(int argc, char **argv)
 		hc_pr_fu64(&p, HC_PR_JSON, "size", NULL, c.size);
 		hc_pr_fu64(&p, HC_PR_JSON, "flows", NULL, c.flows);
 		hc_pr_fu64(&p, HC_PR_JSON, "threads", NULL, c.threads);
+		if (c.rules_file) {
+			hc_pr_fnum(&p, HC_PR_JSON, "hit_rate", NULL,
+				   (double)hit_p / hit_q);
+			hc_pr_fu64(&p, HC_PR_JSON, "hits", NULL, hits);
+			/* Distinct prefixes the hits sent came from. */
+			hc_pr_fu64(&p, HC_PR_JSON, "hit_prefixes", NULL, most);
+			hc_pr_fu64(&p, HC_PR_JSON, "sources", NULL, nsrcs);
+		}
 		if (g.method == HC_GEN_LIVE && !c.raw && !cfg.refresh)
 			hc_pr_fu64(&p, HC_PR_JSON, "modified", NULL, modified);
 		if (why[0])
@@ -508,6 +572,11 @@ int cmd_gen(int argc, char **argv)
 		       c.raw ? " raw" : "", c.flows, c.flows > 1 ? "s" : "",
 		       c.size, c.threads, c.threads > 1 ? "s" : "");
 	}
+	if (!c.json && c.rules_file)
+		printf("gen: %llu of %llu offered hit the set (--hit-rate %g), from %llu of its prefixes; %llu distinct sources\n",
+		       (unsigned long long)hits, (unsigned long long)sent,
+		       (double)hit_p / hit_q, (unsigned long long)most,
+		       (unsigned long long)nsrcs);
 	fflush(stdout);
 	if (modified)
 		fprintf(stderr,

@@ -85,7 +85,7 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 		     struct hc_err *err)
 {
 	struct gen_bpf *s = gen_bpf__open_opts(hc_prog_open_opts());
-	__u32 max;
+	__u32 max, i;
 	int ret;
 
 	if (!s)
@@ -98,11 +98,35 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 	s->rodata->verdict = cfg->inject ? XDP_PASS : XDP_TX;
 	g->refresh = cfg->refresh;
 	set_refresh(g);
+	if (g->srcs) {
+		s->rodata->nr_srcs = g->srcs->n;
+		s->rodata->src_off = g->src_off;
+		s->rodata->src_len = g->srcs->ipv6 ? 16 : 4;
+		s->rodata->ip_csum_off = g->ip_csum_off;
+		s->rodata->l4_pseudo = g->l4_pseudo;
+		s->rodata->src_percpu = cfg->percpu;
+		/*
+		 * A varied source is no receiver's edit: compare up to it,
+		 * or to IPv4's header checksum before it, which follows it.
+		 */
+		s->bss->check_len = g->refresh	   ? 0 :
+				    g->ip_csum_off ? g->ip_csum_off :
+						     g->src_off;
+		ret = bpf_map__set_max_entries(s->maps.srcs, g->srcs->n);
+		if (ret)
+			return ret;
+	}
 	bpf_program__set_autoload(
 		cfg->raw ? s->progs.hc_gen : s->progs.hc_gen_raw, false);
 	ret = gen_bpf__load(s);
 	if (ret)
 		return ret;
+	for (i = 0; g->srcs && i < g->srcs->n; i++) {
+		ret = bpf_map_update_elem(bpf_map__fd(s->maps.srcs), &i,
+					  g->srcs->addr[i], 0);
+		if (ret)
+			return -errno;
+	}
 	g->prog_fd = bpf_program__fd(cfg->raw ? s->progs.hc_gen_raw :
 						s->progs.hc_gen);
 	g->drop_fd = bpf_program__fd(s->progs.hc_gen_probe);
@@ -162,6 +186,18 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 			   cfg->spec.size);
 		return ret;
 	}
+	if (cfg->srcs) {
+		if (!cfg->srcs->n || cfg->srcs->ipv6 != cfg->spec.ipv6 ||
+		    cfg->raw)
+			return -EINVAL;
+		g->srcs = cfg->srcs;
+		/* The L3 header ends where L4 begins (pkt.c). */
+		g->src_off = g->lo.l4_off - (cfg->spec.ipv6 ? 40 - 8 : 20 - 12);
+		g->ip_csum_off = cfg->spec.ipv6 ? 0 : g->lo.l4_off - 20 + 10;
+		/* ICMPv4's checksum has no pseudo-header. */
+		g->l4_pseudo = g->lo.csum_off &&
+			       (cfg->spec.ipv6 || cfg->spec.proto != 1);
+	}
 	if (cfg->method != HC_GEN_PACKET) {
 		ret = live_open(g, cfg, err);
 		if (!ret) {
@@ -183,7 +219,7 @@ int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec)
 {
 	int ret;
 
-	if (g->flows > 1)
+	if (g->flows > 1 || g->srcs)
 		return -EINVAL;
 	ret = hc_pkt_build(spec, g->frame, &g->lo);
 	if (!ret)
@@ -191,8 +227,40 @@ int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec)
 	return ret;
 }
 
+/* RFC 1624, as the program does (gen.bpf.c): one 16-bit word at a time. */
+static void csum_replace(__u8 *csum, const __u8 *from, const __u8 *to,
+			 __u32 len)
+{
+	__u32 sum = (__u16) ~*(__u16 *)csum, i;
+	__u16 a, b;
+
+	for (i = 0; i < len; i += 2) {
+		memcpy(&a, from + i, 2);
+		memcpy(&b, to + i, 2);
+		sum += (__u16)~a + b;
+	}
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	*(__u16 *)csum = (__u16)~sum ?: 0xffff;
+}
+
+/* Frame f's source from entry idx of the table, its checksums mended. */
+static void packet_src(struct hc_gen *g, __u8 *f, __u64 idx)
+{
+	const __u8 *src = g->srcs->addr[idx % g->srcs->n];
+	__u32 len = g->srcs->ipv6 ? 16 : 4;
+	__u8 old[16];
+
+	memcpy(old, f + g->src_off, len);
+	memcpy(f + g->src_off, src, len);
+	if (g->ip_csum_off)
+		csum_replace(f + g->ip_csum_off, old, src, len);
+	if (g->l4_pseudo)
+		csum_replace(f + g->lo.csum_off, old, src, len);
+}
+
 /* AF_PACKET: a batch of frames per sendmmsg, the flows laid out in turn. */
-static int packet_send(struct hc_gen *g, __u64 count, __u64 *sent,
+static int packet_send(struct hc_gen *g, __u64 first, __u64 count, __u64 *sent,
 		       const volatile int *stop)
 {
 	/* Per call, not per thread: jumbo frames make a batch 590 KiB. */
@@ -229,6 +297,9 @@ static int packet_send(struct hc_gen *g, __u64 count, __u64 *sent,
 	while (*sent < count && !(stop && *stop)) {
 		__u64 want = count - *sent;
 
+		for (i = 0; g->srcs && i < PACKET_BATCH && i < want; i++)
+			packet_src(g, frames + i * g->lo.len,
+				   first + *sent + i);
 		n = sendmmsg(g->sock_fd, msg,
 			     want < PACKET_BATCH ? want : PACKET_BATCH, 0);
 		if (n < 0) {
@@ -247,12 +318,18 @@ static int packet_send(struct hc_gen *g, __u64 count, __u64 *sent,
 int hc_gen_send(struct hc_gen *g, __u64 count, __u64 *sent,
 		const volatile int *stop)
 {
+	return hc_gen_send_from(g, 0, count, sent, stop);
+}
+
+int hc_gen_send_from(struct hc_gen *g, __u64 first, __u64 count, __u64 *sent,
+		     const volatile int *stop)
+{
 	sigset_t all, old;
 	int ret = 0;
 
 	*sent = 0;
 	if (g->method == HC_GEN_PACKET)
-		return packet_send(g, count, sent, stop);
+		return packet_send(g, first, count, sent, stop);
 	/*
 	 * A pending signal ends BPF_PROG_RUN with -EINTR and no count of
 	 * what it sent; blocked during a chunk, it waits for the next gap.

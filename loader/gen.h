@@ -5,6 +5,7 @@
 
 #include "hookcmp.h"
 #include "pkt.h"
+#include "srcs.h"
 
 enum hc_gen_method { HC_GEN_AUTO, HC_GEN_LIVE, HC_GEN_PACKET };
 
@@ -16,6 +17,8 @@ struct hc_gen_cfg {
 	bool refresh; /* live: write L2 and L3 headers into every frame */
 	bool inject; /* live: into the device's receive path, not out of it */
 	__u32 queue; /* inject: the RX queue they arrive on */
+	const struct hc_srcs *srcs; /* --hit-rate: the sources, else NULL */
+	bool percpu; /* srcs: several threads, each pinned to its CPU */
 };
 
 struct hc_gen {
@@ -31,6 +34,9 @@ struct hc_gen {
 	__u16 base;
 	bool refresh;
 	__u32 queue; /* inject: the RX queue the frames arrive on */
+	const struct hc_srcs *srcs;
+	__u32 src_off, ip_csum_off; /* srcs: where the address is */
+	bool l4_pseudo; /* srcs: the L4 checksum covers it */
 };
 
 /* Opens the generator on ifindex in the current network namespace. */
@@ -48,6 +54,13 @@ int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec);
  */
 int hc_gen_send(struct hc_gen *g, __u64 count, __u64 *sent,
 		const volatile int *stop);
+/*
+ * The same for a thread that has sent first frames before: with srcs,
+ * AF_PACKET's frames take their sources from entry first on (live
+ * frames count in the program, per thread from its open).
+ */
+int hc_gen_send_from(struct hc_gen *g, __u64 first, __u64 count, __u64 *sent,
+		     const volatile int *stop);
 /* Live, without refresh: sampled frames that came back edited by a receiver. */
 __u64 hc_gen_modified(const struct hc_gen *g);
 void hc_gen_close(struct hc_gen *g);

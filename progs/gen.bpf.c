@@ -11,6 +11,11 @@
  * returns XDP_PASS instead: the kernel builds an skb of each frame and
  * hands it to the receive path of the device given as ingress_ifindex
  * (test_run.c, xdp_recv_frames), in the calling thread.
+ *
+ * With --hit-rate the source address comes from the srcs table, the n-th
+ * frame of a sending thread from its entry n mod nr_srcs: a count per
+ * thread (a CPU's, the threads pinned; one for a lone thread, which may
+ * move), so that the hits sent are exact.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -21,6 +26,19 @@ const volatile __u32 vary_off; /* offset of the 16-bit field to vary */
 const volatile __u32 csum_off; /* offset of the L4 checksum, 0 if none */
 const volatile __u16 base; /* first value of that field */
 const volatile __u32 verdict = XDP_TX; /* XDP_PASS: --inject */
+const volatile __u32 nr_srcs; /* --hit-rate: entries of srcs, 0: off */
+const volatile __u32 src_off; /* offset of the source address */
+const volatile __u32 src_len; /* 4 or 16 */
+const volatile __u32 ip_csum_off; /* IPv4 header checksum, 0: IPv6 */
+const volatile __u32 l4_pseudo; /* the L4 checksum covers the address */
+const volatile __u32 src_percpu; /* several threads: a count per CPU */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* sized by the loader */
+	__type(key, __u32);
+	__type(value, __u8[16]);
+} srcs SEC(".maps");
 
 #define HDR_MAX 64
 /* In .bss, not .rodata: a new frame size changes the IP length. */
@@ -34,7 +52,7 @@ __u64 modified; /* sampled frames a receiver had edited */
 struct {
 	__u32 n;
 	__u32 pad[15];
-} seq[SEQ_CPUS];
+} seq[SEQ_CPUS], src_seq[SEQ_CPUS];
 
 /*
  * Without refresh: is a frame still as sent? One frame in 64, so that
@@ -56,6 +74,15 @@ static __always_inline void check(struct xdp_md *ctx)
 		if ((void *)(data + i + 8) > end)
 			return;
 		if (*(__u64 *)(data + i) != *(__u64 *)(refresh_hdr + i)) {
+			__sync_fetch_and_add(&modified, 1);
+			return;
+		}
+	}
+	/* The bytes up to a varied source address (a hop limit in them). */
+	for (; i < len && i < HDR_MAX; i++) {
+		if ((void *)(data + i + 1) > end)
+			return;
+		if (data[i] != refresh_hdr[i]) {
 			__sync_fetch_and_add(&modified, 1);
 			return;
 		}
@@ -82,17 +109,84 @@ static __always_inline int refresh(struct xdp_md *ctx)
 	return 0;
 }
 
+/* RFC 1624 over 16-bit words: HC' = ~(~HC + ~m + m') for each. */
+static __always_inline void csum_replace(__u16 *csum, const __u16 *from,
+					 const __u16 *to)
+{
+	__u32 sum = (__u16) ~*csum, i;
+
+	for (i = 0; i < 8; i++) {
+		if (i * 2 >= src_len)
+			break;
+		sum += (__u16)~from[i] + to[i];
+	}
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	*csum = (__u16)~sum;
+}
+
+/*
+ * The next source of the table into the frame: old is what the L4
+ * checksum was made with, the frame's address before refresh() wrote
+ * the L3 header again (and its checksum, with the address of that).
+ */
+static __always_inline int set_src(struct xdp_md *ctx, const __u16 *old)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	__u32 cpu =
+		src_percpu ? bpf_get_smp_processor_id() & (SEQ_CPUS - 1) : 0;
+	__u32 idx = src_seq[cpu].n, off = src_off, coff = csum_off;
+	__u16 *addr, *csum, cur[8];
+	__u8 *src;
+
+	src_seq[cpu].n = idx + 1 >= nr_srcs ? 0 : idx + 1;
+	src = bpf_map_lookup_elem(&srcs, &idx);
+	if (!src || off > 256 || coff > 256 || ip_csum_off > 256)
+		return -1;
+	addr = data + off;
+	if ((void *)(addr + 8) > end)
+		return -1;
+	__builtin_memcpy(cur, addr, 16);
+	if (src_len == 16)
+		__builtin_memcpy(addr, src, 16);
+	else
+		__builtin_memcpy(addr, src, 4);
+	if (ip_csum_off) {
+		csum = data + ip_csum_off;
+		if ((void *)(csum + 1) > end)
+			return -1;
+		csum_replace(csum, cur, addr);
+	}
+	if (coff && l4_pseudo) {
+		csum = data + coff;
+		if ((void *)(csum + 1) > end)
+			return -1;
+		csum_replace(csum, old, addr);
+		*csum = *csum ?:
+				0xffff; /* as the flows' edit: UDP's 0 is none */
+	}
+	return 0;
+}
+
 SEC("xdp")
 int hc_gen(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *end = (void *)(long)ctx->data_end;
-	__u16 *field, *csum, old, new, next;
+	__u16 *field, *csum, old, new, next, old_src[8];
 	__u32 sum, off = vary_off, coff = csum_off;
 
+	if (nr_srcs) {
+		if (src_off > 256 || data + src_off + 16 > end)
+			return XDP_ABORTED;
+		__builtin_memcpy(old_src, data + src_off, 16);
+	}
 	if (refresh(ctx))
 		return XDP_ABORTED;
 	check(ctx);
+	if (nr_srcs && set_src(ctx, old_src))
+		return XDP_ABORTED;
 	if (flows <= 1)
 		return verdict;
 	if (off > 256 || coff > 256)
