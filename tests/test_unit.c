@@ -12,6 +12,7 @@
 #include "qdisc.h"
 #include "rules.h"
 #include "set.h"
+#include "srcs.h"
 #include "stats.h"
 #include "test.h"
 
@@ -1171,6 +1172,223 @@ static void test_set_order(void)
 	}
 }
 
+/* --hit-rate's values: a fraction or a percent, in lowest terms. */
+static void test_srcs_rate(void)
+{
+	static const struct {
+		const char *arg;
+		int ret;
+		__u32 p, q;
+	} rates[] = {
+		{ "0.25", 0, 1, 4 },	  { "25%", 0, 1, 4 },
+		{ "12.5%", 0, 1, 8 },	  { "1", 0, 1, 1 },
+		{ "0", 0, 0, 1 },	  { "100%", 0, 1, 1 },
+		{ ".5", 0, 1, 2 },	  { "0.000001", 0, 1, 1000000 },
+		{ "1.5", -ERANGE },	  { "101%", -ERANGE },
+		{ "0.1234567", -ERANGE }, { "", -EINVAL },
+		{ "-0.1", -EINVAL },	  { "25%%", -EINVAL },
+		{ "0.2.5", -EINVAL },	  { "%", -EINVAL },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		__u32 p = 7, q = 7;
+		int ret = hc_srcs_rate(rates[i].arg, &p, &q);
+		bool ok = ret == rates[i].ret &&
+			  (ret || (p == rates[i].p && q == rates[i].q));
+
+		if (!ok)
+			printf("  expected %d %u/%u, got %d %u/%u\n",
+			       rates[i].ret, rates[i].p, rates[i].q, ret, p, q);
+		t_result(ok, "--hit-rate '%s'", rates[i].arg);
+	}
+}
+
+/* The hits among the first C frames: round(C * p / q), halves up. */
+static void test_srcs_hits(void)
+{
+	static const __u32 pq[][2] = { { 1, 4 },      { 1, 3 }, { 2, 3 },
+				       { 1, 1 },      { 0, 1 }, { 1, 8 },
+				       { 3, 1000000 } };
+	unsigned int i, bad = 0;
+	__u64 c, want;
+
+	for (i = 0; i < sizeof(pq) / sizeof(pq[0]); i++) {
+		for (c = 0; c < 3 * pq[i][1] && c < 100000; c++) {
+			want = (2 * c * pq[i][0] + pq[i][1]) / (2 * pq[i][1]);
+			if (hc_srcs_hits(c, pq[i][0], pq[i][1]) != want &&
+			    !bad++)
+				printf("  %llu frames at %u/%u: %llu hits, want %llu\n",
+				       (unsigned long long)c, pq[i][0],
+				       pq[i][1],
+				       (unsigned long long)hc_srcs_hits(
+					       c, pq[i][0], pq[i][1]),
+				       (unsigned long long)want);
+		}
+		/* Far past where c * p would overflow 64 bits. */
+		c = (1ull << 62) + 12345;
+		if (hc_srcs_hits(c + pq[i][1], pq[i][0], pq[i][1]) !=
+			    hc_srcs_hits(c, pq[i][0], pq[i][1]) + pq[i][0] &&
+		    !bad++)
+			printf("  %u/%u: not periodic at 2^62\n", pq[i][0],
+			       pq[i][1]);
+	}
+	CHECK_EQ(hc_srcs_hits(20001, 1, 4), 5000, "srcs: round(20001 / 4)");
+	CHECK_EQ(hc_srcs_hits(2, 1, 4), 1, "srcs: round(0.5) is 1");
+	t_result(!bad, "srcs: hits of C frames are round(C * p / q)");
+}
+
+/* Which of the n prefixes of e (none nested) holds a, or -1. */
+static int srcs_prefix(const struct hc_set_entry *e, __u32 n, bool ipv6,
+		       const __u8 *a)
+{
+	__u32 i, b, alen = ipv6 ? 16 : 4;
+
+	for (i = 0; i < n; i++) {
+		const __u8 *pre = (const __u8 *)e[i].t.saddr;
+
+		if (e[i].kind != (ipv6 ? HC_SET_SRC6 : HC_SET_SRC4))
+			continue;
+		for (b = 0; b < e[i].plen && b < alen * 8; b++)
+			if ((pre[b / 8] ^ a[b / 8]) & (0x80 >> (b % 8)))
+				break;
+		if (b == e[i].plen)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * The sources gen draws: each hit inside a prefix of the frames'
+ * family, every prefix hit, the hits where the rule says; each miss
+ * outside the set and near --src.
+ */
+static void test_srcs_draw(void)
+{
+	static const __u32 pq[][2] = { { 1, 4 }, { 1, 3 }, { 0, 1 }, { 1, 1 } };
+	struct hc_set *s = hc_set_new();
+	struct hc_set_entry e;
+	const struct hc_set_entry *all;
+	struct in_addr near4;
+	struct in6_addr near6;
+	struct hc_err err = {};
+	char line[64];
+	__u32 i, k, n, dup, f;
+
+	/* 300 IPv4 prefixes of many lengths, 200 IPv6, and a tuple. */
+	for (i = 0; i < 300; i++) {
+		snprintf(line, sizeof(line), "10.%u.%u.%u/%u drop", i / 8,
+			 (i % 8) * 32, 0, 19 + i % 14);
+		if (hc_set_entry_parse(line, &e, NULL) ||
+		    hc_set_add(s, &e, &dup))
+			t_result(false, "srcs: set line %s", line);
+	}
+	for (i = 0; i < 200; i++) {
+		snprintf(line, sizeof(line), "2001:db8:%x::/%u pass", i,
+			 48 + i % 81);
+		if (hc_set_entry_parse(line, &e, NULL) ||
+		    hc_set_add(s, &e, &dup))
+			t_result(false, "srcs: set line %s", line);
+	}
+	/* Half of --src's neighbourhood, where misses are drawn, is inside. */
+	hc_set_entry_parse("198.18.128.0/17 drop", &e, NULL);
+	hc_set_add(s, &e, &dup);
+	hc_set_entry_parse("2001:2::8000:0/97 drop", &e, NULL);
+	hc_set_add(s, &e, &dup);
+	hc_set_entry_parse("udp 198.18.0.1:1024 198.18.0.2:9 drop", &e, NULL);
+	hc_set_add(s, &e, &dup);
+	all = hc_set_entries(s, &n);
+	inet_pton(AF_INET, "198.18.0.1", &near4);
+	inet_pton(AF_INET6, "2001:2::1", &near6);
+
+	for (f = 0; f < 2; f++) {
+		bool ipv6 = f;
+		__u32 np = ipv6 ? 201 : 301;
+
+		for (i = 0; i < sizeof(pq) / sizeof(pq[0]); i++) {
+			__u32 p = pq[i][0], q = pq[i][1], bad_hit = 0;
+			__u32 bad_miss = 0, bad_rule = 0, used = 0, hits = 0;
+			char seen[512] = {}; /* by entry: 501 */
+			struct hc_srcs d;
+			int j, ret;
+
+			ret = hc_srcs_draw(&d, s, ipv6,
+					   ipv6 ? (void *)&near6 :
+						  (void *)&near4,
+					   p, q, 1, &err);
+			if (!CHECK_EQ(ret, 0, "srcs: IPv%d at %u/%u drawn",
+				      ipv6 ? 6 : 4, p, q))
+				continue;
+			for (k = 0; k < d.n; k++) {
+				bool hit = hc_srcs_hits(k + 1, p, q) >
+					   hc_srcs_hits(k, p, q);
+				const __u8 *a = d.addr[k];
+
+				j = srcs_prefix(all, n, ipv6, a);
+				if (hit) {
+					hits++;
+					if (j < 0)
+						bad_hit++;
+					else if (!seen[j]++)
+						used++;
+				} else if (j >= 0 ||
+					   memcmp(a,
+						  ipv6 ? (void *)&near6 :
+							 (void *)&near4,
+						  ipv6 ? 12 : 2)) {
+					bad_miss++;
+				}
+			}
+			/* The first C frames hold round(C * p / q) hits. */
+			for (k = 0; k <= 2 * d.n; k += 37) {
+				__u32 c = 0, x;
+
+				for (x = 0; x < k; x++)
+					c += hc_srcs_hits(x % d.n + 1, p, q) >
+					     hc_srcs_hits(x % d.n, p, q);
+				if (c != hc_srcs_hits(k, p, q))
+					bad_rule++;
+			}
+			CHECK_EQ(bad_hit, 0,
+				 "srcs: IPv%d at %u/%u: every hit in a prefix",
+				 ipv6 ? 6 : 4, p, q);
+			CHECK_EQ(
+				bad_miss, 0,
+				"srcs: IPv%d at %u/%u: every miss outside, near --src",
+				ipv6 ? 6 : 4, p, q);
+			CHECK_EQ(
+				bad_rule, 0,
+				"srcs: IPv%d at %u/%u: the table's hits follow the rule",
+				ipv6 ? 6 : 4, p, q);
+			CHECK_EQ(hits, d.hits, "srcs: IPv%d at %u/%u: hits",
+				 ipv6 ? 6 : 4, p, q);
+			CHECK_EQ(used, p ? np : 0,
+				 "srcs: IPv%d at %u/%u: every prefix hit",
+				 ipv6 ? 6 : 4, p, q);
+			CHECK_EQ(d.prefixes, used,
+				 "srcs: IPv%d at %u/%u: prefixes said",
+				 ipv6 ? 6 : 4, p, q);
+			CHECK_EQ(d.n % q, 0,
+				 "srcs: IPv%d at %u/%u: whole periods",
+				 ipv6 ? 6 : 4, p, q);
+			hc_srcs_free(&d);
+		}
+	}
+	hc_set_free(s);
+
+	/* No prefix of the family; no miss near --src. */
+	s = hc_set_new();
+	hc_set_entry_parse("198.16.0.0/14 drop", &e, NULL);
+	hc_set_add(s, &e, &dup);
+	struct hc_srcs d;
+
+	CHECK_EQ(hc_srcs_draw(&d, s, true, &near6, 1, 4, 1, &err), -ENOENT,
+		 "srcs: hits without an IPv6 prefix refused");
+	CHECK_EQ(hc_srcs_draw(&d, s, false, &near4, 1, 4, 1, &err), -EADDRINUSE,
+		 "srcs: --src inside the set refused (%s)", err.msg);
+	hc_set_free(s);
+}
+
 int main(void)
 {
 	test_hooks();
@@ -1188,5 +1406,8 @@ int main(void)
 	test_set_lookup();
 	test_set_tuples();
 	test_set_order();
+	test_srcs_rate();
+	test_srcs_hits();
+	test_srcs_draw();
 	return t_failed ? 1 : 0;
 }
