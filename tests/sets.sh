@@ -4,7 +4,8 @@
 # and IPv6, some nested) and two 5-tuples, a known mix of frames that
 # hit and miss it, and exact per-class, per-verdict counts at every hook
 # the usage lists (AF_XDP's userspace logic too); bad files refused with
-# nothing attached; 100,000 entries loaded.
+# nothing attached; 100,000 entries loaded; gen --hit-rate's hits exact,
+# spread over the set, with checksums a stack takes.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 [ "$(id -u)" -ne 0 ] || check_mounts
@@ -161,6 +162,147 @@ test_set_100k() {
 		fail "$name: hookcmp did not attach"
 	fi
 	check_state_same "$name"
+	topo_down
+}
+
+# gen_set_file FILE [STEP]: 1,000 IPv4 and 1,000 IPv6 prefixes that
+# drop, or every STEP-th of them.
+gen_set_file() {
+	awk -v step="${2:-1}" 'BEGIN {
+		for (i = 0; i < 1000; i += step)
+			printf "10.%d.%d.0/24 drop\n", int(i / 256), i % 256
+		for (i = 0; i < 1000; i += step)
+			printf "2001:db8:%x::/48 drop\n", i }' >"$1"
+}
+
+# gen_hits NAME ARGS...: gen's frames with ARGS into the DUT ($mac);
+# appends "offered hits prefixes" to $T/hits, or returns 1 when frames
+# did not all leave (a receiver the machine left behind: a SKIP, said).
+gen_hits() {
+	local name=$1 out
+	shift
+	out=$("$HC" gen -n "$G" hcg --dst-mac "$mac" --rate 20000 --allow-drops -j "$@" 2>"$T/gen.err")
+	if [ "$(jq '.packets == .offered' <<<"$out")" != true ]; then
+		echo "SKIP $name: gen $*: $(jq -r '.warning // .error // "no JSON"' <<<"${out:-null}") (the machine's load, not hookcmp's doing)"
+		return 1
+	fi
+	jq -r '"\(.offered) \(.hits) \(.hit_prefixes)"' <<<"$out" >>"$T/hits"
+}
+
+# gen --hit-rate: the hits gen says it sent are exactly round(C/4) of
+# its C frames (per thread), and exactly what a DUT holding the set
+# drops, IPv4 and IPv6, live and AF_PACKET; none at rate 0. Spread: a
+# DUT holding one prefix in 10 drops one hit in 10, exactly (each of the
+# 1,000 prefixes is hit once per 4,000 frames); hits from one prefix, or
+# a few, would give 0 or far more.
+test_set_gen() {
+	local name="set gen --hit-rate" mac ok=1
+	# A queue per CPU: two live threads do not share one ring.
+	topo_up "numrxqueues 2 numtxqueues 2" || { fail "$name: topology"; return; }
+	mac=$(ip -n "$D" -j link show dev "$DEV" | jq -r '.[0].address')
+	gen_set_file "$T/gset"
+	gen_set_file "$T/gset10" 10
+	snapshot >"$T/before"
+	: >"$T/hits"
+	if hc_start -n "$D" --hook xdp --rules-file "$T/gset" -a pass -j -i 0 "$DEV"; then
+		gen_hits "$name" -c 8001 --rules-file "$T/gset" --hit-rate 0.25 &&
+			gen_hits "$name" -c 8002 -6 --rules-file "$T/gset" --hit-rate 25% --method packet &&
+			gen_hits "$name" -c 4002 -6 --rules-file "$T/gset" --hit-rate 0.25 --threads 2 &&
+			gen_hits "$name" -c 3000 --rules-file "$T/gset" --hit-rate 0 || ok=0
+		sleep 0.3
+		hc_stop INT
+		if [ $ok = 1 ]; then
+			check_eq "$name: gen's offered, hits, prefixes hit" "$(paste -sd' ' "$T/hits")" \
+				"8001 2000 1000 8002 2001 1000 4002 1000 500 3000 0 0"
+			# 2000 of 8001 and 0 of 3000 IPv4; 2001 of 8002 and
+			# 500 + 500 of 2001 + 2001 IPv6 (not 1001 of 4002):
+			# each thread from the table's start.
+			check_eq "$name: drops at the DUT are gen's hits" "$(class_counts)" \
+				"udp4:11001:2000:9001 udp6:12004:3001:9003" "$T/err" "$T/gen.err"
+		fi
+	else
+		fail "$name: hookcmp did not attach"
+	fi
+	: >"$T/hits"
+	ok=1
+	if hc_start -n "$D" --hook xdp --rules-file "$T/gset10" -a pass -j -i 0 "$DEV"; then
+		gen_hits "$name" -c 8000 --rules-file "$T/gset" --hit-rate 0.25 &&
+			gen_hits "$name" -c 8000 -6 --rules-file "$T/gset" --hit-rate 0.25 --method packet || ok=0
+		sleep 0.3
+		hc_stop INT
+		[ $ok = 1 ] && check_eq "$name: spread, 1 prefix in 10 held: 1 hit in 10 dropped" \
+			"$(class_counts)" "udp4:8000:200:7800 udp6:8000:200:7800" "$T/err" "$T/gen.err"
+	else
+		fail "$name: hookcmp did not attach"
+	fi
+	check_state_same "$name"
+	topo_down
+}
+
+# The DUT stack's counters gen_csum judges: UDP datagrams to no port,
+# TCP segments, ICMP messages in, and every checksum or header error.
+csum_counters() {
+	ip netns exec "$D" awk '$1 == "Udp:" && u++ { n += $3; e += $7 }
+		$1 == "Tcp:" && t++ { seg += $11; e += $16 }
+		$1 == "Icmp:" && i++ { icmp += $2; e += $4 }
+		$1 == "Ip:" && p++ { e += $5 }
+		$1 == "Udp6NoPorts" { n += $2 }
+		$1 == "Icmp6InMsgs" { icmp += $2 }
+		$1 ~ /^(Udp6InCsumErrors|Icmp6InCsumErrors|Ip6InHdrErrors)$/ { e += $2 }
+		END { print n + 0, seg + 0, icmp + 0, e + 0 }' /proc/net/snmp /proc/net/snmp6
+}
+
+# The checksums gen mends as it writes each source (IPv4 header, the
+# pseudo-header of UDP, TCP and ICMPv6; live, --refresh and AF_PACKET):
+# the DUT's stack takes every frame, none with a checksum error.
+test_set_gen_csum() {
+	local name="set gen checksums" mac ok=1 c0 a
+	topo_up || { fail "$name: topology"; return; }
+	ip -n "$D" addr add 198.18.0.2/15 dev "$DEV"
+	ip -n "$D" addr add 2001:2::2/64 dev "$DEV" nodad
+	mac=$(ip -n "$D" -j link show dev "$DEV" | jq -r '.[0].address')
+	gen_set_file "$T/gset"
+	: >"$T/hits"
+	# XDP pass gives the veth NAPI: live frames reach the stack.
+	if hc_start -n "$D" --hook xdp -a pass -j -i 0 "$DEV"; then
+		c0=$(csum_counters)
+		for a in "" "-6 --refresh" "--method packet" "--proto tcp" \
+			"-6 --proto tcp --refresh" "--proto tcp --method packet" \
+			"--proto icmp" "-6 --proto icmp --method packet"; do
+			# shellcheck disable=SC2086
+			gen_hits "$name" -c 1000 --rules-file "$T/gset" --hit-rate 0.3 $a || ok=0
+		done
+		sleep 0.3
+		hc_stop INT
+		[ $ok = 1 ] && check_eq "$name: UDP, TCP, ICMP in, checksum errors" \
+			"$(echo "$c0" "$(csum_counters)" | awk '{ print $5 - $1, $6 - $2, $7 - $3, $8 - $4 }')" \
+			"3000 3000 2000 0" "$T/gen.err"
+	else
+		fail "$name: hookcmp did not attach"
+	fi
+	topo_down
+}
+
+# gen's usage with a set: exit 2 with the reason, and nothing sent.
+test_set_gen_usage() {
+	local name="set gen usage" tx0
+	topo_up || { fail "$name: topology"; return; }
+	gen_set_file "$T/gset"
+	grep -v : "$T/gset" >"$T/gset4"
+	printf '10.0.0.0/8 drop\n10.0.0.1 dorp\n' >"$T/gbad"
+	tx0=$(ip -n "$G" -j -s link show dev hcg | jq '.[0].stats64.tx.packets')
+	expect_table "$name" "gen -n $G" <<EOF
+2;--hit-rate aims at a set: give its --rules-file;--hit-rate 0.5 -c 10 hcg
+2;--hit-rate '1.5': not a fraction from 0 to 1 (0.25) or a percent (25%);--rules-file $T/gset --hit-rate 1.5 -c 10 hcg
+2;--hit-rate 'x': not a fraction;--rules-file $T/gset --hit-rate x -c 10 hcg
+2;--rules-file $T/gset4: the set has no IPv6 source prefix for the hits of --hit-rate;-6 --rules-file $T/gset4 --hit-rate 0.1 -c 10 hcg
+2;--rules-file $T/gbad:2: expected 'drop' or 'pass' after '10.0.0.1', found 'dorp';--rules-file $T/gbad --hit-rate 0.1 -c 10 hcg
+2;--rules-file $T/gset: no source near 10.0.0.1 is outside the set, for the misses: --src elsewhere;--src 10.0.0.1 --rules-file $T/gset --hit-rate 0.1 -c 10 hcg
+2;--raw is one fixed frame: no --rules-file;--raw --rules-file $T/gset -c 10 hcg
+2;"error":"--hit-rate aims at a set;-j --hit-rate 0.5 -c 10 hcg
+EOF
+	check_eq "$name: nothing sent" \
+		"$(ip -n "$G" -j -s link show dev hcg | jq '.[0].stats64.tx.packets')" "$tx0"
 	topo_down
 }
 
