@@ -274,7 +274,8 @@ int cmd_gen(int argc, char **argv)
 	struct hc_set *set = NULL;
 	struct hc_srcs srcs = {};
 	__u32 hit_p = 0, hit_q = 1;
-	__u64 hits = 0, most = 0, nsrcs = 0;
+	/* --hit-rate: hits sent, the distinct prefixes they came from. */
+	__u64 hits = 0, longest = 0, hit_prefixes, nsrcs;
 	__u64 tx = 0, tx_drop = 0, modified = 0;
 	bool uplink = false;
 	const char *pos[1];
@@ -481,15 +482,16 @@ int cmd_gen(int argc, char **argv)
 		sent += w[i].sent;
 		/* Each thread from the table's start (srcs.h). */
 		hits += hc_srcs_hits(w[i].sent, hit_p, hit_q);
-		most = w[i].sent > most ? w[i].sent : most;
+		longest = w[i].sent > longest ? w[i].sent : longest;
 		if (w[i].err && !ret)
 			ret = w[i].err;
 	}
 	dt = hc_now() - t0;
 	modified = hc_gen_modified(&g);
 	hc_gen_close(&g);
-	most = hc_srcs_hits(most, hit_p, hit_q);
-	most = most < srcs.prefixes ? most : srcs.prefixes;
+	hit_prefixes = hc_srcs_hits(longest, hit_p, hit_q);
+	if (hit_prefixes > srcs.prefixes)
+		hit_prefixes = srcs.prefixes;
 	nsrcs = srcs.n;
 	hc_srcs_free(&srcs);
 	/*
@@ -547,8 +549,8 @@ int cmd_gen(int argc, char **argv)
 			hc_pr_fnum(&p, HC_PR_JSON, "hit_rate", NULL,
 				   (double)hit_p / hit_q);
 			hc_pr_fu64(&p, HC_PR_JSON, "hits", NULL, hits);
-			/* Distinct prefixes the hits sent came from. */
-			hc_pr_fu64(&p, HC_PR_JSON, "hit_prefixes", NULL, most);
+			hc_pr_fu64(&p, HC_PR_JSON, "hit_prefixes", NULL,
+				   hit_prefixes);
 			hc_pr_fu64(&p, HC_PR_JSON, "sources", NULL, nsrcs);
 		}
 		if (g.method == HC_GEN_LIVE && !c.raw && !cfg.refresh)
@@ -575,7 +577,7 @@ int cmd_gen(int argc, char **argv)
 	if (!c.json && c.rules_file)
 		printf("gen: %llu of %llu offered hit the set (--hit-rate %g), from %llu of its prefixes; %llu distinct sources\n",
 		       (unsigned long long)hits, (unsigned long long)sent,
-		       (double)hit_p / hit_q, (unsigned long long)most,
+		       (double)hit_p / hit_q, (unsigned long long)hit_prefixes,
 		       (unsigned long long)nsrcs);
 	fflush(stdout);
 	if (modified)

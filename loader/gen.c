@@ -81,11 +81,26 @@ __u64 hc_gen_modified(const struct hc_gen *g)
 	return s && s->bss ? s->bss->modified : 0;
 }
 
+/* The table in one call: up to a million entries, one syscall each is 1 s. */
+static int fill_srcs(int fd, const struct hc_srcs *d)
+{
+	__u32 *keys = malloc(d->n * sizeof(*keys)), i, n = d->n;
+	int ret;
+
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		keys[i] = i;
+	ret = bpf_map_update_batch(fd, keys, d->addr, &n, NULL) ? -errno : 0;
+	free(keys);
+	return ret;
+}
+
 static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 		     struct hc_err *err)
 {
 	struct gen_bpf *s = gen_bpf__open_opts(hc_prog_open_opts());
-	__u32 max, i;
+	__u32 max;
 	int ret;
 
 	if (!s)
@@ -121,11 +136,10 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 	ret = gen_bpf__load(s);
 	if (ret)
 		return ret;
-	for (i = 0; g->srcs && i < g->srcs->n; i++) {
-		ret = bpf_map_update_elem(bpf_map__fd(s->maps.srcs), &i,
-					  g->srcs->addr[i], 0);
+	if (g->srcs) {
+		ret = fill_srcs(bpf_map__fd(s->maps.srcs), g->srcs);
 		if (ret)
-			return -errno;
+			return ret;
 	}
 	g->prog_fd = bpf_program__fd(cfg->raw ? s->progs.hc_gen_raw :
 						s->progs.hc_gen);

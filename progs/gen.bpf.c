@@ -52,7 +52,14 @@ __u64 modified; /* sampled frames a receiver had edited */
 struct {
 	__u32 n;
 	__u32 pad[15];
-} seq[SEQ_CPUS], src_seq[SEQ_CPUS];
+} seq[SEQ_CPUS];
+
+/* --hit-rate's count per thread: a CPU's, as many as gen has threads. */
+#define SRC_CPUS 256
+struct {
+	__u32 n;
+	__u32 pad[15];
+} src_seq[SRC_CPUS];
 
 /*
  * Without refresh: is a frame still as sent? One frame in 64, so that
@@ -135,7 +142,7 @@ static __always_inline int set_src(struct xdp_md *ctx, const __u16 *old)
 	void *data = (void *)(long)ctx->data;
 	void *end = (void *)(long)ctx->data_end;
 	__u32 cpu =
-		src_percpu ? bpf_get_smp_processor_id() & (SEQ_CPUS - 1) : 0;
+		src_percpu ? bpf_get_smp_processor_id() & (SRC_CPUS - 1) : 0;
 	__u32 idx = src_seq[cpu].n, off = src_off, coff = csum_off;
 	__u16 *addr, *csum, cur[8];
 	__u8 *src;
