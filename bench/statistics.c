@@ -247,6 +247,42 @@ int st_hl(const double *x, int n, double level, struct st_est *e)
 	return 0;
 }
 
+double st_theil_sen(const double *x, const double *y, int n)
+{
+	double *s = malloc((n > 1 ? n * (n - 1) / 2 : 1) * sizeof(*s)), v;
+	int i, j, k = 0;
+
+	if (!s)
+		return NAN;
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (!isnan(y[i]) && !isnan(y[j]) && x[i] != x[j])
+				s[k++] = (y[j] - y[i]) / (x[j] - x[i]);
+	v = st_median(s, k);
+	free(s);
+	return v;
+}
+
+int st_growth(const double *x, const double *y, int rounds, int m, double level,
+	      struct st_est *e)
+{
+	double *slope = malloc((rounds > 0 ? rounds : 1) * sizeof(*slope));
+	int r, n = 0, ret;
+
+	*e = (struct st_est){ NAN, NAN, NAN };
+	if (!slope)
+		return -ENOMEM;
+	for (r = 0; r < rounds; r++) {
+		double v = st_theil_sen(x, y + (size_t)r * m, m);
+
+		if (!isnan(v))
+			slope[n++] = v;
+	}
+	ret = st_hl(slope, n, level, e);
+	free(slope);
+	return ret;
+}
+
 int st_hl_log(const double *x, int n, double level, struct st_est *e)
 {
 	double *y = malloc((n > 0 ? n : 1) * sizeof(*y));

@@ -70,6 +70,21 @@ int st_hl(const double *x, int n, double level, struct st_est *e);
 int st_hl_log(const double *x, int n, double level, struct st_est *e);
 
 /*
+ * The Theil-Sen slope of y against x: the median of the slopes of every
+ * pair of points with distinct x, NaN points left out; NaN without one.
+ */
+double st_theil_sen(const double *x, const double *y, int n);
+/*
+ * How y grows with x, paired per round: y holds rounds rows of m values
+ * (y[r * m + j] at x[j], NaN where round r has none); each round with two
+ * points or more gives its Theil-Sen slope, and e is st_hl of those
+ * slopes: the machine's level in a round moves every point of it alike
+ * and cancels. NaN as st_hl's. Returns 0 or -ENOMEM.
+ */
+int st_growth(const double *x, const double *y, int rounds, int m, double level,
+	      struct st_est *e);
+
+/*
  * The smallest effect a 95% interval e detects with 80% power: 2.8
  * standard errors (z 0.975 + z 0.8), the standard error taken as its
  * half-width over 1.96.

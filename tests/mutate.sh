@@ -85,6 +85,8 @@ mutate $S "the median's order statistic off by one" 's|e->lo = s\[d - 1\]|e->lo 
 mutate $S "Walsh averages without (x[i] + x[i]) / 2" 's|for (j = i; j < n; j++)|for (j = i + 1; j < n; j++)|'
 mutate $S "Hodges-Lehmann as the median of the values" 's|e->median = (w\[(m - 1) / 2\] + w\[m / 2\]) / 2;|e->median = st_median(x, n);|'
 mutate $S "the median of an even count of Walsh averages without the lower middle" 's|e->median = (w\[(m - 1) / 2\] + w\[m / 2\]) / 2;|e->median = w[m / 2];|'
+mutate $S "Theil-Sen's slope per step, not per doubling" 's|s\[k++\] = (y\[j\] - y\[i\]) / (x\[j\] - x\[i\]);|s[k++] = y[j] - y[i];|'
+mutate $S "growth from round 1's points in every round" 's|st_theil_sen(x, y + (size_t)r \* m, m)|st_theil_sen(x, y, m)|'
 mutate $S "the modified z-score without its 0.6745" 's|0.6745 \* dev / mad > z|dev / mad > z|'
 mutate $S "the outlier threshold's edge (>= z)" 's|0.6745 \* dev / mad > z|0.6745 * dev / mad >= z|'
 mutate $S "the mde with 1.96 standard errors, not 2.8" 's|/ 1.959964 \* (1.959964 + 0.841621)|/ 1.959964 * 1.959964|'

@@ -321,6 +321,70 @@ static void test_constant(void)
 		 "no values: no estimate (NaN)");
 }
 
+/*
+ * The scale scenario's growth fit: ns against log2 N, per round. Each
+ * round's level moves all its points alike (the machine's state): paired
+ * per round it cancels; a small noise stays.
+ */
+static void test_growth(void)
+{
+	static const double n[] = { 1, 10, 100, 1000, 10000 };
+	double x[5], y[12 * 5], ts[5];
+	struct st_est e;
+	__u64 rng = SEED;
+	int r, j;
+
+	for (j = 0; j < 5; j++) {
+		x[j] = log2(n[j]);
+		ts[j] = 50 + 3 * x[j];
+	}
+	ts[4] += 1000; /* one point far off: Theil-Sen keeps its slope */
+	t_result(near(st_theil_sen(x, ts, 5), 3, 1e-9),
+		 "Theil-Sen: slope 3 through one outlier of 5 points (got %g)",
+		 st_theil_sen(x, ts, 5));
+	ts[4] -= 1000;
+	ts[1] = NAN;
+	t_result(near(st_theil_sen(x, ts, 5), 3, 1e-9),
+		 "Theil-Sen: a NaN point left out (got %g)",
+		 st_theil_sen(x, ts, 5));
+	t_result(isnan(st_theil_sen(x, ts, 1)),
+		 "Theil-Sen: one point, no slope");
+	/* linear in N: 5 ns per doubling, rounds 100 ns apart */
+	for (r = 0; r < 12; r++) {
+		double level = 40 + 100 * uniform(&rng);
+
+		for (j = 0; j < 5; j++)
+			y[r * 5 + j] = level + 5 * x[j] + 0.5 * normal(&rng);
+	}
+	st_growth(x, y, 12, 5, 0.95, &e);
+	t_result(
+		e.lo > 4.8 && e.hi < 5.2 && e.lo <= 5 && e.hi >= 5,
+		"growth: 5 ns per doubling in [%g, %g] (estimate %g), the rounds' levels cancelled",
+		e.lo, e.hi, e.median);
+	/* constant: the interval holds 0 */
+	for (r = 0; r < 12; r++) {
+		double level = 40 + 100 * uniform(&rng);
+
+		for (j = 0; j < 5; j++)
+			y[r * 5 + j] = level + 0.5 * normal(&rng);
+	}
+	st_growth(x, y, 12, 5, 0.95, &e);
+	t_result(e.lo < 0 && e.hi > 0 && fabs(e.median) < 0.2,
+		 "growth: constant, 0 in [%g, %g] (estimate %g)", e.lo, e.hi,
+		 e.median);
+	/* two sizes (the tests' 1 and 100): each round's one slope */
+	for (r = 0; r < 12; r++) {
+		y[r * 2] = 50 + r;
+		y[r * 2 + 1] = 50 + r + 2 * log2(100);
+	}
+	st_growth((const double[]){ 0, log2(100) }, y, 12, 2, 0.95, &e);
+	t_result(near(e.median, 2, 1e-9) && near(e.lo, 2, 1e-9),
+		 "growth: two sizes, slope 2 exactly (got %g [%g, %g])",
+		 e.median, e.lo, e.hi);
+	st_growth(x, y, 5, 2, 0.95, &e);
+	t_result(isnan(e.lo), "growth: 5 rounds, no interval");
+}
+
 /* 1 - 2^(1-n) >= level: 5 values reach 0.9375, 6 reach 0.96875. */
 static void test_few(void)
 {
@@ -2692,6 +2756,7 @@ int main(int argc, char **argv)
 	test_level_shift();
 	test_outliers();
 	test_constant();
+	test_growth();
 	test_window_estimator();
 	test_window_q();
 	test_planner();
