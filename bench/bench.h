@@ -53,6 +53,13 @@
 #define BENCH_CPU_GEN 0 /* veth: bench's thread, inline the DUT's NAPI too */
 #define BENCH_CPU_DUT 1 /* split: the DUT's NAPI kthreads */
 #define BENCH_PROFILE_TOP 15 /* --profile-top's default */
+#define BENCH_MAX_SIZES 8 /* scale: --sizes */
+#define BENCH_SIZE_MAX (1u << 20) /* scale: the most entries a set gets */
+/*
+ * scale: a slope (ns per doubling of N) whose interval holds 0 or stays
+ * under this is O(1): a trie's few more levels, not a walk of the set.
+ */
+#define BENCH_FLAT_NS 1.0
 
 struct bench;
 struct bench_row;
@@ -299,6 +306,9 @@ struct bench_row {
 	bool local; /* frames addressed to the DUT's MAC and IP */
 	bool drop; /* the hook must pass nothing */
 	bool forward; /* every frame must reach the sink */
+	/* scale: what holds its set and how many entries; NULL: no set */
+	const char *mechanism;
+	__u32 entries;
 	/* What its kind's setup changed and journalled (not the bpf kind's). */
 	struct hc_jrec rec[2];
 	bool created; /* qdisc: it made the qdisc, so only it deletes it */
@@ -409,6 +419,8 @@ struct bench_opts {
 	double variant_timeout; /* seconds a --setup or --undo may take */
 	const char *journal_dir; /* --journal */
 	bool pretty; /* -p */
+	__u32 sizes[BENCH_MAX_SIZES]; /* scale: --sizes, ascending */
+	int nsizes; /* 0: bench_scale_sizes */
 	unsigned long long given; /* the options given, by index */
 };
 

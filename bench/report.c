@@ -422,6 +422,15 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 				     NULL);
 	hc_pr_list(p, HC_PR_DATA, "flags", flags, nf);
 	hc_pr_num(p, HC_PR_JSON, "frame_bytes", NULL, 0, 0, r->size);
+	/* scale: its set; --dev's traffic is not ours: no hit rate known */
+	if (r->mechanism) {
+		hc_pr_str(p, HC_PR_JSON, "mechanism", NULL, 0, r->mechanism);
+		hc_pr_num(p, HC_PR_JSON, "entries", NULL, 0, 0, r->entries);
+		hc_pr_num(p, HC_PR_JSON, "hit_rate", NULL, 0, 0,
+			  b->opt.dev ? NAN : 0);
+		hc_pr_num(p, HC_PR_JSON, "load_ms", NULL, 0, 3,
+			  bench_load_ms(r));
+	}
 	/* the row its deltas and ratios are against; null: none */
 	hc_pr_str(p, HC_PR_JSON, "baseline", NULL, 0,
 		  r->base >= 0 ? b->rows.row[r->base].name : NULL);
@@ -763,6 +772,57 @@ static void attach(struct hc_pr *p, const struct bench *b)
 		ms);
 }
 
+/* scale: each mechanism's growth with N, and its rows' load times. */
+static void growth(struct hc_pr *p, const struct bench *b)
+{
+	const char *seen[BENCH_MAX_ROWS], *v;
+	int i, k, n = 0, nrows;
+	struct st_est e;
+	char est[96];
+
+	for (i = 0; i < b->rows.n; i++) {
+		const char *m = b->rows.row[i].mechanism;
+
+		for (k = 0; m && k < n && strcmp(seen[k], m); k++)
+			;
+		if (!m || k < n)
+			continue;
+		seen[n++] = m;
+		if (n == 1) {
+			hc_pr_open(p, HC_PR_JSON, "growth", '[');
+			hc_pr_text(
+				p,
+				"\ngrowth, ns/pkt per doubling of N: Hodges-Lehmann [exact Wilcoxon %g%% interval] of each round's Theil-Sen slope of ns/pkt on log2 N; O(1): the interval holds 0 or stays within +-%g ns; load: setup with N entries, median ms\n",
+				BENCH_LEVEL * 100, BENCH_FLAT_NS);
+		}
+		bench_growth(b, m, &e, &nrows);
+		v = bench_growth_verdict(&e);
+		hc_pr_open(p, HC_PR_JSON, NULL, '{');
+		hc_pr_str(p, HC_PR_JSON, "mechanism", NULL, 0, m);
+		hc_pr_num(p, HC_PR_JSON, "rows", NULL, 0, 0, nrows);
+		rp_est(p, HC_PR_JSON, "ns_per_doubling", NULL, 0, 2, true, &e);
+		hc_pr_str(p, HC_PR_JSON, "verdict", NULL, 0, v);
+		hc_pr_close(p, HC_PR_JSON, '}');
+		if (isnan(e.median))
+			snprintf(est, sizeof(est), "-");
+		else if (isnan(e.lo))
+			snprintf(est, sizeof(est), "%+.2f [n/a]", e.median);
+		else
+			snprintf(est, sizeof(est), "%+.2f [%+.2f, %+.2f]",
+				 e.median, e.lo, e.hi);
+		hc_pr_text(p, "  %-20s %-26s %-6s load", m, est, v ?: "n/a");
+		for (k = 0; k < b->rows.n; k++)
+			if (b->rows.row[k].mechanism &&
+			    !strcmp(b->rows.row[k].mechanism, m))
+				hc_pr_text(p, " N=%u %.1f",
+					   b->rows.row[k].entries,
+					   bench_load_ms(&b->rows.row[k]));
+		hc_pr_text(p, "\n");
+	}
+	if (n)
+		hc_pr_close(p, HC_PR_JSON, ']');
+}
+
 void bench_report_text(const struct bench *b, FILE *f)
 {
 	struct hc_pr p = { .mode = HC_PR_TEXT, .f = f, .header = true };
@@ -842,6 +902,7 @@ void bench_report_text(const struct bench *b, FILE *f)
 			"Warning: an emulated CPU (hypervisor signature %s, qemu TCG): these timings say nothing about real hardware\n",
 			b->env.hypervisor);
 	path_text(&p, b);
+	growth(&p, b);
 	for (i = 0; b->opt.profile && i < b->rows.n; i++)
 		if (b->rows.row[i].npfn)
 			profile_row(&p, b, &b->rows.row[i]);
@@ -1008,6 +1069,7 @@ void bench_report_json(const struct bench *b, FILE *f)
 		hc_pr_close(&p, HC_PR_JSON, '}');
 	}
 	hc_pr_close(&p, HC_PR_JSON, ']');
+	growth(&p, b);
 	hc_pr_close(&p, HC_PR_JSON, '}');
 }
 

@@ -26,6 +26,9 @@ void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
 int bench_rows_build(struct bench *b, struct hc_err *err);
 int bench_row_find(const struct bench_rows *rows, const char *name);
 
+/* scale's default --sizes, 0-terminated. */
+extern const __u32 bench_scale_sizes[];
+
 /* The catalogue (scenarios.c), NULL-terminated. */
 extern const struct bench_scenario *const bench_scenarios[];
 

@@ -5,11 +5,10 @@
 
 extern const struct bench_scenario bench_scen_hooks, bench_scen_static_key,
 	bench_scen_parse, bench_scen_rules, bench_scen_size, bench_scen_aa,
-	bench_scen_forward;
+	bench_scen_forward, bench_scen_scale;
 
 const struct bench_scenario *const bench_scenarios[] = {
-	&bench_scen_hooks,   &bench_scen_static_key,
-	&bench_scen_parse,   &bench_scen_rules,
-	&bench_scen_size,    &bench_scen_aa,
-	&bench_scen_forward, NULL,
+	&bench_scen_hooks,   &bench_scen_static_key, &bench_scen_parse,
+	&bench_scen_rules,   &bench_scen_size,	     &bench_scen_aa,
+	&bench_scen_forward, &bench_scen_scale,	     NULL,
 };

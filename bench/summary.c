@@ -474,3 +474,64 @@ int bench_flags(const struct bench *b, const struct bench_row *r,
 #undef FLAG
 	return n;
 }
+
+int bench_growth(const struct bench *b, const char *mechanism, struct st_est *e,
+		 int *nrows)
+{
+	int nr = b->res.nrounds, m = 0, j = 0, i, k, ret;
+	double *x, *y;
+
+	*e = (struct st_est){ NAN, NAN, NAN };
+	for (i = 0; i < b->rows.n; i++)
+		m += b->rows.row[i].mechanism &&
+		     !strcmp(b->rows.row[i].mechanism, mechanism);
+	*nrows = m;
+	x = calloc(m + 1, sizeof(*x));
+	y = malloc(((size_t)nr * m + 1) * sizeof(*y));
+	ret = x && y ? 0 : -ENOMEM;
+	for (k = 0; !ret && k < nr * m; k++)
+		y[k] = NAN;
+	/* y: a line per round (1-based), a column per row of mechanism */
+	for (i = 0; !ret && i < b->rows.n; i++) {
+		const struct bench_row *r = &b->rows.row[i];
+
+		if (!r->mechanism || strcmp(r->mechanism, mechanism))
+			continue;
+		x[j] = log2(r->entries);
+		for (k = 0; !bench_row_void(r) && k < r->nrd; k++)
+			if (r->rd[k].round >= 1 && r->rd[k].round <= nr)
+				y[(size_t)(r->rd[k].round - 1) * m + j] =
+					r->rd[k].ns;
+		j++;
+	}
+	if (!ret)
+		ret = st_growth(x, y, nr, m, BENCH_LEVEL, e);
+	free(x);
+	free(y);
+	return ret;
+}
+
+const char *bench_growth_verdict(const struct st_est *e)
+{
+	if (isnan(e->lo))
+		return NULL;
+	/* 0 inside, or the whole interval within +-BENCH_FLAT_NS */
+	if ((e->lo <= 0 && e->hi >= 0) ||
+	    (fabs(e->lo) < BENCH_FLAT_NS && fabs(e->hi) < BENCH_FLAT_NS))
+		return "O(1)";
+	return "grows";
+}
+
+double bench_load_ms(const struct bench_row *r)
+{
+	double *v = malloc((r->nrd + 1) * sizeof(*v)), m;
+	int k;
+
+	if (!v)
+		return NAN;
+	for (k = 0; k < r->nrd; k++)
+		v[k] = r->rd[k].setup_ms;
+	m = st_median(v, r->nrd);
+	free(v);
+	return m;
+}

@@ -60,6 +60,39 @@ static int parse_seed(void *cfg, const char *arg, struct hc_err *err)
 	return 0;
 }
 
+/* --sizes LIST: "1,10,1k,100k", ascending, each at most BENCH_SIZE_MAX. */
+static int parse_sizes(void *cfg, const char *arg, struct hc_err *err)
+{
+	struct bench_opts *o = cfg;
+	char list[256], *save, *w, *end;
+	unsigned long v;
+
+	snprintf(list, sizeof(list), "%s", arg);
+	o->nsizes = 0;
+	for (w = strtok_r(list, ",", &save); w;
+	     w = strtok_r(NULL, ",", &save)) {
+		errno = 0;
+		v = strtoul(w, &end, 10);
+		if (*end == 'k' && !end[1] && v <= BENCH_SIZE_MAX / 1000)
+			v *= 1000, end++;
+		if (errno || *end || !v || v > BENCH_SIZE_MAX || w[0] == '-' ||
+		    (o->nsizes && v <= o->sizes[o->nsizes - 1]) ||
+		    o->nsizes == BENCH_MAX_SIZES) {
+			hc_err_set(
+				err,
+				"--sizes '%s': expected up to %d ascending entry counts from 1 to %u (\"1k\" for 1000), at '%s'",
+				arg, BENCH_MAX_SIZES, BENCH_SIZE_MAX, w);
+			return -EINVAL;
+		}
+		o->sizes[o->nsizes++] = v;
+	}
+	if (!o->nsizes) {
+		hc_err_set(err, "--sizes '%s': no size", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* --variant NAME, and the --setup, --undo and --variant-path after it. */
 static int parse_variant(void *cfg, const char *arg, struct hc_err *err)
 {
@@ -196,6 +229,9 @@ static const struct hc_opt bench_options[] = {
 	  "FIFOs of perf's control channel: perf counts only --perf-row's windows" },
 	{ "perf-row", 0, HC_OPT_STR, B(perf_row), "ROW",
 	  "the row --perf-ctl measures (default: the scenario's first row)" },
+	{ "sizes", 0, HC_OPT_FUNC, 0, "LIST",
+	  "scale scenario: the set sizes, ascending (default 1,10,100,1k,10k,100k)",
+	  .fn = parse_sizes },
 	{ "no-bare", 0, HC_OPT_FLAG, B(no_bare), NULL,
 	  "hooks scenario: leave out the floor rows (-bare, xsk-none)" },
 	{ "per-cpu", 0, HC_OPT_FLAG, B(per_cpu), NULL,
@@ -853,6 +889,10 @@ static int bench_main(struct bench *b, int argc, char **argv)
 			HC_EXIT_USAGE,
 			"--scenario %s needs bench's own topology (a sink behind the DUT); not with --dev",
 			b->rows.scen->name);
+	if (b->opt.nsizes && strcmp(b->rows.scen->name, "scale"))
+		return hc_fail(HC_EXIT_USAGE,
+			       "--sizes is the scale scenario's, not %s's",
+			       b->rows.scen->name);
 	ret = bench_rows_build(b, &err);
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);

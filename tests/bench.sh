@@ -1340,5 +1340,51 @@ test_xsk_rings() {
 	root_state_same "$name: nothing left behind"
 }
 
+# scale with small sets: a row per mechanism and N, each with its set's
+# fields and load time, its trie's lookup on its path, the growth fitted
+# per mechanism, --sizes checked, nothing left behind.
+test_scale() {
+	local name="bench scale" f="$T/scale.json"
+	# shellcheck disable=SC2086
+	"$HC" bench --scenario scale --sizes 1,100 $SHORT $NOPATH -o "$f" >"$T/scale.out" 2>"$T/scale.err"
+	check_eq "$name: exit status" "$?" 0 "$T/scale.err"
+	load_skips "$name" "$f"
+	check_eq "$name: rows per mechanism and N" "$(jq -c '[.rows[].name]' "$f")" \
+		'["xdp-native-set-1","xdp-native-set-100","tcx-set-1","tcx-set-100","gen-only"]'
+	check_eq "$name: every row valid" "$(jq -c --arg m "$MISSING" --arg load "$LOAD_REASON" \
+		--argjson ok '[]' "$UNEXPECTED" "$f")" "[]"
+	# (its entries pass: a hit would make its row INVALID, above)
+	check "$name: every round accounted for" jq_true "$ACCOUNTED" "$f"
+	check "$name: each row's mechanism, entries, hit rate and load time" jq_true '
+		[.rows[] | select(.flags | index("generator") | not) |
+		 [.mechanism, .entries, .hit_rate, (.load_ms | type)]] ==
+		[["bpf-lpm-xdp-native", 1, 0, "number"], ["bpf-lpm-xdp-native", 100, 0, "number"],
+		 ["bpf-lpm-tcx", 1, 0, "number"], ["bpf-lpm-tcx", 100, 0, "number"]] and
+		all(.rows[] | select(.valid and .mechanism); .load_ms > 0) and
+		all(.rows[] | select(.flags | index("generator")); .mechanism == null)' "$f"
+	check "$name: each row compared with its mechanism's smallest N" jq_true \
+		'.baseline == "its smallest N" and all(.rows[] | select(.mechanism);
+			.baseline == (.name | sub("-set-[0-9k]+$"; "-set-1")))' "$f"
+	# 2 rounds: a slope each, no interval, no verdict
+	check "$name: the growth of each mechanism" jq_true '
+		[.growth[] | [.mechanism, .rows, .verdict, .ns_per_doubling.ci]] ==
+		[["bpf-lpm-xdp-native", 2, null, [null, null]], ["bpf-lpm-tcx", 2, null, [null, null]]] and
+		all(.growth[]; .ns_per_doubling.median | type == "number" or . == null)' "$f"
+	check "$name: the text's growth, a line per mechanism" grep -qE \
+		'^  bpf-lpm-tcx +[-+0-9.]+ \[n/a\] +n/a +load N=1 [0-9.]+ N=100 [0-9.]+$' "$T/scale.out"
+	if [ -z "$NOPATH" ]; then
+		check "$name: each set row ran its trie's lookup" jq_true '
+			all(.rows[] | select(.mechanism); .path.declared | test("trie_lookup_elem")) and
+			all(.rows[] | select(.path.checked); .path.missing == [] and .path.unexpected == [])' "$f"
+	fi
+	"$HC" bench --scenario scale --sizes 100,1 --rounds 1 >/dev/null 2>"$T/scale.err"
+	check_eq "$name: --sizes descending: usage" "$?" 2 "$T/scale.err"
+	check "$name: and says what it expected" grep -q "^Error: --sizes '100,1': expected up to 8 ascending entry counts" "$T/scale.err"
+	"$HC" bench --scenario rules --sizes 1 --rounds 1 >/dev/null 2>"$T/scale.err"
+	check_eq "$name: --sizes elsewhere: usage" "$?" 2 "$T/scale.err"
+	check "$name: and says whose it is" grep -q "sizes is the scale scenario's, not rules's" "$T/scale.err"
+	root_state_same "$name: nothing left behind"
+}
+
 # tests/bench.sh [NAME...]: these tests, or all of them (tests/lib.sh).
 run_tests "$@"

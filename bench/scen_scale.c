@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scale: each mechanism with a set of N source prefixes that the
+ * traffic never hits (--sizes; 1 to 100,000 by default): how its cost
+ * per packet, and the time to install the set, grow with N.
+ *
+ * The set: N /32s spread evenly over 198.0.0.0/11, even addresses only,
+ * so the generator's source 198.18.0.1 (odd, in the same /11) is in no
+ * entry and every lookup walks the trie as deep as N makes it: a miss
+ * near the entries, not one that leaves at the root. Its entries pass
+ * and the default drops: a frame that hit one would pass, and its row,
+ * which must drop every frame, would be INVALID. Hit rate 0 is checked.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "bench.h"
+#include "path.h"
+#include "scenario.h"
+#include "set.h"
+
+#define SET_BASE 0xc6000000u /* 198.0.0.0 */
+#define SET_SPAN (1u << 21) /* /11 */
+
+const __u32 bench_scale_sizes[] = { 1, 10, 100, 1000, 10000, 100000, 0 };
+
+/* The BPF rows: the hook rows that take a set, and its mechanism's name. */
+static const struct {
+	const char *row, *mechanism;
+} bpf_rows[] = {
+	{ "xdp-native", "bpf-lpm-xdp-native" },
+	{ "tcx", "bpf-lpm-tcx" },
+};
+
+/* Each size's set, built once and shared by its rows; held to the end. */
+static struct hc_set *sets[BENCH_MAX_SIZES];
+
+static struct hc_set *set_of(__u32 n)
+{
+	struct hc_set_entry e = { .kind = HC_SET_SRC4,
+				  .verdict = HC_PASS,
+				  .plen = 32,
+				  .t.family = 4 };
+	struct hc_set *s = hc_set_new();
+	__u32 i, stride = SET_SPAN, dup;
+
+	/* The largest power of two that fits N even addresses in the span. */
+	while (stride > 2 && (__u64)stride * n > SET_SPAN)
+		stride /= 2;
+	for (i = 0; s && i < n; i++) {
+		e.line = i + 1;
+		e.t.saddr[0] = htonl(SET_BASE + i * stride);
+		if (hc_set_add(s, &e, &dup)) {
+			hc_set_free(s);
+			s = NULL;
+		}
+	}
+	return s;
+}
+
+/* "10k" for 10000: short row names. */
+static void size_name(char *buf, size_t size, __u32 n)
+{
+	if (n >= 1000 && !(n % 1000))
+		snprintf(buf, size, "%uk", n / 1000);
+	else
+		snprintf(buf, size, "%u", n);
+}
+
+static void scale_build(struct bench *b)
+{
+	const __u32 *sizes = b->opt.nsizes ? b->opt.sizes : bench_scale_sizes;
+	int nsizes = b->opt.nsizes, i, k;
+	char first[16], name[16];
+
+	while (!nsizes && sizes[nsizes])
+		nsizes++;
+	size_name(first, sizeof(first), sizes[0]);
+	for (k = 0; k < (int)(sizeof(bpf_rows) / sizeof(bpf_rows[0])); k++)
+		for (i = 0; i < nsizes; i++) {
+			struct bench_row *r;
+			char suffix[24];
+
+			size_name(name, sizeof(name), sizes[i]);
+			snprintf(suffix, sizeof(suffix), "-set-%s", name);
+			r = bench_row_hook(b, bpf_rows[k].row, suffix);
+			r->mechanism = bpf_rows[k].mechanism;
+			r->entries = sizes[i];
+			bench_row_base(r, "%s-set-%s", bpf_rows[k].row, first);
+			bench_row_path(r, "trie_lookup_elem");
+			if (!sets[i])
+				sets[i] = set_of(sizes[i]);
+			if (!sets[i]) {
+				hc_err_set(&r->run.err,
+					   "the set of %u prefixes: %s",
+					   sizes[i], strerror(ENOMEM));
+				r->run.hook = NULL;
+				continue;
+			}
+			r->run.set = sets[i];
+			r->run.conf.sets = hc_set_bits(sets[i]);
+		}
+}
+
+const struct bench_scenario bench_scen_scale = {
+	.name = "scale",
+	.help = "a BPF LPM set of N source prefixes at xdp-native and tcx, never hit (--sizes)",
+	.baseline = "its smallest N",
+	.build = scale_build,
+};
