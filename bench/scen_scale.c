@@ -2,26 +2,21 @@
 /*
  * scale: each mechanism with a set of N source prefixes that the
  * traffic never hits (--sizes; 1 to 100,000 by default): how its cost
- * per packet, and the time to install the set, grow with N.
- *
- * The set: N /32s spread evenly over 198.0.0.0/11, even addresses only,
- * so the generator's source 198.18.0.1 (odd, in the same /11) is in no
- * entry and every lookup walks the trie as deep as N makes it: a miss
- * near the entries, not one that leaves at the root. Its entries pass
- * and the default drops: a frame that hit one would pass, and its row,
- * which must drop every frame, would be INVALID. Hit rate 0 is checked.
+ * per packet, and the time to install the set, grow with N. The set's
+ * addresses: scale.h. The BPF set's entries pass and the default drops:
+ * a frame that hit one would pass, and its row, which must drop every
+ * frame, would be INVALID. Hit rate 0 is checked, not assumed.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
+#include "kind.h"
 #include "path.h"
+#include "scale.h"
 #include "scenario.h"
 #include "set.h"
-
-#define SET_BASE 0xc6000000u /* 198.0.0.0 */
-#define SET_SPAN (1u << 21) /* /11 */
 
 const __u32 bench_scale_sizes[] = { 1, 10, 100, 1000, 10000, 100000, 0 };
 
@@ -31,6 +26,15 @@ static const struct {
 } bpf_rows[] = {
 	{ "xdp-native", "bpf-lpm-xdp-native" },
 	{ "tcx", "bpf-lpm-tcx" },
+};
+
+/* The peers: a kind each, its rows built with bench_row_add. */
+static const struct {
+	const char *row, *mechanism;
+	const struct bench_kind *kind;
+} peers[] = {
+	{ "nft-set", "nft-set", &bench_kind_nft_set },
+	{ "nft-rules", "nft-rules", &bench_kind_nft_rules },
 };
 
 /* Each size's set, built once and shared by its rows; held to the end. */
@@ -43,14 +47,11 @@ static struct hc_set *set_of(__u32 n)
 				  .plen = 32,
 				  .t.family = 4 };
 	struct hc_set *s = hc_set_new();
-	__u32 i, stride = SET_SPAN, dup;
+	__u32 i, dup;
 
-	/* The largest power of two that fits N even addresses in the span. */
-	while (stride > 2 && (__u64)stride * n > SET_SPAN)
-		stride /= 2;
 	for (i = 0; s && i < n; i++) {
 		e.line = i + 1;
-		e.t.saddr[0] = htonl(SET_BASE + i * stride);
+		e.t.saddr[0] = htonl(bench_set_addr(i, n));
 		if (hc_set_add(s, &e, &dup)) {
 			hc_set_free(s);
 			s = NULL;
@@ -101,11 +102,24 @@ static void scale_build(struct bench *b)
 			r->run.set = sets[i];
 			r->run.conf.sets = hc_set_bits(sets[i]);
 		}
+	for (k = 0; k < (int)(sizeof(peers) / sizeof(peers[0])); k++)
+		for (i = 0; i < nsizes; i++) {
+			struct bench_row *r;
+			char rname[40];
+
+			size_name(name, sizeof(name), sizes[i]);
+			snprintf(rname, sizeof(rname), "%s-%s", peers[k].row,
+				 name);
+			r = bench_row_add(b, rname, peers[k].kind);
+			r->mechanism = peers[k].mechanism;
+			r->entries = sizes[i];
+			bench_row_base(r, "%s-%s", peers[k].row, first);
+		}
 }
 
 const struct bench_scenario bench_scen_scale = {
 	.name = "scale",
-	.help = "a BPF LPM set of N source prefixes at xdp-native and tcx, never hit (--sizes)",
+	.help = "N source prefixes never hit, in a BPF LPM set (xdp-native, tcx), an nftables set and N nftables rules (--sizes)",
 	.baseline = "its smallest N",
 	.build = scale_build,
 };

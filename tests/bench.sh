@@ -1350,7 +1350,7 @@ test_scale() {
 	check_eq "$name: exit status" "$?" 0 "$T/scale.err"
 	load_skips "$name" "$f"
 	check_eq "$name: rows per mechanism and N" "$(jq -c '[.rows[].name]' "$f")" \
-		'["xdp-native-set-1","xdp-native-set-100","tcx-set-1","tcx-set-100","gen-only"]'
+		'["xdp-native-set-1","xdp-native-set-100","tcx-set-1","tcx-set-100","nft-set-1","nft-set-100","nft-rules-1","nft-rules-100","gen-only"]'
 	check_eq "$name: every row valid" "$(jq -c --arg m "$MISSING" --arg load "$LOAD_REASON" \
 		--argjson ok '[]' "$UNEXPECTED" "$f")" "[]"
 	# (its entries pass: a hit would make its row INVALID, above)
@@ -1359,22 +1359,28 @@ test_scale() {
 		[.rows[] | select(.flags | index("generator") | not) |
 		 [.mechanism, .entries, .hit_rate, (.load_ms | type)]] ==
 		[["bpf-lpm-xdp-native", 1, 0, "number"], ["bpf-lpm-xdp-native", 100, 0, "number"],
-		 ["bpf-lpm-tcx", 1, 0, "number"], ["bpf-lpm-tcx", 100, 0, "number"]] and
+		 ["bpf-lpm-tcx", 1, 0, "number"], ["bpf-lpm-tcx", 100, 0, "number"],
+		 ["nft-set", 1, 0, "number"], ["nft-set", 100, 0, "number"],
+		 ["nft-rules", 1, 0, "number"], ["nft-rules", 100, 0, "number"]] and
 		all(.rows[] | select(.valid and .mechanism); .load_ms > 0) and
 		all(.rows[] | select(.flags | index("generator")); .mechanism == null)' "$f"
 	check "$name: each row compared with its mechanism's smallest N" jq_true \
 		'.baseline == "its smallest N" and all(.rows[] | select(.mechanism);
-			.baseline == (.name | sub("-set-[0-9k]+$"; "-set-1")))' "$f"
+			.baseline == (.name | sub("-[0-9k]+$"; "-1")))' "$f"
 	# 2 rounds: a slope each, no interval, no verdict
 	check "$name: the growth of each mechanism" jq_true '
 		[.growth[] | [.mechanism, .rows, .verdict, .ns_per_doubling.ci]] ==
-		[["bpf-lpm-xdp-native", 2, null, [null, null]], ["bpf-lpm-tcx", 2, null, [null, null]]] and
+		[["bpf-lpm-xdp-native", 2, null, [null, null]], ["bpf-lpm-tcx", 2, null, [null, null]],
+		 ["nft-set", 2, null, [null, null]], ["nft-rules", 2, null, [null, null]]] and
 		all(.growth[]; .ns_per_doubling.median | type == "number" or . == null)' "$f"
 	check "$name: the text's growth, a line per mechanism" grep -qE \
-		'^  bpf-lpm-tcx +[-+0-9.]+ \[n/a\] +n/a +load N=1 [0-9.]+ N=100 [0-9.]+$' "$T/scale.out"
+		'^  nft-rules +[-+0-9.]+ \[n/a\] +n/a +load N=1 [0-9.]+ N=100 [0-9.]+$' "$T/scale.out"
 	if [ -z "$NOPATH" ]; then
-		check "$name: each set row ran its trie's lookup" jq_true '
-			all(.rows[] | select(.mechanism); .path.declared | test("trie_lookup_elem")) and
+		check "$name: each row declares its lookup, and ran its path" jq_true '
+			all(.rows[] | select(.mechanism | . != null and startswith("bpf-lpm"));
+				.path.declared | test("trie_lookup_elem")) and
+			all(.rows[] | select(.mechanism == "nft-set"); .path.declared | test("nft_lookup_eval")) and
+			all(.rows[] | select(.mechanism == "nft-rules"); .path.declared | test("nft_do_chain")) and
 			all(.rows[] | select(.path.checked); .path.missing == [] and .path.unexpected == [])' "$f"
 	fi
 	"$HC" bench --scenario scale --sizes 100,1 --rounds 1 >/dev/null 2>"$T/scale.err"

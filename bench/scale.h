@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * scale: the set every mechanism holds. N /32s spread evenly over
+ * 198.0.0.0/11, even addresses only, so that the generator's source
+ * 198.18.0.1 (odd, in the same /11) is in none and each lookup walks a
+ * trie or tree as deep as N makes it: a miss near the entries, not one
+ * that leaves at the root.
+ */
+#ifndef HC_BENCH_SCALE_H
+#define HC_BENCH_SCALE_H
+
+#include <linux/types.h>
+
+#define BENCH_SET_BASE 0xc6000000u /* 198.0.0.0 */
+#define BENCH_SET_SPAN (1u << 21) /* /11: 2^20 even addresses */
+
+/* The i-th of n entries, host order. */
+static inline __u32 bench_set_addr(__u32 i, __u32 n)
+{
+	__u32 stride = BENCH_SET_SPAN;
+
+	/* The largest power of two that fits n even addresses in the span. */
+	while (stride > 2 && (__u64)stride * n > BENCH_SET_SPAN)
+		stride /= 2;
+	return BENCH_SET_BASE + i * stride;
+}
+
+#endif
