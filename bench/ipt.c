@@ -30,6 +30,21 @@ int hc_ipt_rule(int nsfd, bool add, const char *dev, const char *tag,
 	return hc_exec(nsfd, argv, NULL, 0, err);
 }
 
+void hc_ipt_chain_put(int nsfd, const char *dev, const char *tag)
+{
+	const char *jump[] = { "iptables", "-t", "raw", "-D",	   "PREROUTING",
+			       "-i",	   dev,	 "-m",	"comment", "--comment",
+			       tag,	   "-j", tag,	NULL };
+	const char *flush[] = { "iptables", "-t", "raw", "-F", tag, NULL };
+	const char *del[] = { "iptables", "-t", "raw", "-X", tag, NULL };
+	struct hc_err err = {};
+
+	hc_exec(nsfd, jump, NULL, 0, &err);
+	hc_ipt_rule(nsfd, false, dev, tag, &err);
+	hc_exec(nsfd, flush, NULL, 0, &err);
+	hc_exec(nsfd, del, NULL, 0, &err);
+}
+
 void hc_ipt_raw_put(int nsfd)
 {
 	static const char *const list[] = { "iptables", "-t", "raw", "-S",

@@ -32,9 +32,11 @@ static const struct {
 static const struct {
 	const char *row, *mechanism;
 	const struct bench_kind *kind;
+	bool local; /* after ip_rcv: frames addressed to the DUT */
 } peers[] = {
 	{ "nft-set", "nft-set", &bench_kind_nft_set },
 	{ "nft-rules", "nft-rules", &bench_kind_nft_rules },
+	{ "iptables-rules", "iptables-raw-rules", &bench_kind_ipt_rules, true },
 };
 
 /* Each size's set, built once and shared by its rows; held to the end. */
@@ -75,8 +77,9 @@ static void scale_build(struct bench *b)
 	int nsizes = b->opt.nsizes, i, k;
 	char first[16], name[16];
 
-	while (!nsizes && sizes[nsizes])
-		nsizes++;
+	if (!b->opt.nsizes)
+		while (sizes[nsizes])
+			nsizes++;
 	size_name(first, sizeof(first), sizes[0]);
 	for (k = 0; k < (int)(sizeof(bpf_rows) / sizeof(bpf_rows[0])); k++)
 		for (i = 0; i < nsizes; i++) {
@@ -112,6 +115,7 @@ static void scale_build(struct bench *b)
 				 name);
 			r = bench_row_add(b, rname, peers[k].kind);
 			r->mechanism = peers[k].mechanism;
+			r->local = peers[k].local;
 			r->entries = sizes[i];
 			bench_row_base(r, "%s-%s", peers[k].row, first);
 		}
@@ -119,7 +123,7 @@ static void scale_build(struct bench *b)
 
 const struct bench_scenario bench_scen_scale = {
 	.name = "scale",
-	.help = "N source prefixes never hit, in a BPF LPM set (xdp-native, tcx), an nftables set and N nftables rules (--sizes)",
+	.help = "N source prefixes never hit, in a BPF LPM set (xdp-native, tcx), an nftables set, N nftables rules, N iptables raw rules (--sizes)",
 	.baseline = "its smallest N",
 	.build = scale_build,
 };

@@ -84,8 +84,11 @@ static void undo_rule(struct hc_undo_ctx *c)
 	if (hc_undo_ns_missing(c))
 		return;
 	/* Gone already is as good as deleted: nothing else has its name. */
-	if (j->kind == &bench_jkind_ipt) {
-		hc_ipt_rule(-1, false, j->dev, j->mode, &c->err);
+	if (j->kind == &bench_jkind_ipt || j->kind == &bench_jkind_ipt_chain) {
+		if (j->kind == &bench_jkind_ipt_chain)
+			hc_ipt_chain_put(-1, j->dev, j->mode);
+		else
+			hc_ipt_rule(-1, false, j->dev, j->mode, &c->err);
 		if (HC_JDATA(j, const struct bench_jval)->val[0])
 			hc_ipt_raw_put(-1);
 	} else {
@@ -178,6 +181,10 @@ const struct hc_jkind bench_jkind_link = { .name = "link", .undo = undo_link };
 const struct hc_jkind bench_jkind_ipt = { .name = "iptables",
 					  .fields = val_fields,
 					  .undo = undo_rule };
+/* scale's: its chain, the jump to it and the DROP rule after it */
+const struct hc_jkind bench_jkind_ipt_chain = { .name = "iptables-chain",
+						.fields = val_fields,
+						.undo = undo_rule };
 const struct hc_jkind bench_jkind_nft = { .name = "nft", .undo = undo_rule };
 const struct hc_jkind bench_jkind_variant = { .name = "variant",
 					      .fields = variant_fields,
@@ -188,4 +195,5 @@ HC_JKIND(bench_jkind_channels);
 HC_JKIND(bench_jkind_link);
 HC_JKIND(bench_jkind_ipt);
 HC_JKIND(bench_jkind_nft);
+HC_JKIND(bench_jkind_ipt_chain);
 HC_JKIND(bench_jkind_variant);

@@ -1350,7 +1350,7 @@ test_scale() {
 	check_eq "$name: exit status" "$?" 0 "$T/scale.err"
 	load_skips "$name" "$f"
 	check_eq "$name: rows per mechanism and N" "$(jq -c '[.rows[].name]' "$f")" \
-		'["xdp-native-set-1","xdp-native-set-100","tcx-set-1","tcx-set-100","nft-set-1","nft-set-100","nft-rules-1","nft-rules-100","gen-only"]'
+		'["xdp-native-set-1","xdp-native-set-100","tcx-set-1","tcx-set-100","nft-set-1","nft-set-100","nft-rules-1","nft-rules-100","iptables-rules-1","iptables-rules-100","gen-only"]'
 	check_eq "$name: every row valid" "$(jq -c --arg m "$MISSING" --arg load "$LOAD_REASON" \
 		--argjson ok '[]' "$UNEXPECTED" "$f")" "[]"
 	# (its entries pass: a hit would make its row INVALID, above)
@@ -1361,7 +1361,8 @@ test_scale() {
 		[["bpf-lpm-xdp-native", 1, 0, "number"], ["bpf-lpm-xdp-native", 100, 0, "number"],
 		 ["bpf-lpm-tcx", 1, 0, "number"], ["bpf-lpm-tcx", 100, 0, "number"],
 		 ["nft-set", 1, 0, "number"], ["nft-set", 100, 0, "number"],
-		 ["nft-rules", 1, 0, "number"], ["nft-rules", 100, 0, "number"]] and
+		 ["nft-rules", 1, 0, "number"], ["nft-rules", 100, 0, "number"],
+		 ["iptables-raw-rules", 1, 0, "number"], ["iptables-raw-rules", 100, 0, "number"]] and
 		all(.rows[] | select(.valid and .mechanism); .load_ms > 0) and
 		all(.rows[] | select(.flags | index("generator")); .mechanism == null)' "$f"
 	check "$name: each row compared with its mechanism's smallest N" jq_true \
@@ -1371,7 +1372,8 @@ test_scale() {
 	check "$name: the growth of each mechanism" jq_true '
 		[.growth[] | [.mechanism, .rows, .verdict, .ns_per_doubling.ci]] ==
 		[["bpf-lpm-xdp-native", 2, null, [null, null]], ["bpf-lpm-tcx", 2, null, [null, null]],
-		 ["nft-set", 2, null, [null, null]], ["nft-rules", 2, null, [null, null]]] and
+		 ["nft-set", 2, null, [null, null]], ["nft-rules", 2, null, [null, null]],
+		 ["iptables-raw-rules", 2, null, [null, null]]] and
 		all(.growth[]; .ns_per_doubling.median | type == "number" or . == null)' "$f"
 	check "$name: the text's growth, a line per mechanism" grep -qE \
 		'^  nft-rules +[-+0-9.]+ \[n/a\] +n/a +load N=1 [0-9.]+ N=100 [0-9.]+$' "$T/scale.out"
@@ -1381,8 +1383,14 @@ test_scale() {
 				.path.declared | test("trie_lookup_elem")) and
 			all(.rows[] | select(.mechanism == "nft-set"); .path.declared | test("nft_lookup_eval")) and
 			all(.rows[] | select(.mechanism == "nft-rules"); .path.declared | test("nft_do_chain")) and
+			all(.rows[] | select(.mechanism == "iptables-raw-rules");
+				.path.declared | test("ipt_do_table[|]nft_do_chain")) and
 			all(.rows[] | select(.path.checked); .path.missing == [] and .path.unexpected == [])' "$f"
 	fi
+	# the default sizes, as --hooks lists them when it selects none
+	"$HC" bench --scenario scale --hooks none --rounds 1 >/dev/null 2>"$T/scale.err"
+	check "$name: default sizes 1 to 100k, each mechanism" grep -qE \
+		"its rows: xdp-native-set-1, xdp-native-set-10, xdp-native-set-100, xdp-native-set-1k, xdp-native-set-10k, xdp-native-set-100k, tcx-set-1, .*, iptables-rules-10k, iptables-rules-100k;" "$T/scale.err"
 	"$HC" bench --scenario scale --sizes 100,1 --rounds 1 >/dev/null 2>"$T/scale.err"
 	check_eq "$name: --sizes descending: usage" "$?" 2 "$T/scale.err"
 	check "$name: and says what it expected" grep -q "^Error: --sizes '100,1': expected up to 8 ascending entry counts" "$T/scale.err"

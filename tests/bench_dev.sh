@@ -416,6 +416,10 @@ hooks iptables-raw
 hooks nft-ingress
 static-key ingress-other-dev
 static-key ingress+u32
+scale xdp-native-set-10
+scale nft-set-10
+scale nft-rules-10
+scale iptables-rules-10
 EOF
 }
 
