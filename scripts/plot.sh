@@ -6,8 +6,9 @@
 # ns:     each row's cost per packet, with its 95% interval
 # delta:  each row's cost over the baseline, paired per round, with its
 #         95% interval
-# steps:  for parse and rules, ns/pkt per hook against depth or rule count,
-#         with its 95% interval
+# steps:  for parse, rules and scale, ns/pkt per hook (scale: mechanism)
+#         against depth, rule count or N, with its 95% interval; scale's
+#         sizes one step apart each, so that its decades make a log axis
 # compare: from bench compare's JSON (its --plot), each row's change in
 #         percent with its 95% interval, the one its verdict takes: against
 #         its baseline row or raw, in two colours with a legend
@@ -121,8 +122,8 @@ plot mpps "$data" 2
 plot ns "$data" 5
 plot delta "$data" 8
 
-# parse and rules: rows are HOOK-LEVEL; one line per hook over its levels.
-if [ "$scenario" = parse ] || [ "$scenario" = rules ]; then
+# parse, rules, scale: rows are HOOK-LEVEL; one line per hook over its levels.
+if [ "$scenario" = parse ] || [ "$scenario" = rules ] || [ "$scenario" = scale ]; then
 	awk '$11 == 0 { n = split($1, p, "-"); lvl = p[n]; hook = substr($1, 1, length($1) - length(lvl) - 1)
 	       if (hook != last) { if (last != "") printf "\n\n"; print hook; last = hook; x = 0 }
 	       print hook, lvl, $5, $6, $7, $12, x++ }' "$data" >"$data.steps"

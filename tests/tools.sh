@@ -81,6 +81,14 @@ if need gnuplot "bench --plot and plot.sh"; then
 	for f in $named; do
 		check "bench --plot: doc/hookcmp.md's $f chart is written as $f.png" test -e "$P/$f.png"
 	done
+	# scale: cost against N, a line per mechanism
+	"$HC" bench --scenario scale --sizes 1,100 --rounds 2 --packets 20000 --no-path-check \
+		--plot "$T/splots" >/dev/null 2>&1
+	check_eq "bench scale --plot: exit status" "$?" 0
+	check "bench scale --plot: steps.png is a PNG" is_png "$T/splots/steps.png"
+	check "bench scale --plot: a line per mechanism, N on its axis" jq_true --rawfile svg "$T/splots/steps.svg" \
+		'all("xdp-native-set", "tcx-set", "nft-set", "nft-rules", "iptables-rules", ">100<";
+			. as $s | $svg | contains($s))' "$T/splots/bench.json"
 	"$HC" bench --hooks tcx --rounds 2 --packets 20000 --profile --plot "$T/pplots" >/dev/null 2>&1
 	check_eq "bench --profile --plot: exit status" "$?" 0
 	check "bench --profile --plot: profile.png is a PNG" is_png "$T/pplots/profile.png"
