@@ -1376,7 +1376,7 @@ test_scale() {
 		 ["iptables-raw-rules", 2, null, [null, null]]] and
 		all(.growth[]; .ns_per_doubling.median | type == "number" or . == null)' "$f"
 	check "$name: the text's growth, a line per mechanism" grep -qE \
-		'^  nft-rules +[-+0-9.]+ \[n/a\] +n/a +load N=1 [0-9.]+ N=100 [0-9.]+$' "$T/scale.out"
+		'^  nft-rules +(-|[-+0-9.]+ \[n/a\]) +n/a +load N=1 [0-9.]+ N=100 [0-9.]+$' "$T/scale.out"
 	if [ -z "$NOPATH" ]; then
 		check "$name: each row declares its lookup, and ran its path" jq_true '
 			all(.rows[] | select(.mechanism | . != null and startswith("bpf-lpm"));

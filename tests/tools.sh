@@ -32,7 +32,7 @@ check_eq "completion: verdicts" "$(comp hookcmp --action '')" "pass drop redirec
 check_eq "completion: redirect modes" "$(comp hookcmp --redirect-mode '')" "map ifindex"
 check_eq "completion: a command's options" "$(comp hookcmp bench --sc)" "--scenario"
 check_eq "completion: bench scenarios" "$(comp hookcmp bench --scenario '')" \
-	"hooks static-key parse rules size aa forward"
+	"hooks static-key parse rules size aa forward scale"
 check_eq "completion: files after bench -o" "$(comp hookcmp bench -o Makef)" "Makefile"
 check_eq "completion: files after --rules-file" "$(comp hookcmp --hook xdp --rules-file Makef)" "Makefile"
 # Global options first, as the docs write them.
@@ -40,7 +40,7 @@ check_eq "completion: -n NS gen --d" "$(comp hookcmp -n nons gen --d)" \
 	"--dport --dst --dst-mac --duration"
 check_eq "completion: -j bench --sc" "$(comp hookcmp -j bench --sc)" "--scenario"
 check_eq "completion: -n NS bench --scenario" "$(comp hookcmp -n nons bench --scenario '')" \
-	"hooks static-key parse rules size aa forward"
+	"hooks static-key parse rules size aa forward scale"
 check_eq "completion: -p --journal D status" "$(comp hookcmp -p --journal /tmp status --j)" \
 	"--journal --json"
 check "completion: bench --hooks offers rows" grep -qw tcx-bare <<<"$(comp hookcmp bench --hooks '')"
@@ -86,9 +86,14 @@ if need gnuplot "bench --plot and plot.sh"; then
 		--plot "$T/splots" >/dev/null 2>&1
 	check_eq "bench scale --plot: exit status" "$?" 0
 	check "bench scale --plot: steps.png is a PNG" is_png "$T/splots/steps.png"
-	check "bench scale --plot: a line per mechanism, N on its axis" jq_true --rawfile svg "$T/splots/steps.svg" \
-		'all("xdp-native-set", "tcx-set", "nft-set", "nft-rules", "iptables-rules", ">100<";
-			. as $s | $svg | contains($s))' "$T/splots/bench.json"
+	# a row the host held slow has no cost, no point, and no label
+	if jq -e 'all(.rows[]; .ns.median != null)' "$T/splots/bench.json" >/dev/null; then
+		check "bench scale --plot: a line per mechanism, N on its axis" jq_true --rawfile svg "$T/splots/steps.svg" \
+			'all("xdp-native-set", "tcx-set", "nft-set", "nft-rules", "iptables-rules", ">100<";
+				. as $s | $svg | contains($s))' "$T/splots/bench.json"
+	else
+		echo "SKIP bench scale --plot: the chart's lines: rows without a cost (the machine's load): $(jq -c '[.rows[] | select(.ns.median == null) | .name]' "$T/splots/bench.json")"
+	fi
 	"$HC" bench --hooks tcx --rounds 2 --packets 20000 --profile --plot "$T/pplots" >/dev/null 2>&1
 	check_eq "bench --profile --plot: exit status" "$?" 0
 	check "bench --profile --plot: profile.png is a PNG" is_png "$T/pplots/profile.png"
