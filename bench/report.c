@@ -777,7 +777,7 @@ static void growth(struct hc_pr *p, const struct bench *b)
 {
 	const char *seen[BENCH_MAX_ROWS], *v;
 	int i, k, n = 0, nrows;
-	struct st_est e;
+	struct st_est e, pe;
 	char est[96];
 
 	for (i = 0; i < b->rows.n; i++) {
@@ -792,15 +792,17 @@ static void growth(struct hc_pr *p, const struct bench *b)
 			hc_pr_open(p, HC_PR_JSON, "growth", '[');
 			hc_pr_text(
 				p,
-				"\ngrowth, ns/pkt per doubling of N: Hodges-Lehmann [exact Wilcoxon %g%% interval] of each round's Theil-Sen slope of ns/pkt on log2 N; O(1): the interval holds 0 or stays within +-%g ns; load: setup with N entries, median ms\n",
+				"\ngrowth, ns/pkt per doubling of N: Hodges-Lehmann [exact Wilcoxon %g%% interval] of each round's Theil-Sen slope of ns/pkt on log2 N; O(1): the interval holds 0 or stays within +-%g ns; per entry: the same on N (a linear mechanism's cost of a rule); load: setup with N entries, median ms\n",
 				BENCH_LEVEL * 100, BENCH_FLAT_NS);
 		}
-		bench_growth(b, m, &e, &nrows);
+		bench_growth(b, m, false, &e, &nrows);
+		bench_growth(b, m, true, &pe, &nrows);
 		v = bench_growth_verdict(&e);
 		hc_pr_open(p, HC_PR_JSON, NULL, '{');
 		hc_pr_str(p, HC_PR_JSON, "mechanism", NULL, 0, m);
 		hc_pr_num(p, HC_PR_JSON, "rows", NULL, 0, 0, nrows);
 		rp_est(p, HC_PR_JSON, "ns_per_doubling", NULL, 0, 2, true, &e);
+		rp_est(p, HC_PR_JSON, "ns_per_entry", NULL, 0, 4, true, &pe);
 		hc_pr_str(p, HC_PR_JSON, "verdict", NULL, 0, v);
 		hc_pr_close(p, HC_PR_JSON, '}');
 		if (isnan(e.median))
@@ -810,7 +812,15 @@ static void growth(struct hc_pr *p, const struct bench *b)
 		else
 			snprintf(est, sizeof(est), "%+.2f [%+.2f, %+.2f]",
 				 e.median, e.lo, e.hi);
-		hc_pr_text(p, "  %-20s %-26s %-6s load", m, est, v ?: "n/a");
+		hc_pr_text(p, "  %-20s %-26s %-6s", m, est, v ?: "n/a");
+		if (isnan(pe.median))
+			hc_pr_text(p, " per entry -");
+		else if (isnan(pe.lo))
+			hc_pr_text(p, " per entry %+.3f [n/a]", pe.median);
+		else
+			hc_pr_text(p, " per entry %+.3f [%+.3f, %+.3f]",
+				   pe.median, pe.lo, pe.hi);
+		hc_pr_text(p, " load");
 		for (k = 0; k < b->rows.n; k++)
 			if (b->rows.row[k].mechanism &&
 			    !strcmp(b->rows.row[k].mechanism, m))

@@ -475,8 +475,8 @@ int bench_flags(const struct bench *b, const struct bench_row *r,
 	return n;
 }
 
-int bench_growth(const struct bench *b, const char *mechanism, struct st_est *e,
-		 int *nrows)
+int bench_growth(const struct bench *b, const char *mechanism, bool per_entry,
+		 struct st_est *e, int *nrows)
 {
 	int nr = b->res.nrounds, m = 0, j = 0, i, k, ret;
 	double *x, *y;
@@ -497,7 +497,7 @@ int bench_growth(const struct bench *b, const char *mechanism, struct st_est *e,
 
 		if (!r->mechanism || strcmp(r->mechanism, mechanism))
 			continue;
-		x[j] = log2(r->entries);
+		x[j] = per_entry ? r->entries : log2(r->entries);
 		for (k = 0; !bench_row_void(r) && k < r->nrd; k++)
 			if (r->rd[k].round >= 1 && r->rd[k].round <= nr)
 				y[(size_t)(r->rd[k].round - 1) * m + j] =

@@ -45,12 +45,13 @@ const char *bench_row_void(const struct bench_row *r);
 bool bench_disagrees(const struct bench_rows *rows, const struct bench_row *r);
 /*
  * scale: how the rows of mechanism cost more with their entries, in ns
- * per packet per doubling of N: st_growth of their costs per round
- * against log2 N (INVALID rows left out). *nrows: the rows it had.
+ * per packet per doubling of N (per_entry: per entry, the linear
+ * mechanisms' cost of a rule): st_growth of their costs per round
+ * against log2 N (N), INVALID rows left out. *nrows: the rows it had.
  * 0, or -ENOMEM.
  */
-int bench_growth(const struct bench *b, const char *mechanism, struct st_est *e,
-		 int *nrows);
+int bench_growth(const struct bench *b, const char *mechanism, bool per_entry,
+		 struct st_est *e, int *nrows);
 /* The slope's verdict: "O(1)", "grows", or NULL without an interval. */
 const char *bench_growth_verdict(const struct st_est *e);
 /* scale: how long its setup took (its N entries in place), the median. */

@@ -1374,9 +1374,10 @@ test_scale() {
 		[["bpf-lpm-xdp-native", 2, null, [null, null]], ["bpf-lpm-tcx", 2, null, [null, null]],
 		 ["nft-set", 2, null, [null, null]], ["nft-rules", 2, null, [null, null]],
 		 ["iptables-raw-rules", 2, null, [null, null]]] and
-		all(.growth[]; .ns_per_doubling.median | type == "number" or . == null)' "$f"
+		all(.growth[]; (.ns_per_doubling.median | type == "number" or . == null) and
+			(.ns_per_entry.median | type == "number" or . == null) and .ns_per_entry.ci == [null, null])' "$f"
 	check "$name: the text's growth, a line per mechanism" grep -qE \
-		'^  nft-rules +(-|[-+0-9.]+ \[n/a\]) +n/a +load N=1 [0-9.]+ N=100 [0-9.]+$' "$T/scale.out"
+		'^  nft-rules +(-|[-+0-9.]+ \[n/a\]) +n/a +per entry (-|[-+0-9.]+ \[n/a\]) load N=1 [0-9.]+ N=100 [0-9.]+$' "$T/scale.out"
 	if [ -z "$NOPATH" ]; then
 		check "$name: each row declares its lookup, and ran its path" jq_true '
 			all(.rows[] | select(.mechanism | . != null and startswith("bpf-lpm"));
