@@ -309,6 +309,7 @@ struct bench_row {
 	/* scale: what holds its set and how many entries; NULL: no set */
 	const char *mechanism;
 	__u32 entries;
+	bool hit; /* tests: its set holds the traffic's source (scale.h) */
 	/* What its kind's setup changed and journalled (not the bpf kind's). */
 	struct hc_jrec rec[2];
 	bool created; /* qdisc: it made the qdisc, so only it deletes it */

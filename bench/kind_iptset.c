@@ -34,7 +34,7 @@ static int script(FILE *f, const struct bench *b, const struct bench_row *r,
 
 	fprintf(f, "*raw\n:%s - [0:0]\n", t);
 	for (i = 0; i < r->entries; i++) {
-		a = bench_set_addr(i, r->entries);
+		a = bench_set_addr(i, r->entries, r->hit);
 		fprintf(f, "-A %s -s %u.%u.%u.%u/32 -j DROP\n", t, a >> 24,
 			a >> 16 & 255, a >> 8 & 255, a & 255);
 	}

@@ -54,14 +54,14 @@ static int script(FILE *f, const struct bench *b, const struct bench_row *r,
 					i ? " }\n" : "", t);
 			else
 				fprintf(f, ", ");
-			addr(f, bench_set_addr(i, r->entries));
+			addr(f, bench_set_addr(i, r->entries, r->hit));
 		}
 		fprintf(f, " }\nadd rule netdev %s in ip saddr @block drop\n",
 			t);
 	} else {
 		for (i = 0; i < r->entries; i++) {
 			fprintf(f, "add rule netdev %s in ip saddr ", t);
-			addr(f, bench_set_addr(i, r->entries));
+			addr(f, bench_set_addr(i, r->entries, r->hit));
 			fprintf(f, " drop\n");
 		}
 	}

@@ -9,15 +9,25 @@
 #ifndef HC_BENCH_SCALE_H
 #define HC_BENCH_SCALE_H
 
+#include <stdbool.h>
 #include <linux/types.h>
 
 #define BENCH_SET_BASE 0xc6000000u /* 198.0.0.0 */
 #define BENCH_SET_SPAN (1u << 21) /* /11: 2^20 even addresses */
 
-/* The i-th of n entries, host order. */
-static inline __u32 bench_set_addr(__u32 i, __u32 n)
+#define BENCH_SET_SRC 0xc6120001u /* 198.18.0.1: the generator's source */
+
+/*
+ * The i-th of n entries, host order; with hit (tests: HOOKCMP_FAIL_AT=
+ * bench-scale-hit) the first is the traffic's source, which every row
+ * must then catch.
+ */
+static inline __u32 bench_set_addr(__u32 i, __u32 n, bool hit)
 {
 	__u32 stride = BENCH_SET_SPAN;
+
+	if (hit && !i)
+		return BENCH_SET_SRC;
 
 	/* The largest power of two that fits n even addresses in the span. */
 	while (stride > 2 && (__u64)stride * n > BENCH_SET_SPAN)

@@ -51,7 +51,7 @@ static const struct {
 /* Each size's set, built once and shared by its rows; held to the end. */
 static struct hc_set *sets[BENCH_MAX_SIZES];
 
-static struct hc_set *set_of(__u32 n)
+static struct hc_set *set_of(__u32 n, bool hit)
 {
 	struct hc_set_entry e = { .kind = HC_SET_SRC4,
 				  .verdict = HC_PASS,
@@ -62,7 +62,7 @@ static struct hc_set *set_of(__u32 n)
 
 	for (i = 0; s && i < n; i++) {
 		e.line = i + 1;
-		e.t.saddr[0] = htonl(bench_set_addr(i, n));
+		e.t.saddr[0] = htonl(bench_set_addr(i, n, hit));
 		if (hc_set_add(s, &e, &dup)) {
 			hc_set_free(s);
 			s = NULL;
@@ -85,6 +85,8 @@ static void scale_build(struct bench *b)
 	const __u32 *sizes = b->opt.nsizes ? b->opt.sizes : bench_scale_sizes;
 	int nsizes = b->opt.nsizes, i, k;
 	char first[16], name[16];
+	struct hc_err err = {};
+	bool hit = hc_fault(&err, "bench-scale-hit");
 
 	if (!b->opt.nsizes)
 		while (sizes[nsizes])
@@ -100,10 +102,11 @@ static void scale_build(struct bench *b)
 			r = bench_row_hook(b, bpf_rows[k].row, suffix);
 			r->mechanism = bpf_rows[k].mechanism;
 			r->entries = sizes[i];
+			r->hit = hit;
 			bench_row_base(r, "%s-set-%s", bpf_rows[k].row, first);
 			bench_row_path(r, "trie_lookup_elem");
 			if (!sets[i])
-				sets[i] = set_of(sizes[i]);
+				sets[i] = set_of(sizes[i], hit);
 			if (!sets[i]) {
 				hc_err_set(&r->run.err,
 					   "the set of %u prefixes: %s",
@@ -129,6 +132,7 @@ static void scale_build(struct bench *b)
 			r->mechanism = peers[k].mechanism;
 			r->local = peers[k].local;
 			r->entries = sizes[i];
+			r->hit = hit;
 			bench_row_base(r, "%s-%s", peers[k].row, first);
 		}
 }

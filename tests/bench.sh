@@ -1388,6 +1388,18 @@ test_scale() {
 				.path.declared | test("ipt_do_table[|]nft_do_chain")) and
 			all(.rows[] | select(.path.checked); .path.missing == [] and .path.unexpected == [])' "$f"
 	fi
+	check "$name: every column fits its cells" aligned "$T/scale.out"
+	# Hit rate 0 is checked: a set holding the traffic's source makes
+	# every row INVALID, the BPF rows for what passed, the peers for what
+	# their counters never saw.
+	HOOKCMP_FAIL_AT=bench-scale-hit "$HC" bench --scenario scale --sizes 1,10 --rounds 1 \
+		--packets 4000 --no-path-check -o "$T/hit.json" >/dev/null 2>"$T/hit.err"
+	check_eq "$name: a set the traffic hits: exit status" "$?" 1 "$T/hit.err"
+	check "$name: a set the traffic hits: every row INVALID, saying why" jq_true '
+		all(.rows[] | select(.mechanism); .mechanism as $m |
+			(.valid | not) and (.reason | test(
+				if ($m | startswith("bpf-lpm")) then "packets passed a drop row.s hook"
+				else "generated [0-9]+ != seen 0 [+]" end)))' "$T/hit.json"
 	# the default sizes, as --hooks lists them when it selects none
 	"$HC" bench --scenario scale --hooks none --rounds 1 >/dev/null 2>"$T/scale.err"
 	check "$name: default sizes 1 to 100k, linear rules to 10k" grep -qE \
