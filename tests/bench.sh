@@ -1400,6 +1400,10 @@ test_scale() {
 			(.valid | not) and (.reason | test(
 				if ($m | startswith("bpf-lpm")) then "packets passed a drop row.s hook"
 				else "generated [0-9]+ != seen 0 [+]" end)))' "$T/hit.json"
+	check_eq "$name: --hooks takes a mechanism" \
+		"$("$HC" bench --scenario scale --sizes 1,10 --hooks nft-set,bpf-lpm-tcx --rounds 1 \
+			--packets 2000 --no-path-check -j 2>/dev/null | jq -c '[.rows[].name]')" \
+		'["tcx-set-1","tcx-set-10","nft-set-1","nft-set-10","gen-only"]'
 	# the default sizes, as --hooks lists them when it selects none
 	"$HC" bench --scenario scale --hooks none --rounds 1 >/dev/null 2>"$T/scale.err"
 	check "$name: default sizes 1 to 100k, linear rules to 10k" grep -qE \
