@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nftables: a netdev ingress chain on the DUT that counts and drops. */
+/*
+ * nftables: a netdev ingress chain on the DUT that counts and drops;
+ * the scale scenario's sets and rules before it.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +14,7 @@
 #include "kind.h"
 #include "exec.h"
 #include "journal.h"
-
+#include "scale.h"
 
 /* A table of our own, by name: deleting it deletes nothing else. */
 static void table(char *buf, size_t size)
@@ -48,12 +51,16 @@ static void nft_teardown(struct bench *b, struct bench_row *r)
 	hc_journal_del(&r->rec[0]);
 }
 
-/* From `nft -j`: ... "expr": [{"counter": {"packets": N, "bytes": M}} ... */
-static int nft_read(struct bench *b, struct bench_row *r, struct bench_count *c)
+/*
+ * The packets of our table's first counter in `nft -j list WHAT netdev
+ * TABLE NAME`: ... "counter": {... "packets": N, ...
+ */
+static int read_counter(struct bench *b, const char *what, const char *name,
+			struct bench_count *c)
 {
 	char t[32], out[8192], *p;
-	const char *argv[] = { "nft",	 "-j", "list", "chain",
-			       "netdev", t,    "in",   NULL };
+	const char *argv[] = { "nft",	 "-j", "list", what,
+			       "netdev", t,    name,   NULL };
 	struct hc_err err = {};
 	int ret;
 
@@ -71,12 +78,135 @@ static int nft_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 	return 0;
 }
 
+static int nft_read(struct bench *b, struct bench_row *r, struct bench_count *c)
+{
+	return read_counter(b, "chain", "in", c);
+}
+
 const struct bench_kind bench_kind_nft = {
 	.name = "nft",
 	.path = "nft_do_chain",
 	.setup = nft_setup,
 	.teardown = nft_teardown,
 	.read = nft_read,
+	.forks = true,
+	.counted = "nft_do_chain",
+};
+
+/*
+ * nft-set and nft-rules: the scale scenario's set of N prefixes (scale.h)
+ * on the same chain, "ip saddr @block drop" with an interval set, or N
+ * rules "ip saddr ADDR drop", then a named counter that counts and drops
+ * what is left. No frame is in the set: one that was would be dropped
+ * uncounted, and its round would not add up.
+ */
+#define PER_LINE 1000 /* a set's elements per "add element" */
+
+static void addr(FILE *f, __u32 a)
+{
+	fprintf(f, "%u.%u.%u.%u", a >> 24, a >> 16 & 255, a >> 8 & 255,
+		a & 255);
+}
+
+/* The table, chain, set or rules and counter, as one nft -f script. */
+static int script(FILE *f, const struct bench *b, const struct bench_row *r,
+		  bool set, const char *t)
+{
+	__u32 i;
+
+	fprintf(f,
+		"add table netdev %s\n"
+		"add chain netdev %s in { type filter hook ingress device %s priority 0; }\n"
+		"add counter netdev %s seen\n",
+		t, t, b->net.dut_name, t);
+	if (set) {
+		fprintf(f,
+			"add set netdev %s block { type ipv4_addr; flags interval; }\n",
+			t);
+		for (i = 0; i < r->entries; i++) {
+			if (!(i % PER_LINE))
+				fprintf(f, "%sadd element netdev %s block { ",
+					i ? " }\n" : "", t);
+			else
+				fprintf(f, ", ");
+			addr(f, bench_set_addr(i, r->entries, r->hit));
+		}
+		fprintf(f, " }\nadd rule netdev %s in ip saddr @block drop\n",
+			t);
+	} else {
+		for (i = 0; i < r->entries; i++) {
+			fprintf(f, "add rule netdev %s in ip saddr ", t);
+			addr(f, bench_set_addr(i, r->entries, r->hit));
+			fprintf(f, " drop\n");
+		}
+	}
+	fprintf(f, "add rule netdev %s in counter name seen drop\n", t);
+	return fflush(f) ? -errno : 0;
+}
+
+static int setup(struct bench *b, struct bench_row *r, bool set,
+		 struct hc_err *err)
+{
+	char t[32], path[] = "/tmp/hookcmp-nft-XXXXXX";
+	const char *argv[] = { "nft", "-f", path, NULL };
+	int fd, ret;
+	FILE *f;
+
+	table(t, sizeof(t));
+	fd = mkstemp(path);
+	if (fd < 0) {
+		hc_err_set(err, "nft: a script file in /tmp: %s",
+			   strerror(errno));
+		return -errno;
+	}
+	f = fdopen(fd, "w");
+	ret = f ? script(f, b, r, set, t) : -errno;
+	if (f)
+		fclose(f);
+	else
+		close(fd);
+	if (ret)
+		hc_err_set(err, "nft: writing %s: %s", path, strerror(-ret));
+	else
+		ret = bench_journal(b, &r->rec[0], &bench_jkind_nft, b->net.if_dut, t, true, err) ?:
+			      hc_exec(b->net.fd_dut, argv, NULL, 0, err);
+	unlink(path);
+	return ret;
+}
+
+static int set_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+{
+	return setup(b, r, true, err);
+}
+
+static int rules_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+{
+	return setup(b, r, false, err);
+}
+
+/* The scale scenario's rows: their named counter counts what is left. */
+static int read_set(struct bench *b, struct bench_row *r, struct bench_count *c)
+{
+	return read_counter(b, "counter", "seen", c);
+}
+
+const struct bench_kind bench_kind_nft_set = {
+	.name = "nft-set",
+	/* a one-element interval set may be held in any of these */
+	.path = "nft_do_chain nft_lookup_eval|nft_set_do_lookup|nft_rbtree_lookup|nft_pipapo_*|nft_hash_*",
+	.setup = set_setup,
+	.teardown = nft_teardown,
+	.read = read_set,
+	.forks = true,
+	.counted = "nft_do_chain",
+};
+
+const struct bench_kind bench_kind_nft_rules = {
+	.name = "nft-rules",
+	.path = "nft_do_chain",
+	.setup = rules_setup,
+	.teardown = nft_teardown,
+	.read = read_set,
 	.forks = true,
 	.counted = "nft_do_chain",
 };
