@@ -24,8 +24,8 @@ const __u32 bench_scale_sizes[] = { 1, 10, 100, 1000, 10000, 100000, 0 };
 static const struct {
 	const char *row, *mechanism;
 } bpf_rows[] = {
-	{ "xdp-native", "bpf-lpm-xdp-native" },
-	{ "tcx", "bpf-lpm-tcx" },
+	{ "xdp-native", "bpf-hash-xdp-native" },
+	{ "tcx", "bpf-hash-tcx" },
 };
 
 /* The peers: a kind each, its rows built with bench_row_add. */
@@ -104,7 +104,7 @@ static void scale_build(struct bench *b)
 			r->entries = sizes[i];
 			r->hit = hit;
 			bench_row_base(r, "%s-set-%s", bpf_rows[k].row, first);
-			bench_row_path(r, "trie_lookup_elem");
+			bench_row_path(r, "__htab_map_lookup_elem");
 			if (!sets[i])
 				sets[i] = set_of(sizes[i], hit);
 			if (!sets[i]) {
@@ -139,7 +139,7 @@ static void scale_build(struct bench *b)
 
 const struct bench_scenario bench_scen_scale = {
 	.name = "scale",
-	.help = "N source prefixes never hit, in a BPF LPM set (xdp-native, tcx), an nftables set, N nftables rules, N iptables raw rules (--sizes)",
+	.help = "N source addresses never hit, in a BPF set's hash (xdp-native, tcx), an nftables set, N nftables rules, N iptables raw rules (--sizes)",
 	.baseline = "its smallest N",
 	.build = scale_build,
 };

@@ -65,14 +65,25 @@ __u32 hc_set_count(const struct hc_set *s, enum hc_set_kind kind)
 	return s ? s->count[kind] : 0;
 }
 
+/* A source kind's full-length prefixes: in the BPF builds' hash. */
+static __u32 hosts(const struct hc_set *s, int kind)
+{
+	if (!s || kind == HC_SET_TUPLE)
+		return 0;
+	return s->tab[kind][kind == HC_SET_SRC4 ? 32 : 128].n;
+}
+
 __u32 hc_set_bits(const struct hc_set *s)
 {
 	__u32 bits = 0;
 	int k;
 
-	for (k = 0; k < HC_NR_SET_KINDS; k++)
-		if (hc_set_count(s, k))
+	for (k = 0; k < HC_NR_SET_KINDS; k++) {
+		if (hc_set_count(s, k) > hosts(s, k))
 			bits |= HC_SET_BIT(k);
+		if (hosts(s, k))
+			bits |= HC_SET_HOST_BIT(k);
+	}
 	return bits;
 }
 
@@ -408,16 +419,31 @@ int hc_set_read(struct hc_set *s, const char *path, struct hc_err *err)
 
 /* ---- the BPF maps (progs/hc_bpf.h) ---- */
 
+/* map_names' index of e's map. */
+static int map_of(const struct hc_set_entry *e)
+{
+	if (e->kind == HC_SET_SRC4 && e->plen == 32)
+		return HC_NR_SET_KINDS;
+	if (e->kind == HC_SET_SRC6 && e->plen == 128)
+		return HC_NR_SET_KINDS + 1;
+	return e->kind;
+}
+
+#define NR_MAPS (HC_NR_SET_KINDS + 2)
+
 int hc_set_size_maps(const struct hc_set *s, struct bpf_object *obj)
 {
+	__u32 n[NR_MAPS] = {}, i;
 	struct bpf_map *m;
 	int k, err;
 
-	for (k = 0; k < HC_NR_SET_KINDS; k++) {
+	for (i = 0; s && i < s->n; i++)
+		n[map_of(&s->e[i])]++;
+	for (k = 0; k < NR_MAPS; k++) {
 		m = bpf_object__find_map_by_name(obj, map_names[k]);
 		if (!m)
 			continue;
-		err = bpf_map__set_max_entries(m, hc_set_count(s, k) ?: 1);
+		err = bpf_map__set_max_entries(m, n[k] ?: 1);
 		if (err)
 			return err;
 	}
@@ -426,12 +452,12 @@ int hc_set_size_maps(const struct hc_set *s, struct bpf_object *obj)
 
 int hc_set_fill_maps(const struct hc_set *s, struct bpf_object *obj)
 {
-	int fd[HC_NR_SET_KINDS], k;
+	int fd[NR_MAPS], k;
 	__u32 i;
 
 	if (!s)
 		return 0;
-	for (k = 0; k < HC_NR_SET_KINDS; k++) {
+	for (k = 0; k < NR_MAPS; k++) {
 		struct bpf_map *m =
 			bpf_object__find_map_by_name(obj, map_names[k]);
 
@@ -446,11 +472,15 @@ int hc_set_fill_maps(const struct hc_set *s, struct bpf_object *obj)
 				  e->kind == HC_SET_SRC4  ? (void *)&k4 :
 							    (void *)&k6;
 		__u32 v = e->verdict;
+		int m = map_of(e);
 
-		if (fd[e->kind] < 0)
+		if (fd[m] < 0)
 			continue;
 		memcpy(k6.addr, e->t.saddr, sizeof(k6.addr));
-		if (bpf_map_update_elem(fd[e->kind], key, &v, BPF_NOEXIST))
+		/* The hashes' keys: the address alone. */
+		if (m >= HC_NR_SET_KINDS)
+			key = e->t.saddr;
+		if (bpf_map_update_elem(fd[m], key, &v, BPF_NOEXIST))
 			return -errno;
 	}
 	return 0;

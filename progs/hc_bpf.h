@@ -43,19 +43,47 @@ struct {
 	__type(value, __u32);
 } hc_set_src6 SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} hc_set_host4 SEC(".maps");
+
+struct hc_addr6 {
+	__u32 a[4];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, struct hc_addr6);
+	__type(value, __u32);
+} hc_set_host6 SEC(".maps");
+
 struct hc_pkt;
 
 static __always_inline int hc_set_find(struct hc_pkt *p, __u32 kind,
 				       const void *key)
 {
-	__u32 *v;
+	const struct hc_lpm4 *k4 = key;
+	const struct hc_lpm6 *k6 = key;
+	__u32 *v = NULL;
 
-	if (kind == HC_SET_TUPLE)
+	/* hc_conf is read-only: the verifier drops the lookups not made */
+	if (kind == HC_SET_TUPLE) {
 		v = bpf_map_lookup_elem(&hc_set_tuple, key);
-	else if (kind == HC_SET_SRC4)
-		v = bpf_map_lookup_elem(&hc_set_src4, key);
-	else
-		v = bpf_map_lookup_elem(&hc_set_src6, key);
+	} else if (kind == HC_SET_SRC4) {
+		if (hc_conf.sets & HC_SET_HOST_BIT(HC_SET_SRC4))
+			v = bpf_map_lookup_elem(&hc_set_host4, &k4->addr);
+		if (!v && (hc_conf.sets & HC_SET_BIT(HC_SET_SRC4)))
+			v = bpf_map_lookup_elem(&hc_set_src4, key);
+	} else {
+		if (hc_conf.sets & HC_SET_HOST_BIT(HC_SET_SRC6))
+			v = bpf_map_lookup_elem(&hc_set_host6, k6->addr);
+		if (!v && (hc_conf.sets & HC_SET_BIT(HC_SET_SRC6)))
+			v = bpf_map_lookup_elem(&hc_set_src6, key);
+	}
 	return v && *v < HC_NR_VERDICTS ? (int)*v : -1;
 }
 

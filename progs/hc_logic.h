@@ -312,12 +312,16 @@ static HC_SET_FN int hc_set_match(struct hc_pkt *p,
 	}
 	if (c->parse < HC_PARSE_L3)
 		return -1;
-	if ((c->sets & HC_SET_BIT(HC_SET_SRC4)) && m->family == 4) {
+	if ((c->sets &
+	     (HC_SET_BIT(HC_SET_SRC4) | HC_SET_HOST_BIT(HC_SET_SRC4))) &&
+	    m->family == 4) {
 		struct hc_lpm4 k = { .prefixlen = 32, .addr = m->saddr[0] };
 
 		return hc_set_find(p, HC_SET_SRC4, &k);
 	}
-	if ((c->sets & HC_SET_BIT(HC_SET_SRC6)) && m->family == 6) {
+	if ((c->sets &
+	     (HC_SET_BIT(HC_SET_SRC6) | HC_SET_HOST_BIT(HC_SET_SRC6))) &&
+	    m->family == 6) {
 		struct hc_lpm6 k = { .prefixlen = 128 };
 
 		__builtin_memcpy(k.addr, m->saddr, sizeof(k.addr));

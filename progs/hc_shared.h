@@ -113,11 +113,19 @@ enum hc_set_kind {
 };
 
 #define HC_SET_BIT(kind) (1u << (kind))
+/*
+ * The BPF builds keep a source kind's full-length prefixes (/32, /128)
+ * apart, in a hash looked up before the trie: a hash costs the same at
+ * any size, a trie's walk grows with it. HC_SET_BIT() of a source kind
+ * says its trie holds entries, HC_SET_HOST_BIT() its hash.
+ */
+#define HC_SET_HOST_BIT(kind) (1u << (8 + (kind)))
 
-/* The BPF maps' names, indexed by enum hc_set_kind. */
-#define HC_SET_MAP_NAMES                                     \
-	{                                                    \
-		"hc_set_tuple", "hc_set_src4", "hc_set_src6" \
+/* The BPF maps' names: by enum hc_set_kind, then the two hashes. */
+#define HC_SET_MAP_NAMES                                                      \
+	{                                                                     \
+		"hc_set_tuple", "hc_set_src4", "hc_set_src6", "hc_set_host4", \
+			"hc_set_host6"                                        \
 	}
 
 /* An exact 5-tuple: addresses in network order, ports in host order. */
@@ -146,7 +154,7 @@ struct hc_conf {
 	__u32 parse;
 	__u32 def_verdict;
 	__u32 nr_rules;
-	__u32 sets; /* HC_SET_BIT()s of the kinds that hold entries */
+	__u32 sets; /* HC_SET_BIT()s, HC_SET_HOST_BIT()s that hold entries */
 	struct hc_redirect redirect;
 	struct hc_rule rules[HC_MAX_RULES];
 };

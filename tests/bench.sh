@@ -1358,8 +1358,8 @@ test_scale() {
 	check "$name: each row's mechanism, entries, hit rate and load time" jq_true '
 		[.rows[] | select(.flags | index("generator") | not) |
 		 [.mechanism, .entries, .hit_rate, (.load_ms | type)]] ==
-		[["bpf-lpm-xdp-native", 1, 0, "number"], ["bpf-lpm-xdp-native", 100, 0, "number"],
-		 ["bpf-lpm-tcx", 1, 0, "number"], ["bpf-lpm-tcx", 100, 0, "number"],
+		[["bpf-hash-xdp-native", 1, 0, "number"], ["bpf-hash-xdp-native", 100, 0, "number"],
+		 ["bpf-hash-tcx", 1, 0, "number"], ["bpf-hash-tcx", 100, 0, "number"],
 		 ["nft-set", 1, 0, "number"], ["nft-set", 100, 0, "number"],
 		 ["nft-rules", 1, 0, "number"], ["nft-rules", 100, 0, "number"],
 		 ["iptables-raw-rules", 1, 0, "number"], ["iptables-raw-rules", 100, 0, "number"]] and
@@ -1371,7 +1371,7 @@ test_scale() {
 	# 2 rounds: a slope each, no interval, no verdict
 	check "$name: the growth of each mechanism" jq_true '
 		[.growth[] | [.mechanism, .rows, .verdict, .ns_per_doubling.ci]] ==
-		[["bpf-lpm-xdp-native", 2, null, [null, null]], ["bpf-lpm-tcx", 2, null, [null, null]],
+		[["bpf-hash-xdp-native", 2, null, [null, null]], ["bpf-hash-tcx", 2, null, [null, null]],
 		 ["nft-set", 2, null, [null, null]], ["nft-rules", 2, null, [null, null]],
 		 ["iptables-raw-rules", 2, null, [null, null]]] and
 		all(.growth[]; (.ns_per_doubling.median | type == "number" or . == null) and
@@ -1380,8 +1380,8 @@ test_scale() {
 		'^  nft-rules +(-|[-+0-9.]+ \[n/a\]) +n/a +per entry (-|[-+0-9.]+ \[n/a\]) load N=1 [0-9.]+ N=100 [0-9.]+$' "$T/scale.out"
 	if [ -z "$NOPATH" ]; then
 		check "$name: each row declares its lookup, and ran its path" jq_true '
-			all(.rows[] | select(.mechanism | . != null and startswith("bpf-lpm"));
-				.path.declared | test("trie_lookup_elem")) and
+			all(.rows[] | select(.mechanism | . != null and startswith("bpf-hash"));
+				.path.declared | test("__htab_map_lookup_elem")) and
 			all(.rows[] | select(.mechanism == "nft-set"); .path.declared | test("nft_lookup_eval")) and
 			all(.rows[] | select(.mechanism == "nft-rules"); .path.declared | test("nft_do_chain")) and
 			all(.rows[] | select(.mechanism == "iptables-raw-rules");
@@ -1398,10 +1398,10 @@ test_scale() {
 	check "$name: a set the traffic hits: every row INVALID, saying why" jq_true '
 		all(.rows[] | select(.mechanism); .mechanism as $m |
 			(.valid | not) and (.reason | test(
-				if ($m | startswith("bpf-lpm")) then "packets passed a drop row.s hook"
+				if ($m | startswith("bpf-hash")) then "packets passed a drop row.s hook"
 				else "generated [0-9]+ != seen 0 [+]" end)))' "$T/hit.json"
 	check_eq "$name: --hooks takes a mechanism" \
-		"$("$HC" bench --scenario scale --sizes 1,10 --hooks nft-set,bpf-lpm-tcx --rounds 1 \
+		"$("$HC" bench --scenario scale --sizes 1,10 --hooks nft-set,bpf-hash-tcx --rounds 1 \
 			--packets 2000 --no-path-check -j 2>/dev/null | jq -c '[.rows[].name]')" \
 		'["tcx-set-1","tcx-set-10","nft-set-1","nft-set-10","gen-only"]'
 	# the default sizes, as --hooks lists them when it selects none

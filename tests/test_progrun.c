@@ -499,6 +499,7 @@ static void test_sets(const struct hc_variant *v, __u32 frames)
 	struct hc_set *set = hc_set_new();
 	__u8 buf[FX_MAX_LEN], out[FX_MAX_LEN];
 	__u32 seed = 0x5e75, i, k, bad = 0, ran = 0, hits = 0, dup;
+	__u32 host4[400], host6[400][4], n4 = 0, n6 = 0, aimed = 0;
 	char line[128];
 	int ret;
 
@@ -518,14 +519,15 @@ static void test_sets(const struct hc_variant *v, __u32 frames)
 		} else if (i % 4 == 3) {
 			e.kind = HC_SET_SRC6;
 			e.t.family = 6;
-			e.plen = 64 + rnd(&seed) % 65;
+			/* A third full-length: the hash before the trie. */
+			e.plen = rnd(&seed) % 3 ? 64 + rnd(&seed) % 64 : 128;
 			e.t.saddr[0] = htonl(0x20010db8);
 			e.t.saddr[1] = htonl(rnd(&seed) % 4);
 			e.t.saddr[3] = htonl(rnd(&seed) % 512);
 		} else {
 			e.kind = HC_SET_SRC4;
 			e.t.family = 4;
-			e.plen = 8 + rnd(&seed) % 25;
+			e.plen = rnd(&seed) % 3 ? 8 + rnd(&seed) % 24 : 32;
 			e.t.saddr[0] =
 				htonl(0xc0000000 | (rnd(&seed) % 4) << 8 | b);
 		}
@@ -535,7 +537,13 @@ static void test_sets(const struct hc_variant *v, __u32 frames)
 			w = n >= 32 ? ~0u : n <= 0 ? 0 : ~0u << (32 - n);
 			e.t.saddr[k] &= htonl(w);
 		}
-		hc_set_add(set, &e, &dup); /* a repeat is no entry: fine */
+		/* a repeat is no entry: fine */
+		if (hc_set_add(set, &e, &dup) || e.kind == HC_SET_TUPLE)
+			continue;
+		if (e.plen == 32)
+			host4[n4++] = e.t.saddr[0];
+		else if (e.plen == 128)
+			memcpy(host6[n6++], e.t.saddr, 16);
 	}
 	r.set = set;
 	r.conf.parse = HC_PARSE_L4;
@@ -559,6 +567,12 @@ static void test_sets(const struct hc_variant *v, __u32 frames)
 		a.src6.s6_addr[15] = rnd(&seed) % 256;
 		if (rnd(&seed) % 2)
 			a.src6.s6_addr[14] = rnd(&seed) % 2;
+		/* A quarter from a full-length entry's address. */
+		if (n4 && n6 && rnd(&seed) % 4 == 0) {
+			a.src4 = host4[rnd(&seed) % n4];
+			memcpy(&a.src6, host6[rnd(&seed) % n6], 16);
+			aimed++;
+		}
 		len = fx_build(&fx_table[rnd(&seed) % FX_COUNT], &a, buf);
 		if (rnd(&seed) % 8 == 0)
 			buf[rnd(&seed) % (len > 0 ? len : 1)] ^=
@@ -586,11 +600,12 @@ static void test_sets(const struct hc_variant *v, __u32 frames)
 		}
 	}
 	t_result(
-		!bad && ran > frames / 2 && hits > ran / 20 && hits < ran / 2,
-		"prog-run %s agrees with the reference on a set of %u tuples, %u IPv4 and %u IPv6 prefixes: %u frames, %u passed by it, %u differ",
+		!bad && ran > frames / 2 && hits > ran / 20 && hits < ran / 2 &&
+			aimed > frames / 8,
+		"prog-run %s agrees with the reference on a set of %u tuples, %u IPv4 and %u IPv6 prefixes (a third full-length, in the hash): %u frames (%u from a full-length entry's address), %u passed by it, %u differ",
 		v->name, hc_set_count(set, HC_SET_TUPLE),
 		hc_set_count(set, HC_SET_SRC4), hc_set_count(set, HC_SET_SRC6),
-		ran, hits, bad);
+		ran, aimed, hits, bad);
 	hc_prog_unload(&r);
 	hc_set_free(set);
 }

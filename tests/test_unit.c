@@ -1107,6 +1107,44 @@ static void test_set_tuples(void)
 	hc_set_free(s);
 }
 
+/*
+ * hc_conf.sets: a full-length source (/32, /128) sets its kind's hash
+ * bit, a shorter one its trie's; a program looks up only what is set.
+ */
+static void test_set_bits(void)
+{
+	static const struct {
+		const char *lines[3];
+		__u32 bits;
+	} cases[] = {
+		{ { "10.0.0.1 drop" }, HC_SET_HOST_BIT(HC_SET_SRC4) },
+		{ { "10.0.0.0/24 drop" }, HC_SET_BIT(HC_SET_SRC4) },
+		{ { "10.0.0.1/32 pass", "10.0.0.0/8 drop" },
+		  HC_SET_BIT(HC_SET_SRC4) | HC_SET_HOST_BIT(HC_SET_SRC4) },
+		{ { "2001:db8::1 drop", "udp 10.0.0.1:1 10.0.0.2:2 pass" },
+		  HC_SET_HOST_BIT(HC_SET_SRC6) | HC_SET_BIT(HC_SET_TUPLE) },
+		{ { "2001:db8::/127 drop" }, HC_SET_BIT(HC_SET_SRC6) },
+	};
+	unsigned int i, j;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct hc_set *s = hc_set_new();
+		struct hc_set_entry e;
+		__u32 dup, bits;
+
+		for (j = 0; j < 3 && cases[i].lines[j]; j++)
+			if (hc_set_entry_parse(cases[i].lines[j], &e, NULL) ||
+			    hc_set_add(s, &e, &dup))
+				break;
+		bits = hc_set_bits(s);
+		t_result(bits == cases[i].bits,
+			 "set bits of '%s'%s: %#x (expected %#x)",
+			 cases[i].lines[0], cases[i].lines[1] ? " ..." : "",
+			 bits, cases[i].bits);
+		hc_set_free(s);
+	}
+}
+
 /* The order through the logic: rule, then tuple, then longest prefix. */
 static void test_set_order(void)
 {
@@ -1405,6 +1443,7 @@ int main(void)
 	test_set_parser();
 	test_set_lookup();
 	test_set_tuples();
+	test_set_bits();
 	test_set_order();
 	test_srcs_rate();
 	test_srcs_hits();
