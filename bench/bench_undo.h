@@ -14,7 +14,8 @@ extern const struct hc_jkind bench_jkind_gro, bench_jkind_threaded,
 	bench_jkind_nft, bench_jkind_variant, bench_jkind_ipt_chain;
 /* Their data: --tune's (gro, threaded, channels) and iptables'. */
 struct bench_jval {
-	__u32 val[4]; /* what --tune found; iptables: 1 if raw was not */
+	/* what --tune found; iptables: 1 if raw was not, what it made */
+	__u32 val[4];
 };
 struct bench_jvariant {
 	char cmd[1024]; /* its --undo */

@@ -30,7 +30,7 @@ int hc_ipt_rule(int nsfd, bool add, const char *dev, const char *tag,
 	return hc_exec(nsfd, argv, NULL, 0, err);
 }
 
-void hc_ipt_chain_put(int nsfd, const char *dev, const char *tag)
+void hc_ipt_put(int nsfd, const char *dev, const char *tag, unsigned int made)
 {
 	const char *jump[] = { "iptables", "-t", "raw", "-D",	   "PREROUTING",
 			       "-i",	   dev,	 "-m",	"comment", "--comment",
@@ -39,10 +39,14 @@ void hc_ipt_chain_put(int nsfd, const char *dev, const char *tag)
 	const char *del[] = { "iptables", "-t", "raw", "-X", tag, NULL };
 	struct hc_err err = {};
 
-	hc_exec(nsfd, jump, NULL, 0, &err);
+	/* The jump first: a chain in use cannot go. */
+	if (made & HC_IPT_CHAIN)
+		hc_exec(nsfd, jump, NULL, 0, &err);
 	hc_ipt_rule(nsfd, false, dev, tag, &err);
-	hc_exec(nsfd, flush, NULL, 0, &err);
-	hc_exec(nsfd, del, NULL, 0, &err);
+	if (made & HC_IPT_CHAIN) {
+		hc_exec(nsfd, flush, NULL, 0, &err);
+		hc_exec(nsfd, del, NULL, 0, &err);
+	}
 }
 
 void hc_ipt_raw_put(int nsfd)

@@ -15,11 +15,10 @@ bool hc_ipt_raw_exists(int nsfd);
 /* Adds (first in the chain) or deletes the DROP rule on dev, tagged. */
 int hc_ipt_rule(int nsfd, bool add, const char *dev, const char *tag,
 		struct hc_err *err);
-/*
- * scale's: the jump to the chain named tag and the DROP rule after it
- * (both on dev, tagged), and the chain: each deleted if there.
- */
-void hc_ipt_chain_put(int nsfd, const char *dev, const char *tag);
+/* What a row made in raw besides its DROP rule (hc_ipt_put's made). */
+#define HC_IPT_CHAIN 1u /* scale's chain named tag, and the jump to it */
+/* The DROP rule on dev, tagged, and what made says: each deleted if there. */
+void hc_ipt_put(int nsfd, const char *dev, const char *tag, unsigned int made);
 /* Deletes the raw table if it has no rules: one iptables made for us. */
 void hc_ipt_raw_put(int nsfd);
 

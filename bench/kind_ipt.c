@@ -2,7 +2,7 @@
 /*
  * iptables: a DROP rule first in raw PREROUTING, counted by the rule
  * itself. A comment names it ours: teardown and hookcmp cleanup delete
- * that rule and no other.
+ * that rule and no other. The scale scenario's rules go before it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,11 +16,24 @@
 #include "exec.h"
 #include "ipt.h"
 #include "journal.h"
+#include "scale.h"
 
-
+/* Our rules' comment and scale's chain's name: no one else's. */
 static void tag(char *buf, size_t size)
 {
 	snprintf(buf, size, "hookcmp-%d", getpid());
+}
+
+/*
+ * The row's state, in its journal record: whether iptables-nft made the
+ * raw table for us (on first use), and what hc_ipt_put will delete.
+ */
+static void ipt_made(struct bench *b, struct bench_row *r, unsigned int made)
+{
+	__u32 *val = HC_JDATA(&r->rec[0], struct bench_jval)->val;
+
+	val[0] = !hc_ipt_raw_exists(b->net.fd_dut);
+	val[1] = made;
 }
 
 static int ipt_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
@@ -28,9 +41,7 @@ static int ipt_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	char comment[32];
 
 	tag(comment, sizeof(comment));
-	/* iptables-nft makes the raw table on first use: then it is ours. */
-	HC_JDATA(&r->rec[0], struct bench_jval)->val[0] =
-		!hc_ipt_raw_exists(b->net.fd_dut);
+	ipt_made(b, r, 0);
 	return bench_journal(b, &r->rec[0], &bench_jkind_ipt, b->net.if_dut, comment, true, err) ?:
 		       hc_ipt_rule(b->net.fd_dut, true, b->net.dut_name,
 				   comment, err);
@@ -38,34 +49,43 @@ static int ipt_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 
 static void ipt_teardown(struct bench *b, struct bench_row *r)
 {
-	char comment[32];
-	struct hc_err err = {};
+	__u32 *val = HC_JDATA(&r->rec[0], struct bench_jval)->val;
+	char t[32];
 
-	tag(comment, sizeof(comment));
+	tag(t, sizeof(t));
 	/* Gone already (setup failed halfway) is as good as deleted. */
-	hc_ipt_rule(b->net.fd_dut, false, b->net.dut_name, comment, &err);
-	if (HC_JDATA(&r->rec[0], struct bench_jval)->val[0])
+	hc_ipt_put(b->net.fd_dut, b->net.dut_name, t, val[1]);
+	if (val[0])
 		hc_ipt_raw_put(b->net.fd_dut);
 	hc_journal_del(&r->rec[0]);
 }
 
-/* `iptables -v -S`: "-A PREROUTING -i DEV -m comment --comment TAG -c PACKETS BYTES -j DROP". */
+/*
+ * `iptables -v -S PREROUTING`: our counting rule's line, "-A PREROUTING
+ * -i DEV -m comment --comment TAG -c PACKETS BYTES -j DROP".
+ */
 static int ipt_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 {
 	static const char *const argv[] = { "iptables", "-t", "raw",
 					    "-v",	"-S", "PREROUTING",
 					    NULL };
 	struct hc_err err = {};
-	char out[8192], comment[32], *line, *p;
+	char out[8192], t[32], *line, *end, *p = NULL;
 	int ret;
 
 	ret = hc_exec(b->net.fd_dut, argv, out, sizeof(out), &err);
 	if (ret)
 		return ret;
-	tag(comment, sizeof(comment));
+	tag(t, sizeof(t));
 	c->passed = 0;
-	line = strstr(out, comment);
-	p = line ? strstr(line, " -c ") : NULL;
+	/* Not scale's jump to our chain ("-j TAG"), tagged too. */
+	for (line = out; line && *line && !p; line = end ? end + 1 : NULL) {
+		end = strchr(line, '\n');
+		if (end)
+			*end = '\0';
+		if (strstr(line, t) && strstr(line, "-j DROP"))
+			p = strstr(line, " -c ");
+	}
 	if (!p)
 		return -EPROTO;
 	c->seen = strtoull(p + 4, NULL, 10);
@@ -77,6 +97,75 @@ const struct bench_kind bench_kind_ipt = {
 	/* iptables-nft (Debian's default) runs its rules in nft_do_chain */
 	.path = "ipt_do_table|nft_do_chain",
 	.setup = ipt_setup,
+	.teardown = ipt_teardown,
+	.read = ipt_read,
+	.forks = true,
+	.counted = "ipt_do_table|nft_do_chain",
+};
+
+/*
+ * iptables-rules: the scale scenario's N addresses (scale.h) as N linear
+ * rules in raw: a chain of our own ("-s ADDR -j DROP" each), jumped to
+ * first in PREROUTING, then the counting DROP rule for what came back.
+ * All in one iptables-restore --noflush, as 100,000 rules need. No frame
+ * is in the set: one that was would be dropped uncounted, and its round
+ * would not add up.
+ */
+static int rules_script(FILE *f, const struct bench *b,
+			const struct bench_row *r, const char *t)
+{
+	__u32 i, a;
+
+	fprintf(f, "*raw\n:%s - [0:0]\n", t);
+	for (i = 0; i < r->entries; i++) {
+		a = bench_set_addr(i, r->entries, r->hit);
+		fprintf(f, "-A %s -s %u.%u.%u.%u/32 -j DROP\n", t, a >> 24,
+			a >> 16 & 255, a >> 8 & 255, a & 255);
+	}
+	/* -I 1 twice: the jump first, the counting DROP after it */
+	fprintf(f,
+		"-I PREROUTING 1 -i %s -m comment --comment %s -j DROP\n"
+		"-I PREROUTING 1 -i %s -m comment --comment %s -j %s\n"
+		"COMMIT\n",
+		b->net.dut_name, t, b->net.dut_name, t, t);
+	return fflush(f) ? -errno : 0;
+}
+
+static int rules_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+{
+	char t[32], path[] = "/tmp/hookcmp-ipt-XXXXXX";
+	const char *argv[] = { "iptables-restore", "--noflush", path, NULL };
+	int fd, ret;
+	FILE *f;
+
+	tag(t, sizeof(t));
+	ipt_made(b, r, HC_IPT_CHAIN);
+	fd = mkstemp(path);
+	if (fd < 0) {
+		hc_err_set(err, "iptables-restore: a file in /tmp: %s",
+			   strerror(errno));
+		return -errno;
+	}
+	f = fdopen(fd, "w");
+	ret = f ? rules_script(f, b, r, t) : -errno;
+	if (f)
+		fclose(f);
+	else
+		close(fd);
+	if (ret)
+		hc_err_set(err, "iptables-restore: writing %s: %s", path,
+			   strerror(-ret));
+	else
+		ret = bench_journal(b, &r->rec[0], &bench_jkind_ipt_chain, b->net.if_dut, t, true, err) ?:
+			      hc_exec(b->net.fd_dut, argv, NULL, 0, err);
+	unlink(path);
+	return ret;
+}
+
+const struct bench_kind bench_kind_ipt_rules = {
+	.name = "iptables-rules",
+	.path = "ipt_do_table|nft_do_chain",
+	.setup = rules_setup,
 	.teardown = ipt_teardown,
 	.read = ipt_read,
 	.forks = true,

@@ -78,6 +78,7 @@ static void undo_link(struct hc_undo_ctx *c)
 static void undo_rule(struct hc_undo_ctx *c)
 {
 	const struct hc_jrec *j = c->rec;
+	const __u32 *val = HC_JDATA(j, const struct bench_jval)->val;
 	char cmd[64];
 	const char *nft[] = { "nft", cmd, NULL };
 
@@ -85,11 +86,13 @@ static void undo_rule(struct hc_undo_ctx *c)
 		return;
 	/* Gone already is as good as deleted: nothing else has its name. */
 	if (j->kind == &bench_jkind_ipt || j->kind == &bench_jkind_ipt_chain) {
+		unsigned int made = val[1]; /* what the row made: hc_ipt_put */
+
+		/* an iptables-chain record may be older than val[1] */
 		if (j->kind == &bench_jkind_ipt_chain)
-			hc_ipt_chain_put(-1, j->dev, j->mode);
-		else
-			hc_ipt_rule(-1, false, j->dev, j->mode, &c->err);
-		if (HC_JDATA(j, const struct bench_jval)->val[0])
+			made |= HC_IPT_CHAIN;
+		hc_ipt_put(-1, j->dev, j->mode, made);
+		if (val[0])
 			hc_ipt_raw_put(-1);
 	} else {
 		snprintf(cmd, sizeof(cmd), "delete table netdev %s", j->mode);
