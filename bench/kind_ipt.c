@@ -111,14 +111,21 @@ const struct bench_kind bench_kind_ipt = {
  * is in the set: one that was would be dropped uncounted, and its round
  * would not add up.
  */
-static int rules_script(FILE *f, const struct bench *b,
-			const struct bench_row *r, const char *t)
+struct ipt_script {
+	const struct bench *b;
+	const struct bench_row *r;
+	const char *t;
+};
+
+static int rules_script(FILE *f, void *arg)
 {
+	const struct ipt_script *s = arg;
+	const char *t = s->t, *dev = s->b->net.dut_name;
 	__u32 i, a;
 
 	fprintf(f, "*raw\n:%s - [0:0]\n", t);
-	for (i = 0; i < r->entries; i++) {
-		a = bench_set_addr(i, r->entries, r->hit);
+	for (i = 0; i < s->r->entries; i++) {
+		a = bench_set_addr(i, s->r->entries, s->r->hit);
 		fprintf(f, "-A %s -s %u.%u.%u.%u/32 -j DROP\n", t, a >> 24,
 			a >> 16 & 255, a >> 8 & 255, a & 255);
 	}
@@ -127,39 +134,22 @@ static int rules_script(FILE *f, const struct bench *b,
 		"-I PREROUTING 1 -i %s -m comment --comment %s -j DROP\n"
 		"-I PREROUTING 1 -i %s -m comment --comment %s -j %s\n"
 		"COMMIT\n",
-		b->net.dut_name, t, b->net.dut_name, t, t);
-	return fflush(f) ? -errno : 0;
+		dev, t, dev, t, t);
+	return 0;
 }
 
 static int rules_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
-	char t[32], path[] = "/tmp/hookcmp-ipt-XXXXXX";
-	const char *argv[] = { "iptables-restore", "--noflush", path, NULL };
-	int fd, ret;
-	FILE *f;
+	static const char *const argv[] = { "iptables-restore", "--noflush",
+					    NULL };
+	char t[32];
+	struct ipt_script s = { .b = b, .r = r, .t = t };
 
 	tag(t, sizeof(t));
 	ipt_made(b, r, HC_IPT_CHAIN);
-	fd = mkstemp(path);
-	if (fd < 0) {
-		hc_err_set(err, "iptables-restore: a file in /tmp: %s",
-			   strerror(errno));
-		return -errno;
-	}
-	f = fdopen(fd, "w");
-	ret = f ? rules_script(f, b, r, t) : -errno;
-	if (f)
-		fclose(f);
-	else
-		close(fd);
-	if (ret)
-		hc_err_set(err, "iptables-restore: writing %s: %s", path,
-			   strerror(-ret));
-	else
-		ret = bench_journal(b, &r->rec[0], &bench_jkind_ipt_chain, b->net.if_dut, t, true, err) ?:
-			      hc_exec(b->net.fd_dut, argv, NULL, 0, err);
-	unlink(path);
-	return ret;
+	return bench_journal(b, &r->rec[0], &bench_jkind_ipt_chain, b->net.if_dut, t, true, err) ?:
+		       hc_exec_script(b->net.fd_dut, argv, rules_script, &s,
+				      err);
 }
 
 const struct bench_kind bench_kind_ipt_rules = {

@@ -108,18 +108,27 @@ static void addr(FILE *f, __u32 a)
 		a & 255);
 }
 
+struct nft_script {
+	const struct bench *b;
+	const struct bench_row *r;
+	const char *t;
+	bool set;
+};
+
 /* The table, chain, set or rules and counter, as one nft -f script. */
-static int script(FILE *f, const struct bench *b, const struct bench_row *r,
-		  bool set, const char *t)
+static int script(FILE *f, void *arg)
 {
+	const struct nft_script *s = arg;
+	const struct bench_row *r = s->r;
+	const char *t = s->t;
 	__u32 i;
 
 	fprintf(f,
 		"add table netdev %s\n"
 		"add chain netdev %s in { type filter hook ingress device %s priority 0; }\n"
 		"add counter netdev %s seen\n",
-		t, t, b->net.dut_name, t);
-	if (set) {
+		t, t, s->b->net.dut_name, t);
+	if (s->set) {
 		fprintf(f,
 			"add set netdev %s block { type ipv4_addr; flags interval; }\n",
 			t);
@@ -141,37 +150,19 @@ static int script(FILE *f, const struct bench *b, const struct bench_row *r,
 		}
 	}
 	fprintf(f, "add rule netdev %s in counter name seen drop\n", t);
-	return fflush(f) ? -errno : 0;
+	return 0;
 }
 
 static int setup(struct bench *b, struct bench_row *r, bool set,
 		 struct hc_err *err)
 {
-	char t[32], path[] = "/tmp/hookcmp-nft-XXXXXX";
-	const char *argv[] = { "nft", "-f", path, NULL };
-	int fd, ret;
-	FILE *f;
+	static const char *const argv[] = { "nft", "-f", NULL };
+	char t[32];
+	struct nft_script s = { .b = b, .r = r, .t = t, .set = set };
 
 	table(t, sizeof(t));
-	fd = mkstemp(path);
-	if (fd < 0) {
-		hc_err_set(err, "nft: a script file in /tmp: %s",
-			   strerror(errno));
-		return -errno;
-	}
-	f = fdopen(fd, "w");
-	ret = f ? script(f, b, r, set, t) : -errno;
-	if (f)
-		fclose(f);
-	else
-		close(fd);
-	if (ret)
-		hc_err_set(err, "nft: writing %s: %s", path, strerror(-ret));
-	else
-		ret = bench_journal(b, &r->rec[0], &bench_jkind_nft, b->net.if_dut, t, true, err) ?:
-			      hc_exec(b->net.fd_dut, argv, NULL, 0, err);
-	unlink(path);
-	return ret;
+	return bench_journal(b, &r->rec[0], &bench_jkind_nft, b->net.if_dut, t, true, err) ?:
+		       hc_exec_script(b->net.fd_dut, argv, script, &s, err);
 }
 
 static int set_setup(struct bench *b, struct bench_row *r, struct hc_err *err)

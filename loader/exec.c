@@ -233,3 +233,51 @@ int hc_exec(int nsfd, const char *const *argv, char *out, size_t size,
 	hc_proc_wait(&p, 0);
 	return hc_proc_result(&p, argv[0], err);
 }
+
+#define SCRIPT_ARGS 8 /* argv's own, before the script's file */
+
+int hc_exec_script(int nsfd, const char *const *argv,
+		   int (*write)(FILE *f, void *arg), void *arg,
+		   struct hc_err *err)
+{
+	const char *args[SCRIPT_ARGS + 2], *tool = strrchr(argv[0], '/');
+	char path[64];
+	int fd, ret, n;
+	FILE *f;
+
+	for (n = 0; argv[n]; n++) {
+		if (n == SCRIPT_ARGS)
+			return -E2BIG;
+		args[n] = argv[n];
+	}
+	args[n] = path;
+	args[n + 1] = NULL;
+	/* The tool's name in it: a file left by a kill -9 says whose. */
+	snprintf(path, sizeof(path), "/tmp/hookcmp-%.20s-XXXXXX",
+		 tool ? tool + 1 : argv[0]);
+	fd = mkstemp(path);
+	if (fd < 0) {
+		ret = -errno;
+		hc_err_set(err, "%s: a script file in /tmp: %s", argv[0],
+			   strerror(-ret));
+		return ret;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+	} else {
+		ret = write(f, arg)	?:
+			      fflush(f) ? -errno :
+		      ferror(f)		? -EIO :
+					  0;
+		fclose(f);
+	}
+	if (ret)
+		hc_err_set(err, "%s: writing %s: %s", argv[0], path,
+			   strerror(-ret));
+	else
+		ret = hc_exec(nsfd, args, NULL, 0, err);
+	unlink(path);
+	return ret;
+}

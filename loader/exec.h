@@ -8,6 +8,7 @@
 #define HC_EXEC_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include "hookcmp.h"
 
@@ -47,5 +48,13 @@ int hc_proc_result(struct hc_proc *p, const char *name, struct hc_err *err);
 /* Runs argv to its end: hc_proc_start, hc_proc_poll, hc_proc_result. */
 int hc_exec(int nsfd, const char *const *argv, char *out, size_t size,
 	    struct hc_err *err);
+/*
+ * Runs argv with one more argument: a file in /tmp that write fills
+ * (0 or -errno), unlinked once argv has run. For scripts too long for
+ * one argument: nft -f, iptables-restore, ipset restore.
+ */
+int hc_exec_script(int nsfd, const char *const *argv,
+		   int (*write)(FILE *f, void *arg), void *arg,
+		   struct hc_err *err);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "exec.h"
 #include "fixtures.h"
 #include "hc_user.h"
 #include "journal.h"
@@ -1427,6 +1428,73 @@ static void test_srcs_draw(void)
 	hc_set_free(s);
 }
 
+/* hc_exec_script's writer: a shell script, or a writer that fails. */
+static int exec_script_write(FILE *f, void *arg)
+{
+	const char *text = arg;
+
+	if (!text)
+		return -ENOSPC;
+	fputs(text, f);
+	return 0;
+}
+
+/*
+ * hc_exec_script: the tool runs its script, from a file in /tmp named
+ * after it, gone afterwards; a writer's error and the tool's are said.
+ */
+static void test_exec_script(void)
+{
+	static const char *const sh[] = { "sh", NULL };
+	static const char *const many[] = { "a", "b", "c", "d", "e",
+					    "f", "g", "h", "i", NULL };
+	char out[] = "/tmp/hc-test-exec-XXXXXX", script[256], file[256] = "";
+	struct hc_err err = {};
+	FILE *f;
+	int fd, ret;
+
+	fd = mkstemp(out);
+	if (!t_result(fd >= 0, "exec script: a file for its output"))
+		return;
+	close(fd);
+	/* sh FILE: $0 is the script's file */
+	snprintf(script, sizeof(script), "echo \"$0\" >%s\n", out);
+	ret = hc_exec_script(-1, sh, exec_script_write, script, &err);
+	CHECK_EQ(ret, 0, "exec script: runs (%s)", err.msg);
+	f = fopen(out, "r");
+	if (f) {
+		if (!fgets(file, sizeof(file), f))
+			file[0] = '\0';
+		fclose(f);
+	}
+	file[strcspn(file, "\n")] = '\0';
+	t_result(!strncmp(file, "/tmp/hookcmp-sh-", 16) && strlen(file) == 22,
+		 "exec script: its file is /tmp/hookcmp-sh-XXXXXX ('%s')",
+		 file);
+	t_result(file[0] && access(file, F_OK) && errno == ENOENT,
+		 "exec script: its file is gone after it ran");
+
+	ret = hc_exec_script(-1, sh, exec_script_write, "exit 3\n", &err);
+	CHECK_EQ(ret, -EIO, "exec script: the tool's failure");
+	t_result(strstr(err.msg, "sh failed (exit 3)") != NULL,
+		 "exec script: said ('%s')", err.msg);
+
+	err.msg[0] = '\0';
+	ret = hc_exec_script(-1, sh, exec_script_write, NULL, &err);
+	CHECK_EQ(ret, -ENOSPC, "exec script: the writer's failure");
+	t_result(!strncmp(err.msg, "sh: writing /tmp/hookcmp-sh-", 28) &&
+			 strstr(err.msg, ": No space left on device") != NULL,
+		 "exec script: said, with the file ('%s')", err.msg);
+	snprintf(file, sizeof(file), "%.*s", 22, err.msg + 12);
+	t_result(access(file, F_OK) && errno == ENOENT,
+		 "exec script: its file is gone after the writer failed (%s)",
+		 file);
+
+	CHECK_EQ(hc_exec_script(-1, many, exec_script_write, "", &err), -E2BIG,
+		 "exec script: more arguments than it holds");
+	unlink(out);
+}
+
 int main(void)
 {
 	test_hooks();
@@ -1448,5 +1516,6 @@ int main(void)
 	test_srcs_rate();
 	test_srcs_hits();
 	test_srcs_draw();
+	test_exec_script();
 	return t_failed ? 1 : 0;
 }
