@@ -129,7 +129,7 @@ fuzz: deps
 # Debian packages that building, running and testing need.
 DEPS_BUILD := clang llvm gcc make pkg-config libbpf-dev libmnl-dev libxdp-dev \
 	libelf-dev zlib1g-dev bpftool libclang-rt-dev python3-docutils
-DEPS_RUN := iproute2 ethtool jq iptables nftables valgrind linux-perf gnuplot-nox \
+DEPS_RUN := iproute2 ethtool jq iptables ipset nftables valgrind linux-perf gnuplot-nox \
 	man-db
 # `make check-vm` on top: qemu, a static busybox for the guest's initramfs,
 # kmod (depmod here, modprobe in the guest), xz (Debian 13's modules).

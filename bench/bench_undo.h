@@ -11,7 +11,8 @@
 
 extern const struct hc_jkind bench_jkind_gro, bench_jkind_threaded,
 	bench_jkind_channels, bench_jkind_link, bench_jkind_ipt,
-	bench_jkind_nft, bench_jkind_variant, bench_jkind_ipt_chain;
+	bench_jkind_nft, bench_jkind_variant, bench_jkind_ipt_chain,
+	bench_jkind_ipset;
 /* Their data: --tune's (gro, threaded, channels) and iptables'. */
 struct bench_jval {
 	/* what --tune found; iptables: 1 if raw was not, what it made */

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
+#include <unistd.h>
 #include "exec.h"
 #include "ipt.h"
+
+#define IPSET_TRIES 50 /* 20 ms apart: a second for a set still in use */
 
 bool hc_ipt_raw_exists(int nsfd)
 {
@@ -37,7 +40,12 @@ void hc_ipt_put(int nsfd, const char *dev, const char *tag, unsigned int made)
 			       tag,	   "-j", tag,	NULL };
 	const char *flush[] = { "iptables", "-t", "raw", "-F", tag, NULL };
 	const char *del[] = { "iptables", "-t", "raw", "-X", tag, NULL };
+	const char *match[] = { "iptables", "-t",  "raw", "-D",	  "PREROUTING",
+				"-i",	    dev,   "-m",  "set",  "--match-set",
+				tag,	    "src", "-j",  "DROP", NULL };
+	const char *destroy[] = { "ipset", "destroy", tag, NULL };
 	struct hc_err err = {};
+	int i;
 
 	/* The jump first: a chain in use cannot go. */
 	if (made & HC_IPT_CHAIN)
@@ -47,6 +55,27 @@ void hc_ipt_put(int nsfd, const char *dev, const char *tag, unsigned int made)
 		hc_exec(nsfd, flush, NULL, 0, &err);
 		hc_exec(nsfd, del, NULL, 0, &err);
 	}
+	if (made & HC_IPT_SET)
+		hc_exec(nsfd, match, NULL, 0, &err);
+	/*
+	 * nf_tables lets go of a deleted rule's match after its commit, in a
+	 * work item: until then the set is in use. Only ours, and only that.
+	 */
+	for (i = 0; made & HC_IPT_SET_OURS && i < IPSET_TRIES; i++) {
+		err.msg[0] = '\0';
+		if (!hc_exec(nsfd, destroy, NULL, 0, &err) ||
+		    !strstr(err.msg, "in use"))
+			break;
+		usleep(20000);
+	}
+}
+
+bool hc_ipt_ipset_exists(int nsfd, const char *name)
+{
+	const char *argv[] = { "ipset", "-n", "list", name, NULL };
+	struct hc_err err = {};
+
+	return !hc_exec(nsfd, argv, NULL, 0, &err);
 }
 
 void hc_ipt_raw_put(int nsfd)

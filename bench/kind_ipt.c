@@ -2,7 +2,8 @@
 /*
  * iptables: a DROP rule first in raw PREROUTING, counted by the rule
  * itself. A comment names it ours: teardown and hookcmp cleanup delete
- * that rule and no other. The scale scenario's rules go before it.
+ * that rule and no other. The scale scenario's rules and ipset set go
+ * before it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@
 #include "journal.h"
 #include "scale.h"
 
-/* Our rules' comment and scale's chain's name: no one else's. */
+/* Our rules' comment, scale's chain's and set's name: no one else's. */
 static void tag(char *buf, size_t size)
 {
 	snprintf(buf, size, "hookcmp-%d", getpid());
@@ -58,6 +59,8 @@ static void ipt_teardown(struct bench *b, struct bench_row *r)
 	if (val[0])
 		hc_ipt_raw_put(b->net.fd_dut);
 	hc_journal_del(&r->rec[0]);
+	/* A visit that skips setup (a fault) must not destroy the set again. */
+	val[1] = 0;
 }
 
 /*
@@ -70,20 +73,21 @@ static int ipt_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 					    "-v",	"-S", "PREROUTING",
 					    NULL };
 	struct hc_err err = {};
-	char out[8192], t[32], *line, *end, *p = NULL;
+	char out[8192], t[32], comment[48], *line, *end, *p = NULL;
 	int ret;
 
 	ret = hc_exec(b->net.fd_dut, argv, out, sizeof(out), &err);
 	if (ret)
 		return ret;
 	tag(t, sizeof(t));
+	snprintf(comment, sizeof(comment), "--comment %s ", t);
 	c->passed = 0;
-	/* Not scale's jump to our chain ("-j TAG"), tagged too. */
+	/* Not scale's jump to our chain, nor its match on our set. */
 	for (line = out; line && *line && !p; line = end ? end + 1 : NULL) {
 		end = strchr(line, '\n');
 		if (end)
 			*end = '\0';
-		if (strstr(line, t) && strstr(line, "-j DROP"))
+		if (strstr(line, comment) && strstr(line, "-j DROP"))
 			p = strstr(line, " -c ");
 	}
 	if (!p)
@@ -156,6 +160,88 @@ const struct bench_kind bench_kind_ipt_rules = {
 	.name = "iptables-rules",
 	.path = "ipt_do_table|nft_do_chain",
 	.setup = rules_setup,
+	.teardown = ipt_teardown,
+	.read = ipt_read,
+	.forks = true,
+	.counted = "ipt_do_table|nft_do_chain",
+};
+
+/*
+ * ipset: the scale scenario's N addresses in an ipset hash:net set named
+ * by our tag, made and filled by one ipset restore, matched first in raw
+ * PREROUTING ("-m set --match-set TAG src -j DROP"), then the counting
+ * DROP rule. A hash: one lookup per packet, whatever N.
+ */
+#define IPSET_MAXELEM 65536 /* ipset's default; more when N is */
+
+static int ipset_script(FILE *f, void *arg)
+{
+	const struct ipt_script *s = arg;
+	__u32 i, a, n = s->r->entries, hashsize = 1024;
+
+	/* a bucket per entry: no add grows the table, no lookup walks far */
+	while (hashsize < n)
+		hashsize *= 2;
+	fprintf(f, "create %s hash:net family inet hashsize %u maxelem %u\n",
+		s->t, hashsize, n > IPSET_MAXELEM ? n : IPSET_MAXELEM);
+	for (i = 0; i < n; i++) {
+		a = bench_set_addr(i, n, s->r->hit);
+		fprintf(f, "add %s %u.%u.%u.%u/32\n", s->t, a >> 24,
+			a >> 16 & 255, a >> 8 & 255, a & 255);
+	}
+	return 0;
+}
+
+static int ipset_rules_script(FILE *f, void *arg)
+{
+	const struct ipt_script *s = arg;
+	const char *t = s->t, *dev = s->b->net.dut_name;
+
+	/* -I 1 twice: the set's match first, the counting DROP after it */
+	fprintf(f,
+		"*raw\n"
+		"-I PREROUTING 1 -i %s -m comment --comment %s -j DROP\n"
+		"-I PREROUTING 1 -i %s -m set --match-set %s src -j DROP\n"
+		"COMMIT\n",
+		dev, t, dev, t);
+	return 0;
+}
+
+static int ipset_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+{
+	static const char *const restore[] = { "ipset", "restore", "-file",
+					       NULL };
+	static const char *const rules[] = { "iptables-restore", "--noflush",
+					     NULL };
+	__u32 *val = HC_JDATA(&r->rec[0], struct bench_jval)->val;
+	char t[32];
+	struct ipt_script s = { .b = b, .r = r, .t = t };
+
+	tag(t, sizeof(t));
+	ipt_made(b, r, 0);
+	/* Left by a killed run whose pid was ours: hookcmp cleanup's. */
+	if (hc_ipt_ipset_exists(b->net.fd_dut, t)) {
+		hc_err_set(
+			err,
+			"ipset: a set named %s is there already, not this run's",
+			t);
+		return -EEXIST;
+	}
+	val[1] = HC_IPT_SET | HC_IPT_SET_OURS;
+	return bench_journal(b, &r->rec[0], &bench_jkind_ipset, b->net.if_dut, t, true, err) ?:
+		       hc_exec_script(b->net.fd_dut, restore, ipset_script, &s, err) ?:
+		       hc_exec_script(b->net.fd_dut, rules, ipset_rules_script,
+				      &s, err);
+}
+
+const struct bench_kind bench_kind_ipt_ipset = {
+	.name = "iptables-ipset",
+	/*
+	 * xt_set's match, through nft_compat's nft_match_eval in
+	 * iptables-nft, then the set's hash:net lookup
+	 */
+	.path = "ipt_do_table|nft_do_chain set_match_v* ip_set_test hash_net4_*",
+	.setup = ipset_setup,
 	.teardown = ipt_teardown,
 	.read = ipt_read,
 	.forks = true,

@@ -39,6 +39,7 @@ static const struct {
 	{ "nft-rules", "nft-rules", &bench_kind_nft_rules, false, true },
 	{ "iptables-rules", "iptables-raw-rules", &bench_kind_ipt_rules, true,
 	  true },
+	{ "ipset", "iptables-ipset", &bench_kind_ipt_ipset, true },
 };
 
 /*
@@ -139,7 +140,7 @@ static void scale_build(struct bench *b)
 
 const struct bench_scenario bench_scen_scale = {
 	.name = "scale",
-	.help = "N source addresses never hit, in a BPF set's hash (xdp-native, tcx), an nftables set, N nftables rules, N iptables raw rules (--sizes)",
+	.help = "N source addresses never hit, in a BPF set's hash (xdp-native, tcx), an nftables set, N nftables rules, N iptables raw rules, an ipset hash:net set matched in iptables raw (--sizes)",
 	.baseline = "its smallest N",
 	.build = scale_build,
 };

@@ -2,7 +2,7 @@
 /*
  * What bench leaves in the journal, undone by cleanup: the device
  * settings --tune changed, the veth pair of --dev's other device, its
- * iptables rule and nft table, and a --variant's --undo due.
+ * iptables rules, ipset set and nft table, and a --variant's --undo due.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -74,7 +74,7 @@ static void undo_link(struct hc_undo_ctx *c)
 	hc_undo_say(c, "deleted", false, "deleted");
 }
 
-/* bench's iptables rule and nft table, by the name the record keeps. */
+/* bench's iptables rules, ipset set and nft table, by the name kept. */
 static void undo_rule(struct hc_undo_ctx *c)
 {
 	const struct hc_jrec *j = c->rec;
@@ -85,7 +85,10 @@ static void undo_rule(struct hc_undo_ctx *c)
 	if (hc_undo_ns_missing(c))
 		return;
 	/* Gone already is as good as deleted: nothing else has its name. */
-	if (j->kind == &bench_jkind_ipt || j->kind == &bench_jkind_ipt_chain) {
+	if (j->kind == &bench_jkind_nft) {
+		snprintf(cmd, sizeof(cmd), "delete table netdev %s", j->mode);
+		hc_exec(-1, nft, NULL, 0, &c->err);
+	} else {
 		unsigned int made = val[1]; /* what the row made: hc_ipt_put */
 
 		/* an iptables-chain record may be older than val[1] */
@@ -94,9 +97,6 @@ static void undo_rule(struct hc_undo_ctx *c)
 		hc_ipt_put(-1, j->dev, j->mode, made);
 		if (val[0])
 			hc_ipt_raw_put(-1);
-	} else {
-		snprintf(cmd, sizeof(cmd), "delete table netdev %s", j->mode);
-		hc_exec(-1, nft, NULL, 0, &c->err);
 	}
 	hc_undo_say(c, "deleted", false, "deleted");
 }
@@ -188,6 +188,10 @@ const struct hc_jkind bench_jkind_ipt = { .name = "iptables",
 const struct hc_jkind bench_jkind_ipt_chain = { .name = "iptables-chain",
 						.fields = val_fields,
 						.undo = undo_rule };
+/* scale's: its ipset set, the rule matching it and the DROP rule after it */
+const struct hc_jkind bench_jkind_ipset = { .name = "ipset",
+					    .fields = val_fields,
+					    .undo = undo_rule };
 const struct hc_jkind bench_jkind_nft = { .name = "nft", .undo = undo_rule };
 const struct hc_jkind bench_jkind_variant = { .name = "variant",
 					      .fields = variant_fields,
@@ -199,4 +203,5 @@ HC_JKIND(bench_jkind_link);
 HC_JKIND(bench_jkind_ipt);
 HC_JKIND(bench_jkind_nft);
 HC_JKIND(bench_jkind_ipt_chain);
+HC_JKIND(bench_jkind_ipset);
 HC_JKIND(bench_jkind_variant);
