@@ -25,14 +25,16 @@ NOPATH=
 if kernel_has 6.6; then TCX=true TC=tcx; else TCX=false TC=tc-clsact; fi
 
 # What bench could leave where it runs: named namespaces, its devices,
-# hookcmp's programs held here, cgroups and the journal. Its own
-# namespaces have no names; everything in them (programs, links, qdiscs)
-# goes with them; cgroup-udp's cgroup does not, so it is journalled.
+# hookcmp's programs held here, cgroups, ipset sets and the journal. Its
+# own namespaces have no names; everything in them (programs, links,
+# qdiscs, scale's ipset set) goes with them; cgroup-udp's cgroup does
+# not, so it is journalled.
 root_state() {
 	ip netns list
 	ip -o link show | grep -cE ': hc[gdzwxyos][@:]'
 	hc_prog_ids
 	hc_cgroups
+	ipset list -n 2>/dev/null
 	ls /run/hookcmp 2>/dev/null
 }
 
@@ -1350,7 +1352,7 @@ test_scale() {
 	check_eq "$name: exit status" "$?" 0 "$T/scale.err"
 	load_skips "$name" "$f"
 	check_eq "$name: rows per mechanism and N" "$(jq -c '[.rows[].name]' "$f")" \
-		'["xdp-native-set-1","xdp-native-set-100","tcx-set-1","tcx-set-100","nft-set-1","nft-set-100","nft-rules-1","nft-rules-100","iptables-rules-1","iptables-rules-100","gen-only"]'
+		'["xdp-native-set-1","xdp-native-set-100","tcx-set-1","tcx-set-100","nft-set-1","nft-set-100","nft-rules-1","nft-rules-100","iptables-rules-1","iptables-rules-100","ipset-1","ipset-100","gen-only"]'
 	check_eq "$name: every row valid" "$(jq -c --arg m "$MISSING" --arg load "$LOAD_REASON" \
 		--argjson ok '[]' "$UNEXPECTED" "$f")" "[]"
 	# (its entries pass: a hit would make its row INVALID, above)
@@ -1362,7 +1364,8 @@ test_scale() {
 		 ["bpf-hash-tcx", 1, 0, "number"], ["bpf-hash-tcx", 100, 0, "number"],
 		 ["nft-set", 1, 0, "number"], ["nft-set", 100, 0, "number"],
 		 ["nft-rules", 1, 0, "number"], ["nft-rules", 100, 0, "number"],
-		 ["iptables-raw-rules", 1, 0, "number"], ["iptables-raw-rules", 100, 0, "number"]] and
+		 ["iptables-raw-rules", 1, 0, "number"], ["iptables-raw-rules", 100, 0, "number"],
+		 ["iptables-ipset", 1, 0, "number"], ["iptables-ipset", 100, 0, "number"]] and
 		all(.rows[] | select(.valid and .mechanism); .load_ms > 0) and
 		all(.rows[] | select(.flags | index("generator")); .mechanism == null)' "$f"
 	check "$name: each row compared with its mechanism's smallest N" jq_true \
@@ -1373,7 +1376,7 @@ test_scale() {
 		[.growth[] | [.mechanism, .rows, .verdict, .ns_per_doubling.ci]] ==
 		[["bpf-hash-xdp-native", 2, null, [null, null]], ["bpf-hash-tcx", 2, null, [null, null]],
 		 ["nft-set", 2, null, [null, null]], ["nft-rules", 2, null, [null, null]],
-		 ["iptables-raw-rules", 2, null, [null, null]]] and
+		 ["iptables-raw-rules", 2, null, [null, null]], ["iptables-ipset", 2, null, [null, null]]] and
 		all(.growth[]; (.ns_per_doubling.median | type == "number" or . == null) and
 			(.ns_per_entry.median | type == "number" or . == null) and .ns_per_entry.ci == [null, null])' "$f"
 	check "$name: the text's growth, a line per mechanism" grep -qE \
@@ -1386,6 +1389,8 @@ test_scale() {
 			all(.rows[] | select(.mechanism == "nft-rules"); .path.declared | test("nft_do_chain")) and
 			all(.rows[] | select(.mechanism == "iptables-raw-rules");
 				.path.declared | test("ipt_do_table[|]nft_do_chain")) and
+			all(.rows[] | select(.mechanism == "iptables-ipset");
+				.path.declared | test("ipt_do_table[|]nft_do_chain .*ip_set_test .*hash_net4_")) and
 			all(.rows[] | select(.path.checked); .path.missing == [] and .path.unexpected == [])' "$f"
 	fi
 	check "$name: every column fits its cells" aligned "$T/scale.out"
@@ -1395,7 +1400,9 @@ test_scale() {
 	HOOKCMP_FAIL_AT=bench-scale-hit "$HC" bench --scenario scale --sizes 1,10 --rounds 1 \
 		--packets 4000 --no-path-check -o "$T/hit.json" >/dev/null 2>"$T/hit.err"
 	check_eq "$name: a set the traffic hits: exit status" "$?" 1 "$T/hit.err"
-	check "$name: a set the traffic hits: every row INVALID, saying why" jq_true '
+	check "$name: a set the traffic hits: every mechanism's rows INVALID, saying why" jq_true '
+		([.rows[] | select(.mechanism) | .mechanism] | unique) ==
+		["bpf-lpm-tcx", "bpf-lpm-xdp-native", "iptables-ipset", "iptables-raw-rules", "nft-rules", "nft-set"] and
 		all(.rows[] | select(.mechanism); .mechanism as $m |
 			(.valid | not) and (.reason | test(
 				if ($m | startswith("bpf-hash")) then "packets passed a drop row.s hook"
@@ -1406,8 +1413,8 @@ test_scale() {
 		'["tcx-set-1","tcx-set-10","nft-set-1","nft-set-10","gen-only"]'
 	# the default sizes, as --hooks lists them when it selects none
 	"$HC" bench --scenario scale --hooks none --rounds 1 >/dev/null 2>"$T/scale.err"
-	check "$name: default sizes 1 to 100k, linear rules to 10k" grep -qE \
-		"its rows: xdp-native-set-1, xdp-native-set-10, xdp-native-set-100, xdp-native-set-1k, xdp-native-set-10k, xdp-native-set-100k, tcx-set-1, .*, nft-set-100k, nft-rules-1, .*, nft-rules-10k, iptables-rules-1, .*, iptables-rules-10k;" "$T/scale.err"
+	check "$name: default sizes 1 to 100k, linear rules to 10k, ipset's to 100k" grep -qE \
+		"its rows: xdp-native-set-1, xdp-native-set-10, xdp-native-set-100, xdp-native-set-1k, xdp-native-set-10k, xdp-native-set-100k, tcx-set-1, .*, nft-set-100k, nft-rules-1, .*, nft-rules-10k, iptables-rules-1, .*, iptables-rules-10k, ipset-1, .*, ipset-100k;" "$T/scale.err"
 	"$HC" bench --scenario scale --sizes 100,1 --rounds 1 >/dev/null 2>"$T/scale.err"
 	check_eq "$name: --sizes descending: usage" "$?" 2 "$T/scale.err"
 	check "$name: and says what it expected" grep -q "^Error: --sizes '100,1': expected up to 8 ascending entry counts" "$T/scale.err"

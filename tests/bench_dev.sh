@@ -53,8 +53,8 @@ pin_napi() {
 }
 
 # Everything bench could change in the DUT's namespace: XDP, qdiscs,
-# filters, GRO, threaded NAPI, channels, iptables, nftables, links, the
-# journal, and hookcmp's programs held here.
+# filters, GRO, threaded NAPI, channels, iptables, ipset sets, nftables,
+# links, the journal, and hookcmp's programs held here.
 dut_state() {
 	ip -n "$D" -d -j link show | jq -c '[.[] | {ifname, xdp}]'
 	tc -n "$D" -j qdisc show dev "$DEV" | jq -c '[.[] | {kind, handle}]'
@@ -63,6 +63,7 @@ dut_state() {
 	ip netns exec "$D" cat "/sys/class/net/$DEV/threaded"
 	ip netns exec "$D" ethtool -l "$DEV" | tail -n 5
 	ip netns exec "$D" iptables -t raw -S
+	ip netns exec "$D" ipset list -n 2>/dev/null
 	ip netns exec "$D" nft list ruleset 2>/dev/null
 	ls /run/hookcmp 2>/dev/null
 	hc_prog_ids
@@ -420,7 +421,38 @@ scale xdp-native-set-10
 scale nft-set-10
 scale nft-rules-10
 scale iptables-rules-10
+scale ipset-10
 EOF
+}
+
+# scale's ipset row names its set by bench's tag, hookcmp-PID. A set of
+# that name that bench did not make (planted by --gen-cmd in another
+# row's first window, the warm-up's, as a killed run with the same pid
+# would have left it) fails the row's later setups, saying why, and bench
+# leaves it and what it holds alone.
+test_ipset_not_ours() {
+	local name="bench --dev ipset, a set not bench's" json=$T/ipset.json set rc
+	need ipset "$name" || return 0
+	rm -f "$T/planted"
+	"$HC" -n "$D" bench --dev "$DEV" --scenario scale --sizes 1 --hooks nft-set,iptables-ipset \
+		$SHORT --no-path-check -o "$json" --gen-cmd "if [ \"\$HC_ROW\" = nft-set-1 ] && [ ! -e $T/planted ]; then
+			ip netns exec $D ipset -exist create hookcmp-\$PPID hash:net &&
+			ip netns exec $D ipset -exist add hookcmp-\$PPID 192.0.2.0/24 &&
+			echo hookcmp-\$PPID >$T/planted; fi; $GEN" >"$T/out" 2>"$T/err"
+	rc=$?
+	# 1 only when every row is INVALID: nft-set-1 too (the machine's load)
+	check_eq "$name: exit status" "$rc" \
+		"$(jq 'if any(.rows[]; .name == "nft-set-1" and .valid) then 0 else 1 end' "$json")" "$T/err"
+	set=$(cat "$T/planted" 2>/dev/null)
+	check "$name: --gen-cmd planted hookcmp-PID (${set:-none})" test -n "$set"
+	check "$name: the row INVALID, saying why" jq_true --arg set "$set" '
+		[.rows[] | select(.mechanism == "iptables-ipset")] | length == 1 and
+		all(.[]; (.valid | not) and .reason ==
+			"setup: ipset: a set named \($set) is there already, not this run'"'"'s: File exists")' "$json"
+	check "$name: the set and its entry stay" grep -qx "192.0.2.0/24" \
+		<(ip netns exec "$D" ipset list "${set:-none}" 2>/dev/null)
+	[ -z "$set" ] || ip netns exec "$D" ipset destroy "$set"
+	check_dut_same "$name"
 }
 
 # Both NAPI kthreads on CPU 0: bench, and what it runs, go to CPU 1.

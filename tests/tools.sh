@@ -89,7 +89,7 @@ if need gnuplot "bench --plot and plot.sh"; then
 	# a row the host held slow has no cost, no point, and no label
 	if jq -e 'all(.rows[]; .ns.median != null)' "$T/splots/bench.json" >/dev/null; then
 		check "bench scale --plot: a line per mechanism, N on its axis" jq_true --rawfile svg "$T/splots/steps.svg" \
-			'all("xdp-native-set", "tcx-set", "nft-set", "nft-rules", "iptables-rules", ">100<";
+			'all("xdp-native-set", "tcx-set", "nft-set", "nft-rules", "iptables-rules", "ipset", ">100<";
 				. as $s | $svg | contains($s))' "$T/splots/bench.json"
 	else
 		echo "SKIP bench scale --plot: the chart's lines: rows without a cost (the machine's load): $(jq -c '[.rows[] | select(.ns.median == null) | .name]' "$T/splots/bench.json")"
