@@ -1402,7 +1402,7 @@ test_scale() {
 	check_eq "$name: a set the traffic hits: exit status" "$?" 1 "$T/hit.err"
 	check "$name: a set the traffic hits: every mechanism's rows INVALID, saying why" jq_true '
 		([.rows[] | select(.mechanism) | .mechanism] | unique) ==
-		["bpf-lpm-tcx", "bpf-lpm-xdp-native", "iptables-ipset", "iptables-raw-rules", "nft-rules", "nft-set"] and
+		["bpf-hash-tcx", "bpf-hash-xdp-native", "iptables-ipset", "iptables-raw-rules", "nft-rules", "nft-set"] and
 		all(.rows[] | select(.mechanism); .mechanism as $m |
 			(.valid | not) and (.reason | test(
 				if ($m | startswith("bpf-hash")) then "packets passed a drop row.s hook"
