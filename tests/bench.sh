@@ -11,6 +11,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP bench tests: they need root"
 	exit 0
 fi
+# Every one runs bench on the topology it builds, fed by live frames.
+need_live "bench tests" || exit 0
 
 SHORT="--rounds 2 --packets 20000"
 # Where a test is about something else than the rows' paths (exit codes,

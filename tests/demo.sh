@@ -11,6 +11,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP demo tests: they need root"
 	exit 0
 fi
+# Every one runs bench on the topology it builds, fed by live frames.
+need_live "demo tests" || exit 0
 
 # What the demo could leave: namespaces, hookcmp's programs, cgroups,
 # the journal.

@@ -324,6 +324,15 @@ need() {
 	return 1
 }
 
+# need_live NAME: false, saying SKIP, where the kernel refuses live XDP
+# frames (tests/run.sh's HC_NO_LIVE): bench's own topologies and gen's
+# live method have no other way in.
+need_live() {
+	[ -z "${HC_NO_LIVE:-}" ] && return 0
+	echo "SKIP $1: this machine refuses live XDP frames (${HC_NO_LIVE#Error: }), which it needs"
+	return 1
+}
+
 # The hooks, as the table lists them, SEP between.
 hook_list() { "$HC" --help 2>&1 | sed -n "s/.*--hook \([a-z|]*\) \[OPTIONS\].*/\1/p" | head -n 1 | tr '|' "$1"; }
 

@@ -318,6 +318,8 @@ test_refresh() {
 			if [ -n "$args" ]; then
 				check_eq "$name --refresh: forwarded, all at the sink" \
 					"$(seen "$T/sink.out")" "udp4:$n"
+			elif ! need_live "$name without --refresh: fewer at the sink"; then
+				: # AF_PACKET's frames are not recycled
 			elif kernel_has 6.4; then
 				check "$name without --refresh: fewer at the sink (the router's MACs came back)" \
 					[ "$(tail -n 1 "$T/sink.out" | jq .total.packets)" -lt "$n" ]

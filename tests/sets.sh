@@ -257,6 +257,7 @@ csum_counters() {
 # the DUT's stack takes every frame, none with a checksum error.
 test_set_gen_csum() {
 	local name="set gen checksums" mac ok=1 c0 a
+	need_live "$name: live, --refresh and AF_PACKET" || return 0
 	topo_up || { fail "$name: topology"; return; }
 	ip -n "$D" addr add 198.18.0.2/15 dev "$DEV"
 	ip -n "$D" addr add 2001:2::2/64 dev "$DEV" nodad

@@ -55,7 +55,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 0
 fi
 
-if need gnuplot "bench --plot and plot.sh"; then
+if need gnuplot "bench --plot and plot.sh" && need_live "bench --plot and plot.sh"; then
 	# Plots from a tiny bench, from its JSON and from its CSV; a quote in the
 	# directory's name is just a character (gnuplot gets paths as arguments).
 	P="$T/plots 'q\"uote"
@@ -133,8 +133,9 @@ fi
 # gen-vs-trafgen.sh: rates of what arrived, or no comparison at all.
 NO_RECEIVER=1 scripts/gen-vs-trafgen.sh 0.3 >"$T/gvt" 2>&1
 check_eq "gen-vs-trafgen.sh, nothing receiving: exit 1" "$?" 1
-check "gen-vs-trafgen.sh, nothing receiving: refused, saying why" \
-	grep -q "^gen-vs-trafgen: refused: gen --raw: Error: gen on hcg: only [0-9]* of [0-9]* frames offered left hcg" "$T/gvt"
+need_live "gen-vs-trafgen.sh, nothing receiving: refused, saying why" &&
+	check "gen-vs-trafgen.sh, nothing receiving: refused, saying why" \
+		grep -q "^gen-vs-trafgen: refused: gen --raw: Error: gen on hcg: only [0-9]* of [0-9]* frames offered left hcg" "$T/gvt"
 check "gen-vs-trafgen.sh, nothing receiving: no namespace left" \
 	not grep -q "^hcgen" <(ip netns list)
 if command -v trafgen >/dev/null; then
@@ -154,7 +155,7 @@ else
 	echo "SKIP gen-vs-trafgen.sh against trafgen: netsniff-ng is not installed (the script installs it)"
 fi
 
-if need perf "perf-profile.sh and perf-stat.sh"; then
+if need perf "perf-profile.sh and perf-stat.sh" && need_live "perf-profile.sh and perf-stat.sh"; then
 	# perf scripts, software events where the hardware has none; perf counts
 	# only inside the chosen row's timed windows.
 	RESULTS=$T/res scripts/perf-profile.sh xdp-native --rounds 2 --packets 20000 >"$T/prof" 2>&1
@@ -212,4 +213,5 @@ done
 "$T/inst/sbin/hookcmp" bench --hooks tcx --no-bare --rounds 1 --packets 5000 \
 	--plot "$T/instplots" >/dev/null 2>&1
 need gnuplot "installed hookcmp bench --plot" &&
+	need_live "installed hookcmp bench --plot" &&
 	check "installed hookcmp bench --plot finds the installed plot.sh" is_png "$T/instplots/mpps.png"
