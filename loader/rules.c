@@ -24,12 +24,6 @@ int hc_verdict_of(const char *word)
 	return -1;
 }
 
-#define FAIL(...)                             \
-	do {                                  \
-		hc_err_set(err, __VA_ARGS__); \
-		return -EINVAL;               \
-	} while (0)
-
 static int parse_num(const char *s, unsigned long max, unsigned long *v)
 {
 	__u64 n;
@@ -99,7 +93,7 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 
 	memset(r, 0, sizeof(*r));
 	if (strlen(text) >= sizeof(buf))
-		FAIL("rule is too long");
+		HC_PARSE_FAIL("rule is too long");
 	snprintf(buf, sizeof(buf), "%s", text);
 
 	for (w = strtok_r(buf, " \t", &save); w;
@@ -108,8 +102,8 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 		char *arg = NULL;
 
 		if (have_verdict)
-			FAIL("'%s' after the verdict: %s ends a rule", w,
-			     HC_VERDICT_WORDS);
+			HC_PARSE_FAIL("'%s' after the verdict: %s ends a rule",
+				      w, HC_VERDICT_WORDS);
 		v = hc_verdict_of(w);
 		if (v >= 0) {
 			r->verdict = v;
@@ -120,8 +114,9 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 			int f = w[2] ? 6 : 4;
 
 			if (family && family != f)
-				FAIL("'%s' contradicts an IPv%d match before it",
-				     w, family);
+				HC_PARSE_FAIL(
+					"'%s' contradicts an IPv%d match before it",
+					w, family);
 			family = f;
 			flag = f == 4 ? HC_R_IP4 : HC_R_IP6;
 		} else if (!strcmp(w, "udp") || !strcmp(w, "tcp") ||
@@ -130,12 +125,14 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 			unsigned long n;
 
 			if (r->flags & HC_R_PROTO)
-				FAIL("'%s': the rule names a protocol already",
-				     w);
+				HC_PARSE_FAIL(
+					"'%s': the rule names a protocol already",
+					w);
 			if (!strcmp(w, "proto")) {
 				arg = strtok_r(NULL, " \t", &save);
 				if (!arg || parse_num(arg, 255, &n))
-					FAIL("'proto' needs a number from 0 to 255");
+					HC_PARSE_FAIL(
+						"'proto' needs a number from 0 to 255");
 			} else {
 				n = !strcmp(w, "udp")  ? 17 :
 				    !strcmp(w, "tcp")  ? 6 :
@@ -146,8 +143,10 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 				int f = n == 1 ? 4 : 6;
 
 				if (family && family != f)
-					FAIL("'%s' is IPv%d only; use '%s'", w,
-					     f, f == 4 ? "icmp6" : "icmp");
+					HC_PARSE_FAIL(
+						"'%s' is IPv%d only; use '%s'",
+						w, f,
+						f == 4 ? "icmp6" : "icmp");
 				family = f;
 				r->flags |= f == 4 ? HC_R_IP4 : HC_R_IP6;
 			}
@@ -159,44 +158,50 @@ int hc_rule_parse(const char *text, struct hc_rule *r, struct hc_err *err)
 
 			flag = w[0] == 's' ? HC_R_SRC : HC_R_DST;
 			if (r->flags & flag)
-				FAIL("'%s' given twice", w);
+				HC_PARSE_FAIL("'%s' given twice", w);
 			arg = strtok_r(NULL, " \t", &save);
 			if (!arg)
-				FAIL("'%s' needs an address or prefix", w);
+				HC_PARSE_FAIL("'%s' needs an address or prefix",
+					      w);
 			f = hc_prefix_parse(arg, pf, &host_bits);
 			if (!f)
-				FAIL("'%s %s': not an IPv4 or IPv6 prefix", w,
-				     arg);
+				HC_PARSE_FAIL(
+					"'%s %s': not an IPv4 or IPv6 prefix",
+					w, arg);
 			if (host_bits)
-				FAIL("'%s %s': host bits set beyond the prefix length",
-				     w, arg);
+				HC_PARSE_FAIL(
+					"'%s %s': host bits set beyond the prefix length",
+					w, arg);
 			if (family && family != f)
-				FAIL("'%s %s' is IPv%d but the rule is IPv%d",
-				     w, arg, f, family);
+				HC_PARSE_FAIL(
+					"'%s %s' is IPv%d but the rule is IPv%d",
+					w, arg, f, family);
 			family = f;
 			r->flags |= f == 4 ? HC_R_IP4 : HC_R_IP6;
 		} else if (!strcmp(w, "sport") || !strcmp(w, "dport")) {
 			flag = w[0] == 's' ? HC_R_SPORT : HC_R_DPORT;
 			if (r->flags & flag)
-				FAIL("'%s' given twice", w);
+				HC_PARSE_FAIL("'%s' given twice", w);
 			arg = strtok_r(NULL, " \t", &save);
 			if (!arg ||
 			    (w[0] == 's' ? parse_ports(arg, &r->sport_lo,
 						       &r->sport_hi) :
 					   parse_ports(arg, &r->dport_lo,
 						       &r->dport_hi)))
-				FAIL("'%s' needs a port or range P-P within 0-65535, low to high",
-				     w);
+				HC_PARSE_FAIL(
+					"'%s' needs a port or range P-P within 0-65535, low to high",
+					w);
 		} else {
-			FAIL("unknown word '%s'", w);
+			HC_PARSE_FAIL("unknown word '%s'", w);
 		}
 		r->flags |= flag;
 	}
 	if (!have_verdict)
-		FAIL("a rule ends with %s", HC_VERDICT_WORDS);
+		HC_PARSE_FAIL("a rule ends with %s", HC_VERDICT_WORDS);
 	if ((r->flags & (HC_R_SPORT | HC_R_DPORT)) && (r->flags & HC_R_PROTO) &&
 	    r->proto != 6 && r->proto != 17)
-		FAIL("ports need udp or tcp, not protocol %u", r->proto);
+		HC_PARSE_FAIL("ports need udp or tcp, not protocol %u",
+			      r->proto);
 	return 0;
 }
 

@@ -26,4 +26,11 @@ extern const char *const hc_verdict_names[];
 /* The verdict a word names, or -1. */
 int hc_verdict_of(const char *word);
 
+/* The parsers' (rules.c, set.c) way out: err says why, -EINVAL. */
+#define HC_PARSE_FAIL(...)                    \
+	do {                                  \
+		hc_err_set(err, __VA_ARGS__); \
+		return -EINVAL;               \
+	} while (0)
+
 #endif

@@ -233,12 +233,6 @@ int hc_set_lookup(const struct hc_set *s, __u32 kind, const void *key)
 
 /* ---- the file format (set.h) ---- */
 
-#define FAIL(...)                             \
-	do {                                  \
-		hc_err_set(err, __VA_ARGS__); \
-		return -EINVAL;               \
-	} while (0)
-
 #define MAX_WORDS 5 /* a tuple's four, and one to say there are more */
 
 /* w[i], the last word: the verdict, and nothing after it. */
@@ -248,17 +242,21 @@ static int parse_verdict(char **w, int n, int i, struct hc_set_entry *e,
 	int v;
 
 	if (i >= n)
-		FAIL("expected 'drop' or 'pass' after '%s', found the end of the line",
-		     w[i - 1]);
+		HC_PARSE_FAIL(
+			"expected 'drop' or 'pass' after '%s', found the end of the line",
+			w[i - 1]);
 	v = hc_verdict_of(w[i]);
 	if (v == HC_REDIRECT)
-		FAIL("expected 'drop' or 'pass', found 'redirect': a set entry does not redirect (a --rule can)");
+		HC_PARSE_FAIL(
+			"expected 'drop' or 'pass', found 'redirect': a set entry does not redirect (a --rule can)");
 	if (v < 0)
-		FAIL("expected 'drop' or 'pass' after '%s', found '%s'",
-		     w[i - 1], w[i]);
+		HC_PARSE_FAIL(
+			"expected 'drop' or 'pass' after '%s', found '%s'",
+			w[i - 1], w[i]);
 	if (i + 1 < n)
-		FAIL("expected the end of the line after '%s', found '%s'",
-		     w[i], w[i + 1]);
+		HC_PARSE_FAIL(
+			"expected the end of the line after '%s', found '%s'",
+			w[i], w[i + 1]);
 	e->verdict = v;
 	return 0;
 }
@@ -307,17 +305,20 @@ static int parse_tuple(char **w, int n, struct hc_set_entry *e,
 	t->proto = w[0][0] == 'u' ? 17 : 6;
 	for (i = 0; i < 2; i++) {
 		if (1 + i >= n)
-			FAIL("expected the %s as ADDR:PORT (10.0.0.1:53 or [2001:db8::1]:53) after '%s', found the end of the line",
-			     ends[i], w[i]);
+			HC_PARSE_FAIL(
+				"expected the %s as ADDR:PORT (10.0.0.1:53 or [2001:db8::1]:53) after '%s', found the end of the line",
+				ends[i], w[i]);
 		f[i] = parse_endpoint(w[1 + i], i ? t->daddr : t->saddr,
 				      i ? &t->dport : &t->sport);
 		if (!f[i])
-			FAIL("expected the %s as ADDR:PORT (10.0.0.1:53 or [2001:db8::1]:53), found '%s'",
-			     ends[i], w[1 + i]);
+			HC_PARSE_FAIL(
+				"expected the %s as ADDR:PORT (10.0.0.1:53 or [2001:db8::1]:53), found '%s'",
+				ends[i], w[1 + i]);
 	}
 	if (f[0] != f[1])
-		FAIL("expected the destination '%s' in IPv%d as the source is, found IPv%d",
-		     w[2], f[0], f[1]);
+		HC_PARSE_FAIL(
+			"expected the destination '%s' in IPv%d as the source is, found IPv%d",
+			w[2], f[0], f[1]);
 	t->family = f[0];
 	e->plen = f[0] == 4 ? 32 : 128;
 	return parse_verdict(w, n, 3, e, err);
@@ -332,8 +333,9 @@ int hc_set_entry_parse(const char *line, struct hc_set_entry *e,
 
 	memset(e, 0, sizeof(*e));
 	if (strlen(line) >= sizeof(buf))
-		FAIL("expected a line of at most %zu characters, found %zu",
-		     sizeof(buf) - 1, strlen(line));
+		HC_PARSE_FAIL(
+			"expected a line of at most %zu characters, found %zu",
+			sizeof(buf) - 1, strlen(line));
 	snprintf(buf, sizeof(buf), "%s", line);
 	c = strchr(buf, '#');
 	if (c)
@@ -346,14 +348,17 @@ int hc_set_entry_parse(const char *line, struct hc_set_entry *e,
 	if (!strcmp(w[0], "udp") || !strcmp(w[0], "tcp"))
 		return parse_tuple(w, n, e, err);
 	if (!strcmp(w[0], "src") && ++i >= n)
-		FAIL("expected a prefix after 'src', found the end of the line");
+		HC_PARSE_FAIL(
+			"expected a prefix after 'src', found the end of the line");
 	f = hc_prefix_parse(w[i], &pf, &host_bits);
 	if (!f)
-		FAIL("expected a source prefix (10.0.0.0/8, 2001:db8::/32) or 'udp' or 'tcp', found '%s'",
-		     w[i]);
+		HC_PARSE_FAIL(
+			"expected a source prefix (10.0.0.0/8, 2001:db8::/32) or 'udp' or 'tcp', found '%s'",
+			w[i]);
 	if (host_bits)
-		FAIL("expected a prefix without host bits beyond its length, found '%s'",
-		     w[i]);
+		HC_PARSE_FAIL(
+			"expected a prefix without host bits beyond its length, found '%s'",
+			w[i]);
 	e->kind = f == 4 ? HC_SET_SRC4 : HC_SET_SRC6;
 	e->t.family = f;
 	memcpy(e->t.saddr, pf.addr, sizeof(pf.addr));
