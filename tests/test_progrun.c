@@ -400,6 +400,19 @@ static __u32 rnd(__u32 *s)
 	return *s;
 }
 
+/* A frame where the program and the reference differ, for the log. */
+static void dump_frame(__u32 i, const __u8 *buf, int len, int key,
+		       int retval, __u32 want_cls, __u32 want_v)
+{
+	int k;
+
+	printf("  frame %u (%d bytes):", i, len);
+	for (k = 0; k < len && k < 64; k++)
+		printf(" %02x", buf[k]);
+	printf("\n  bpf key %d retval %d; reference %s/%s\n", key, retval,
+	       hc_class_names[want_cls], hc_verdict_names[want_v]);
+}
+
 /*
  * Mutated and random frames: fixtures with bytes flipped, cut short or
  * grown, and frames of random bytes, through every variant against the
@@ -471,14 +484,9 @@ static void test_mutations(const struct hc_variant *v, __u32 frames,
 		    (__u32)key != want_cls * HC_NR_VERDICTS + want_v ||
 		    verdict_of(v, retval) != want_v ||
 		    !frame_out_ok(mode, &r.conf, want_v, buf, out)) {
-			if (bad++ < 3) {
-				printf("  frame %u (%d bytes):", i, len);
-				for (k = 0; k < (__u32)len && k < 64; k++)
-					printf(" %02x", buf[k]);
-				printf("\n  bpf key %d retval %d; reference %s/%s\n",
-				       key, retval, hc_class_names[want_cls],
-				       hc_verdict_names[want_v]);
-			}
+			if (bad++ < 3)
+				dump_frame(i, buf, len, key, retval, want_cls,
+					   want_v);
 		}
 	}
 	t_result(
@@ -589,14 +597,9 @@ static void test_sets(const struct hc_variant *v, __u32 frames)
 		if (key < 0 ||
 		    (__u32)key != want_cls * HC_NR_VERDICTS + want_v ||
 		    verdict_of(v, retval) != want_v) {
-			if (bad++ < 3) {
-				printf("  frame %u (%d bytes):", i, len);
-				for (k = 0; k < (__u32)len && k < 64; k++)
-					printf(" %02x", buf[k]);
-				printf("\n  bpf key %d retval %d; reference %s/%s\n",
-				       key, retval, hc_class_names[want_cls],
-				       hc_verdict_names[want_v]);
-			}
+			if (bad++ < 3)
+				dump_frame(i, buf, len, key, retval, want_cls,
+					   want_v);
 		}
 	}
 	t_result(
