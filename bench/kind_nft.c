@@ -94,10 +94,10 @@ const struct bench_kind bench_kind_nft = {
 };
 
 /*
- * nft-set and nft-rules: the scale scenario's set of N prefixes (scale.h)
- * on the same chain, "ip saddr @block drop" with an interval set, or N
- * rules "ip saddr ADDR drop", then a named counter that counts and drops
- * what is left. No frame is in the set: one that was would be dropped
+ * nft-set, nft-hash and nft-rules: the scale scenario's set of N
+ * addresses (scale.h) on the same chain, "ip saddr @block drop" with an
+ * interval set or a plain one (a hash), or N rules "ip saddr ADDR drop",
+ * then a named counter that counts and drops what is left. No frame is in the set: one that was would be dropped
  * uncounted, and its round would not add up.
  */
 #define PER_LINE 1000 /* a set's elements per "add element" */
@@ -112,7 +112,7 @@ struct nft_script {
 	const struct bench *b;
 	const struct bench_row *r;
 	const char *t;
-	bool set;
+	const char *set; /* its flags: "" a hash; NULL no set but rules */
 };
 
 /* The table, chain, set or rules and counter, as one nft -f script. */
@@ -129,9 +129,8 @@ static int script(FILE *f, void *arg)
 		"add counter netdev %s seen\n",
 		t, t, s->b->net.dut_name, t);
 	if (s->set) {
-		fprintf(f,
-			"add set netdev %s block { type ipv4_addr; flags interval; }\n",
-			t);
+		fprintf(f, "add set netdev %s block { type ipv4_addr; %s}\n", t,
+			s->set);
 		for (i = 0; i < r->entries; i++) {
 			if (!(i % PER_LINE))
 				fprintf(f, "%sadd element netdev %s block { ",
@@ -153,7 +152,7 @@ static int script(FILE *f, void *arg)
 	return 0;
 }
 
-static int setup(struct bench *b, struct bench_row *r, bool set,
+static int setup(struct bench *b, struct bench_row *r, const char *set,
 		 struct hc_err *err)
 {
 	static const char *const argv[] = { "nft", "-f", NULL };
@@ -167,12 +166,17 @@ static int setup(struct bench *b, struct bench_row *r, bool set,
 
 static int set_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
-	return setup(b, r, true, err);
+	return setup(b, r, "flags interval; ", err);
+}
+
+static int hash_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
+{
+	return setup(b, r, "", err);
 }
 
 static int rules_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
-	return setup(b, r, false, err);
+	return setup(b, r, NULL, err);
 }
 
 /* The scale scenario's rows: their named counter counts what is left. */
@@ -186,6 +190,16 @@ const struct bench_kind bench_kind_nft_set = {
 	/* a one-element interval set may be held in any of these */
 	.path = "nft_do_chain nft_lookup_eval|nft_set_do_lookup|nft_rbtree_lookup|nft_pipapo_*|nft_hash_*",
 	.setup = set_setup,
+	.teardown = nft_teardown,
+	.read = read_set,
+	.forks = true,
+	.counted = "nft_do_chain",
+};
+
+const struct bench_kind bench_kind_nft_hash = {
+	.name = "nft-hash",
+	.path = "nft_do_chain nft_lookup_eval|nft_set_do_lookup|nft_hash_*|nft_rhash_*",
+	.setup = hash_setup,
 	.teardown = nft_teardown,
 	.read = read_set,
 	.forks = true,

@@ -36,6 +36,7 @@ static const struct {
 	bool linear; /* its cost grows with N: see LINEAR_MAX */
 } peers[] = {
 	{ "nft-set", "nft-set", &bench_kind_nft_set },
+	{ "nft-hash", "nft-hash-set", &bench_kind_nft_hash },
 	{ "nft-rules", "nft-rules", &bench_kind_nft_rules, false, true },
 	{ "iptables-rules", "iptables-raw-rules", &bench_kind_ipt_rules, true,
 	  true },
@@ -140,7 +141,7 @@ static void scale_build(struct bench *b)
 
 const struct bench_scenario bench_scen_scale = {
 	.name = "scale",
-	.help = "N source addresses never hit, in a BPF set's hash (xdp-native, tcx), an nftables set, N nftables rules, N iptables raw rules, an ipset hash:net set matched in iptables raw (--sizes)",
+	.help = "N source addresses never hit, in a BPF set's hash (xdp-native, tcx), an nftables interval set and hash set, N nftables rules, N iptables raw rules, an ipset hash:net set matched in iptables raw (--sizes)",
 	.baseline = "its smallest N",
 	.build = scale_build,
 };

@@ -1354,7 +1354,7 @@ test_scale() {
 	check_eq "$name: exit status" "$?" 0 "$T/scale.err"
 	load_skips "$name" "$f"
 	check_eq "$name: rows per mechanism and N" "$(jq -c '[.rows[].name]' "$f")" \
-		'["xdp-native-set-1","xdp-native-set-100","tcx-set-1","tcx-set-100","nft-set-1","nft-set-100","nft-rules-1","nft-rules-100","iptables-rules-1","iptables-rules-100","ipset-1","ipset-100","gen-only"]'
+		'["xdp-native-set-1","xdp-native-set-100","tcx-set-1","tcx-set-100","nft-set-1","nft-set-100","nft-hash-1","nft-hash-100","nft-rules-1","nft-rules-100","iptables-rules-1","iptables-rules-100","ipset-1","ipset-100","gen-only"]'
 	check_eq "$name: every row valid" "$(jq -c --arg m "$MISSING" --arg load "$LOAD_REASON" \
 		--argjson ok '[]' "$UNEXPECTED" "$f")" "[]"
 	# (its entries pass: a hit would make its row INVALID, above)
@@ -1365,6 +1365,7 @@ test_scale() {
 		[["bpf-hash-xdp-native", 1, 0, "number"], ["bpf-hash-xdp-native", 100, 0, "number"],
 		 ["bpf-hash-tcx", 1, 0, "number"], ["bpf-hash-tcx", 100, 0, "number"],
 		 ["nft-set", 1, 0, "number"], ["nft-set", 100, 0, "number"],
+		 ["nft-hash-set", 1, 0, "number"], ["nft-hash-set", 100, 0, "number"],
 		 ["nft-rules", 1, 0, "number"], ["nft-rules", 100, 0, "number"],
 		 ["iptables-raw-rules", 1, 0, "number"], ["iptables-raw-rules", 100, 0, "number"],
 		 ["iptables-ipset", 1, 0, "number"], ["iptables-ipset", 100, 0, "number"]] and
@@ -1377,7 +1378,8 @@ test_scale() {
 	check "$name: the growth of each mechanism" jq_true '
 		[.growth[] | [.mechanism, .rows, .verdict, .ns_per_doubling.ci]] ==
 		[["bpf-hash-xdp-native", 2, null, [null, null]], ["bpf-hash-tcx", 2, null, [null, null]],
-		 ["nft-set", 2, null, [null, null]], ["nft-rules", 2, null, [null, null]],
+		 ["nft-set", 2, null, [null, null]], ["nft-hash-set", 2, null, [null, null]],
+		 ["nft-rules", 2, null, [null, null]],
 		 ["iptables-raw-rules", 2, null, [null, null]], ["iptables-ipset", 2, null, [null, null]]] and
 		all(.growth[]; (.ns_per_doubling.median | type == "number" or . == null) and
 			(.ns_per_entry.median | type == "number" or . == null) and .ns_per_entry.ci == [null, null])' "$f"
@@ -1388,6 +1390,7 @@ test_scale() {
 			all(.rows[] | select(.mechanism | . != null and startswith("bpf-hash"));
 				.path.declared | test("__htab_map_lookup_elem")) and
 			all(.rows[] | select(.mechanism == "nft-set"); .path.declared | test("nft_lookup_eval")) and
+			all(.rows[] | select(.mechanism == "nft-hash-set"); .path.declared | test("nft_r?hash_")) and
 			all(.rows[] | select(.mechanism == "nft-rules"); .path.declared | test("nft_do_chain")) and
 			all(.rows[] | select(.mechanism == "iptables-raw-rules");
 				.path.declared | test("ipt_do_table[|]nft_do_chain")) and
@@ -1404,7 +1407,7 @@ test_scale() {
 	check_eq "$name: a set the traffic hits: exit status" "$?" 1 "$T/hit.err"
 	check "$name: a set the traffic hits: every mechanism's rows INVALID, saying why" jq_true '
 		([.rows[] | select(.mechanism) | .mechanism] | unique) ==
-		["bpf-hash-tcx", "bpf-hash-xdp-native", "iptables-ipset", "iptables-raw-rules", "nft-rules", "nft-set"] and
+		["bpf-hash-tcx", "bpf-hash-xdp-native", "iptables-ipset", "iptables-raw-rules", "nft-hash-set", "nft-rules", "nft-set"] and
 		all(.rows[] | select(.mechanism); .mechanism as $m |
 			(.valid | not) and (.reason | test(
 				if ($m | startswith("bpf-hash")) then "packets passed a drop row.s hook"
@@ -1416,7 +1419,7 @@ test_scale() {
 	# the default sizes, as --hooks lists them when it selects none
 	"$HC" bench --scenario scale --hooks none --rounds 1 >/dev/null 2>"$T/scale.err"
 	check "$name: default sizes 1 to 100k, linear rules to 10k, ipset's to 100k" grep -qE \
-		"its rows: xdp-native-set-1, xdp-native-set-10, xdp-native-set-100, xdp-native-set-1k, xdp-native-set-10k, xdp-native-set-100k, tcx-set-1, .*, nft-set-100k, nft-rules-1, .*, nft-rules-10k, iptables-rules-1, .*, iptables-rules-10k, ipset-1, .*, ipset-100k;" "$T/scale.err"
+		"its rows: xdp-native-set-1, xdp-native-set-10, xdp-native-set-100, xdp-native-set-1k, xdp-native-set-10k, xdp-native-set-100k, tcx-set-1, .*, nft-set-100k, nft-hash-1, .*, nft-hash-100k, nft-rules-1, .*, nft-rules-10k, iptables-rules-1, .*, iptables-rules-10k, ipset-1, .*, ipset-100k;" "$T/scale.err"
 	"$HC" bench --scenario scale --sizes 100,1 --rounds 1 >/dev/null 2>"$T/scale.err"
 	check_eq "$name: --sizes descending: usage" "$?" 2 "$T/scale.err"
 	check "$name: and says what it expected" grep -q "^Error: --sizes '100,1': expected up to 8 ascending entry counts" "$T/scale.err"

@@ -260,6 +260,7 @@ EOF2
 # counts them exactly; native XDP, a driver's hook, sees none.
 test_inject() {
 	local name="gen --inject" mac args want bytes out first=
+	need_live "$name" || return 0
 	topo_up || { fail "$name: topology"; return; }
 	ip -n "$D" addr add 192.0.2.2/24 dev "$DEV"
 	mac=$(ip -n "$D" -j link show dev "$DEV" | jq -r '.[0].address')
@@ -344,6 +345,7 @@ EOF2
 # hookcmp gen: exact counts at receiver hooks, and frames a stack accepts.
 test_gen() {
 	local name="gen" mac out rc before udp4 udp6 echos syns args
+	need_live "$name" || return 0
 	topo_up || { fail "$name: topology"; return; }
 	ip -n "$D" addr add 198.18.0.2/15 dev "$DEV"
 	ip -n "$D" addr add 2001:2::2/64 dev "$DEV" nodad
@@ -696,6 +698,7 @@ EOF2
 # every row is marked emulated, under KVM none (make check-vm says which).
 test_bench_here() {
 	local name="bench on $(uname -r)" emulated
+	need_live "$name" || return 0
 	"$HC" bench --scenario static-key --hooks ingress,tcx --rounds 1 --packets 2000 \
 		-o "$T/bench.json" >"$T/bench.txt" 2>&1
 	check_eq "$name: exit status" "$?" 0 "$T/bench.txt"
@@ -741,6 +744,7 @@ test_jit_off() {
 # sends nothing.
 test_gen_jumbo() {
 	local name="gen jumbo" live tx
+	need_live "$name" || return 0
 	topo_up "mtu 9000" || { fail "$name: topology"; return; }
 	# GRO on: NAPI at the peer, which takes live frames (XDP would refuse
 	# this MTU).
