@@ -11,17 +11,20 @@ cd "$(dirname "$0")/.." || exit 1
 [ "$(id -u)" -ne 0 ] || check_mounts
 
 # 500 IPv4 and 500 IPv6 prefixes, pass, with a longer drop nested in one
-# of each; a tuple that passes a source no prefix holds, and one that
+# of each and a full-length one (the maps' hash, not their trie) in
+# another; a tuple that passes a source no prefix holds, and one that
 # drops a source a prefix passes.
 set_file() {
 	local j
 	{
 		echo "# tests/sets.sh: 1,000 prefixes and 2 tuples"
 		for j in $(seq 0 249); do echo "10.0.$j.0/24 pass"; done
-		for j in $(seq 0 248); do echo "10.1.$j.0/24 pass"; done
+		for j in $(seq 0 247); do echo "10.1.$j.0/24 pass"; done
 		echo "10.0.9.128/25 drop"
+		echo "10.0.7.5 drop"
 		echo
-		for j in $(seq 0 498); do printf 'src 2001:db8:0:%x::/64 pass\n' "$j"; done
+		for j in $(seq 0 497); do printf 'src 2001:db8:0:%x::/64 pass\n' "$j"; done
+		echo "2001:db8:0:7::5/128 drop"
 		echo "2001:db8:0:9:8000::/65 drop # nested in 2001:db8:0:9::/64"
 		echo "udp 172.16.0.2:1000 192.0.2.2:9 pass"
 		echo "tcp [2001:db8:0:7::2]:2000 [2001:db8::2]:443 drop"
@@ -31,6 +34,7 @@ set_file() {
 # The mix, by source (with the default -a drop):
 #   10.0.7.1, 2001:db8:0:7::1        a prefix: pass
 #   10.0.9.200, 2001:db8:0:9:8000::1 the longer, nested prefix: drop
+#   10.0.7.5, 2001:db8:0:7::5        a full-length entry: drop
 #   172.16.0.1, 2001:db8:ffff::1     no entry: the default, drop
 #   172.16.0.2, 2001:db8:0:7::2      the tuples (udp4 pass, tcp6 drop),
 #                                    else the prefix or the default
@@ -40,6 +44,8 @@ send_set_mix() {
 		hcg udp4:3 tcp4:2 icmp4:1 udp6:3 tcp6:2 icmp6:1 2>/dev/null &&
 		"$SEND" -n "$G" --dst-mac "$mac" --src4 10.0.9.200 --src6 2001:db8:0:9:8000::1 \
 			hcg udp4:2 udp6:2 2>/dev/null &&
+		"$SEND" -n "$G" --dst-mac "$mac" --src4 10.0.7.5 --src6 2001:db8:0:7::5 \
+			hcg udp4:2 tcp4:1 udp6:2 tcp6:1 2>/dev/null &&
 		"$SEND" -n "$G" --dst-mac "$mac" --src4 172.16.0.1 --src6 2001:db8:ffff::1 \
 			hcg udp4:4 tcp4:1 udp6:4 tcp6:1 2>/dev/null &&
 		"$SEND" -n "$G" --dst-mac "$mac" --src4 172.16.0.2 --src6 2001:db8:0:7::2 \
@@ -47,9 +53,9 @@ send_set_mix() {
 }
 # name:packets:drop:pass per class, of all of it, and of what a hook sees
 # of it: the UDP datagrams to its local port, or IPv4 only (lwt's route).
-SET_ALL="udp4:11:6:5 tcp4:4:2:2 icmp4:1:0:1 udp6:10:6:4 tcp6:5:3:2 icmp6:1:0:1"
-SET_UDP="udp4:11:6:5 udp6:10:6:4"
-SET_V4="udp4:11:6:5 tcp4:4:2:2 icmp4:1:0:1"
+SET_ALL="udp4:13:8:5 tcp4:5:3:2 icmp4:1:0:1 udp6:12:8:4 tcp6:6:4:2 icmp6:1:0:1"
+SET_UDP="udp4:13:8:5 udp6:12:8:4"
+SET_V4="udp4:13:8:5 tcp4:5:3:2 icmp4:1:0:1"
 
 # UDP datagrams the sockets of $D took or refused (netns.sh's).
 udp_delivered() {
@@ -83,7 +89,7 @@ set_case() {
 		n0=$(udp_delivered)
 		check "$name: the mix sent" send_set_mix "$mac"
 		if [ "$want" = "$SET_UDP" ]; then
-			wait_until grown udp_delivered "$n0" 21
+			wait_until grown udp_delivered "$n0" 25
 		else
 			sleep 0.3
 		fi
