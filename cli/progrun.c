@@ -15,16 +15,20 @@
 #include "pkt.h"
 #include "print.h"
 #include "rules.h"
+#include "set.h"
 
 struct progrun_cli {
 	__u32 repeat;
-	const char *netns;
+	const char *netns, *rules_file;
 	bool json, pretty, help;
 };
 
 static const struct hc_opt progrun_opts[] = {
 	{ "repeat", 0, HC_OPT_U32, offsetof(struct progrun_cli, repeat), "N",
 	  "runs per variant (default 10000000)", NULL, 1, 0xffffffff },
+	{ "rules-file", 0, HC_OPT_STR, offsetof(struct progrun_cli, rules_file),
+	  "FILE",
+	  "every program with this set (run's format), at the depths that can evaluate it" },
 	HC_OPT_NETNS(offsetof(struct progrun_cli, netns),
 		     "run inside network namespace NAME"),
 	HC_OPT_PRETTY(offsetof(struct progrun_cli, pretty)),
@@ -36,13 +40,14 @@ static const struct hc_opt progrun_opts[] = {
 
 /* A variant at one parse depth: a line of the table, or an object. */
 static void progrun_print(struct hc_pr *p, const char *name, const char *depth,
-			  __u32 repeat, __u32 ns)
+			  __u32 repeat, __u32 ns, __u32 retval)
 {
 	hc_pr_open(p, HC_PR_JSON, NULL, '{');
 	hc_pr_fstr(p, HC_PR_JSON, "type", NULL, "prog_run");
 	hc_pr_fstr(p, HC_PR_ALL, "program", "%-14s ", name);
 	hc_pr_fstr(p, HC_PR_ALL, "parse", "%-6s ", depth);
 	hc_pr_fu64(p, HC_PR_JSON, "repeat", NULL, repeat);
+	hc_pr_fu64(p, HC_PR_JSON, "retval", NULL, retval);
 	hc_pr_fu64(p, HC_PR_ALL, "ns_per_run", "%10llu\n", ns);
 	hc_pr_close(p, HC_PR_JSON, '}');
 }
@@ -59,12 +64,14 @@ int cmd_progrun(int argc, char **argv)
 	struct hc_pkt_layout lo;
 	struct hc_err err = {};
 	__u32 ns[HC_MAX_VARIANTS][HC_PARSE_L4 + 2];
+	__u32 rv[HC_MAX_VARIANTS][HC_PARSE_L4 + 2];
 	struct hc_variant var[HC_MAX_VARIANTS];
 	bool skip[HC_MAX_VARIANTS] = {};
 	struct hc_pr p = HC_PR_INIT(0, stdout);
 	__u8 frame[HC_PKT_MAX];
 	const char *pos[1];
-	int npos, ret, d, v, nvar = hc_variants(var, HC_MAX_VARIANTS);
+	struct hc_set *set = NULL;
+	int npos, ret, d, d0 = -1, v, nvar = hc_variants(var, HC_MAX_VARIANTS);
 
 	ret = hc_opts_parse(progrun_opts, &c, argc, argv, pos, &npos, 0, NULL,
 			    &err);
@@ -83,20 +90,35 @@ int cmd_progrun(int argc, char **argv)
 		       "cannot run (its XDP program only hands frames to the socket).\n");
 		return 0;
 	}
+	if (c.rules_file) {
+		set = hc_set_new();
+		ret = set ? hc_set_read(set, c.rules_file, &err) : -ENOMEM;
+		if (ret == -ENOMEM)
+			return hc_fail(HC_EXIT_FAIL, "--rules-file: %s",
+				       strerror(ENOMEM));
+		if (ret)
+			return hc_fail(HC_EXIT_USAGE, "--rules-file %s",
+				       err.msg);
+		/* No bare row, nor a depth too shallow for the set. */
+		d0 = hc_set_depth(set);
+	}
 	ret = hc_check_privileges() ?: hc_cmd_netns(c.netns);
-	if (ret)
+	if (ret) {
+		hc_set_free(set);
 		return ret;
+	}
 	libbpf_set_print(NULL);
 	inet_pton(AF_INET, "198.18.0.1", &spec.src4);
 	inet_pton(AF_INET, "198.18.0.2", &spec.dst4);
 	hc_pkt_build(&spec, frame, &lo);
 	if (!c.json)
-		printf("%-14s %-6s %10s  (a %u-byte UDP/IPv4 frame, %u runs each)\n",
-		       "program", "parse", "ns/run", lo.len, c.repeat);
+		printf("%-14s %-6s %10s  (a %u-byte UDP/IPv4 frame from 198.18.0.1, %u runs each%s%s)\n",
+		       "program", "parse", "ns/run", lo.len, c.repeat,
+		       set ? ", the set of " : "", set ? c.rules_file : "");
 
 	for (v = 0; v < nvar; v++) {
 		/* d == -1 is the bare program */
-		for (d = -1; d <= HC_PARSE_L4; d++) {
+		for (d = d0; d <= HC_PARSE_L4; d++) {
 			struct hc_run r;
 			LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame,
 				    .data_size_in = lo.len, .repeat = c.repeat);
@@ -114,6 +136,8 @@ int cmd_progrun(int argc, char **argv)
 			r.bare = d < 0;
 			r.conf.parse = d < 0 ? 0 : d;
 			r.conf.def_verdict = HC_DROP;
+			r.set = set;
+			r.conf.sets = hc_set_bits(set);
 
 			ret = ret ?: r.hook->load(&r);
 			if (!ret && bpf_prog_test_run_opts(r.prog_fd, &opts))
@@ -131,24 +155,27 @@ int cmd_progrun(int argc, char **argv)
 				hc_fail(HC_EXIT_FAIL, "prog-run %s %s: %s",
 					var[v].name, depth,
 					strerror(-ret));
+				hc_set_free(set);
 				return HC_EXIT_FAIL;
 			}
 			ns[v][d + 1] = opts.duration;
+			rv[v][d + 1] = opts.retval;
 			if (!c.json)
 				progrun_print(&p, var[v].name, depth, c.repeat,
-					      opts.duration);
+					      opts.duration, opts.retval);
 		}
 	}
 	/* One document, once every program ran: an error is one too. */
 	if (c.json) {
 		hc_pr_open(&p, HC_PR_JSON, NULL, '[');
 		for (v = 0; v < nvar; v++)
-			for (d = -1; d <= HC_PARSE_L4 && !skip[v]; d++)
-				progrun_print(&p, var[v].name,
-					      d < 0 ? "bare" :
-						      hc_parse_names[d],
-					      c.repeat, ns[v][d + 1]);
+			for (d = d0; d <= HC_PARSE_L4 && !skip[v]; d++)
+				progrun_print(
+					&p, var[v].name,
+					d < 0 ? "bare" : hc_parse_names[d],
+					c.repeat, ns[v][d + 1], rv[v][d + 1]);
 		hc_pr_close(&p, HC_PR_JSON, ']');
 	}
+	hc_set_free(set);
 	return 0;
 }

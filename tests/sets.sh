@@ -313,5 +313,28 @@ EOF
 	topo_down
 }
 
+# prog-run --rules-file: every program with the set, at the depths that
+# can evaluate it; the frame's source (198.18.0.1) in its hash passes or
+# drops as its entry says, a tuple set starts at l4; a bad file is exit 2.
+test_set_progrun() {
+	local name="prog-run with a set" v
+	for v in pass drop; do
+		echo "198.18.0.1 $v" >"$T/pr-$v"
+		"$HC" prog-run --rules-file "$T/pr-$v" --repeat 100 -j >"$T/pr.json" 2>"$T/pr.err"
+		check_eq "$name ($v): exit status" "$?" 0 "$T/pr.err"
+		check_eq "$name ($v): xdp's and tc's rows, l3 and l4, and what they returned" \
+			"$(jq -c '[.[] | select(.program == "xdp" or .program == "tc") | [.program, .parse, .retval]]' "$T/pr.json")" \
+			"$(if [ $v = pass ]; then echo '[["xdp","l3",2],["xdp","l4",2],["tc","l3",0],["tc","l4",0]]'; else echo '[["xdp","l3",1],["xdp","l4",1],["tc","l3",2],["tc","l4",2]]'; fi)"
+	done
+	printf 'udp 198.18.0.1:1024 198.18.0.2:9 pass\n' >"$T/pr-tuple"
+	check_eq "$name: a tuple set: l4 rows only" \
+		"$("$HC" prog-run --rules-file "$T/pr-tuple" --repeat 100 -j 2>/dev/null | jq -c '[.[].parse] | unique')" '["l4"]'
+	printf '10.0.0.0/8 drop\n10.1.0.0/16 block\n' >"$T/pr-bad"
+	"$HC" prog-run --rules-file "$T/pr-bad" >/dev/null 2>"$T/pr.err"
+	check_eq "$name: a bad line: usage" "$?" 2
+	check "$name: and says where and what" grep -qF \
+		"Error: --rules-file $T/pr-bad:2: expected 'drop' or 'pass' after '10.1.0.0/16', found 'block'" "$T/pr.err"
+}
+
 # tests/sets.sh [NAME...]: these tests, or all of them (tests/lib.sh).
 run_tests "$@"
