@@ -21,6 +21,7 @@
 #include <linux/pkt_cls.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
+#include <linux/tc_act/tc_gact.h>
 #include <linux/veth.h>
 #include <arpa/inet.h>
 /* after netinet/in.h, whose struct in_addr linux/in.h would redefine */
@@ -876,7 +877,8 @@ int hc_nl_qdisc_del(struct hc_nl *nl, int ifindex, const char *kind,
 
 static __u32 filter_info(const struct hc_filter *f)
 {
-	return TC_H_MAKE((__u32)f->prio << 16, htons(ETH_P_ALL));
+	return TC_H_MAKE((__u32)f->prio << 16,
+			 htons(f->protocol ? f->protocol : ETH_P_ALL));
 }
 
 int hc_nl_filter_add_bpf(struct hc_nl *nl, const struct hc_filter *f,
@@ -918,6 +920,37 @@ int hc_nl_filter_add_u32(struct hc_nl *nl, const struct hc_filter *f, __u32 val,
 	mnl_attr_put_u32(nlh, TCA_U32_CLASSID, classid);
 	mnl_attr_put(nlh, TCA_U32_SEL, sizeof(s), &s);
 	mnl_attr_nest_end(nlh, nest);
+	return talk(nl, nlh, NULL, NULL, err);
+}
+
+int hc_nl_filter_add_flower(struct hc_nl *nl, const struct hc_filter *f,
+			    __be32 src, const void *cookie, int cookie_len,
+			    struct hc_err *err)
+{
+	struct hc_filter ip = { .prio = f->prio, .protocol = ETH_P_IP };
+	struct nlmsghdr *nlh =
+		tc_msg(nl, RTM_NEWTFILTER, NLM_F_CREATE | NLM_F_EXCL,
+		       f->ifindex, f->parent, f->handle, filter_info(&ip));
+	struct tc_gact drop = { .action = TC_ACT_SHOT };
+	struct nlattr *opts, *acts, *act, *aopts;
+
+	mnl_attr_put_strz(nlh, TCA_KIND, "flower");
+	opts = mnl_attr_nest_start(nlh, TCA_OPTIONS);
+	/* tc puts the protocol here too: flower matches it as a key. */
+	mnl_attr_put_u16(nlh, TCA_FLOWER_KEY_ETH_TYPE, htons(ETH_P_IP));
+	mnl_attr_put_u32(nlh, TCA_FLOWER_KEY_IPV4_SRC, src);
+	mnl_attr_put_u32(nlh, TCA_FLOWER_KEY_IPV4_SRC_MASK, 0xffffffff);
+	mnl_attr_put_u32(nlh, TCA_FLOWER_FLAGS, TCA_CLS_FLAGS_SKIP_HW);
+	acts = mnl_attr_nest_start(nlh, TCA_FLOWER_ACT);
+	act = mnl_attr_nest_start(nlh, 1); /* the first action */
+	mnl_attr_put_strz(nlh, TCA_ACT_KIND, "gact");
+	mnl_attr_put(nlh, TCA_ACT_COOKIE, cookie_len, cookie);
+	aopts = mnl_attr_nest_start(nlh, TCA_ACT_OPTIONS);
+	mnl_attr_put(nlh, TCA_GACT_PARMS, sizeof(drop), &drop);
+	mnl_attr_nest_end(nlh, aopts);
+	mnl_attr_nest_end(nlh, act);
+	mnl_attr_nest_end(nlh, acts);
+	mnl_attr_nest_end(nlh, opts);
 	return talk(nl, nlh, NULL, NULL, err);
 }
 
@@ -978,6 +1011,54 @@ static int bpf_opt_cb(const struct nlattr *a, void *data)
 	return MNL_CB_OK;
 }
 
+static int act_attr_cb(const struct nlattr *a, void *data)
+{
+	struct hc_filter_info *f = data;
+	int len = mnl_attr_get_payload_len(a);
+
+	switch (mnl_attr_get_type(a)) {
+	case TCA_ACT_KIND:
+		if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+			snprintf(f->act, sizeof(f->act), "%s",
+				 mnl_attr_get_str(a));
+		break;
+	case TCA_ACT_COOKIE:
+		if (len <= (int)sizeof(f->cookie)) {
+			memcpy(f->cookie, mnl_attr_get_payload(a), len);
+			f->cookie_len = len;
+		}
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/* Each action, nested by its order: the first one's kind and cookie. */
+static int acts_cb(const struct nlattr *a, void *data)
+{
+	struct hc_filter_info *f = data;
+
+	if (!f->nacts++)
+		mnl_attr_parse_nested(a, act_attr_cb, f);
+	return MNL_CB_OK;
+}
+
+static int flower_opt_cb(const struct nlattr *a, void *data)
+{
+	if (mnl_attr_get_type(a) == TCA_FLOWER_ACT)
+		mnl_attr_parse_nested(a, acts_cb, data);
+	return MNL_CB_OK;
+}
+
+/* Each kind's options: the parts of them hookcmp reads. */
+static mnl_attr_cb_t opt_cb(const char *kind)
+{
+	if (!strcmp(kind, "u32"))
+		return u32_opt_cb;
+	if (!strcmp(kind, "flower"))
+		return flower_opt_cb;
+	return bpf_opt_cb;
+}
+
 static int filter_attr_cb(const struct nlattr *a, void *data)
 {
 	struct hc_filter_info *f = data;
@@ -994,9 +1075,7 @@ static int filter_attr_cb(const struct nlattr *a, void *data)
 		break;
 	case TCA_OPTIONS:
 		/* The kind comes first in the kernel's messages. */
-		mnl_attr_parse_nested(
-			a, !strcmp(f->kind, "u32") ? u32_opt_cb : bpf_opt_cb,
-			f);
+		mnl_attr_parse_nested(a, opt_cb(f->kind), f);
 		break;
 	}
 	return MNL_CB_OK;

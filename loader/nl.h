@@ -114,6 +114,11 @@ struct hc_filter_info {
 	__u32 classid; /* u32: its class, and the first of nkeys keys */
 	int nkeys;
 	struct tc_u32_key key;
+	/* flower: how many actions, the first one's kind and cookie */
+	int nacts;
+	char act[16];
+	__u8 cookie[16];
+	int cookie_len;
 };
 
 int hc_nl_filter_add_bpf(struct hc_nl *nl, const struct hc_filter *f,
@@ -126,6 +131,15 @@ int hc_nl_filter_add_bpf(struct hc_nl *nl, const struct hc_filter *f,
 int hc_nl_filter_add_u32(struct hc_nl *nl, const struct hc_filter *f, __u32 val,
 			 __u32 mask, int off, __u32 classid,
 			 struct hc_err *err);
+/*
+ * A flower filter of protocol ip (whatever f->protocol says) matching
+ * one source address (network order), software only, whose one action
+ * drops and carries cookie (at most 16 bytes): `tc filter add ...
+ * protocol ip flower skip_hw src_ip SRC/32 action drop cookie COOKIE`.
+ */
+int hc_nl_filter_add_flower(struct hc_nl *nl, const struct hc_filter *f,
+			    __be32 src, const void *cookie, int cookie_len,
+			    struct hc_err *err);
 int hc_nl_filter_del(struct hc_nl *nl, const struct hc_filter *f,
 		     struct hc_err *err);
 /* Each filter under parent (all chains), until fn returns non-zero. */
