@@ -173,6 +173,88 @@ int hc_u32_detach(struct hc_nl *nl, const struct hc_filter *f,
 	return hc_nl_filter_del(nl, f, err);
 }
 
+static struct hc_filter flower_of(const struct hc_filter *f)
+{
+	struct hc_filter g = *f;
+
+	g.kind = "flower";
+	g.protocol = ETH_P_IP;
+	g.handle = HC_FLOWER_HANDLE;
+	return g;
+}
+
+int hc_flower_attach(struct hc_nl *nl, const struct hc_filter *f, __be32 src,
+		     const __u32 cookie[4], struct hc_err *err)
+{
+	struct hc_filter g = flower_of(f);
+	int ret = hc_nl_filter_add_flower(nl, &g, src, cookie, 16, err);
+
+	/* A module the kernel has not: no filter of this kind can go on. */
+	if (ret == -ENOENT && err && strstr(err->kernel, "classifier")) {
+		hc_err_set(
+			err,
+			"this kernel has no cls_flower (CONFIG_NET_CLS_FLOWER)");
+		return -EOPNOTSUPP;
+	}
+	if (ret == -ENOENT && err && strstr(err->kernel, "action")) {
+		hc_err_set(
+			err,
+			"this kernel has no act_gact (CONFIG_NET_ACT_GACT), the action that drops");
+		return -EOPNOTSUPP;
+	}
+	return conflict(nl, &g, ret, err);
+}
+
+struct flowers {
+	const struct hc_filter *f;
+	__u32 n, found;
+	const __u32 *cookie;
+	__u16 *prios;
+};
+
+static int flower_ours(const struct hc_filter_info *i, void *data)
+{
+	struct flowers *w = data;
+
+	if (strcmp(i->kind, "flower") || i->protocol != ETH_P_IP ||
+	    i->handle != HC_FLOWER_HANDLE || i->chain || i->prio < w->f->prio ||
+	    (__u32)(i->prio - w->f->prio) >= w->n || i->nacts != 1 ||
+	    strcmp(i->act, "gact") || i->cookie_len != 16 ||
+	    memcmp(i->cookie, w->cookie, 16) || w->found >= w->n)
+		return 0;
+	w->prios[w->found++] = i->prio;
+	return 0;
+}
+
+int hc_flower_detach(struct hc_nl *nl, const struct hc_filter *f, __u32 n,
+		     const __u32 cookie[4], struct hc_err *err)
+{
+	struct flowers w = { .f = f, .n = n, .cookie = cookie };
+	struct hc_filter g = flower_of(f);
+	int ret, r, first = 0;
+	__u32 k, gone = 0;
+
+	w.prios = calloc(n ?: 1, sizeof(*w.prios));
+	if (!w.prios)
+		return -ENOMEM;
+	/* All first, then each: a request amid the dump would clobber it. */
+	ret = hc_nl_filter_each(nl, f->ifindex, f->parent, flower_ours, &w,
+				err);
+	for (k = 0; ret >= 0 && k < w.found; k++) {
+		g.prio = w.prios[k];
+		/* Gone meanwhile is as good; the first failure says why. */
+		r = hc_nl_filter_del(nl, &g, first ? NULL : err);
+		if (!r || r == -ENOENT)
+			gone++;
+		else if (!first)
+			first = r;
+	}
+	free(w.prios);
+	if (ret < 0)
+		return ret;
+	return first ?: (int)gone;
+}
+
 /* ---- qdiscs ---- */
 
 static int kind_check(struct hc_nl *nl, int ifindex, const char *kind,

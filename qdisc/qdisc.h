@@ -2,7 +2,8 @@
 /*
  * Ingress qdiscs and tc filters, with one rule: delete only what hookcmp
  * can prove it made. A filter is ours while it runs our program id (or,
- * for bench's u32 filter, carries its selector and class); a qdisc is
+ * for bench's u32 filter, carries its selector and class; for its flower
+ * filters, its action carries the run's cookie); a qdisc is
  * deleted only when our filter was just found on it and removed, no
  * other hookcmp run shares it, and no filter is left on it.
  */
@@ -104,6 +105,32 @@ int hc_u32_attach(struct hc_nl *nl, const struct hc_filter *f,
 /* Deletes f if it is still bench's: the same codes as hc_filter_detach. */
 int hc_u32_detach(struct hc_nl *nl, const struct hc_filter *f,
 		  struct hc_err *err);
+
+/*
+ * bench's flower filters: n of them, one a prio from the first on (as
+ * `tc filter add` without a prio makes them), each `protocol ip flower
+ * skip_hw src_ip ADDR/32 action drop` whose action carries a cookie of
+ * the run's: ours while it carries that cookie. Their journal record.
+ */
+extern const struct hc_jkind hc_jkind_flower;
+#define HC_FLOWER_HANDLE 1
+struct hc_jflower {
+	__u32 parent, prio, n; /* prio: the first of n */
+	__u32 cookie[4];
+};
+/*
+ * f's prio and parent (protocol and kind are flower's). -EOPNOTSUPP, err
+ * saying which, where the kernel has no cls_flower or no act_gact; a
+ * conflict as hc_filter_attach's.
+ */
+int hc_flower_attach(struct hc_nl *nl, const struct hc_filter *f, __be32 src,
+		     const __u32 cookie[4], struct hc_err *err);
+/*
+ * Deletes the filters under f's parent at prios f->prio to f->prio +
+ * n - 1 that carry cookie, found in one dump: how many, or -errno.
+ */
+int hc_flower_detach(struct hc_nl *nl, const struct hc_filter *f, __u32 n,
+		     const __u32 cookie[4], struct hc_err *err);
 
 /* The filter of a journal record: where it hangs and what it is. */
 struct hc_filter hc_filter_of(const struct hc_jrec *rec);

@@ -195,7 +195,37 @@ static void filter_print(const struct hc_jrec *j, struct hc_pr *p)
 			   j->prog_id);
 }
 
+/* bench's flower filters: those that carry the record's cookie still. */
+static void undo_flower(struct hc_undo_ctx *c)
+{
+	const struct hc_jrec *j = c->rec;
+	const struct hc_jflower *fl = HC_JDATA(j, const struct hc_jflower);
+	struct hc_filter f = { .ifindex = j->ifindex,
+			       .parent = fl->parent,
+			       .prio = fl->prio };
+	int ret;
+
+	if (hc_undo_ns_missing(c))
+		return;
+	ret = hc_flower_detach(c->nl, &f, fl->n, fl->cookie, &c->err);
+	if (ret < 0)
+		return hc_undo_failed(c, ret);
+	if (!ret)
+		return hc_undo_say(c, "gone", false, "already gone");
+	hc_undo_say(c, "deleted", false, "deleted %d of them%s", ret,
+		    hc_undo_now_called(c));
+}
+
+static void flower_print(const struct hc_jrec *j, struct hc_pr *p)
+{
+	const struct hc_jflower *fl = HC_JDATA(j, const struct hc_jflower);
+
+	hc_pr_fu64(p, HC_PR_ALL, "filters", " %llu", fl->n);
+	hc_pr_fu64(p, HC_PR_ALL, "prio", " from prio %llu", fl->prio);
+}
+
 HC_JDATA_FITS(struct hc_jfilter);
+HC_JDATA_FITS(struct hc_jflower);
 HC_JDATA_FITS(struct hc_jqdisc);
 
 #define F(m, ...) HC_JFIELD(struct hc_jfilter, m, HC_JF_U32, __VA_ARGS__)
@@ -203,6 +233,14 @@ static const struct hc_jfield filter_fields[] = {
 	F(parent), F(prio), F(handle), F(chain), F(protocol), {},
 };
 #undef F
+
+static const struct hc_jfield flower_fields[] = {
+	HC_JFIELD(struct hc_jflower, parent, HC_JF_U32),
+	HC_JFIELD(struct hc_jflower, prio, HC_JF_U32),
+	HC_JFIELD(struct hc_jflower, n, HC_JF_U32),
+	HC_JFIELD(struct hc_jflower, cookie, HC_JF_VAL),
+	{},
+};
 
 static const struct hc_jfield qdisc_fields[] = {
 	HC_JFIELD(struct hc_jqdisc, shared, HC_JF_BOOL),
@@ -217,6 +255,14 @@ const struct hc_jkind hc_jkind_filter = {
 	.print = filter_print,
 };
 HC_JKIND(hc_jkind_filter);
+
+const struct hc_jkind hc_jkind_flower = {
+	.name = "flower",
+	.fields = flower_fields,
+	.undo = undo_flower,
+	.print = flower_print,
+};
+HC_JKIND(hc_jkind_flower);
 
 static void qdisc_print(const struct hc_jrec *j, struct hc_pr *p)
 {
