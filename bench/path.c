@@ -507,6 +507,15 @@ int bench_path_begin(struct bench *b)
 	return ret == -ENOMEM ? ret : 0;
 }
 
+int bench_path_reload(struct bench *b)
+{
+	/* Never read, or unreadable: as it was. */
+	if (!b->watch.ksyms.n)
+		return 0;
+	hc_ksyms_free(&b->watch.ksyms);
+	return bench_path_begin(b);
+}
+
 void bench_path_end(struct bench *b)
 {
 	hc_ksyms_free(&b->watch.ksyms);

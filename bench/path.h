@@ -74,6 +74,11 @@ void bench_path_row(struct bench *b, struct bench_row *r,
 /* Appends groups to the row's path. */
 void bench_row_path(struct bench_row *r, const char *groups);
 int bench_path_begin(struct bench *b);
+/*
+ * The kernel's symbols again, once the warm-up's setups have run: the
+ * functions of a module a row loaded on first use (cls_flower) are there.
+ */
+int bench_path_reload(struct bench *b);
 /* The sampling period: BENCH_PATH_PERIOD_NS, or emulated's. */
 __u64 bench_path_period(const struct bench *b);
 void bench_path_end(struct bench *b);

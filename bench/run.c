@@ -473,8 +473,10 @@ int bench_run(struct bench *b, struct hc_err *err)
 		t = hc_now();
 		bench_plan_next(&plan, order);
 		ret = visits(b, order, round, acc, err);
-		if (!round && !ret)
+		if (!round && !ret) {
 			size_windows(b, acc);
+			ret = bench_path_reload(b);
+		}
 		for (i = 0; i < b->rows.n; i++) {
 			fret = finish(b, &b->rows.row[i], &acc[i]);
 			ret = ret ?: fret;
