@@ -821,12 +821,18 @@ static void growth(struct hc_pr *p, const struct bench *b)
 			hc_pr_text(p, " per entry %+.3f [%+.3f, %+.3f]",
 				   pe.median, pe.lo, pe.hi);
 		hc_pr_text(p, " load");
-		for (k = 0; k < b->rows.n; k++)
-			if (b->rows.row[k].mechanism &&
-			    !strcmp(b->rows.row[k].mechanism, m))
-				hc_pr_text(p, " N=%u %.1f",
-					   b->rows.row[k].entries,
-					   bench_load_ms(&b->rows.row[k]));
+		for (k = 0; k < b->rows.n; k++) {
+			const struct bench_row *r = &b->rows.row[k];
+
+			if (!r->mechanism || strcmp(r->mechanism, m))
+				continue;
+			/* a row never set up has no load time */
+			if (isnan(bench_load_ms(r)))
+				hc_pr_text(p, " N=%u -", r->entries);
+			else
+				hc_pr_text(p, " N=%u %.1f", r->entries,
+					   bench_load_ms(r));
+		}
 		hc_pr_text(p, "\n");
 	}
 	if (n)
