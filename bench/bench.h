@@ -127,6 +127,8 @@ struct bench_topo {
  */
 struct bench_kind {
 	const char *name;
+	/* Optional: the row's own state, once, as it is built. */
+	void (*init)(struct bench_row *r);
 	int (*setup)(struct bench *b, struct bench_row *r, struct hc_err *err);
 	void (*teardown)(struct bench *b, struct bench_row *r);
 	int (*read)(struct bench *b, struct bench_row *r,
@@ -299,7 +301,7 @@ struct bench_row {
 	const struct hc_hook_row
 		*hook; /* a hook's row (run.hook): NULL if none */
 	union {
-		struct hc_run run; /* bpf */
+		struct hc_run run; /* bpf, and flower's program after them */
 		struct bench_qdisc_row qdisc; /* qdisc */
 	};
 	__u32 size; /* frame length */

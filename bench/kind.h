@@ -9,6 +9,7 @@ extern const struct bench_kind bench_kind_bpf, bench_kind_stack,
 	bench_kind_qdisc, bench_kind_ipt, bench_kind_nft, bench_kind_gen,
 	bench_kind_xsk, bench_kind_fwd_bpf, bench_kind_fwd_stack,
 	bench_kind_fwd_nft, bench_kind_nft_set, bench_kind_nft_hash,
-	bench_kind_nft_rules, bench_kind_ipt_rules, bench_kind_ipt_ipset;
+	bench_kind_nft_rules, bench_kind_ipt_rules, bench_kind_ipt_ipset,
+	bench_kind_flower;
 
 #endif

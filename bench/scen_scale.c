@@ -41,6 +41,7 @@ static const struct {
 	{ "iptables-rules", "iptables-raw-rules", &bench_kind_ipt_rules, true,
 	  true },
 	{ "ipset", "iptables-ipset", &bench_kind_ipt_ipset, true },
+	{ "flower", "tc-flower", &bench_kind_flower, false, true },
 };
 
 /*
@@ -141,7 +142,7 @@ static void scale_build(struct bench *b)
 
 const struct bench_scenario bench_scen_scale = {
 	.name = "scale",
-	.help = "N source addresses never hit, in a BPF set's hash (xdp-native, tcx), an nftables interval set and hash set, N nftables rules, N iptables raw rules, an ipset hash:net set matched in iptables raw (--sizes)",
+	.help = "N source addresses never hit, in a BPF set's hash (xdp-native, tcx), an nftables interval set and hash set, N nftables rules, N iptables raw rules, an ipset hash:net set matched in iptables raw, N tc flower filters (--sizes)",
 	.baseline = "its smallest N",
 	.build = scale_build,
 };

@@ -27,6 +27,8 @@ struct bench_row *bench_row_add(struct bench *b, const char *name,
 	r->base = r->gen = r->vbase = -1;
 	r->path_check.runs = -1;
 	bench_row_path(r, kind->path);
+	if (kind->init)
+		kind->init(r);
 	return r;
 }
 
