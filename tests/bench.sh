@@ -1344,31 +1344,48 @@ test_xsk_rings() {
 	root_state_same "$name: nothing left behind"
 }
 
+# Whether this kernel takes a tc flower filter that drops (cls_flower
+# and act_gact): tried on lo, in a namespace of its own.
+flower_probe() {
+	unshare --net sh -c 'tc qdisc add dev lo clsact && tc filter add dev lo ingress \
+		protocol ip flower src_ip 198.18.0.1 action drop' >/dev/null 2>&1
+}
+# A flower row's reason where the kernel has no flower, or no drop for it.
+NO_FLOWER='tc flower: this kernel has no (cls_flower [(]CONFIG_NET_CLS_FLOWER[)]|act_gact [(]CONFIG_NET_ACT_GACT[)])'
+
 # scale with small sets: a row per mechanism and N, each with its set's
 # fields and load time, its trie's lookup on its path, the growth fitted
 # per mechanism, --sizes checked, nothing left behind.
 test_scale() {
-	local name="bench scale" f="$T/scale.json"
+	local name="bench scale" f="$T/scale.json" flower=true m=$MISSING here
+	flower_probe || flower=false
+	$flower || m="${m:+$m|}$NO_FLOWER"
+	here=$(tc qdisc show; tc filter show dev lo ingress)
 	# shellcheck disable=SC2086
 	"$HC" bench --scenario scale --sizes 1,100 $SHORT $NOPATH -o "$f" >"$T/scale.out" 2>"$T/scale.err"
 	check_eq "$name: exit status" "$?" 0 "$T/scale.err"
 	load_skips "$name" "$f"
 	check_eq "$name: rows per mechanism and N" "$(jq -c '[.rows[].name]' "$f")" \
-		'["xdp-native-set-1","xdp-native-set-100","tcx-set-1","tcx-set-100","nft-set-1","nft-set-100","nft-hash-1","nft-hash-100","nft-rules-1","nft-rules-100","iptables-rules-1","iptables-rules-100","ipset-1","ipset-100","gen-only"]'
-	check_eq "$name: every row valid" "$(jq -c --arg m "$MISSING" --arg load "$LOAD_REASON" \
+		'["xdp-native-set-1","xdp-native-set-100","tcx-set-1","tcx-set-100","nft-set-1","nft-set-100","nft-hash-1","nft-hash-100","nft-rules-1","nft-rules-100","iptables-rules-1","iptables-rules-100","ipset-1","ipset-100","flower-1","flower-100","gen-only"]'
+	check_eq "$name: every row valid" "$(jq -c --arg m "$m" --arg load "$LOAD_REASON" \
 		--argjson ok '[]' "$UNEXPECTED" "$f")" "[]"
 	# (its entries pass: a hit would make its row INVALID, above)
 	check "$name: every round accounted for" jq_true "$ACCOUNTED" "$f"
+	# a row never set up (tcx before 6.6, flower without cls_flower) has
+	# no load time
 	check "$name: each row's mechanism, entries, hit rate and load time" jq_true '
 		[.rows[] | select(.flags | index("generator") | not) |
-		 [.mechanism, .entries, .hit_rate, (.load_ms | type)]] ==
-		[["bpf-hash-xdp-native", 1, 0, "number"], ["bpf-hash-xdp-native", 100, 0, "number"],
-		 ["bpf-hash-tcx", 1, 0, "number"], ["bpf-hash-tcx", 100, 0, "number"],
-		 ["nft-set", 1, 0, "number"], ["nft-set", 100, 0, "number"],
-		 ["nft-hash-set", 1, 0, "number"], ["nft-hash-set", 100, 0, "number"],
-		 ["nft-rules", 1, 0, "number"], ["nft-rules", 100, 0, "number"],
-		 ["iptables-raw-rules", 1, 0, "number"], ["iptables-raw-rules", 100, 0, "number"],
-		 ["iptables-ipset", 1, 0, "number"], ["iptables-ipset", 100, 0, "number"]] and
+		 [.mechanism, .entries, .hit_rate]] ==
+		[["bpf-hash-xdp-native", 1, 0], ["bpf-hash-xdp-native", 100, 0],
+		 ["bpf-hash-tcx", 1, 0], ["bpf-hash-tcx", 100, 0],
+		 ["nft-set", 1, 0], ["nft-set", 100, 0],
+		 ["nft-hash-set", 1, 0], ["nft-hash-set", 100, 0],
+		 ["nft-rules", 1, 0], ["nft-rules", 100, 0],
+		 ["iptables-raw-rules", 1, 0], ["iptables-raw-rules", 100, 0],
+		 ["iptables-ipset", 1, 0], ["iptables-ipset", 100, 0],
+		 ["tc-flower", 1, 0], ["tc-flower", 100, 0]] and
+		all(.rows[] | select(.mechanism); (.load_ms | type) ==
+			if .rounds == [] then "null" else "number" end) and
 		all(.rows[] | select(.valid and .mechanism); .load_ms > 0) and
 		all(.rows[] | select(.flags | index("generator")); .mechanism == null)' "$f"
 	check "$name: each row compared with its mechanism's smallest N" jq_true \
@@ -1380,11 +1397,34 @@ test_scale() {
 		[["bpf-hash-xdp-native", 2, null, [null, null]], ["bpf-hash-tcx", 2, null, [null, null]],
 		 ["nft-set", 2, null, [null, null]], ["nft-hash-set", 2, null, [null, null]],
 		 ["nft-rules", 2, null, [null, null]],
-		 ["iptables-raw-rules", 2, null, [null, null]], ["iptables-ipset", 2, null, [null, null]]] and
+		 ["iptables-raw-rules", 2, null, [null, null]], ["iptables-ipset", 2, null, [null, null]],
+		 ["tc-flower", 2, null, [null, null]]] and
 		all(.growth[]; (.ns_per_doubling.median | type == "number" or . == null) and
 			(.ns_per_entry.median | type == "number" or . == null) and .ns_per_entry.ci == [null, null])' "$f"
 	check "$name: the text's growth, a line per mechanism" grep -qE \
 		'^  nft-rules +(-|[-+0-9.]+ \[n/a\]) +n/a +per entry (-|[-+0-9.]+ \[n/a\]) load N=1 [0-9.]+ N=100 [0-9.]+$' "$T/scale.out"
+	# tc flower: where the kernel has it, its rows count every frame its
+	# filters let through; where not, they are INVALID, saying which
+	# module is missing, with no cost, found by one setup for both.
+	if $flower; then
+		check "$name: flower rows valid, every frame counted past the filters" jq_true \
+			--arg load "$LOAD_REASON" '[.rows[] | select(.mechanism == "tc-flower")] |
+			length == 2 and all(.[]; (.valid or (.reason | test($load))) and .rounds != [] and
+				all(.rounds[]; .seen > 0 and .generated == .seen + .dropped_before))' "$f"
+	else
+		check "$name: no flower here: its rows INVALID, saying why, without a cost" jq_true \
+			--arg no "$NO_FLOWER" '[.rows[] | select(.mechanism == "tc-flower")] |
+			length == 2 and all(.[]; (.valid | not) and .ns.median == null and
+				.load_ms == null and .rounds == [] and (.reason | test($no))) and
+			([.[] | select(.reason | startswith("setup: "))] | length) == 1 and
+			([.[] | select(.reason | test("^not set up [(]flower-[0-9]+.s setup found[)]: "))] |
+				length) == 1' "$f"
+		check "$name: no flower here: its table rows show no cost" \
+			test "$(grep -cE '^flower-1(00)? +- +- ' "$T/scale.out")" = 2
+		check "$name: no flower here: nor its growth and load" grep -qE \
+			'^  tc-flower +- +n/a +per entry - load N=1 - N=100 -$' "$T/scale.out"
+	fi
+	check_eq "$name: nothing of tc's left here" "$(tc qdisc show; tc filter show dev lo ingress)" "$here"
 	if [ -z "$NOPATH" ]; then
 		check "$name: each row declares its lookup, and ran its path" jq_true '
 			all(.rows[] | select(.mechanism | . != null and startswith("bpf-hash"));
@@ -1396,6 +1436,7 @@ test_scale() {
 				.path.declared | test("ipt_do_table[|]nft_do_chain")) and
 			all(.rows[] | select(.mechanism == "iptables-ipset");
 				.path.declared | test("ipt_do_table[|]nft_do_chain .*ip_set_test .*hash_net4_")) and
+			all(.rows[] | select(.mechanism == "tc-flower"); .path.declared | test("fl_classify")) and
 			all(.rows[] | select(.path.checked); .path.missing == [] and .path.unexpected == [])' "$f"
 	fi
 	check "$name: every column fits its cells" aligned "$T/scale.out"
@@ -1405,13 +1446,13 @@ test_scale() {
 	HOOKCMP_FAIL_AT=bench-scale-hit "$HC" bench --scenario scale --sizes 1,10 --rounds 1 \
 		--packets 4000 --no-path-check -o "$T/hit.json" >/dev/null 2>"$T/hit.err"
 	check_eq "$name: a set the traffic hits: exit status" "$?" 1 "$T/hit.err"
-	check "$name: a set the traffic hits: every mechanism's rows INVALID, saying why" jq_true '
+	check "$name: a set the traffic hits: every mechanism's rows INVALID, saying why" jq_true --arg m "$m" '
 		([.rows[] | select(.mechanism) | .mechanism] | unique) ==
-		["bpf-hash-tcx", "bpf-hash-xdp-native", "iptables-ipset", "iptables-raw-rules", "nft-hash-set", "nft-rules", "nft-set"] and
-		all(.rows[] | select(.mechanism); .mechanism as $m |
-			(.valid | not) and (.reason | test(
-				if ($m | startswith("bpf-hash")) then "packets passed a drop row.s hook"
-				else "generated [0-9]+ != seen 0 [+]" end)))' "$T/hit.json"
+		["bpf-hash-tcx", "bpf-hash-xdp-native", "iptables-ipset", "iptables-raw-rules", "nft-hash-set", "nft-rules", "nft-set", "tc-flower"] and
+		all(.rows[] | select(.mechanism); .mechanism as $k |
+			(.valid | not) and (($m != "" and (.reason | test($m))) or (.reason | test(
+				if ($k | startswith("bpf-hash")) then "packets passed a drop row.s hook"
+				else "generated [0-9]+ != seen 0 [+]" end))))' "$T/hit.json"
 	check_eq "$name: --hooks takes a mechanism" \
 		"$("$HC" bench --scenario scale --sizes 1,10 --hooks nft-set,bpf-hash-tcx --rounds 1 \
 			--packets 2000 --no-path-check -j 2>/dev/null | jq -c '[.rows[].name]')" \
@@ -1419,7 +1460,7 @@ test_scale() {
 	# the default sizes, as --hooks lists them when it selects none
 	"$HC" bench --scenario scale --hooks none --rounds 1 >/dev/null 2>"$T/scale.err"
 	check "$name: default sizes 1 to 100k, linear rules to 10k, ipset's to 100k" grep -qE \
-		"its rows: xdp-native-set-1, xdp-native-set-10, xdp-native-set-100, xdp-native-set-1k, xdp-native-set-10k, xdp-native-set-100k, tcx-set-1, .*, nft-set-100k, nft-hash-1, .*, nft-hash-100k, nft-rules-1, .*, nft-rules-10k, iptables-rules-1, .*, iptables-rules-10k, ipset-1, .*, ipset-100k;" "$T/scale.err"
+		"its rows: xdp-native-set-1, xdp-native-set-10, xdp-native-set-100, xdp-native-set-1k, xdp-native-set-10k, xdp-native-set-100k, tcx-set-1, .*, nft-set-100k, nft-hash-1, .*, nft-hash-100k, nft-rules-1, .*, nft-rules-10k, iptables-rules-1, .*, iptables-rules-10k, ipset-1, .*, ipset-100k, flower-1, .*, flower-10k;" "$T/scale.err"
 	"$HC" bench --scenario scale --sizes 100,1 --rounds 1 >/dev/null 2>"$T/scale.err"
 	check_eq "$name: --sizes descending: usage" "$?" 2 "$T/scale.err"
 	check "$name: and says what it expected" grep -q "^Error: --sizes '100,1': expected up to 8 ascending entry counts" "$T/scale.err"
