@@ -84,6 +84,9 @@ MAC=$(ip -n "$D" -j link show "$DEV" | jq -r '.[0].address')
 
 test_gen_cmd() {
 	local s json name missing= tool
+	# gen without live frames sends by AF_PACKET, whose frames a veth
+	# with native XDP loses in its ring before any counter: unverified
+	need_live "bench --dev --gen-cmd: every scenario's rows valid" || return 0
 	for tool in iptables nft; do
 		command -v $tool >/dev/null && continue
 		echo "SKIP bench --dev hooks: the $tool row (not installed)"
@@ -245,8 +248,8 @@ test_bad_input() {
 		"$(jq -c '[.rows[] | select(.status == "invalid") | {name, reason}]' "$json")" \
 		'[{"name":"tc-ingress","reason":"warm-up round: --gen-cmd failed (exit 3), saying: oops"},{"name":"stack","reason":"warm-up round: --gen-cmd printed no count (a hookcmp gen -j summary'"'"'s \"packets\", or a line \"packets N\")"}]'
 	check "$name: the other rows ran" jq_true \
-		'[.rows[] | select(.status == "valid") | .name] == ["xdp-native","tc-clsact","tc-clsact-bare"]
-		 and all(.rows[] | select(.status == "valid"); (.rounds | length) == 1)' "$json" ||
+		'[.rows[] | select(.status != "invalid") | .name] == ["xdp-native","tc-clsact","tc-clsact-bare"]
+		 and all(.rows[] | select(.status != "invalid"); (.rounds | length) == 1)' "$json" ||
 		jq -c '.rows[] | [.name, .status, .reason]' "$json"
 	"$HC" -n "$D" bench --dev "$DEV" --rounds 1 --hooks $TC --gen-cmd "$GEN >/dev/null; echo packets 1234" \
 		-o "$json" >/dev/null 2>&1
@@ -318,7 +321,7 @@ EOF
 	out=$(ip netns exec "$D" "$HC" bench --dev "$DEV" --rounds 1 --hooks $TC --gen-cmd "$GEN" \
 		--force -j 2>/dev/null)
 	check "bench --dev --force on the default-route device: measures it" jq_true \
-		'all(.rows[]; .status == "valid")' <<<"$out"
+		'all(.rows[]; .status != "invalid" and (.rounds | length) == 1)' <<<"$out"
 	ip -n "$D" route del default
 	check_dut_same "bench --dev bad input"
 }
@@ -479,6 +482,7 @@ test_pin() {
 # (not for its window's length); with that fix it is valid.
 test_no_napi() {
 	local name="bench --dev, GRO off" json=$T/nonapi.json reason rc
+	need_live "$name: live frames need NAPI" || return 0
 	ip netns exec "$D" ethtool -K "$DEV" gro off
 	dut_state >"$T/dut.nonapi"
 	"$HC" -n "$D" bench --dev "$DEV" --hooks "$TC" --rounds 2 --gen-cmd "$GEN" \
