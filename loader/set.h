@@ -53,7 +53,10 @@ int hc_set_read(struct hc_set *s, const char *path, struct hc_err *err);
 const struct hc_set_entry *hc_set_entries(const struct hc_set *s, __u32 *n);
 /* How many entries of kind it holds; s NULL holds none. */
 __u32 hc_set_count(const struct hc_set *s, enum hc_set_kind kind);
-/* hc_conf.sets for s: HC_SET_BIT() of each kind it holds. */
+/*
+ * hc_conf.sets for s: HC_SET_BIT() of the tuples' hash and of each trie
+ * that holds entries, HC_SET_HOST_BIT() of each full-length hash.
+ */
 __u32 hc_set_bits(const struct hc_set *s);
 /* The least --parse depth that can evaluate s's entries. */
 enum hc_parse hc_set_depth(const struct hc_set *s);
