@@ -382,6 +382,26 @@ int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
 	return 0;
 }
 
+/* Live frames refused: what else can measure, said with it. */
+static int gen_open(struct bench *b, const struct hc_gen_cfg *cfg,
+		    struct hc_err *err)
+{
+	char msg[sizeof(err->msg)];
+	int ret;
+
+	ret = hc_gen_open(&b->net.gen,
+			  cfg->inject ? b->net.if_dut : b->net.if_gen, cfg,
+			  err);
+	if (ret == -EPERM || ret == -EOPNOTSUPP) {
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		hc_err_set(
+			err,
+			"%s, and bench's own topologies take no other traffic (bench --dev DEV --gen-cmd CMD measures a device fed by any generator; hookcmp gen falls back to AF_PACKET)",
+			msg);
+	}
+	return ret;
+}
+
 /*
  * One generator program for every row; it stays attached to the spare
  * veth so that BPF_PROG_RUN does not put it into the XDP dispatcher and
@@ -407,8 +427,8 @@ static int gen_up(struct bench *b, struct hc_err *err)
 	}
 	cfg.spec = *s;
 	cfg.inject = b->net.topo->inject;
-	ret = hc_fault(err, "bench-gen") ?:
-		      hc_gen_open(&b->net.gen, cfg.inject ? b->net.if_dut : b->net.if_gen, &cfg, err) ?:
+	ret = hc_fault(err, "bench-gen")     ?:
+		      gen_open(b, &cfg, err) ?:
 		      hc_nl_xdp_set(b->net.nl_gen, b->net.if_spare,
 				    b->net.gen.prog_fd, -1, XDP_FLAGS_SKB_MODE,
 				    err);

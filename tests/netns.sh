@@ -693,6 +693,23 @@ EOF2
 	topo_down
 }
 
+# Where the kernel refuses live frames, bench stops before any row, exit
+# 3, saying what else measures (--dev with a generator of one's own), and
+# leaves nothing.
+test_bench_no_live() {
+	local name="bench without live frames"
+	if [ -z "${HC_NO_LIVE:-}" ]; then
+		echo "SKIP $name: this machine takes live XDP frames"
+		return 0
+	fi
+	snapshot >"$T/before"
+	"$HC" bench --hooks tcx --rounds 1 >/dev/null 2>"$T/err"
+	check_eq "$name: exit status" "$?" 3 "$T/err"
+	check "$name: says what else measures" grep -qF \
+		"bench's own topologies take no other traffic (bench --dev DEV --gen-cmd CMD measures a device fed by any generator" "$T/err"
+	check_state_same "$name"
+}
+
 # A short bench on this kernel and CPU: where there are no tcx links the
 # tcx row says it needs Linux 6.6 and the others run; under qemu's TCG
 # every row is marked emulated, under KVM none (make check-vm says which).
