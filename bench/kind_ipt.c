@@ -125,13 +125,13 @@ static int rules_script(FILE *f, void *arg)
 {
 	const struct ipt_script *s = arg;
 	const char *t = s->t, *dev = s->b->net.dut_name;
-	__u32 i, a;
+	__u32 i;
 
 	fprintf(f, "*raw\n:%s - [0:0]\n", t);
 	for (i = 0; i < s->r->entries; i++) {
-		a = bench_set_addr(i, s->r->entries, s->r->hit);
-		fprintf(f, "-A %s -s %u.%u.%u.%u/32 -j DROP\n", t, a >> 24,
-			a >> 16 & 255, a >> 8 & 255, a & 255);
+		fprintf(f, "-A %s -s ", t);
+		bench_set_print(f, bench_set_addr(i, s->r->entries, s->r->hit));
+		fprintf(f, "/32 -j DROP\n");
 	}
 	/* -I 1 twice: the jump first, the counting DROP after it */
 	fprintf(f,
@@ -177,7 +177,7 @@ const struct bench_kind bench_kind_ipt_rules = {
 static int ipset_script(FILE *f, void *arg)
 {
 	const struct ipt_script *s = arg;
-	__u32 i, a, n = s->r->entries, hashsize = 1024;
+	__u32 i, n = s->r->entries, hashsize = 1024;
 
 	/* a bucket per entry: no add grows the table, no lookup walks far */
 	while (hashsize < n)
@@ -185,9 +185,9 @@ static int ipset_script(FILE *f, void *arg)
 	fprintf(f, "create %s hash:net family inet hashsize %u maxelem %u\n",
 		s->t, hashsize, n > IPSET_MAXELEM ? n : IPSET_MAXELEM);
 	for (i = 0; i < n; i++) {
-		a = bench_set_addr(i, n, s->r->hit);
-		fprintf(f, "add %s %u.%u.%u.%u/32\n", s->t, a >> 24,
-			a >> 16 & 255, a >> 8 & 255, a & 255);
+		fprintf(f, "add %s ", s->t);
+		bench_set_print(f, bench_set_addr(i, n, s->r->hit));
+		fprintf(f, "/32\n");
 	}
 	return 0;
 }

@@ -97,16 +97,11 @@ const struct bench_kind bench_kind_nft = {
  * nft-set, nft-hash and nft-rules: the scale scenario's set of N
  * addresses (scale.h) on the same chain, "ip saddr @block drop" with an
  * interval set or a plain one (a hash), or N rules "ip saddr ADDR drop",
- * then a named counter that counts and drops what is left. No frame is in the set: one that was would be dropped
- * uncounted, and its round would not add up.
+ * then a named counter that counts and drops what is left. No frame is
+ * in the set: one that was would be dropped uncounted, and its round
+ * would not add up.
  */
 #define PER_LINE 1000 /* a set's elements per "add element" */
-
-static void addr(FILE *f, __u32 a)
-{
-	fprintf(f, "%u.%u.%u.%u", a >> 24, a >> 16 & 255, a >> 8 & 255,
-		a & 255);
-}
 
 struct nft_script {
 	const struct bench *b;
@@ -137,14 +132,16 @@ static int script(FILE *f, void *arg)
 					i ? " }\n" : "", t);
 			else
 				fprintf(f, ", ");
-			addr(f, bench_set_addr(i, r->entries, r->hit));
+			bench_set_print(f,
+					bench_set_addr(i, r->entries, r->hit));
 		}
 		fprintf(f, " }\nadd rule netdev %s in ip saddr @block drop\n",
 			t);
 	} else {
 		for (i = 0; i < r->entries; i++) {
 			fprintf(f, "add rule netdev %s in ip saddr ", t);
-			addr(f, bench_set_addr(i, r->entries, r->hit));
+			bench_set_print(f,
+					bench_set_addr(i, r->entries, r->hit));
 			fprintf(f, " drop\n");
 		}
 	}

@@ -10,6 +10,7 @@
 #define HC_BENCH_SCALE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <linux/types.h>
 
 #define BENCH_SET_BASE 0xc6000000u /* 198.0.0.0 */
@@ -33,6 +34,13 @@ static inline __u32 bench_set_addr(__u32 i, __u32 n, bool hit)
 	while (stride > 2 && (__u64)stride * n > BENCH_SET_SPAN)
 		stride /= 2;
 	return BENCH_SET_BASE + i * stride;
+}
+
+/* An address of the set, host order, dotted: the peers' scripts. */
+static inline void bench_set_print(FILE *f, __u32 a)
+{
+	fprintf(f, "%u.%u.%u.%u", a >> 24, a >> 16 & 255, a >> 8 & 255,
+		a & 255);
 }
 
 #endif
