@@ -164,23 +164,33 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 	return ret;
 }
 
-static int packet_open(struct hc_gen *g, struct hc_err *err)
+int hc_gen_bind(struct hc_gen *g, int ifindex)
 {
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
-				   .sll_ifindex = g->ifindex };
-	int one = 1;
+				   .sll_ifindex = ifindex };
 
+	if (g->method != HC_GEN_PACKET)
+		return -EINVAL;
+	return bind(g->sock_fd, (struct sockaddr *)&sll, sizeof(sll)) ? -errno :
+									0;
+}
+
+static int packet_open(struct hc_gen *g, struct hc_err *err)
+{
+	int one = 1, ret;
+
+	g->method = HC_GEN_PACKET;
 	g->sock_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (g->sock_fd < 0)
 		return -errno;
 	/* Straight to the driver, as pktgen does: no qdisc in the way. */
-	if (setsockopt(g->sock_fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
-		       sizeof(one)) ||
-	    bind(g->sock_fd, (struct sockaddr *)&sll, sizeof(sll))) {
+	ret = setsockopt(g->sock_fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
+			 sizeof(one)) ?
+		      -errno :
+		      hc_gen_bind(g, g->ifindex);
+	if (ret)
 		hc_err_set(err, "AF_PACKET socket");
-		return -errno;
-	}
-	return 0;
+	return ret;
 }
 
 int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
@@ -225,7 +235,6 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 			return ret == -EINVAL && !cfg->queue ? -EOPNOTSUPP :
 							       ret;
 	}
-	g->method = HC_GEN_PACKET;
 	return packet_open(g, err);
 }
 

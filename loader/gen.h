@@ -48,6 +48,8 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
  * is attached. -EINVAL with several flows or a spec that does not fit.
  */
 int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec);
+/* AF_PACKET: sends from ifindex (in the socket's namespace) from now on. */
+int hc_gen_bind(struct hc_gen *g, int ifindex);
 /*
  * Sends count frames from the calling thread, stopping early once *stop
  * is set; *sent is exact either way (signals wait between chunks).

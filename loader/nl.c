@@ -448,17 +448,36 @@ static struct ifinfomsg *ifi_put(struct nlmsghdr *nlh, int ifindex)
 	return ifi;
 }
 
-int hc_nl_veth_add(struct hc_nl *nl, const char *name, const char *peer,
-		   int peer_ns_fd, struct hc_err *err)
+/* A new link's message, its IFLA_LINKINFO left open in *info. */
+static struct nlmsghdr *link_new(struct hc_nl *nl, const char *name,
+				 const char *kind, struct nlattr **info)
 {
 	struct nlmsghdr *nlh =
 		hc_nl_msg(nl, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
-	struct nlattr *info, *data, *pinfo;
 
 	ifi_put(nlh, 0);
 	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
-	info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
-	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "veth");
+	*info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, kind);
+	return nlh;
+}
+
+int hc_nl_link_add(struct hc_nl *nl, const char *name, const char *kind,
+		   struct hc_err *err)
+{
+	struct nlattr *info;
+	struct nlmsghdr *nlh = link_new(nl, name, kind, &info);
+
+	mnl_attr_nest_end(nlh, info);
+	return talk(nl, nlh, NULL, NULL, err);
+}
+
+int hc_nl_veth_add(struct hc_nl *nl, const char *name, const char *peer,
+		   int peer_ns_fd, struct hc_err *err)
+{
+	struct nlattr *info, *data, *pinfo;
+	struct nlmsghdr *nlh = link_new(nl, name, "veth", &info);
+
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
 	/* The peer is described as a link of its own: ifinfomsg, then attrs. */
 	pinfo = mnl_attr_nest_start(nlh, VETH_INFO_PEER);

@@ -65,6 +65,9 @@ int hc_nl_xdp_features(int ifindex, __u64 *features, struct hc_err *err);
 int hc_nl_xdp_set(struct hc_nl *nl, int ifindex, int fd, int expected_fd,
 		  __u32 flags, struct hc_err *err);
 
+/* A link of KIND with no options of its own (ifb, dummy). */
+int hc_nl_link_add(struct hc_nl *nl, const char *name, const char *kind,
+		   struct hc_err *err);
 /*
  * A veth pair: name in this socket's namespace, peer in the namespace
  * peer_ns_fd refers to (-1: here too).
