@@ -32,6 +32,8 @@
 #define BENCH_OTHER_DEV "hcx" /* a second device in the DUT's namespace */
 #define BENCH_SPARE_DEV "hcz" /* holds the generator's program */
 #define BENCH_SPARE_PEER "hcw" /* inject: its floor's, the XDP_DROP loop */
+/* AF_PACKET: gen-only's frames, sent to an ifb (it drops what tc did not redirect) */
+#define BENCH_DISCARD_DEV "hcq"
 #define BENCH_OUT_DEV "hco" /* forward: the DUT's way to the sink */
 #define BENCH_SINK_DEV "hcs" /* its peer, in the sink's namespace */
 #define BENCH_FWD_NET "198.51.100.0" /* forward: routed out of hco */
@@ -432,7 +434,7 @@ struct bench_net {
 	const struct bench_topo *topo;
 	int fd_root, fd_gen, fd_dut; /* fd_gen: where the thread waits */
 	struct hc_nl *nl_gen, *nl_dut;
-	int if_gen, if_dut, if_other, if_spare;
+	int if_gen, if_dut, if_other, if_spare, if_discard;
 	char dut_name[IF_NAMESIZE], other_name[IF_NAMESIZE];
 	__u8 dut_mac[6];
 	/* forward: the sink, and the counter at its end */

@@ -56,6 +56,13 @@ int hc_ethtool_set_gro(const char *dev, bool on)
 	return request(dev, &ev);
 }
 
+int hc_ethtool_set_tso(const char *dev, bool on)
+{
+	struct ethtool_value ev = { .cmd = ETHTOOL_STSO, .data = on };
+
+	return request(dev, &ev);
+}
+
 /* ETHTOOL_GSSET_INFO: how many strings the set has. */
 static int stat_count(const char *dev, int *n)
 {

@@ -16,6 +16,7 @@ int hc_ethtool_channels(const char *dev, struct ethtool_channels *ch);
 int hc_ethtool_set_channels(const char *dev, const struct ethtool_channels *ch);
 int hc_ethtool_gro(const char *dev, bool *on);
 int hc_ethtool_set_gro(const char *dev, bool on);
+int hc_ethtool_set_tso(const char *dev, bool on);
 
 /* The names of the driver's statistics (`ethtool -S`), in their order. */
 struct hc_ethtool_names {

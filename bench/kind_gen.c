@@ -16,7 +16,8 @@ static void gen_teardown(struct bench *b, struct bench_row *r)
 
 const struct bench_kind bench_kind_gen = {
 	.name = "gen-only",
-	.path = "bpf_test_run_xdp_live",
+	/* live frames, or AF_PACKET where the kernel refuses them */
+	.path = "bpf_test_run_xdp_live|packet_sendmsg",
 	.setup = gen_setup,
 	.teardown = gen_teardown,
 	.read = bench_read_dut,

@@ -344,13 +344,19 @@ int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c)
 	return bench_dut_rx(b, &c->seen);
 }
 
-/* The generator's frames the veth could not hand to the DUT. */
+/*
+ * The generator's frames no DUT saw: those the veth could not hand to
+ * it, and AF_PACKET's gen-only frames, which the ifb drops.
+ */
 static int gen_tx_dropped(struct bench *b, __u64 *dropped)
 {
-	struct hc_link_info li;
+	struct hc_link_info li, q = {};
 	int ret = hc_nl_link_get(b->net.nl_gen, b->net.if_gen, &li, NULL);
 
-	*dropped = li.stats.tx_dropped;
+	if (!ret && b->net.if_discard)
+		ret = hc_nl_link_get(b->net.nl_gen, b->net.if_discard, &q,
+				     NULL);
+	*dropped = li.stats.tx_dropped + q.stats.rx_dropped;
 	return ret;
 }
 
@@ -382,7 +388,7 @@ int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
 	return 0;
 }
 
-/* Live frames refused: what else can measure, said with it. */
+/* inject's live frames refused: what else can measure, said with it. */
 static int gen_open(struct bench *b, const struct hc_gen_cfg *cfg,
 		    struct hc_err *err)
 {
@@ -396,10 +402,34 @@ static int gen_open(struct bench *b, const struct hc_gen_cfg *cfg,
 		snprintf(msg, sizeof(msg), "%s", err->msg);
 		hc_err_set(
 			err,
-			"%s, and bench's own topologies take no other traffic (bench --dev DEV --gen-cmd CMD measures a device fed by any generator; hookcmp gen falls back to AF_PACKET)",
+			"%s, and --topology inject runs on them alone (the veth topology sends by AF_PACKET instead)",
 			msg);
 	}
 	return ret;
+}
+
+/*
+ * AF_PACKET: the veth hands the DUT's NAPI only skbs of a sender without
+ * TSO (the others go to the backlog of the sender's CPU), and the
+ * generator alone sends to hcq, which drops every frame.
+ */
+static int packet_up(struct bench *b, struct hc_err *err)
+{
+	int ret = hc_ethtool_set_tso(BENCH_GEN_DEV, false);
+
+	if (step(ret, err, "turning TSO off on " BENCH_GEN_DEV))
+		return ret;
+	ret = hc_nl_link_add(b->net.nl_gen, BENCH_DISCARD_DEV, "ifb", err);
+
+	b->net.if_discard = ret ? 0 : if_nametoindex(BENCH_DISCARD_DEV);
+	if (!ret && !b->net.if_discard)
+		ret = -ENODEV;
+	if (!ret)
+		ret = hc_nl_link_up(b->net.nl_gen, b->net.if_discard, true,
+				    err);
+	return step(ret, err,
+		    "creating " BENCH_DISCARD_DEV
+		    ", an ifb for the generator's frames alone");
 }
 
 /*
@@ -409,7 +439,7 @@ static int gen_open(struct bench *b, const struct hc_gen_cfg *cfg,
  */
 static int gen_up(struct bench *b, struct hc_err *err)
 {
-	struct hc_gen_cfg cfg = { .flows = 1, .method = HC_GEN_LIVE };
+	struct hc_gen_cfg cfg = { .flows = 1 };
 	struct hc_pkt_spec *s = &b->net.spec;
 	int ret;
 
@@ -427,11 +457,15 @@ static int gen_up(struct bench *b, struct hc_err *err)
 	}
 	cfg.spec = *s;
 	cfg.inject = b->net.topo->inject;
-	ret = hc_fault(err, "bench-gen")     ?:
-		      gen_open(b, &cfg, err) ?:
-		      hc_nl_xdp_set(b->net.nl_gen, b->net.if_spare,
+	cfg.method = cfg.inject ? HC_GEN_LIVE : HC_GEN_AUTO;
+	b->net.if_discard = 0;
+	ret = hc_fault(err, "bench-gen") ?: gen_open(b, &cfg, err);
+	if (!ret && b->net.gen.method == HC_GEN_LIVE)
+		ret = hc_nl_xdp_set(b->net.nl_gen, b->net.if_spare,
 				    b->net.gen.prog_fd, -1, XDP_FLAGS_SKB_MODE,
 				    err);
+	else if (!ret)
+		ret = packet_up(b, err);
 	/* inject: the floor's loop, held on the spare's other end. */
 	if (!ret && cfg.inject)
 		ret = hc_nl_xdp_set(
@@ -439,7 +473,7 @@ static int gen_up(struct bench *b, struct hc_err *err)
 			b->net.gen.drop_fd, -1, XDP_FLAGS_SKB_MODE, err);
 	b->net.gen_fd = b->net.gen.prog_fd;
 	b->net.frame_size = 0;
-	b->env.live = !ret;
+	b->env.live = !ret && b->net.gen.method == HC_GEN_LIVE;
 	return ret;
 }
 
@@ -775,12 +809,23 @@ static int veth_measure(struct bench *b, struct bench_row *r,
 
 /*
  * The generator alone: with no NAPI on the DUT's veth (GRO off, nothing
- * attached), the veth drops each frame at transmit, so the window holds
- * the generator's own work and nothing of the receive path.
+ * attached), the veth drops each live frame at transmit, so the window
+ * holds the generator's own work and nothing of the receive path.
  */
 static int veth_gen_alone(struct bench *b, bool on, struct hc_err *err)
 {
-	int ret = bench_topo_napi(b, !on);
+	int ret;
+
+	/* AF_PACKET: a veth without NAPI takes skbs all the same. */
+	if (b->net.if_discard) {
+		ret = hc_gen_bind(&b->net.gen,
+				  on ? b->net.if_discard : b->net.if_gen);
+		if (ret && err)
+			hc_err_set(err, "binding AF_PACKET to %s",
+				   on ? BENCH_DISCARD_DEV : BENCH_GEN_DEV);
+		return ret;
+	}
+	ret = bench_topo_napi(b, !on);
 
 	if (ret && err)
 		hc_err_set(err, "turning GRO %s on " BENCH_DUT_DEV,
@@ -809,6 +854,10 @@ static void veth_describe(const struct bench *b, FILE *f)
 		fprintf(f,
 			"frames injected into " BENCH_DUT_DEV
 			"'s receive path from bench's thread (live frames, XDP_PASS), no driver: the xdp-native and xsk rows' programs run by the live loop; ");
+	else if (!b->env.live)
+		fprintf(f,
+			"frames sent on " BENCH_GEN_DEV
+			" by AF_PACKET (live XDP frames refused here): every window holds the send calls, gen-only's cost; ");
 	fprintf(f, "%s mode, %d round%s of %u windows per row, seed %u; ",
 		cpu_mode_names[b->opt.cpu_mode], b->res.nrounds,
 		b->res.nrounds == 1 ? "" : "s", b->opt.windows, b->opt.seed);
