@@ -140,7 +140,7 @@ static bool row_matches(const struct bench_row *r, const char *w)
 		(!strcmp(w, r->hook->name) || !strcmp(w, family(r))));
 }
 
-/* One kind of name --hooks may give (0 rows, 1 hooks, 2 families), once. */
+/* One kind of name --hooks may give (1 hooks, 2 families), once. */
 static size_t names(const struct bench *b, int what, char *buf, size_t size)
 {
 	const char *seen[BENCH_MAX_ROWS];
@@ -150,15 +150,14 @@ static size_t names(const struct bench *b, int what, char *buf, size_t size)
 	buf[0] = '\0';
 	for (i = 0; i < b->rows.n; i++) {
 		const struct bench_row *r = &b->rows.row[i];
-		const char *w = what == 0 ? r->name :
-				!r->hook  ? NULL :
+		const char *w = !r->hook  ? NULL :
 				what == 1 ? r->hook->name :
 					    family(r);
 
 		for (m = 0; w && m < n && strcmp(seen[m], w); m++)
 			;
 		/* A hook named as a row is among the rows already. */
-		if (!w || m < n || (what && bench_row_find(&b->rows, w) >= 0) ||
+		if (!w || m < n || bench_row_find(&b->rows, w) >= 0 ||
 		    (what == 2 && !strcmp(w, r->hook->name)) || len >= size)
 			continue;
 		seen[n++] = w;
@@ -166,6 +165,43 @@ static size_t names(const struct bench *b, int what, char *buf, size_t size)
 				w);
 	}
 	return len;
+}
+
+/*
+ * The rows, for --hooks' error: a mechanism's rows at each N (scale) as
+ * NAME-{1,10,...}, so that the list fits the message.
+ */
+static void row_names(const struct bench *b, char *buf, size_t size)
+{
+	const struct bench_row *row = b->rows.row;
+	size_t len = 0;
+	int i, j, k;
+
+	buf[0] = '\0';
+	for (i = 0; i < b->rows.n && len < size; i = j) {
+		const char *m = row[i].mechanism,
+			   *dash = strrchr(row[i].name, '-');
+
+		for (j = i + 1;
+		     m && dash && j < b->rows.n && row[j].mechanism &&
+		     !strcmp(row[j].mechanism, m);
+		     j++)
+			;
+		if (j - i == 1) {
+			len += snprintf(buf + len, size - len, "%s%s",
+					i ? ", " : "", row[i].name);
+			continue;
+		}
+		len += snprintf(buf + len, size - len, "%s%.*s-{",
+				i ? ", " : "", (int)(dash - row[i].name),
+				row[i].name);
+		for (k = i; k < j && len < size; k++)
+			len += snprintf(buf + len, size - len, "%s%s",
+					k > i ? "," : "",
+					strrchr(row[k].name, '-') + 1);
+		if (len < size)
+			len += snprintf(buf + len, size - len, "}");
+	}
 }
 
 /*
@@ -189,7 +225,7 @@ static int select_rows(struct bench *b, struct hc_err *err)
 		if (!hit) {
 			char hooks[512], fams[64];
 
-			names(b, 0, all, sizeof(all));
+			row_names(b, all, sizeof(all));
 			names(b, 1, hooks, sizeof(hooks));
 			names(b, 2, fams, sizeof(fams));
 			hc_err_set(
