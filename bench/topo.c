@@ -345,24 +345,25 @@ int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c)
 }
 
 /*
- * The generator's frames no DUT saw: those the veth could not hand to
- * it, and AF_PACKET's gen-only frames, which the ifb drops.
+ * The generator's frames no DUT saw: live frames the veth refused, or
+ * AF_PACKET's gen-only frames, which the ifb drops (an skb the veth
+ * refuses fails its send, and AF_PACKET sends it again).
  */
 static int gen_tx_dropped(struct bench *b, __u64 *dropped)
 {
-	struct hc_link_info li, q = {};
-	int ret = hc_nl_link_get(b->net.nl_gen, b->net.if_gen, &li, NULL);
+	struct hc_link_info li;
+	int ret = hc_nl_link_get(b->net.nl_gen,
+				 b->net.if_discard ?: b->net.if_gen, &li, NULL);
 
-	if (!ret && b->net.if_discard)
-		ret = hc_nl_link_get(b->net.nl_gen, b->net.if_discard, &q,
-				     NULL);
-	*dropped = li.stats.tx_dropped + q.stats.rx_dropped;
+	*dropped =
+		b->net.if_discard ? li.stats.rx_dropped : li.stats.tx_dropped;
 	return ret;
 }
 
 /*
- * A veth counts a frame its peer's full ring refused at both ends: in the
- * sender's tx_dropped and the receiver's rx_dropped. The generator's
+ * A veth counts a live frame its peer's full ring refused at both ends:
+ * in the sender's tx_dropped and the receiver's rx_dropped (an skb only
+ * in the sender's, and AF_PACKET sends it again). The generator's
  * tx_dropped is already "dropped before", so the DUT's share of its
  * rx_dropped is what is left (the differences of a round cancel any
  * offset; unsigned arithmetic wraps back).
@@ -371,13 +372,13 @@ int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
 {
 	struct hc_link_info in, out;
 	struct hc_snap s;
-	__u64 before;
+	__u64 before = 0;
 	int i, ret;
 
 	ret = hc_stats_read(b->net.sink.stats_fd, &s)			      ?:
 		      hc_nl_link_get(b->net.nl_dut, b->net.if_dut, &in, NULL) ?:
 		      hc_nl_link_get(b->net.nl_dut, b->net.if_out, &out, NULL) ?:
-		      gen_tx_dropped(b, &before);
+		      (b->net.if_discard ? 0 : gen_tx_dropped(b, &before));
 	if (ret)
 		return ret;
 	c->seen = 0;
@@ -398,6 +399,9 @@ static int gen_open(struct bench *b, const struct hc_gen_cfg *cfg,
 	ret = hc_gen_open(&b->net.gen,
 			  cfg->inject ? b->net.if_dut : b->net.if_gen, cfg,
 			  err);
+	/* AF_PACKET: why live frames were refused is the report's to say. */
+	if (!ret)
+		*err = (struct hc_err){};
 	if (ret == -EPERM || ret == -EOPNOTSUPP) {
 		snprintf(msg, sizeof(msg), "%s", err->msg);
 		hc_err_set(
