@@ -693,21 +693,31 @@ EOF2
 	topo_down
 }
 
-# Where the kernel refuses live frames, bench stops before any row, exit
-# 3, saying what else measures (--dev with a generator of one's own), and
-# leaves nothing.
-test_bench_no_live() {
-	local name="bench without live frames"
-	if [ -z "${HC_NO_LIVE:-}" ]; then
-		echo "SKIP $name: this machine takes live XDP frames"
-		return 0
-	fi
+# bench's generator: live frames where the kernel takes them; where it
+# refuses them, AF_PACKET on the veth topology, said in the report and
+# the JSON, and inject, which has no other way in, stops with exit 3,
+# saying why, and leaves nothing.
+test_bench_gen() {
+	local name="bench's generator" live=true
+	[ -n "${HC_NO_LIVE:-}" ] && live=false
 	snapshot >"$T/before"
-	"$HC" bench --hooks tcx --rounds 1 >/dev/null 2>"$T/err"
-	check_eq "$name: exit status" "$?" 3 "$T/err"
-	check "$name: says what else measures" grep -qF \
-		"bench's own topologies take no other traffic (bench --dev DEV --gen-cmd CMD measures a device fed by any generator" "$T/err"
+	"$HC" bench --scenario static-key --hooks tcx --rounds 1 --packets 2000 \
+		-o "$T/gen.json" >"$T/out" 2>"$T/err"
+	check_eq "$name: exit status" "$?" 0 "$T/err"
+	check "$name: live frames in the JSON as the kernel has them ($live)" \
+		jq_true ".env.live_frames == $live" "$T/gen.json"
+	check "$name: the generator's row ran its own path" jq_true \
+		'.rows[] | select(.name == "gen-only") | .valid' "$T/gen.json"
+	check_eq "$name: the report says AF_PACKET only where live frames are refused" \
+		"$(grep -c "^frames sent on hcg by AF_PACKET (live XDP frames refused here)" "$T/out")" \
+		"$([ $live = true ] && echo 0 || echo 1)" "$T/out"
 	check_state_same "$name"
+	[ $live = true ] && return 0
+	"$HC" bench --topology inject --hooks tcx --rounds 1 >/dev/null 2>"$T/err"
+	check_eq "$name: inject without live frames: exit status" "$?" 3 "$T/err"
+	check "$name: inject without live frames: says why" grep -qF \
+		"and --topology inject runs on them alone (the veth topology sends by AF_PACKET instead)" "$T/err"
+	check_state_same "$name: inject"
 }
 
 # A short bench on this kernel and CPU: where there are no tcx links the
@@ -715,7 +725,6 @@ test_bench_no_live() {
 # every row is marked emulated, under KVM none (make check-vm says which).
 test_bench_here() {
 	local name="bench on $(uname -r)" emulated
-	need_live "$name" || return 0
 	"$HC" bench --scenario static-key --hooks ingress,tcx --rounds 1 --packets 2000 \
 		-o "$T/bench.json" >"$T/bench.txt" 2>&1
 	check_eq "$name: exit status" "$?" 0 "$T/bench.txt"

@@ -1127,7 +1127,6 @@ EOF
 # the end.
 test_outputs() {
 	local name="bench outputs" pid
-	need_live "$name" || return 0
 	: >"$T/bench.err"
 	HOOKCMP_PAUSE_AT=bench-row "$HC" bench --scenario aa --rounds 1 --packets 2000 \
 		-o "$T/b.json" --csv "$T/b.csv" >/dev/null 2>"$T/bench.err" &
