@@ -94,6 +94,14 @@ if (kind eq "steps") {
 	unset datafile missing
 	set offsets 0.3, 0.3, 0, 0
 	set ylabel sprintf("ns/pkt (%s)", what)
+	# scale: costs from hundreds of ns to tens of us, O(1) beside linear
+	# (an INVALID row's mark then sits at 1 ns, the axis' floor)
+	if (strstrt(ARG5, "bench: scale (") && !strlen(empty)) {
+		set logscale y
+		set yrange [1:*]
+		mark(v) = v == 0 ? 1 : NaN
+		set ylabel sprintf("ns/pkt (%s), log scale", what)
+	}
 	eval "plot " . (strlen(empty) ? "NaN notitle" : \
 		"for [i=0:*] data index i using 7:3:xtic(2) with linespoints lw 2 title columnheader(1)" . \
 		(ci ? ", for [i=0:*] data index i using 7:3:4:5 with yerrorbars lc rgb 'black' pt 0 notitle" : "")) . \
