@@ -86,6 +86,9 @@ if need gnuplot "bench --plot and plot.sh"; then
 		--plot "$T/splots" >/dev/null 2>&1
 	check_eq "bench scale --plot: exit status" "$?" 0
 	check "bench scale --plot: steps.png is a PNG" is_png "$T/splots/steps.png"
+	check "bench scale --plot: cost on a log axis (hundreds of ns beside tens of us)" \
+		grep -q "log scale" "$T/splots/steps.svg"
+	check "bench parse --plot: cost on a linear one" not grep -q "log scale" "$P/steps.svg"
 	# a row the host held slow has no cost, no point, and no label
 	if jq -e 'all(.rows[]; .ns.median != null)' "$T/splots/bench.json" >/dev/null; then
 		check "bench scale --plot: a line per mechanism, N on its axis" jq_true --rawfile svg "$T/splots/steps.svg" \
