@@ -683,7 +683,8 @@ static void unresolved_text(struct hc_pr *p, const struct bench *b)
 		"unresolved: %s: the delta's interval spans 0 and is wider than +-%g%% of %s's cost (%.1f ns): an effect that small may be there or not",
 		names, BENCH_UNRESOLVED_PCT, base->name,
 		BENCH_UNRESOLVED_PCT / 100 * base->sum.ns.median);
-	if (!b->opt.dev && !b->net.topo->inject)
+	/* inject runs on live frames only */
+	if (!b->opt.dev && !b->net.topo->inject && b->env.live)
 		hc_pr_text(
 			p,
 			"; --topology inject resolves %s (its frames enter the receive path in bench's thread, without the veth pair's noise)",
