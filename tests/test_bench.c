@@ -2695,6 +2695,7 @@ static void test_report_unresolved(void)
 		sig[k] = 358 + (k % 2 ? 5 : -5);
 	}
 	b->opt.cpu_mode = BENCH_SPLIT;
+	b->env.live = true;
 	ns_row(b, "nothing", 0, base, 10);
 	w = ns_row(b, "wide", 0, wide, 10);
 	n = ns_row(b, "narrow", 0, narrow, 10);
@@ -2729,6 +2730,14 @@ static void test_report_unresolved(void)
 	note = strstr(text, "\nunresolved: wide: ");
 	t_result(note && !strstr(note, "--topology inject"),
 		 "unresolved: on inject, no --topology inject");
+	free(text);
+	/* inject runs on live frames only */
+	b->net.topo = &bench_topo_veth;
+	b->env.live = false;
+	text = render(b, 0);
+	note = strstr(text, "\nunresolved: wide: ");
+	t_result(note && !strstr(note, "--topology inject"),
+		 "unresolved: without live frames, no --topology inject");
 	free(text);
 	free_rows(b);
 }
