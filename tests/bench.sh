@@ -941,11 +941,15 @@ test_target() {
 		grep -qE "^target-ci 0.0001%: gave up after $n rounds [(]--max-time[)]" "$T/t.out"
 	check "bench --max-time: recorded" jq_true \
 		'.env.max_time_s == 1 and .env.target_reached == false and .rounds < 1000' "$T/t.json"
+	# ingress's interval, or where the host's slow state left a row too
+	# few rounds with a cost (CI's sanitizer run beside two guests), that
+	# row's: the baseline's or gen-only's too.
 	check "bench --max-time: says how close it came (the widest interval's row, its +-%, the target)" \
-		grep -qE "^  widest delta interval: ingress's, ([+]-[0-9.]+% of its cost, against the target's [+]-0.0001%|too few rounds for one)$" \
+		grep -qE "^  widest delta interval: (ingress's, [+]-[0-9.]+% of its cost, against the target's [+]-0.0001%|(ingress|nothing|gen-only)'s, too few rounds for one)$" \
 		"$T/t.out" || grep -A1 "^target-ci" "$T/t.out"
 	check "bench --max-time: the widest interval recorded" jq_true \
-		'.env.widest_ci_row == "ingress" and (.env.widest_ci_pct == null or .env.widest_ci_pct > 0.0001)' \
+		'.env.widest_ci_row as $r | ($r == "ingress" and .env.widest_ci_pct > 0.0001) or
+		 (($r == "ingress" or $r == "nothing" or $r == "gen-only") and .env.widest_ci_pct == null)' \
 		"$T/t.json" || jq -c '.env | {widest_ci_row, widest_ci_pct}' "$T/t.json"
 	# static-key's own target where no --rounds or --target-ci is given
 	"$HC" bench $INJECT --scenario static-key --hooks ingress --max-time 1 \
