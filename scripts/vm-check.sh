@@ -45,12 +45,12 @@ SUITES="prog-run $(pick netns hooks tcx_refused socket_udp cgroup netfilter \
 	no_napi refresh)$(pick xsk one_queue two_queues ring_full bad_input cleanup \
 	device_gone)$(pick bench scenarios inject)"
 # 6.12 has every hook and attach API the host's kernel has: what it adds is
-# Debian 13's build of them. Its verifier (prog-run), each hook's attach,
-# counts and detach (the netfilter, cgroup and tcx ones for real on a
-# Debian kernel), and AF_XDP; the rest, which 6.1 and the host decide
-# between them, is left to those two.
+# Debian 13's build of them. Its verifier (prog-run), and each hook's
+# attach, counts and detach (the netfilter, cgroup and tcx ones for real on
+# a Debian kernel); the rest, which 6.1 and the host decide between them,
+# is left to those two.
 SUITES_612="prog-run $(pick netns hooks tcx_refused socket_udp cgroup netfilter \
-	foreign_xdp bytes bench_here jit_off)$(pick xsk one_queue two_queues)"
+	bench_here jit_off)"
 TIMEOUT=${VM_TIMEOUT:-3000}
 
 usage() {

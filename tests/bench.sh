@@ -127,11 +127,10 @@ test_scenarios() {
 		echo "SKIP bench: the tcx rows (tcx needs Linux 6.6, this kernel is $(uname -r))"
 	local scens="hooks static-key parse rules size aa forward"
 	# parse, rules, size and aa run the hooks' rows with other options:
-	# no path of their own to check in a guest's limited time
-	if [ "${HOOKCMP_VM_ACCEL:-}" = tcg ]; then
-		scens="hooks static-key forward"
-		echo "SKIP bench parse, rules, size, aa: under TCG (the guest's time limit; they run on the host)"
-	fi
+	# no path of their own to check in a guest's limited time; forward's
+	# redirects are the redirect suite's there
+	under_tcg "bench parse, rules, size, aa, forward" "they run on the host" &&
+		scens="hooks static-key"
 	for s in $scens; do
 		nopath=$(path_opt "$s")
 		# shellcheck disable=SC2086

@@ -358,6 +358,14 @@ kernel_lacks() {
 	fi
 }
 
+# under_tcg NAME WHY: true, with a SKIP line for NAME, in a guest under
+# TCG (make check-vm), whose time limit leaves NAME to the host and to
+# the guest's other tests: WHY says which.
+under_tcg() {
+	[ "${HOOKCMP_VM_ACCEL:-}" = tcg ] || return 1
+	echo "SKIP $1: under TCG (the guest's time limit; $2)"
+}
+
 # comp WORDS...: what bash completion offers for the last word.
 comp() {
 	PATH=$PWD:$PATH bash -c 'source scripts/hookcmp.bash-completion

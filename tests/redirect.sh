@@ -153,14 +153,17 @@ forward() {
 test_forward() {
 	forward "xdp native devmap" napi --hook xdp
 	forward "xdp native ifindex" napi --hook xdp --redirect-mode ifindex
-	forward "xdp native link devmap" napi --hook xdp --xdp-attach link
 	forward "xdp generic devmap" none --hook xdp --xdp-mode generic
-	forward "xdp generic ifindex" none --hook xdp --xdp-mode generic --redirect-mode ifindex
 	forward "tc clsact egress" none --hook tc
-	forward "tc ingress egress" none --hook tc --qdisc ingress
 	forward "tcx egress" none --hook tc --tc-attach tcx
 	forward "tc clsact peer" none --hook tc --redirect-peer
 	forward "tcx peer" none --hook tc --tc-attach tcx --redirect-peer
+	# the same redirects, attached or found another way
+	under_tcg "forward: xdp native link, xdp generic ifindex, tc ingress" \
+		"each a redirect the cases above make, attached or found as netns' hooks do" && return
+	forward "xdp native link devmap" napi --hook xdp --xdp-attach link
+	forward "xdp generic ifindex" none --hook xdp --xdp-mode generic --redirect-mode ifindex
+	forward "tc ingress egress" none --hook tc --qdisc ingress
 }
 
 # Rules that redirect some classes, pass and drop others; text output has
