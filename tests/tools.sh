@@ -89,13 +89,14 @@ if need gnuplot "bench --plot and plot.sh"; then
 	check "bench scale --plot: cost on a log axis (hundreds of ns beside tens of us)" \
 		grep -q "log scale" "$T/splots/steps.svg"
 	check "bench parse --plot: cost on a linear one" not grep -q "log scale" "$P/steps.svg"
-	# a row the host held slow has no cost, no point, and no label
-	if jq -e 'all(.rows[]; .ns.median != null)' "$T/splots/bench.json" >/dev/null; then
+	# a row the host held slow has no cost, no point, and no label; nor
+	# an INVALID one (flower without cls_flower)
+	if jq -e 'all(.rows[] | select(.valid); .ns.median != null)' "$T/splots/bench.json" >/dev/null; then
 		check "bench scale --plot: a line per mechanism, N on its axis" jq_true --rawfile svg "$T/splots/steps.svg" \
 			'all("xdp-native-set", "tcx-set", "nft-set", "nft-rules", "iptables-rules", "ipset", ">100<";
 				. as $s | $svg | contains($s))' "$T/splots/bench.json"
 	else
-		echo "SKIP bench scale --plot: the chart's lines: rows without a cost (the machine's load): $(jq -c '[.rows[] | select(.ns.median == null) | .name]' "$T/splots/bench.json")"
+		echo "SKIP bench scale --plot: the chart's lines: rows without a cost (the machine's load): $(jq -c '[.rows[] | select(.valid and .ns.median == null) | .name]' "$T/splots/bench.json")"
 	fi
 	"$HC" bench --hooks tcx --rounds 2 --packets 20000 --profile --plot "$T/pplots" >/dev/null 2>&1
 	check_eq "bench --profile --plot: exit status" "$?" 0
