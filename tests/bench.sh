@@ -826,10 +826,8 @@ test_inject() {
 	# Under TCG (make check-vm) the whole set would take the guest past
 	# its time limit: the topology's own paths there, the rest here.
 	local scens="hooks static-key parse rules size aa forward" tcg=false
-	if [ "${HOOKCMP_VM_ACCEL:-}" = tcg ]; then
-		tcg=true scens="hooks static-key"
-		echo "SKIP $name: parse, rules, size, aa, forward, the signals and NET_RX on CPU 1 under TCG (the guest's time limit; they run on the host)"
-	fi
+	under_tcg "$name: parse, rules, size, aa, forward, the signals and NET_RX on CPU 1" \
+		"they run on the host" && tcg=true scens="hooks static-key"
 	for s in $scens; do
 		nopath=$(path_opt "$s")
 		# shellcheck disable=SC2086
