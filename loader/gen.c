@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 #include "gen.h"
 #include "gen.skel.h"
+#include "nl.h"
 
 #ifndef PACKET_QDISC_BYPASS
 #define PACKET_QDISC_BYPASS 20
@@ -169,7 +170,7 @@ int hc_gen_bind(struct hc_gen *g, int ifindex)
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
 				   .sll_ifindex = ifindex };
 
-	if (g->method != HC_GEN_PACKET)
+	if (g->method == HC_GEN_LIVE)
 		return -EINVAL;
 	return bind(g->sock_fd, (struct sockaddr *)&sll, sizeof(sll)) ? -errno :
 									0;
@@ -179,7 +180,7 @@ static int packet_open(struct hc_gen *g, struct hc_err *err)
 {
 	int one = 1, ret;
 
-	g->method = HC_GEN_PACKET;
+	g->method = g->method ?: HC_GEN_PACKET;
 	g->sock_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (g->sock_fd < 0)
 		return -errno;
@@ -190,6 +191,68 @@ static int packet_open(struct hc_gen *g, struct hc_err *err)
 		      hc_gen_bind(g, g->ifindex);
 	if (ret)
 		hc_err_set(err, "AF_PACKET socket");
+	return ret;
+}
+
+/*
+ * The stage's program on its veth, redirecting to st->to (an ifindex of
+ * the current namespace, where the devmap resolves it), then AF_PACKET.
+ */
+static int stage_open(struct hc_gen *g, const struct hc_gen_stage *st,
+		      struct hc_err *err)
+{
+	struct gen_bpf *s = gen_bpf__open_opts(hc_prog_open_opts());
+	__u32 copies = st->copies ?: 1, key, to = st->to;
+	int ret;
+
+	if (!s)
+		return -errno;
+	g->stage_skel = s;
+	s->rodata->stage_copies = copies;
+	bpf_program__set_autoload(s->progs.hc_gen, false);
+	bpf_program__set_autoload(s->progs.hc_gen_raw, false);
+	bpf_program__set_autoload(s->progs.hc_gen_probe, false);
+	ret = bpf_map__set_max_entries(s->maps.stage_tx, copies) ?:
+		      gen_bpf__load(s);
+	for (key = 0; !ret && key < copies; key++)
+		if (bpf_map_update_elem(bpf_map__fd(s->maps.stage_tx), &key,
+					&to, 0))
+			ret = -errno;
+	if (ret) {
+		hc_err_set(err, "loading the stage's program");
+		return ret;
+	}
+	ret = hc_fault(err, "gen-stage") ?:
+					   hc_nl_xdp_set(st->nl, st->in,
+							 bpf_program__fd(s->progs.hc_stage), -1,
+							 XDP_FLAGS_DRV_MODE |
+								 XDP_FLAGS_UPDATE_IF_NOEXIST,
+							 err);
+	if (ret)
+		return ret;
+	g->stage = *st;
+	g->method = HC_GEN_STAGE;
+	return packet_open(g, err);
+}
+
+const char *hc_gen_method_name(enum hc_gen_method m)
+{
+	static const char *const names[] = { [HC_GEN_AUTO] = "auto",
+					     [HC_GEN_LIVE] = "live",
+					     [HC_GEN_PACKET] = "packet",
+					     [HC_GEN_STAGE] = "stage" };
+
+	return m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
+}
+
+int hc_gen_live_probe(struct hc_err *err)
+{
+	struct hc_gen_cfg cfg = { .spec = { .proto = 17, .size = HC_PKT_MIN },
+				  .method = HC_GEN_LIVE };
+	struct hc_gen g;
+	int ret = hc_gen_open(&g, 1, &cfg, err);
+
+	hc_gen_close(&g);
 	return ret;
 }
 
@@ -222,7 +285,7 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 		g->l4_pseudo = g->lo.csum_off &&
 			       (cfg->spec.ipv6 || cfg->spec.proto != 1);
 	}
-	if (cfg->method != HC_GEN_PACKET) {
+	if (cfg->method == HC_GEN_LIVE || cfg->method == HC_GEN_AUTO) {
 		ret = live_open(g, cfg, err);
 		if (!ret) {
 			g->method = HC_GEN_LIVE;
@@ -234,6 +297,15 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 		if (cfg->method == HC_GEN_LIVE || cfg->raw || cfg->inject)
 			return ret == -EINVAL && !cfg->queue ? -EOPNOTSUPP :
 							       ret;
+		snprintf(g->live_why, sizeof(g->live_why), "%s: %s", err->msg,
+			 strerror(-ret));
+		*err = (struct hc_err){};
+	}
+	if (cfg->method == HC_GEN_STAGE ||
+	    (cfg->method == HC_GEN_AUTO && cfg->stage)) {
+		if (!cfg->stage || (cfg->srcs && cfg->stage->copies > 1))
+			return -EINVAL;
+		return stage_open(g, cfg->stage, err);
 	}
 	return packet_open(g, err);
 }
@@ -351,7 +423,17 @@ int hc_gen_send_from(struct hc_gen *g, __u64 first, __u64 count, __u64 *sent,
 	int ret = 0;
 
 	*sent = 0;
-	if (g->method == HC_GEN_PACKET)
+	/* The stage's copies: whole frames sent, each counted as many. */
+	if (g->method == HC_GEN_STAGE && g->stage.copies > 1) {
+		__u32 k = g->stage.copies;
+
+		if (count % k || first % k)
+			return -EINVAL;
+		ret = packet_send(g, first / k, count / k, sent, stop);
+		*sent *= k;
+		return ret;
+	}
+	if (g->method != HC_GEN_LIVE)
 		return packet_send(g, first, count, sent, stop);
 	/*
 	 * A pending signal ends BPF_PROG_RUN with -EINTR and no count of
@@ -374,6 +456,17 @@ int hc_gen_send_from(struct hc_gen *g, __u64 first, __u64 count, __u64 *sent,
 
 void hc_gen_close(struct hc_gen *g)
 {
+	struct gen_bpf *st = g->stage_skel;
+
+	/* Only our own program: another one since stays. */
+	if (g->stage.nl)
+		hc_nl_xdp_set(g->stage.nl, g->stage.in, -1,
+			      bpf_program__fd(st->progs.hc_stage),
+			      XDP_FLAGS_DRV_MODE | XDP_FLAGS_REPLACE, NULL);
+	if (st)
+		gen_bpf__destroy(st);
+	g->stage_skel = NULL;
+	g->stage.nl = NULL;
 	if (g->skel)
 		gen_bpf__destroy(g->skel);
 	if (g->sock_fd >= 0)

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The packet generator: live XDP frames, or AF_PACKET as a fallback. */
+/*
+ * The packet generator: live XDP frames, or AF_PACKET as a fallback,
+ * straight out of the device or through a stage that makes them XDP
+ * frames.
+ */
 #ifndef HC_GEN_H
 #define HC_GEN_H
 
@@ -7,7 +11,19 @@
 #include "pkt.h"
 #include "srcs.h"
 
-enum hc_gen_method { HC_GEN_AUTO, HC_GEN_LIVE, HC_GEN_PACKET };
+enum hc_gen_method { HC_GEN_AUTO, HC_GEN_LIVE, HC_GEN_PACKET, HC_GEN_STAGE };
+
+/*
+ * The stage: AF_PACKET sends on the generator's device, whose veth peer
+ * (in), in native XDP, redirects every frame to another device (to) as an
+ * XDP frame. A veth there hands its peer's NAPI xdp_frames, as a NIC
+ * driver hands XDP its buffers, where live frames are refused.
+ */
+struct hc_gen_stage {
+	struct hc_nl *nl; /* in's namespace */
+	int in, to;
+	__u32 copies; /* XDP frames to the DUT per frame sent; 0: 1 */
+};
 
 struct hc_gen_cfg {
 	struct hc_pkt_spec spec;
@@ -19,10 +35,12 @@ struct hc_gen_cfg {
 	__u32 queue; /* inject: the RX queue they arrive on */
 	const struct hc_srcs *srcs; /* --hit-rate: the sources, else NULL */
 	bool percpu; /* srcs: several threads, each pinned to its CPU */
+	/* HC_GEN_STAGE, or AUTO's second choice where it is given */
+	const struct hc_gen_stage *stage;
 };
 
 struct hc_gen {
-	enum hc_gen_method method; /* what runs: LIVE or PACKET */
+	enum hc_gen_method method; /* what runs: LIVE, PACKET or STAGE */
 	int ifindex;
 	struct hc_pkt_layout lo;
 	__u8 frame[HC_PKT_MAX];
@@ -37,6 +55,9 @@ struct hc_gen {
 	const struct hc_srcs *srcs;
 	__u32 src_off, ip_csum_off; /* srcs: where the address is */
 	bool l4_pseudo; /* srcs: the L4 checksum covers it */
+	void *stage_skel; /* STAGE: its program, attached to stage.in */
+	struct hc_gen_stage stage;
+	char live_why[700]; /* AUTO: why live frames were refused, or "" */
 };
 
 /* Opens the generator on ifindex in the current network namespace. */
@@ -48,6 +69,10 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
  * is attached. -EINVAL with several flows or a spec that does not fit.
  */
 int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec);
+/* The method's name: "live", "packet" or "stage". */
+const char *hc_gen_method_name(enum hc_gen_method m);
+/* Whether the kernel runs live XDP frames (0), or why not (-errno, err). */
+int hc_gen_live_probe(struct hc_err *err);
 /* AF_PACKET: sends from ifindex (in the socket's namespace) from now on. */
 int hc_gen_bind(struct hc_gen *g, int ifindex);
 /*

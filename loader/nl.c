@@ -495,7 +495,6 @@ int hc_nl_link_up(struct hc_nl *nl, int ifindex, bool quiet, struct hc_err *err)
 {
 	struct nlmsghdr *nlh;
 	struct nlattr *af, *in6;
-	struct ifinfomsg *ifi;
 	int ret;
 
 	/*
@@ -516,9 +515,16 @@ int hc_nl_link_up(struct hc_nl *nl, int ifindex, bool quiet, struct hc_err *err)
 		if (ret && ret != -EAFNOSUPPORT)
 			return ret;
 	}
-	nlh = hc_nl_msg(nl, RTM_NEWLINK, 0);
-	ifi = ifi_put(nlh, ifindex);
-	ifi->ifi_flags = IFF_UP;
+	return hc_nl_link_set_up(nl, ifindex, true, err);
+}
+
+int hc_nl_link_set_up(struct hc_nl *nl, int ifindex, bool up,
+		      struct hc_err *err)
+{
+	struct nlmsghdr *nlh = hc_nl_msg(nl, RTM_NEWLINK, 0);
+	struct ifinfomsg *ifi = ifi_put(nlh, ifindex);
+
+	ifi->ifi_flags = up ? IFF_UP : 0;
 	ifi->ifi_change = IFF_UP;
 	return talk(nl, nlh, NULL, NULL, err);
 }

@@ -80,6 +80,9 @@ int hc_nl_veth_add(struct hc_nl *nl, const char *name, const char *peer,
  */
 int hc_nl_link_up(struct hc_nl *nl, int ifindex, bool quiet,
 		  struct hc_err *err);
+/* The link up or down, nothing else. */
+int hc_nl_link_set_up(struct hc_nl *nl, int ifindex, bool up,
+		      struct hc_err *err);
 int hc_nl_link_del(struct hc_nl *nl, int ifindex, struct hc_err *err);
 /* The first global IPv4 address of a link; -ENOENT if it has none. */
 struct in_addr;

@@ -226,6 +226,33 @@ int hc_gen_raw(struct xdp_md *ctx)
 	return verdict;
 }
 
+/*
+ * The stage, where the kernel refuses live frames: in native XDP on the
+ * veth peer of the device AF_PACKET sends on, every frame redirected to
+ * stage_tx's device as an XDP frame, which a veth hands its peer's NAPI
+ * as an xdp_frame (veth_xdp_xmit), not an skb: a NIC driver's order.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP);
+	__uint(max_entries, 1); /* sized by the loader: one entry a copy */
+	__type(key, __u32);
+	__type(value, __u32);
+} stage_tx SEC(".maps");
+
+const volatile __u32 stage_copies = 1;
+
+/*
+ * With copies, a broadcast to as many entries naming the one device:
+ * each frame leaves as that many (xdpf_clone), one NAPI poll of the
+ * receiver's taking them all, as a driver's poll takes a batch.
+ */
+SEC("xdp")
+int hc_stage(struct xdp_md *ctx)
+{
+	return bpf_redirect_map(&stage_tx, 0,
+				stage_copies > 1 ? BPF_F_BROADCAST : 0);
+}
+
 /* Asks the kernel whether it runs live frames, without sending one. */
 SEC("xdp")
 int hc_gen_probe(struct xdp_md *ctx)
