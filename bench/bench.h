@@ -34,6 +34,8 @@
 #define BENCH_SPARE_PEER "hcw" /* inject: its floor's, the XDP_DROP loop */
 /* AF_PACKET: gen-only's frames, sent to an ifb (it drops what tc did not redirect) */
 #define BENCH_DISCARD_DEV "hcq"
+#define BENCH_FEED_DEV "hcf" /* stage: AF_PACKET sends on it */
+#define BENCH_STAGE_DEV "hcr" /* its peer: native XDP redirects to hcg */
 #define BENCH_OUT_DEV "hco" /* forward: the DUT's way to the sink */
 #define BENCH_SINK_DEV "hcs" /* its peer, in the sink's namespace */
 #define BENCH_FWD_NET "198.51.100.0" /* forward: routed out of hco */
@@ -47,7 +49,10 @@
 #define BENCH_WINDOWS 20 /* veth: short windows per row and round */
 #define BENCH_WINDOW_SECS 0.005 /* what the warm-up sizes them to */
 #define BENCH_PACE_SECS 1.0 /* the longest a paced window waits (topo.c) */
-#define BENCH_WINDOW_START 5000 /* packets per window in the warm-up */
+/* packets per window in the warm-up: a multiple of the stage's copies */
+#define BENCH_WINDOW_START 5120
+/* The stage's copies of each frame sent, by default: a NAPI poll's batch. */
+#define BENCH_STAGE_COPIES 64
 #define BENCH_VISITS 2 /* veth: turns per row and round */
 #define BENCH_CONTENDED 1.2 /* veth: a round this much over the row's fastest */
 #define BENCH_WINDOW_Q 0.0 /* a round's cost: this quantile of its windows */
@@ -359,7 +364,9 @@ typedef char bench_settings[BENCH_ENV_FILES][1024];
 
 struct bench_env {
 	int cpus;
-	bool jit, live, tcx;
+	bool jit, tcx;
+	bool live; /* the kernel runs live XDP frames */
+	char live_why[720]; /* else why not, in its words */
 	bool cpu_clock; /* task-clock counters, not the wall clock */
 	/*
 	 * Everything outside the bench that turns on a static key of the
@@ -402,6 +409,8 @@ enum bench_cpu_mode { BENCH_SPLIT, BENCH_INLINE };
  */
 struct bench_opts {
 	int scenario, cpu_mode, topology;
+	int feed; /* enum hc_gen_method: how frames reach the DUT, 0: auto */
+	__u32 stage_copies; /* XDP frames per frame sent, a power of 2 <= 64 */
 	__u32 rounds, max_rounds, packets, seed;
 	__u32 windows,
 		window_packets; /* veth: per row and round; 0: calibrate */
@@ -432,9 +441,12 @@ struct bench_opts {
 /* Where rows run: the topology's namespaces, devices, sink and generator. */
 struct bench_net {
 	const struct bench_topo *topo;
+	enum hc_gen_method feed; /* how frames reach the DUT (not --dev) */
 	int fd_root, fd_gen, fd_dut; /* fd_gen: where the thread waits */
 	struct hc_nl *nl_gen, *nl_dut;
 	int if_gen, if_dut, if_other, if_spare, if_discard;
+	int if_feed, if_stage; /* stage: AF_PACKET's veth, and its peer's */
+	struct hc_gen_stage stage;
 	char dut_name[IF_NAMESIZE], other_name[IF_NAMESIZE];
 	__u8 dut_mac[6];
 	/* forward: the sink, and the counter at its end */

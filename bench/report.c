@@ -683,8 +683,8 @@ static void unresolved_text(struct hc_pr *p, const struct bench *b)
 		"unresolved: %s: the delta's interval spans 0 and is wider than +-%g%% of %s's cost (%.1f ns): an effect that small may be there or not",
 		names, BENCH_UNRESOLVED_PCT, base->name,
 		BENCH_UNRESOLVED_PCT / 100 * base->sum.ns.median);
-	/* inject runs on live frames only */
-	if (!b->opt.dev && !b->net.topo->inject && b->env.live)
+	/* inject resolves them by leaving the veth pair out: live frames */
+	if (!b->opt.dev && !b->net.topo->inject && b->net.feed == HC_GEN_LIVE)
 		hc_pr_text(
 			p,
 			"; --topology inject resolves %s (its frames enter the receive path in bench's thread, without the veth pair's noise)",
@@ -1023,6 +1023,11 @@ static void env_json(struct hc_pr *p, const struct bench *b)
 	hc_pr_fu64(p, HC_PR_JSON, "cpus", NULL, e->cpus);
 	hc_pr_bool(p, HC_PR_JSON, "bpf_jit", NULL, 0, e->jit);
 	hc_pr_bool(p, HC_PR_JSON, "live_frames", NULL, 0, e->live);
+	hc_pr_fstr(p, HC_PR_JSON, "live_refused", NULL,
+		   e->live ? NULL : e->live_why);
+	/* how frames reached the DUT: --dev's are the generator's own */
+	hc_pr_fstr(p, HC_PR_JSON, "feed", NULL,
+		   b->opt.dev ? NULL : hc_gen_method_name(b->net.feed));
 	hc_pr_bool(p, HC_PR_JSON, "tcx", NULL, 0, e->tcx);
 	hc_pr_fstr(p, HC_PR_JSON, "clock", NULL,
 		   e->cpu_clock ? "task-clock" : "wall");

@@ -351,12 +351,17 @@ int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c)
  */
 static int gen_tx_dropped(struct bench *b, __u64 *dropped)
 {
-	struct hc_link_info li;
+	struct hc_link_info li, st = {};
 	int ret = hc_nl_link_get(b->net.nl_gen,
-				 b->net.if_discard ?: b->net.if_gen, &li, NULL);
+				 b->net.if_discard ?: b->net.if_gen, &li,
+				 NULL);
 
-	*dropped =
-		b->net.if_discard ? li.stats.rx_dropped : li.stats.tx_dropped;
+	/* The stage: what its program failed to redirect. */
+	if (!ret && b->net.if_stage)
+		ret = hc_nl_link_get(b->net.nl_gen, b->net.if_stage, &st, NULL);
+	*dropped = (b->net.if_discard ? li.stats.rx_dropped :
+					li.stats.tx_dropped) +
+		   st.stats.rx_dropped;
 	return ret;
 }
 
@@ -389,29 +394,6 @@ int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
 	return 0;
 }
 
-/* inject's live frames refused: what else can measure, said with it. */
-static int gen_open(struct bench *b, const struct hc_gen_cfg *cfg,
-		    struct hc_err *err)
-{
-	char msg[sizeof(err->msg)];
-	int ret;
-
-	ret = hc_gen_open(&b->net.gen,
-			  cfg->inject ? b->net.if_dut : b->net.if_gen, cfg,
-			  err);
-	/* AF_PACKET: why live frames were refused is the report's to say. */
-	if (!ret)
-		*err = (struct hc_err){};
-	if (ret == -EPERM || ret == -EOPNOTSUPP) {
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		hc_err_set(
-			err,
-			"%s, and --topology inject runs on them alone (the veth topology sends by AF_PACKET instead)",
-			msg);
-	}
-	return ret;
-}
-
 /*
  * AF_PACKET: the veth hands the DUT's NAPI only skbs of a sender without
  * TSO (the others go to the backlog of the sender's CPU), and the
@@ -434,6 +416,36 @@ static int packet_up(struct bench *b, struct hc_err *err)
 	return step(ret, err,
 		    "creating " BENCH_DISCARD_DEV
 		    ", an ifb for the generator's frames alone");
+}
+
+/*
+ * The stage: AF_PACKET on hcf, whose peer hcr redirects every frame in
+ * native XDP to hcg, so that hcd's NAPI takes XDP frames, as a driver's
+ * (veth_xdp_rcv_one), not skbs. hcr's NAPI (its XDP program's) takes
+ * only skbs of a sender without TSO, as packet_up()'s hcd.
+ */
+static int stage_up(struct bench *b, struct hc_err *err)
+{
+	int ret = hc_fault(err, "bench-stage") ?:
+			  hc_nl_veth_add(b->net.nl_gen, BENCH_FEED_DEV,
+					 BENCH_STAGE_DEV, -1, err);
+
+	if (!ret) {
+		b->net.if_feed = if_nametoindex(BENCH_FEED_DEV);
+		b->net.if_stage = if_nametoindex(BENCH_STAGE_DEV);
+		if (!b->net.if_feed || !b->net.if_stage)
+			ret = -ENODEV;
+	}
+	ret = ret ?: hc_nl_link_up(b->net.nl_gen, b->net.if_feed, true, err) ?:
+		      hc_nl_link_up(b->net.nl_gen, b->net.if_stage, true, err) ?:
+		      hc_ethtool_set_tso(BENCH_FEED_DEV, false);
+	b->net.stage = (struct hc_gen_stage){ .nl = b->net.nl_gen,
+					      .in = b->net.if_stage,
+					      .to = b->net.if_gen,
+					      .copies = b->opt.stage_copies };
+	return step(ret, err,
+		    "the stage: " BENCH_FEED_DEV " and " BENCH_STAGE_DEV
+		    ", redirecting to " BENCH_GEN_DEV " in native XDP");
 }
 
 /*
@@ -461,14 +473,21 @@ static int gen_up(struct bench *b, struct hc_err *err)
 	}
 	cfg.spec = *s;
 	cfg.inject = b->net.topo->inject;
-	cfg.method = cfg.inject ? HC_GEN_LIVE : HC_GEN_AUTO;
+	cfg.method = b->net.feed;
+	cfg.stage = &b->net.stage;
 	b->net.if_discard = 0;
-	ret = hc_fault(err, "bench-gen") ?: gen_open(b, &cfg, err);
+	ret = hc_fault(err, "bench-gen") ?:
+		      (cfg.method == HC_GEN_STAGE ? stage_up(b, err) : 0) ?:
+		      hc_gen_open(&b->net.gen,
+				  cfg.method == HC_GEN_STAGE ? b->net.if_feed :
+				  cfg.inject		     ? b->net.if_dut :
+							       b->net.if_gen,
+				  &cfg, err);
 	if (!ret && b->net.gen.method == HC_GEN_LIVE)
 		ret = hc_nl_xdp_set(b->net.nl_gen, b->net.if_spare,
 				    b->net.gen.prog_fd, -1, XDP_FLAGS_SKB_MODE,
 				    err);
-	else if (!ret)
+	else if (!ret && b->net.gen.method == HC_GEN_PACKET)
 		ret = packet_up(b, err);
 	/* inject: the floor's loop, held on the spare's other end. */
 	if (!ret && cfg.inject)
@@ -477,7 +496,6 @@ static int gen_up(struct bench *b, struct hc_err *err)
 			b->net.gen.drop_fd, -1, XDP_FLAGS_SKB_MODE, err);
 	b->net.gen_fd = b->net.gen.prog_fd;
 	b->net.frame_size = 0;
-	b->env.live = !ret && b->net.gen.method == HC_GEN_LIVE;
 	return ret;
 }
 
@@ -814,7 +832,10 @@ static int veth_measure(struct bench *b, struct bench_row *r,
 /*
  * The generator alone: with no NAPI on the DUT's veth (GRO off, nothing
  * attached), the veth drops each live frame at transmit, so the window
- * holds the generator's own work and nothing of the receive path.
+ * holds the generator's own work and nothing of the receive path. The
+ * stage's copies need hcg to take XDP frames (hcd's GRO on), or none
+ * are made: hcd goes down instead, and hcg's transmit drops them all,
+ * copied (veth_xdp_xmit: no NAPI).
  */
 static int veth_gen_alone(struct bench *b, bool on, struct hc_err *err)
 {
@@ -827,6 +848,16 @@ static int veth_gen_alone(struct bench *b, bool on, struct hc_err *err)
 		if (ret && err)
 			hc_err_set(err, "binding AF_PACKET to %s",
 				   on ? BENCH_DISCARD_DEV : BENCH_GEN_DEV);
+		return ret;
+	}
+	if (b->net.if_stage) {
+		ret = hc_nl_link_set_up(b->net.nl_dut, b->net.if_dut, !on,
+					err);
+		if (!ret && !on && b->net.threaded)
+			ret = pin_napi(b);
+		if (ret && err && !err->msg[0])
+			hc_err_set(err, "taking " BENCH_DUT_DEV " %s",
+				   on ? "down" : "up again");
 		return ret;
 	}
 	ret = bench_topo_napi(b, !on);
@@ -858,10 +889,23 @@ static void veth_describe(const struct bench *b, FILE *f)
 		fprintf(f,
 			"frames injected into " BENCH_DUT_DEV
 			"'s receive path from bench's thread (live frames, XDP_PASS), no driver: the xdp-native and xsk rows' programs run by the live loop; ");
-	else if (!b->env.live)
+	else if (b->net.feed == HC_GEN_STAGE)
+		fprintf(f,
+			"frames sent by AF_PACKET on " BENCH_FEED_DEV
+			" and redirected as XDP frames to " BENCH_GEN_DEV
+			" by the stage's native XDP on " BENCH_STAGE_DEV
+			"%s: " BENCH_DUT_DEV
+			"'s NAPI takes XDP frames, as from a driver%s; every window holds the stage, gen-only's cost; ",
+			b->env.live ? "" : " (live XDP frames refused here)",
+			b->opt.topology > 0 ?
+				" (inject on the stage: with no XDP program of a row's, skbs built from them enter its receive path)" :
+				"");
+	else if (b->net.feed == HC_GEN_PACKET)
 		fprintf(f,
 			"frames sent on " BENCH_GEN_DEV
-			" by AF_PACKET (live XDP frames refused here): every window holds the send calls, gen-only's cost; ");
+			" by AF_PACKET%s: " BENCH_DUT_DEV
+			" takes skbs, which native XDP converts, not a driver's path; every window holds the send calls, gen-only's cost; ",
+			b->env.live ? "" : " (live XDP frames refused here)");
 	fprintf(f, "%s mode, %d round%s of %u windows per row, seed %u; ",
 		cpu_mode_names[b->opt.cpu_mode], b->res.nrounds,
 		b->res.nrounds == 1 ? "" : "s", b->opt.windows, b->opt.seed);

@@ -44,6 +44,8 @@
 static const char *scen_names[16];
 static const char *const cpu_modes[] = { "split", "inline", NULL };
 static const char *const topologies[] = { "veth", "inject", NULL };
+/* In enum hc_gen_method's order. */
+static const char *const feeds[] = { "auto", "live", "packet", "stage", NULL };
 
 static int parse_seed(void *cfg, const char *arg, struct hc_err *err)
 {
@@ -213,6 +215,12 @@ static const struct hc_opt bench_options[] = {
 	{ "topology", 0, HC_OPT_ENUM, B(topology), NULL,
 	  "frames from a veth peer (default), or injected into the DUT's receive path from bench's thread",
 	  topologies },
+	{ "feed", 0, HC_OPT_ENUM, B(feed), NULL,
+	  "how frames reach the DUT: live XDP frames, AF_PACKET (skbs), or AF_PACKET through a stage that redirects them as XDP frames (default auto: live, else the stage)",
+	  feeds },
+	{ "stage-copies", 0, HC_OPT_U32, B(stage_copies), "N",
+	  "the stage: XDP frames to the DUT per frame sent (broadcast copies), a power of 2 (default 64, one NAPI poll's batch)",
+	  NULL, 1, 64 },
 	{ "cpu-mode", 0, HC_OPT_ENUM, B(cpu_mode), NULL,
 	  "DUT NAPI in a kthread on CPU 1, generator on CPU 0; or both inline (default)",
 	  cpu_modes },
@@ -423,6 +431,69 @@ static bool probe_tcx(void)
 	}
 	hc_prog_unload(&r);
 	return ok;
+}
+
+/* inject: on live frames its own topology; on the stage the veth one's. */
+static int inject_feed(struct bench *b)
+{
+	if (b->opt.topology <= 0)
+		return 0;
+	if (b->net.feed == HC_GEN_PACKET)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--topology inject and --feed packet: inject's frames enter hcd's receive path as live frames or from the stage, never as AF_PACKET's skbs");
+	if (b->net.feed == HC_GEN_LIVE)
+		b->net.topo = &bench_topo_inject;
+	return 0;
+}
+
+/*
+ * How frames reach the DUT: live frames where the kernel runs them, else
+ * the stage. inject without them is the stage's: its frames reach hcd's
+ * receive path as skbs built from XDP frames, the veth topology's.
+ */
+static int pick_feed(struct bench *b)
+{
+	enum hc_gen_method want = b->opt.feed;
+	struct hc_err err = {};
+	int ret = hc_gen_live_probe(&err);
+
+	b->env.live = !ret;
+	if (ret)
+		snprintf(b->env.live_why, sizeof(b->env.live_why), "%s: %s",
+			 err.msg, strerror(-ret));
+	if (want == HC_GEN_LIVE && ret)
+		return hc_fail(
+			HC_EXIT_UNSUPP,
+			"bench: --feed live: %s; --feed stage hands the DUT XDP frames without them",
+			b->env.live_why);
+	b->net.feed = want ?: ret ? HC_GEN_STAGE : HC_GEN_LIVE;
+	b->net.topo = &bench_topo_veth;
+	if (b->opt.stage_copies && b->net.feed != HC_GEN_STAGE)
+		return hc_fail(HC_EXIT_USAGE,
+			       "--stage-copies is the stage's, and the feed is %s",
+			       hc_gen_method_name(b->net.feed));
+	if (b->net.feed != HC_GEN_STAGE)
+		return inject_feed(b);
+	if (!b->opt.stage_copies)
+		b->opt.stage_copies = BENCH_STAGE_COPIES;
+	if (b->opt.stage_copies & (b->opt.stage_copies - 1))
+		return hc_fail(HC_EXIT_USAGE,
+			       "--stage-copies %u: a power of 2, up to 64",
+			       b->opt.stage_copies);
+	/* Whole frames sent: windows of whole copies. */
+	if (b->opt.packets)
+		b->opt.window_packets = (b->opt.window_packets +
+					 b->opt.stage_copies - 1) /
+					b->opt.stage_copies *
+					b->opt.stage_copies;
+	if (b->opt.window_packets % b->opt.stage_copies)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--window-packets %u: the stage sends %u copies of each frame; give a multiple of %u",
+			b->opt.window_packets, b->opt.stage_copies,
+			b->opt.stage_copies);
+	return inject_feed(b);
 }
 
 static void header(const struct bench *b)
@@ -745,8 +816,6 @@ static int dev_usage(struct bench *b)
 						  NULL;
 
 	if (!b->opt.dev) {
-		b->net.topo = b->opt.topology > 0 ? &bench_topo_inject :
-						    &bench_topo_veth;
 		if (b->opt.topology > 0 && b->opt.cpu_mode == BENCH_SPLIT)
 			return hc_fail(
 				HC_EXIT_USAGE,
@@ -775,8 +844,13 @@ static int dev_usage(struct bench *b)
 				HC_EXIT_USAGE,
 				"%s goes with --dev DEV; bench builds its own veth pair without it",
 				dev_only);
-		return 0;
+		return pick_feed(b);
 	}
+	if (b->opt.feed)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--feed and --dev: the generator of --gen-cmd or --external decides how frames reach %s",
+			b->opt.dev);
 	if (b->opt.topology >= 0)
 		return hc_fail(
 			HC_EXIT_USAGE,
