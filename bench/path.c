@@ -93,6 +93,44 @@ struct agg {
 	bool oom;
 };
 
+/* Counts name in the sample now added, once: recursion, inlined repeats. */
+static struct bench_fn *count_fn(struct agg *a, const char *name, bool leaf)
+{
+	struct bench_fn *f = bench_fn_get(a->t, name);
+
+	if (!f) {
+		a->oom = true;
+		return NULL;
+	}
+	f->self += leaf;
+	if (f->last != a->t->samples) {
+		f->chain++;
+		f->last = a->t->samples;
+	}
+	return f;
+}
+
+/*
+ * A BPF program's caller, as "CALLER>bpf_prog_NAME": which path ran it
+ * (veth_xdp_rcv_one, an XDP frame's; veth_xdp_rcv_skb, a converted skb's).
+ * The dispatcher jumps to the program: its frame is not in the chain.
+ */
+static void count_caller(struct agg *a, const struct hc_sample *s, int i,
+			 const char *prog)
+{
+	char pair[160];
+	const char *name;
+
+	for (i++; i < s->n; i++) {
+		name = hc_ksyms_find(a->k, s->ips[i]) ?: "[unknown]";
+		if (strncmp(name, "bpf_dispatcher", 14)) {
+			snprintf(pair, sizeof(pair), "%s>%s", name, prog);
+			count_fn(a, pair, false);
+			return;
+		}
+	}
+}
+
 /*
  * A sample: its leaf function's self count, and each function of its
  * chain once. User space is one entry: bench's own work, no symbols.
@@ -114,21 +152,13 @@ static void add_sample(const struct hc_sample *s, void *ctx)
 		}
 		return;
 	}
-	for (i = 0; i < s->n; i++) {
+	for (i = 0; i < s->n && !a->oom; i++) {
 		const char *name =
 			hc_ksyms_find(a->k, s->ips[i]) ?: "[unknown]";
 
-		f = bench_fn_get(a->t, name);
-		if (!f) {
-			a->oom = true;
-			return;
-		}
-		f->self += !i;
-		/* once per sample: recursion and inlined repeats */
-		if (f->last != a->t->samples) {
-			f->chain++;
-			f->last = a->t->samples;
-		}
+		count_fn(a, name, !i);
+		if (!strncmp(name, "bpf_prog_", 9))
+			count_caller(a, s, i, name);
 	}
 }
 
@@ -363,6 +393,8 @@ void bench_path_judge(const char *path, const struct bench_fns *t,
 	while (bench_path_group(&path, &g, &len)) {
 		bool not = *g == '!';
 		__u64 n = group_chain(t, g, len);
+		/* A program's caller ("a>bpf_prog_x") is no other traffic's. */
+		double stray = memchr(g, '>', len) ? 0 : BENCH_PATH_STRAY;
 
 		/* the code the row counts in ran, if too briefly to sample */
 		if (!not && !n && t->runs > 0 &&
@@ -371,7 +403,7 @@ void bench_path_judge(const char *path, const struct bench_fns *t,
 		if (!not && !n)
 			append(p->missing, sizeof(p->missing), "%s%.*s",
 			       p->missing[0] ? " " : "", (int)len, g);
-		else if (not && n > BENCH_PATH_STRAY * t->samples)
+		else if (not && n > stray * t->samples)
 			append(p->unexpected, sizeof(p->unexpected),
 			       "%s%.*s (%llu)", p->unexpected[0] ? " " : "",
 			       (int)(len - 1), g + 1, (unsigned long long)n);
@@ -402,8 +434,12 @@ static void path_reason(struct bench_row *r, const struct bench_path *p)
 				first = false;
 			}
 		}
-		bench_row_invalid(r, "path: never ran %s in %s samples", what,
-				  n);
+		bench_row_invalid(r, "path: never ran %s in %s samples%s%s%s",
+				  what, n,
+				  p->unexpected[0] ? "; ran " : "",
+				  p->unexpected,
+				  p->unexpected[0] ? ", which it must not" :
+						     "");
 	} else if (p->unexpected[0]) {
 		bench_row_invalid(
 			r, "path: ran %s in %s samples, which it must not",
