@@ -126,6 +126,8 @@ struct bench_topo {
 	bool inject;
 	/* gen-only's window: the generator's work alone, on or off again. */
 	int (*gen_alone)(struct bench *b, bool on, struct hc_err *err);
+	/* Optional: what its feed adds to a row's path, once it is built. */
+	void (*row_path)(const struct bench *b, struct bench_row *r);
 };
 
 /*

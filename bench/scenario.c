@@ -402,6 +402,8 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 		if (b->net.topo && b->net.topo->inject && r->hook &&
 		    r->hook->no_driver)
 			path_remove(r, "!do_xdp_generic");
+		if (b->net.topo && b->net.topo->row_path)
+			b->net.topo->row_path(b, r);
 		r->base = bench_row_find(&b->rows, r->base_name);
 		if (r->base < 0) {
 			hc_err_set(err, "%s: row %s has no baseline '%s'",

@@ -34,6 +34,7 @@
 #include <linux/if_link.h>
 #include "bench.h"
 #include "clock.h"
+#include "path.h"
 #include "profile.h"
 #include "row.h"
 #include "scope.h"
@@ -449,6 +450,22 @@ static int stage_up(struct bench *b, struct hc_err *err)
 }
 
 /*
+ * Tests: the stage's frames sent to hcg instead, as AF_PACKET's skbs
+ * that hcd's NAPI takes (TSO off), while the report says the stage: the
+ * path check must flag the driver's rows (HOOKCMP_FAIL_AT=bench-skbs).
+ */
+static int feed_skbs(struct bench *b, struct hc_err *err)
+{
+	struct hc_err e = {};
+
+	if (b->net.feed != HC_GEN_STAGE || !hc_fault(&e, "bench-skbs"))
+		return 0;
+	b->net.if_feed = b->net.if_gen;
+	b->net.stage.copies = 1;
+	return packet_up(b, err);
+}
+
+/*
  * One generator program for every row; it stays attached to the spare
  * veth so that BPF_PROG_RUN does not put it into the XDP dispatcher and
  * take it out again (two synchronize_rcu()) inside each timed window.
@@ -478,6 +495,7 @@ static int gen_up(struct bench *b, struct hc_err *err)
 	b->net.if_discard = 0;
 	ret = hc_fault(err, "bench-gen") ?:
 		      (cfg.method == HC_GEN_STAGE ? stage_up(b, err) : 0) ?:
+		      feed_skbs(b, err) ?:
 		      hc_gen_open(&b->net.gen,
 				  cfg.method == HC_GEN_STAGE ? b->net.if_feed :
 				  cfg.inject		     ? b->net.if_dut :
@@ -881,6 +899,31 @@ static int inject_gen_alone(struct bench *b, bool on, struct hc_err *err)
 	return 0;
 }
 
+/*
+ * The feed, seen from the driver's hook: live frames and the stage's
+ * reach hcd's NAPI as XDP frames (veth_xdp_rcv_one), as a driver hands
+ * them over, AF_PACKET's as skbs that native XDP converts
+ * (veth_xdp_rcv_skb). A row that ran the other is INVALID. hcd runs no
+ * XDP program but the row's; the stage's (bpf_prog_hc_stage) runs on
+ * skbs, on hcr, in the same thread inline.
+ */
+#define ON_SKB "veth_xdp_rcv_skb>bpf_prog_hc_xdp*|veth_xdp_rcv_skb>bpf_prog_hc_xsk"
+
+static void veth_row_path(const struct bench *b, struct bench_row *r)
+{
+	/* gen-only on the stage: its frames made, copied, and dropped at
+	 * hcg's transmit (hcd down), none in hcd's NAPI. */
+	if (r->kind->generator && b->net.feed == HC_GEN_STAGE)
+		bench_row_path(r, "veth_xdp_rcv_skb "
+				  "dev_map_enqueue_multi|dev_map_enqueue "
+				  "!veth_xdp_rcv_one");
+	if (!r->hook || !r->hook->driver)
+		return;
+	bench_row_path(r, b->net.feed == HC_GEN_PACKET ?
+				  "veth_xdp_rcv_skb !veth_xdp_rcv_one" :
+				  "veth_xdp_rcv_one !" ON_SKB);
+}
+
 static const char *const cpu_mode_names[] = { "split", "inline" };
 
 static void veth_describe(const struct bench *b, FILE *f)
@@ -929,6 +972,7 @@ const struct bench_topo bench_topo_veth = {
 	.exact = true,
 	.own_gen = true,
 	.gen_alone = veth_gen_alone,
+	.row_path = veth_row_path,
 };
 
 /* The veth topology's, with one namespace and the frames injected. */

@@ -124,6 +124,8 @@ struct hc_hook_row {
 	unsigned int flags; /* HC_ROW_* */
 	/* Where no driver runs it (bench's inject): what to say instead. */
 	const char *no_driver;
+	/* Its program runs in the driver (native XDP), on what it hands over. */
+	bool driver;
 	/*
 	 * The kernel functions its path runs, for bench's path check
 	 * (bench/path.c): groups of alternatives "a|b", a trailing '*' a

@@ -637,6 +637,7 @@ static const struct hc_opt xdp_opts[] = {
 static const struct hc_hook_row xdp_rows[] = {
 	{ "xdp-native", "--xdp-mode native", HC_ROW_EVERY | HC_ROW_BARE,
 	  .no_driver = "--xdp-mode generic",
+	  .driver = true,
 	  .path = "bpf_prog_hc_xdp* !do_xdp_generic",
 	  .drop_path = "__netif_receive_skb_core" },
 	{ "xdp-generic", "--xdp-mode generic", HC_ROW_EVERY | HC_ROW_BARE,

@@ -565,7 +565,7 @@ const struct hc_hook hc_hook_xsk = {
 	.report = xsk_report,
 	.thread = XSK_THREAD,
 	.rows = (const struct hc_hook_row[]){
-		{ "xsk-l4", "",
+		{ "xsk-l4", "", .driver = true,
 		  .path = "xdp_do_redirect __xsk_map_redirect|__xsk_rcv|xsk_rcv|xsk_generic_rcv",
 		  .drop_path = "__netif_receive_skb_core" },
 		{} },
