@@ -1028,6 +1028,9 @@ static void env_json(struct hc_pr *p, const struct bench *b)
 	/* how frames reached the DUT: --dev's are the generator's own */
 	hc_pr_fstr(p, HC_PR_JSON, "feed", NULL,
 		   b->opt.dev ? NULL : hc_gen_method_name(b->net.feed));
+	if (b->net.feed == HC_GEN_STAGE && !b->opt.dev)
+		hc_pr_fu64(p, HC_PR_JSON, "stage_copies", NULL,
+			   b->opt.stage_copies);
 	hc_pr_bool(p, HC_PR_JSON, "tcx", NULL, 0, e->tcx);
 	hc_pr_fstr(p, HC_PR_JSON, "clock", NULL,
 		   e->cpu_clock ? "task-clock" : "wall");

@@ -227,11 +227,15 @@ void bench_scope_window(struct bench *b, struct bench_row *r,
 			const struct bench_snap *s0, struct bench_snap *s1)
 {
 	char why[160], name[32];
-	cpu_set_t set;
+	cpu_set_t set, rx;
 
 	bench_scope_cpus(b, r, &set);
+	/* The stage's NAPI (hcr) is the generator's NET_RX, on its CPU. */
+	rx = set;
+	if (!b->opt.dev && b->net.feed == HC_GEN_STAGE)
+		CPU_SET(BENCH_CPU_GEN, &rx);
 	if (!bench_snap_read(s1) &&
-	    bench_window_check(s0, s1, w->secs, &set, why, sizeof(why)) > 0) {
+	    bench_window_check(s0, s1, w->secs, &rx, why, sizeof(why)) > 0) {
 		w->excluded = true;
 		rd->nexcluded++;
 		if (!rd->excluded[0])

@@ -14,12 +14,13 @@ fi
 
 SHORT="--rounds 2 --packets 20000"
 # The tests about something else than the topology take inject's short
-# path; where the kernel refuses its live frames, the veth topology's.
-# A run a signal lands in: 50 rounds of about a second each, AF_PACKET
-# sending about a tenth of what live frames do.
-INJECT="--topology inject" LIVE=true LONG="--rounds 50 --packets 2000000"
+# path; where the kernel refuses its live frames, the veth topology's,
+# fed by the stage. A run a signal lands in: 50 rounds of about a second
+# each. SHORT's windows: 1000 packets, 1024 on the stage (whole copies
+# of 64).
+INJECT="--topology inject" LIVE=true LONG="--rounds 50 --packets 2000000" WP=1000
 if [ -n "${HC_NO_LIVE:-}" ]; then
-	INJECT='' LIVE=false LONG="--rounds 50 --packets 200000"
+	INJECT='' LIVE=false WP=1024
 	echo "# live XDP frames refused: the tests run on inject run on veth"
 fi
 # Where a test is about something else than the rows' paths (exit codes,
@@ -40,7 +41,7 @@ if kernel_has 6.6; then TCX=true TC=tcx; else TCX=false TC=tc-clsact; fi
 # not, so it is journalled.
 root_state() {
 	ip netns list
-	ip -o link show | grep -cE ': hc[gdzwxyos][@:]'
+	ip -o link show | grep -cE ': hc[gdzwxyosfr][@:]'
 	hc_prog_ids
 	hc_cgroups
 	ipset list -n 2>/dev/null
@@ -653,7 +654,7 @@ test_contract() {
 		(.cpus | type) == "number" and (.bpf_jit | type) == "boolean" and
 		(.live_frames | type) == "boolean" and (.tcx | type) == "boolean" and
 		(.emulated | type) == "boolean" and (.hypervisor | type) == "string" and
-		(.kernel | type) == "string" and .windows == 20 and .window_packets == 1000 and
+		(.kernel | type) == "string" and .windows == 20 and .window_packets == '"$WP"' and
 		.clock == "task-clock"' "$T/c.json"
 	check "$name: every row's keys and types" jq_true '
 		def num: type == "number";
@@ -698,11 +699,11 @@ test_contract() {
 	check "$name: every round has its --windows from its 2 visits, which add up to what it sent" jq_true '
 		def abs: if . < 0 then -. else . end;
 		.env.emulated as $emu |
-		all(.rows[]; .window_packets == 1000 and
+		all(.rows[]; .window_packets == '"$WP"' and
 			((.ns_loaded | type) == "number" or .status == "invalid") and
 			all(.rounds[]; .visits == 2 and (.windows | length) == 20 and
 				([.windows[].packets] | add) == .generated and
-				all(.windows[]; .packets == 1000 and .secs > 0 and (.cpu_ns > 0 or ($emu and .cpu_ns == 0))) and
+				all(.windows[]; .packets == '"$WP"' and .secs > 0 and (.cpu_ns > 0 or ($emu and .cpu_ns == 0))) and
 				([.windows[] | select(.excluded) ] | length) == .excluded_windows and
 				if .excluded_windows == 20 then .pkt_ns == null else
 				(.pkt_ns - ([.windows[] | select(.excluded | not) | .cpu_ns / .packets] | min) | abs) <= 1e-4 * .pkt_ns and
@@ -907,6 +908,121 @@ EOF
 	signal_runs "$name" --topology inject
 }
 
+# The stage: AF_PACKET on hcf, native XDP on its peer hcr redirecting to
+# hcg, so that hcd takes XDP frames, as from a driver, where live frames
+# are refused (the default there; --feed stage on any machine). Its
+# driver rows prove the frame path in their samples, and a feed of skbs
+# while the report says the stage (a fault of the tests') makes them
+# INVALID, naming both; every frame is accounted for, gen-only's too;
+# inject without live frames runs on it; each step of its setup, killed,
+# leaves nothing.
+test_stage() {
+	local name="bench --feed stage" want=stage invalid feeds sig pid rc i
+	local drv='xdp-native xdp-native-bare xsk-l4 xsk-none'
+	$LIVE && want=live
+	# shellcheck disable=SC2086
+	"$HC" bench --hooks xdp-native,tc-clsact,xsk-l4 $SHORT -o "$T/st0.json" >"$T/out" 2>"$T/err"
+	check_eq "bench's default feed: exit status" "$?" 0 "$T/err"
+	check "bench's default feed: $want, in the JSON" jq_true \
+		".env.feed == \"$want\" and .env.live_frames == $LIVE and
+		 (.env.live_refused != null) == ($LIVE | not)" "$T/st0.json"
+	check_eq "bench's default feed: the stage named in the report where live frames are refused" \
+		"$(grep -c "^frames sent by AF_PACKET on hcf and redirected as XDP frames to hcg by the stage's native XDP on hcr (live XDP frames refused here): hcd's NAPI takes XDP frames, as from a driver; " "$T/out")" \
+		"$($LIVE && echo 0 || echo 1)" "$T/out"
+
+	# shellcheck disable=SC2086
+	"$HC" bench --feed stage --hooks xdp-native,tc-clsact,xsk-l4 $SHORT $NOPATH \
+		-o "$T/st.json" >"$T/out" 2>"$T/err"
+	check_eq "$name: exit status" "$?" 0 "$T/err"
+	invalid=$(jq -c --arg m "$MISSING" --arg load "$LOAD_REASON" --argjson ok '[]' \
+		"$UNEXPECTED" "$T/st.json")
+	load_skips "$name" "$T/st.json"
+	check_eq "$name: every row valid" "$invalid" "[]"
+	check "$name: every round accounted for, 64 frames to hcd a frame sent" jq_true \
+		"$ACCOUNTED and .env.feed == \"stage\" and .env.stage_copies == 64 and
+		 all(.rows[].rounds[]; .generated % 64 == 0)" "$T/st.json"
+	check "$name: the driver's rows declare the frame path, the skb conversion ruled out" jq_true \
+		--arg drv "$drv" '[.rows[] | select(.name as $n | $drv | split(" ") | index($n)) |
+			.path.declared | test("veth_xdp_rcv_one !veth_xdp_rcv_skb>bpf_prog_hc_xdp")] |
+		 length == 4 and all' "$T/st.json"
+	check "$name: gen-only made every copy and dropped it before hcd's NAPI" jq_true \
+		'.rows[] | select(.name == "gen-only") | .valid and
+		 (.path.declared | test("dev_map_enqueue_multi.* !veth_xdp_rcv_one")) and
+		 all(.rounds[]; .seen == 0 and .dropped_before == .generated)' "$T/st.json"
+	if [ -z "$NOPATH" ] && jq_true '.rows[] | select(.name == "xdp-native") | .path.checked' "$T/st.json"; then
+		# shellcheck disable=SC2086
+		HOOKCMP_FAIL_AT=bench-skbs "$HC" bench --feed stage --hooks xdp-native,tc-clsact,xsk-l4 \
+			--no-bare $SHORT -o "$T/sk.json" >/dev/null 2>"$T/err"
+		check_eq "$name, fed skbs: exit status" "$?" 0 "$T/err"
+		check "$name, fed skbs: the driver's rows INVALID, naming the path they missed and the one they ran" jq_true \
+			'[.rows[] | select(.name == "xdp-native" or .name == "xsk-l4") | .valid == false and
+			  (.reason | test("^path: never ran veth_xdp_rcv_one in [0-9,]+ samples; ran veth_xdp_rcv_skb>bpf_prog_hc_x"))] |
+			 length == 2 and all' "$T/sk.json" || jq -c '.rows[] | {name, reason}' "$T/sk.json"
+		check "$name, fed skbs: tc's row is no driver's, and valid" jq_true \
+			'.rows[] | select(.name == "tc-clsact") | .valid' "$T/sk.json"
+	else
+		echo "SKIP $name, fed skbs: the path check does not run here"
+	fi
+
+	# shellcheck disable=SC2086
+	"$HC" bench --feed packet --hooks xdp-native,tc-clsact --no-bare $SHORT $NOPATH \
+		-o "$T/pk.json" >"$T/out" 2>"$T/err"
+	check_eq "bench --feed packet: exit status" "$?" 0 "$T/err"
+	check "bench --feed packet: hcd takes skbs, said in the report" grep -q \
+		"^frames sent on hcg by AF_PACKET\( (live XDP frames refused here)\)\?: hcd takes skbs, which native XDP converts, not a driver's path; " "$T/out"
+	check "bench --feed packet: xdp-native declares the conversion, and ran it" jq_true \
+		'.env.feed == "packet" and (.rows[] | select(.name == "xdp-native") |
+		 (.path.declared | test("veth_xdp_rcv_skb !veth_xdp_rcv_one")) and .valid)' "$T/pk.json"
+
+	if $LIVE; then
+		echo "SKIP bench inject on the stage: live frames run inject here"
+	else
+		# shellcheck disable=SC2086
+		"$HC" bench --topology inject --scenario static-key $SHORT $NOPATH \
+			-o "$T/is.json" >"$T/out" 2>"$T/err"
+		check_eq "bench inject without live frames: on the stage, exit status" "$?" 0 "$T/err"
+		invalid=$(jq -c --arg m "$MISSING" --arg load "$LOAD_REASON" --argjson ok '[]' \
+			"$UNEXPECTED" "$T/is.json")
+		check_eq "bench inject on the stage: every row valid" "$invalid" "[]"
+		check "bench inject on the stage: said in the report" grep -qF \
+			"(inject on the stage: with no XDP program of a row's, skbs built from them enter its receive path)" "$T/out"
+		check "bench inject on the stage: the ladder's rows, each frame seen" jq_true \
+			'.env.feed == "stage" and
+			 all(.rows[] | select(.flags | index("generator") | not) | .rounds[]; .seen == .generated)' "$T/is.json"
+	fi
+	root_state_same "$name: nothing left behind"
+
+	feeds="2;--stage-copies 3: a power of 2, up to 64;--stage-copies 3
+2;--window-packets 1000: the stage sends 64 copies of each frame; give a multiple of 64;--feed stage --window-packets 1000
+2;--stage-copies is the stage's, and the feed is packet;--feed packet --stage-copies 4
+2;--topology inject and --feed packet;--topology inject --feed packet
+2;--feed and --dev;--dev lo --external --feed stage
+2;--feed 'nope': expected one of auto, live, packet, stage;--feed nope"
+	$LIVE || feeds="$feeds
+4;bench: --feed live: live XDP frames (BPF_F_TEST_XDP_LIVE_FRAMES, Linux 5.18+) not usable here;--feed live"
+	expect_table "$name usage" bench <<<"$feeds"
+
+	# Killed at each step of the stage's setup: its veth pair and the
+	# program are in bench's namespaces, and go with them.
+	for step in bench-stage gen-stage; do
+		for sig in INT TERM KILL; do
+			: >"$T/err"
+			HOOKCMP_PAUSE_AT=$step "$HC" bench --feed stage $QUICK >/dev/null 2>"$T/err" &
+			pid=$!
+			for i in $(seq "$WAIT_TICKS"); do
+				grep -q "paused at step '$step'" "$T/err" && break
+				sleep 0.1
+			done
+			check "$name killed at $step: it got there" grep -q "paused at step '$step'" "$T/err"
+			kill -"$sig" "$pid"
+			wait "$pid" 2>/dev/null
+			rc=$?
+			check_eq "$name SIG$sig at $step: exit status" "$rc" $((128 + $(kill -l "$sig")))
+			root_state_same "$name SIG$sig at $step: nothing left behind"
+		done
+	done
+}
+
 # --target-ci: more rounds until the widest interval is narrow enough, or
 # it says it gave up; either way the rounds stay within the bounds.
 test_target() {
@@ -1085,7 +1201,7 @@ EOF
 			echo "$out" | sed 's/^/  /' | tail -5
 		fi
 		case $step in
-		bench-netns* | bench-veth* | bench-addr | bench-up | bench-gen* | bench-cpu | bench-send)
+		bench-netns* | bench-veth* | bench-addr | bench-up | bench-gen* | bench-stage | gen-stage | bench-cpu | bench-send)
 			check "bench fault at $step $args: no -o file left" not test -e "$T/f.json" ;;
 		esac
 		rm -f "$T/f.json"
@@ -1099,6 +1215,8 @@ bench-addr;1;fault injected at step 'bench-addr';
 bench-up;1;fault injected at step 'bench-up';
 bench-gen;1;bench: generator on hcg: fault injected at step 'bench-gen';
 bench-gen:95;4;bench: generator on hcg: fault injected at step 'bench-gen': Operation not supported;
+bench-stage;1;bench: generator on hcg: the stage: hcf and hcr, redirecting to hcg in native XDP: fault injected at step 'bench-stage';--feed stage
+gen-stage;1;bench: generator on hcg: fault injected at step 'gen-stage';--feed stage
 bench-cpu;1;bench: cannot set up inline mode: fault injected;
 bench-cpu;1;bench: cannot set up split mode: fault injected;--cpu-mode split
 bench-perf;1;bench: measuring: fault injected at step 'bench-perf';--scenario aa --perf-ctl $T/ctl
