@@ -170,6 +170,14 @@ static void mismatch(const struct jp *a, const char *an, const struct jp *b,
 			return;
 		}
 	}
+	/* Live frames, the stage's, AF_PACKET's: other paths to the DUT. */
+	if (strcmp(jp_str(jp_get(a, "env"), "feed", "none"),
+		   jp_str(jp_get(b, "env"), "feed", "none"))) {
+		snprintf(why, size, "%s's feed is %s, %s's is %s", an,
+			 jp_str(jp_get(a, "env"), "feed", "none"), bn,
+			 jp_str(jp_get(b, "env"), "feed", "none"));
+		return;
+	}
 	for (i = 0; rows && rows->type == JP_ARR && i < (unsigned int)rows->n;
 	     i++) {
 		const char *name = jp_str(&rows->kid[i], "name", "");

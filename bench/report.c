@@ -961,7 +961,9 @@ static void dut_json(struct hc_pr *p, const struct bench *b)
 static void run_kind(struct hc_pr *p, const struct bench *b)
 {
 	hc_pr_fstr(p, HC_PR_JSON, "scenario", NULL, b->rows.scen->name);
-	hc_pr_fstr(p, HC_PR_JSON, "topology", NULL, b->net.topo->name);
+	/* inject on the stage: asked for, and run on the veth topology's */
+	hc_pr_fstr(p, HC_PR_JSON, "topology", NULL,
+		   b->opt.topology > 0 ? "inject" : b->net.topo->name);
 	hc_pr_fstr(p, HC_PR_JSON, "cpu_mode", NULL,
 		   b->opt.dev ? NULL : cpu_mode_names[b->opt.cpu_mode]);
 }

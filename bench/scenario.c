@@ -402,8 +402,6 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 		if (b->net.topo && b->net.topo->inject && r->hook &&
 		    r->hook->no_driver)
 			path_remove(r, "!do_xdp_generic");
-		if (b->net.topo && b->net.topo->row_path)
-			b->net.topo->row_path(b, r);
 		r->base = bench_row_find(&b->rows, r->base_name);
 		if (r->base < 0) {
 			hc_err_set(err, "%s: row %s has no baseline '%s'",
@@ -411,5 +409,8 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 			return -EINVAL;
 		}
 	}
+	/* The feed's part of every row's path, gen-only's too. */
+	for (i = 0; b->net.topo && b->net.topo->row_path && i < b->rows.n; i++)
+		b->net.topo->row_path(b, &b->rows.row[i]);
 	return 0;
 }

@@ -53,6 +53,10 @@ case $in in
 	command -v jq >/dev/null || { echo "plot.sh: needs jq for JSON" >&2; exit 3; }
 	scenario=$(jq -r .scenario "$in")
 	mode=$(jq -r .cpu_mode "$in")
+	# How frames reached the DUT, in the title: what the rows' costs mean.
+	feed=$(jq -r '{ live: "live XDP frames", stage: "XDP frames from the stage",
+		packet: "AF_PACKET skbs, converted by native XDP" }[.env.feed // ""] //
+		"the generator of --dev"' "$in")
 	baseline=$(jq -r .baseline "$in")
 	jq -r '.rows[] | (.status != "invalid") as $ok |
 		[.name, .mpps.median, .mpps.min, .mpps.max, .ns.median, .ns.ci[0], .ns.ci[1],
@@ -65,7 +69,7 @@ case $in in
 	;;
 *.csv)
 	scenario=csv
-	mode=unknown
+	mode=unknown feed="a feed the CSV does not name"
 	baseline="the baseline"
 	# Columns by their names in the header, with a quoted field's commas
 	# kept inside it.
@@ -104,7 +108,7 @@ grep -q ' 1$' "$data" || { echo "plot.sh: no valid rows in $in" >&2; exit 1; }
 why=$(cut -c 1-90 "$data.why" | sed 's/^/INVALID /')
 # Intervals, unless too few rounds left every one n/a.
 ci=$(awk '$6 != "NaN" { ci = 1 } END { print ci + 0 }' "$data")
-title="hookcmp bench: $scenario ($mode CPU mode)"
+title="hookcmp bench: $scenario ($mode CPU mode, $feed)"
 
 # A chart whose column no row has a value in (a row the host held slow in
 # every round has no cost) says so instead; N places on its axis.
