@@ -51,7 +51,7 @@ static void gen_lost(char *why, size_t size, const char *dev, __u64 offered,
 
 	if (live && left * 1000 < offered)
 		snprintf(why + n, size - n,
-			 ": its peer takes live frames only when it runs NAPI (a veth: an XDP program there, or GRO on)");
+			 ": its peer takes XDP frames (live, or the stage's) only when it runs NAPI (a veth: an XDP program there, or GRO on)");
 	else if (dropped * 2 >= offered - left)
 		snprintf(why + n, size - n,
 			 ": a full ring, tx_dropped rose by %llu: the receiver did not keep up (--rate, or a faster receiver)",
@@ -100,8 +100,8 @@ static const struct hc_opt gen_opts[] = {
 	{ "threads", 't', HC_OPT_U32, G(threads), "N",
 	  "sending threads, one per CPU (default 1)", NULL, 1, 256 },
 	{ "method", 0, HC_OPT_ENUM, G(method), NULL,
-	  "live XDP frames, AF_PACKET, or live with fallback (default auto)",
-	  HC_CHOICES("auto", "live", "packet") },
+	  "live XDP frames, AF_PACKET, live with AF_PACKET as fallback (default auto), or the stage: AF_PACKET on a veth pair of gen's own whose peer redirects every frame to DEV in native XDP, so that DEV takes XDP frames",
+	  HC_CHOICES("auto", "live", "packet", "stage") },
 	{ "raw", 0, HC_OPT_FLAG, G(raw), NULL,
 	  "diagnostic: live frames with no per-frame work (the loop's ceiling)" },
 	{ "refresh", 0, HC_OPT_FLAG, G(refresh), NULL,
@@ -304,14 +304,14 @@ int cmd_gen(int argc, char **argv)
 	if (c.count && c.duration)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--count and --duration exclude each other");
-	if (c.raw && (c.method == HC_GEN_PACKET || c.flows > 1 || c.refresh))
+	if (c.raw && (c.method >= HC_GEN_PACKET || c.flows > 1 || c.refresh))
 		return hc_fail(
 			HC_EXIT_USAGE,
-			"--raw is one fixed live frame: no --method packet, no --flows, no --refresh");
-	if (c.inject && (c.method == HC_GEN_PACKET || c.allow_drops))
+			"--raw is one fixed live frame: no --method packet or stage, no --flows, no --refresh");
+	if (c.inject && (c.method >= HC_GEN_PACKET || c.allow_drops))
 		return hc_fail(
 			HC_EXIT_USAGE,
-			"--inject is live frames into DEV's receive path: no --method packet, and none can fail to leave (--allow-drops)");
+			"--inject is live frames into DEV's receive path: no --method packet or stage, and none can fail to leave (--allow-drops)");
 	if (c.queue != UINT32_MAX && !c.inject)
 		return hc_fail(HC_EXIT_USAGE, "--queue goes with --inject");
 	dev = pos[0];
@@ -521,7 +521,7 @@ int cmd_gen(int argc, char **argv)
 	why[0] = '\0';
 	if (!ret && lost(sent, tx))
 		gen_lost(why, sizeof(why), dev, sent, tx, tx_drop,
-			 g.method == HC_GEN_LIVE);
+			 g.method == HC_GEN_LIVE || g.method == HC_GEN_STAGE);
 	if (c.json) {
 		struct hc_pr p = HC_PR_INIT(HC_PR_JSON, stdout);
 
@@ -529,9 +529,7 @@ int cmd_gen(int argc, char **argv)
 		hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "gen");
 		hc_pr_fstr(&p, HC_PR_JSON, "dev", NULL, dev);
 		hc_pr_fstr(&p, HC_PR_JSON, "method", NULL,
-			   c.inject		   ? "inject" :
-			   g.method == HC_GEN_LIVE ? "live" :
-						     "packet");
+			   c.inject ? "inject" : hc_gen_method_name(g.method));
 		hc_pr_fu64(&p, HC_PR_JSON, "raw", NULL, c.raw);
 		hc_pr_fu64(&p, HC_PR_JSON, "packets", NULL, tx);
 		hc_pr_fu64(&p, HC_PR_JSON, "offered", NULL, sent);
@@ -570,7 +568,7 @@ int cmd_gen(int argc, char **argv)
 		printf("gen: %llu packets left %s in %.3f s: %.0f pps, of %llu offered (%s%s, %u flow%s, %u B, %u thread%s)\n",
 		       (unsigned long long)tx, dev, dt, dt > 0 ? tx / dt : 0,
 		       (unsigned long long)sent,
-		       g.method == HC_GEN_LIVE ? "live" : "packet",
+		       hc_gen_method_name(g.method),
 		       c.raw ? " raw" : "", c.flows, c.flows > 1 ? "s" : "",
 		       c.size, c.threads, c.threads > 1 ? "s" : "");
 	}

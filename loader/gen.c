@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include <bpf/libbpf.h>
 #include "gen.h"
 #include "gen.skel.h"
+#include "ethtool.h"
 #include "nl.h"
 
 #ifndef PACKET_QDISC_BYPASS
@@ -232,7 +235,54 @@ static int stage_open(struct hc_gen *g, const struct hc_gen_stage *st,
 		return ret;
 	g->stage = *st;
 	g->method = HC_GEN_STAGE;
-	return packet_open(g, err);
+	return g->sock_fd >= 0 ? 0 : packet_open(g, err);
+}
+
+#define OWN_FEED "hcf" /* its own stage: AF_PACKET sends on it */
+#define OWN_STAGE "hcr"
+
+/*
+ * A stage of the generator's own, redirecting to ifindex of the current
+ * namespace: its veth pair in a namespace that only the generator holds,
+ * so that it goes with it however it ends, kill -9 too. The AF_PACKET
+ * socket and the netlink one are made there (a socket stays in its
+ * namespace); the devmap resolves ifindex here, where it is updated.
+ */
+static int stage_own(struct hc_gen *g, int ifindex, struct hc_err *err)
+{
+	struct hc_gen_stage st = { .to = ifindex, .copies = 1 };
+	int here = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	int ret = here < 0 || unshare(CLONE_NEWNET) ? -errno : 0;
+
+	if (!ret) {
+		g->stage_ns = open("/proc/thread-self/ns/net",
+				   O_RDONLY | O_CLOEXEC);
+		ret = g->stage_ns < 0 ? -errno : 0;
+	}
+	if (!ret && !(st.nl = hc_nl_open(err)))
+		ret = -errno;
+	ret = ret ?: hc_fault(err, "gen-stage-veth") ?:
+		      hc_nl_veth_add(st.nl, OWN_FEED, OWN_STAGE, -1, err);
+	if (!ret) {
+		g->ifindex = if_nametoindex(OWN_FEED);
+		st.in = if_nametoindex(OWN_STAGE);
+		ret = g->ifindex && st.in ? 0 : -ENODEV;
+	}
+	ret = ret ?: hc_nl_link_up(st.nl, g->ifindex, true, err) ?:
+		      hc_nl_link_up(st.nl, st.in, true, err) ?:
+		      hc_ethtool_set_tso(OWN_FEED, false) ?:
+		      packet_open(g, err);
+	if (ret && !err->msg[0])
+		hc_err_set(err, "the stage's veth pair (" OWN_FEED
+				", " OWN_STAGE ") in a namespace of its own");
+	/* Back where the caller was, in any case. */
+	if (here >= 0 && setns(here, CLONE_NEWNET) && !ret)
+		ret = -errno;
+	if (here >= 0)
+		close(here);
+	/* hc_gen_close() closes it, whatever happens next */
+	g->stage.nl = st.nl;
+	return ret ?: stage_open(g, &st, err);
 }
 
 const char *hc_gen_method_name(enum hc_gen_method m)
@@ -263,7 +313,7 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 
 	memset(g, 0, sizeof(*g));
 	g->ifindex = ifindex;
-	g->prog_fd = g->drop_fd = g->sock_fd = -1;
+	g->prog_fd = g->drop_fd = g->sock_fd = g->stage_ns = -1;
 	g->flows = cfg->flows ? cfg->flows : 1;
 	g->queue = cfg->queue;
 	g->base = cfg->spec.proto == 1 ? 0x4843 : cfg->spec.sport;
@@ -301,9 +351,13 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 			 strerror(-ret));
 		*err = (struct hc_err){};
 	}
+	if (cfg->method == HC_GEN_STAGE && !cfg->stage) {
+		g->method = HC_GEN_STAGE;
+		return stage_own(g, ifindex, err);
+	}
 	if (cfg->method == HC_GEN_STAGE ||
 	    (cfg->method == HC_GEN_AUTO && cfg->stage)) {
-		if (!cfg->stage || (cfg->srcs && cfg->stage->copies > 1))
+		if (cfg->srcs && cfg->stage->copies > 1)
 			return -EINVAL;
 		return stage_open(g, cfg->stage, err);
 	}
@@ -459,14 +513,20 @@ void hc_gen_close(struct hc_gen *g)
 	struct gen_bpf *st = g->stage_skel;
 
 	/* Only our own program: another one since stays. */
-	if (g->stage.nl)
+	if (g->stage.nl && st && g->method == HC_GEN_STAGE && g->stage.in)
 		hc_nl_xdp_set(g->stage.nl, g->stage.in, -1,
 			      bpf_program__fd(st->progs.hc_stage),
 			      XDP_FLAGS_DRV_MODE | XDP_FLAGS_REPLACE, NULL);
 	if (st)
 		gen_bpf__destroy(st);
+	/* Its own stage: the namespace goes, the veth pair with it. */
+	if (g->stage_ns >= 0) {
+		hc_nl_close(g->stage.nl);
+		close(g->stage_ns);
+	}
 	g->stage_skel = NULL;
 	g->stage.nl = NULL;
+	g->stage_ns = -1;
 	if (g->skel)
 		gen_bpf__destroy(g->skel);
 	if (g->sock_fd >= 0)

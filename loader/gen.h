@@ -35,7 +35,10 @@ struct hc_gen_cfg {
 	__u32 queue; /* inject: the RX queue they arrive on */
 	const struct hc_srcs *srcs; /* --hit-rate: the sources, else NULL */
 	bool percpu; /* srcs: several threads, each pinned to its CPU */
-	/* HC_GEN_STAGE, or AUTO's second choice where it is given */
+	/*
+	 * HC_GEN_STAGE, or AUTO's second choice where it is given; NULL with
+	 * STAGE: the generator's own, in a namespace only it holds
+	 */
 	const struct hc_gen_stage *stage;
 };
 
@@ -57,6 +60,7 @@ struct hc_gen {
 	bool l4_pseudo; /* srcs: the L4 checksum covers it */
 	void *stage_skel; /* STAGE: its program, attached to stage.in */
 	struct hc_gen_stage stage;
+	int stage_ns; /* its own stage's namespace, or -1 */
 	char live_why[700]; /* AUTO: why live frames were refused, or "" */
 };
 

@@ -444,7 +444,7 @@ test_gen() {
 	check_eq "$name: no NAPI at the peer: one JSON document, saying why" \
 		"$(jq -sc '[length, (.[0].error | test("^only [0-9]+ of [0-9]+ frames offered left hcg"))]' <<<"$out")" '[1,true]'
 	check "$name: no NAPI at the peer: says so" grep -q \
-		"^Error: gen on hcg: only [0-9]* of [0-9]* frames offered left hcg (TX counter): its peer takes live frames only when it runs NAPI" "$T/gen.err"
+		"^Error: gen on hcg: only [0-9]* of [0-9]* frames offered left hcg (TX counter): its peer takes XDP frames (live, or the stage.s) only when it runs NAPI" "$T/gen.err"
 	"$HC" gen -n "$G" hcg -d 0.3 --allow-drops >/dev/null 2>"$T/gen.err"
 	check_eq "$name: --allow-drops: exit 0" "$?" 0
 	check "$name: --allow-drops: a warning" grep -q "^Warning: only [0-9]* of [0-9]* frames offered left hcg" "$T/gen.err"
@@ -713,6 +713,48 @@ test_bench_gen() {
 		"$(grep -c "^frames sent by AF_PACKET on hcf and redirected as XDP frames to hcg by the stage's native XDP on hcr (live XDP frames refused here)" "$T/out")" \
 		"$([ $live = true ] && echo 0 || echo 1)" "$T/out"
 	check_state_same "$name"
+}
+
+# gen --method stage: AF_PACKET on a veth pair of gen's own, in a
+# namespace only gen holds, whose peer redirects every frame to DEV in
+# native XDP: DEV's peer takes XDP frames, on any machine, counted
+# exactly there; the pair goes with gen however it ends, kill -9 too.
+test_gen_stage() {
+	local name="gen --method stage" out links sig
+	topo_up || { fail "$name: topology"; return; }
+	links=$(ip -n "$G" -o link show | wc -l)
+	snapshot >"$T/before"
+	if hc_start -n "$D" --hook xdp -j -i 0 "$DEV"; then
+		out=$("$HC" gen -n "$G" hcg --method stage -c 6400 --flows 8 -j 2>"$T/gen.err")
+		check_eq "$name: exit status" "$?" 0 "$T/gen.err"
+		check_eq "$name: every frame offered left hcg, by the stage" \
+			"$(jq -c '[.method, .offered, .packets]' <<<"$out")" '["stage",6400,6400]'
+		sleep 0.2
+		hc_stop INT
+		check_eq "$name: exact counts at the XDP receiver" "$(class_counts)" "udp4:6400:6400:0"
+	else
+		fail "$name: receiver did not attach"
+	fi
+	check_eq "$name: no device of gen's left in its namespace" \
+		"$(ip -n "$G" -o link show | wc -l)" "$links"
+	for sig in INT KILL; do
+		"$HC" gen -n "$G" hcg --method stage -d 20 --allow-drops >/dev/null 2>&1 &
+		local pid=$! i
+		for i in $(seq "$WAIT_TICKS"); do
+			[ "$(ip -n "$G" -j -s link show hcg | jq '.[0].stats64.tx.packets + .[0].stats64.tx.dropped')" -gt 1000 ] && break
+			sleep 0.1
+		done
+		kill -"$sig" "$pid"
+		wait "$pid" 2>/dev/null
+		check_eq "$name SIG$sig: no device of gen's left" \
+			"$(ip -n "$G" -o link show | wc -l)" "$links"
+	done
+	check_state_same "$name"
+	expect_table "$name usage" "-n $G gen" <<EOF2
+2;--inject is live frames into DEV's receive path: no --method packet or stage;--method stage --inject hcg
+2;--raw is one fixed live frame: no --method packet or stage;--method stage --raw hcg
+EOF2
+	topo_down
 }
 
 # A short bench on this kernel and CPU: where there are no tcx links the
