@@ -789,6 +789,13 @@ static int plan_rows(struct bench *b, const struct jp *doc)
 			return hc_fail(HC_EXIT_USAGE,
 				       "--plan %s: row %s is not in it",
 				       b->opt.plan_path, b->rows.row[i].name);
+		/* The stage sends whole copies (pick_feed). */
+		if (b->opt.stage_copies && (__u32)n % b->opt.stage_copies)
+			return hc_fail(
+				HC_EXIT_USAGE,
+				"--plan %s: row %s's windows are %.0f packets, and the stage sends %u copies of each frame: a plan of another feed (bench compare refuses those too)",
+				b->opt.plan_path, b->rows.row[i].name, n,
+				b->opt.stage_copies);
 		b->rows.row[i].window_packets = n;
 	}
 	if (wp->n != b->rows.n)

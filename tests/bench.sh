@@ -975,6 +975,11 @@ test_stage() {
 		'.env.feed == "packet" and (.rows[] | select(.name == "xdp-native") |
 		 (.path.declared | test("veth_xdp_rcv_skb !veth_xdp_rcv_one")) and .valid)' "$T/pk.json"
 
+	# A plan of windows that are no whole copies: another feed's.
+	"$HC" bench --feed stage --plan "$T/pk.json" --rounds 1 >/dev/null 2>"$T/err"
+	check_eq "bench --feed stage --plan of the packet feed's: exit status" "$?" 2 "$T/err"
+	check "bench --feed stage --plan of the packet feed's: says why" grep -q \
+		"windows are 1000 packets, and the stage sends 64 copies of each frame" "$T/err"
 	if $LIVE; then
 		echo "SKIP bench inject on the stage: live frames run inject here"
 	else
