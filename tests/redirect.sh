@@ -37,7 +37,7 @@ test_usage() {
 2;--redirect-dmac '02:00:00:00:00': not a MAC address;--hook tc -a redirect --redirect eth1 --redirect-dmac 02:00:00:00:00 eth0
 2;--action goes with a program that classifies (no --bare), not --hook xdp --bare;--hook xdp --bare -a redirect --redirect eth1 eth0
 2;--action 'forward': expected one of pass|drop|redirect;--hook xdp -a forward eth0
-2;--raw is one fixed live frame: no --method packet, no --flows, no --refresh;gen --raw --refresh eth0
+2;--raw is one fixed live frame: no --method packet or stage, no --flows, no --refresh;gen --raw --refresh eth0
 2;"error":"--hook socket cannot redirect;-j --hook socket -a redirect --redirect eth1 eth0
 EOF
 }

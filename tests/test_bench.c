@@ -2696,6 +2696,7 @@ static void test_report_unresolved(void)
 	}
 	b->opt.cpu_mode = BENCH_SPLIT;
 	b->env.live = true;
+	b->net.feed = HC_GEN_LIVE;
 	ns_row(b, "nothing", 0, base, 10);
 	w = ns_row(b, "wide", 0, wide, 10);
 	n = ns_row(b, "narrow", 0, narrow, 10);
@@ -2731,9 +2732,10 @@ static void test_report_unresolved(void)
 	t_result(note && !strstr(note, "--topology inject"),
 		 "unresolved: on inject, no --topology inject");
 	free(text);
-	/* inject runs on live frames only */
+	/* inject leaves the veth pair out on live frames only */
 	b->net.topo = &bench_topo_veth;
 	b->env.live = false;
+	b->net.feed = HC_GEN_STAGE;
 	text = render(b, 0);
 	note = strstr(text, "\nunresolved: wide: ");
 	t_result(note && !strstr(note, "--topology inject"),
