@@ -129,7 +129,8 @@ mutate $D "a boot's runs without a ratio counted in its mean ratio" 's|cb += !is
 # The path check's grammar and judge.
 P=path
 mutate $P "a final '*' ignored" "s|if (len \&\& pat\[len - 1\] == '\\*')|if (0)|"
-mutate $P "a '!' group past any share of the samples" 's|n > BENCH_PATH_STRAY \* t->samples|n > 0|'
+mutate $P "a '!' group past any share of the samples" 's|n > stray \* t->samples|n > 0|'
+mutate $P "a program's caller allowed a stray share" "s|memchr(g, '>', len) ? 0 : BENCH_PATH_STRAY|BENCH_PATH_STRAY|"
 mutate $P "runs meet any group" 's|counted_only(g, len, t->counted)|1|'
 mutate $P "runs of 0 meet a group of what counted" 's|t->runs > 0 \&\&|t->runs >= 0 \&\&|'
 mutate $P "a group met if one alternative was counted" 's|if (!found)|if (found)|'

@@ -2305,6 +2305,18 @@ static void test_path_judge(void)
 	t_result(!p.missing[0] && p.unexpected[0],
 		 "judge: any alternative of a '!' group counts ('%s')",
 		 p.unexpected);
+	/* A program's caller is no other traffic's: one sample is too many. */
+	fn[3].name = "veth_xdp_rcv_skb>bpf_prog_hc_xdp";
+	fn[3].chain = 1;
+	bench_path_judge("tcf_classify !veth_xdp_rcv_skb>bpf_prog_hc_xdp*", &t,
+			 &p);
+	CHECK_STR(p.unexpected, "veth_xdp_rcv_skb>bpf_prog_hc_xdp* (1)",
+		  "judge: a '!' program's caller in 1 of 1000 samples ran");
+	fn[3].name = "veth_xdp_rcv_skb";
+	bench_path_judge("tcf_classify !veth_xdp_rcv_skb", &t, &p);
+	CHECK_STR(p.unexpected, "", "judge: a '!' function in 1 of 1000 is stray");
+	fn[3].name = "__netif_receive_skb_core";
+	fn[3].chain = 5;
 
 	/* A bare program in no sample: its run count stands in for it. */
 	fn[2].name = "bpf_prog_other";
