@@ -137,6 +137,7 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 	}
 	bpf_program__set_autoload(
 		cfg->raw ? s->progs.hc_gen : s->progs.hc_gen_raw, false);
+	bpf_program__set_autoload(s->progs.hc_stage, false);
 	ret = gen_bpf__load(s);
 	if (ret)
 		return ret;
