@@ -348,16 +348,12 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 		if (cfg->method == HC_GEN_LIVE || cfg->raw || cfg->inject)
 			return ret == -EINVAL && !cfg->queue ? -EOPNOTSUPP :
 							       ret;
-		snprintf(g->live_why, sizeof(g->live_why), "%s: %s", err->msg,
-			 strerror(-ret));
-		*err = (struct hc_err){};
 	}
 	if (cfg->method == HC_GEN_STAGE && !cfg->stage) {
 		g->method = HC_GEN_STAGE;
 		return stage_own(g, ifindex, err);
 	}
-	if (cfg->method == HC_GEN_STAGE ||
-	    (cfg->method == HC_GEN_AUTO && cfg->stage)) {
+	if (cfg->method == HC_GEN_STAGE) {
 		if (cfg->srcs && cfg->stage->copies > 1)
 			return -EINVAL;
 		return stage_open(g, cfg->stage, err);
@@ -513,8 +509,8 @@ void hc_gen_close(struct hc_gen *g)
 {
 	struct gen_bpf *st = g->stage_skel;
 
-	/* Only our own program: another one since stays. */
-	if (g->stage.nl && st && g->method == HC_GEN_STAGE && g->stage.in)
+	/* Only our own program, once attached: another one since stays. */
+	if (g->stage.in)
 		hc_nl_xdp_set(g->stage.nl, g->stage.in, -1,
 			      bpf_program__fd(st->progs.hc_stage),
 			      XDP_FLAGS_DRV_MODE | XDP_FLAGS_REPLACE, NULL);

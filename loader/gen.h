@@ -35,10 +35,7 @@ struct hc_gen_cfg {
 	__u32 queue; /* inject: the RX queue they arrive on */
 	const struct hc_srcs *srcs; /* --hit-rate: the sources, else NULL */
 	bool percpu; /* srcs: several threads, each pinned to its CPU */
-	/*
-	 * HC_GEN_STAGE, or AUTO's second choice where it is given; NULL with
-	 * STAGE: the generator's own, in a namespace only it holds
-	 */
+	/* HC_GEN_STAGE's; NULL: the generator's own, in a namespace of its own */
 	const struct hc_gen_stage *stage;
 };
 
@@ -61,7 +58,6 @@ struct hc_gen {
 	void *stage_skel; /* STAGE: its program, attached to stage.in */
 	struct hc_gen_stage stage;
 	int stage_ns; /* its own stage's namespace, or -1 */
-	char live_why[700]; /* AUTO: why live frames were refused, or "" */
 };
 
 /* Opens the generator on ifindex in the current network namespace. */

@@ -737,6 +737,12 @@ test_gen_stage() {
 	fi
 	check_eq "$name: no device of gen's left in its namespace" \
 		"$(ip -n "$G" -o link show | wc -l)" "$links"
+	# auto, where live frames are refused: AF_PACKET, saying why.
+	if [ -n "${HC_NO_LIVE:-}" ]; then
+		"$HC" gen -n "$G" hcg -c 10 --allow-drops >/dev/null 2>"$T/gen.err"
+		check "gen auto without live frames: AF_PACKET, and why" grep -q \
+			"^hookcmp gen: live XDP frames (BPF_F_TEST_XDP_LIVE_FRAMES, Linux 5.18+) not usable here; using AF_PACKET$" "$T/gen.err"
+	fi
 	for sig in INT KILL; do
 		"$HC" gen -n "$G" hcg --method stage -d 20 --allow-drops >/dev/null 2>&1 &
 		local pid=$! i
