@@ -44,8 +44,6 @@
 static const char *scen_names[16];
 static const char *const cpu_modes[] = { "split", "inline", NULL };
 static const char *const topologies[] = { "veth", "inject", NULL };
-/* In enum hc_gen_method's order. */
-static const char *const feeds[] = { "auto", "live", "packet", "stage", NULL };
 
 static int parse_seed(void *cfg, const char *arg, struct hc_err *err)
 {
@@ -217,7 +215,7 @@ static const struct hc_opt bench_options[] = {
 	  topologies },
 	{ "feed", 0, HC_OPT_ENUM, B(feed), NULL,
 	  "how frames reach the DUT: live XDP frames, AF_PACKET (skbs), or AF_PACKET through a stage that redirects them as XDP frames (default auto: live, else the stage)",
-	  feeds },
+	  hc_gen_methods },
 	{ "stage-copies", 0, HC_OPT_U32, B(stage_copies), "N",
 	  "the stage: XDP frames to the DUT per frame sent (broadcast copies), a power of 2 (default 64, one NAPI poll's batch)",
 	  NULL, 1, 64 },

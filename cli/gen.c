@@ -101,7 +101,7 @@ static const struct hc_opt gen_opts[] = {
 	  "sending threads, one per CPU (default 1)", NULL, 1, 256 },
 	{ "method", 0, HC_OPT_ENUM, G(method), NULL,
 	  "live XDP frames, AF_PACKET, live with AF_PACKET as fallback (default auto), or the stage: AF_PACKET on a veth pair of gen's own whose peer redirects every frame to DEV in native XDP, so that DEV takes XDP frames",
-	  HC_CHOICES("auto", "live", "packet", "stage") },
+	  hc_gen_methods },
 	{ "raw", 0, HC_OPT_FLAG, G(raw), NULL,
 	  "diagnostic: live frames with no per-frame work (the loop's ceiling)" },
 	{ "refresh", 0, HC_OPT_FLAG, G(refresh), NULL,

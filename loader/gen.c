@@ -256,22 +256,24 @@ static int stage_own(struct hc_gen *g, int ifindex, struct hc_err *err)
 	int ret = here < 0 || unshare(CLONE_NEWNET) ? -errno : 0;
 
 	if (!ret) {
-		g->stage_ns = open("/proc/thread-self/ns/net",
-				   O_RDONLY | O_CLOEXEC);
+		g->stage_ns =
+			open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 		ret = g->stage_ns < 0 ? -errno : 0;
 	}
 	if (!ret && !(st.nl = hc_nl_open(err)))
 		ret = -errno;
-	ret = ret ?: hc_fault(err, "gen-stage-veth") ?:
+	ret = ret				      ?:
+		      hc_fault(err, "gen-stage-veth") ?:
 		      hc_nl_veth_add(st.nl, OWN_FEED, OWN_STAGE, -1, err);
 	if (!ret) {
 		g->ifindex = if_nametoindex(OWN_FEED);
 		st.in = if_nametoindex(OWN_STAGE);
 		ret = g->ifindex && st.in ? 0 : -ENODEV;
 	}
-	ret = ret ?: hc_nl_link_up(st.nl, g->ifindex, true, err) ?:
-		      hc_nl_link_up(st.nl, st.in, true, err) ?:
-		      hc_ethtool_set_tso(OWN_FEED, false) ?:
+	ret = ret						  ?:
+		      hc_nl_link_up(st.nl, g->ifindex, true, err) ?:
+		      hc_nl_link_up(st.nl, st.in, true, err)	  ?:
+		      hc_ethtool_set_tso(OWN_FEED, false)	  ?:
 		      packet_open(g, err);
 	if (ret && !err->msg[0])
 		hc_err_set(err, "the stage's veth pair (" OWN_FEED
@@ -286,14 +288,15 @@ static int stage_own(struct hc_gen *g, int ifindex, struct hc_err *err)
 	return ret ?: stage_open(g, &st, err);
 }
 
+const char *const hc_gen_methods[] = { [HC_GEN_AUTO] = "auto",
+				       [HC_GEN_LIVE] = "live",
+				       [HC_GEN_PACKET] = "packet",
+				       [HC_GEN_STAGE] = "stage",
+				       NULL };
+
 const char *hc_gen_method_name(enum hc_gen_method m)
 {
-	static const char *const names[] = { [HC_GEN_AUTO] = "auto",
-					     [HC_GEN_LIVE] = "live",
-					     [HC_GEN_PACKET] = "packet",
-					     [HC_GEN_STAGE] = "stage" };
-
-	return m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
+	return m <= HC_GEN_STAGE ? hc_gen_methods[m] : "?";
 }
 
 int hc_gen_live_probe(struct hc_err *err)

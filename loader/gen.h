@@ -69,7 +69,8 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
  * is attached. -EINVAL with several flows or a spec that does not fit.
  */
 int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec);
-/* The method's name: "live", "packet" or "stage". */
+/* The methods' names, in the enum's order, NULL-terminated: the options'. */
+extern const char *const hc_gen_methods[];
 const char *hc_gen_method_name(enum hc_gen_method m);
 /* Whether the kernel runs live XDP frames (0), or why not (-errno, err). */
 int hc_gen_live_probe(struct hc_err *err);
