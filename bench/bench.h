@@ -479,6 +479,7 @@ struct bench_watch {
 	struct hc_ksyms ksyms; /* the kernel's symbols */
 	char ksyms_why[160]; /* they cannot be read: why */
 	struct hc_sampler *smp;
+	struct bench_env *env_seen; /* the machine at the last round's end */
 };
 
 /* The visit measured now, as run.c and variant.c set it up. */

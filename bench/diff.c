@@ -19,6 +19,8 @@
 #include <string.h>
 #include "bench.h"
 #include "diff.h"
+#include "env.h"
+#include "path.h"
 
 #define Z95 1.959964 /* a run's own intervals are 95% */
 
@@ -221,9 +223,9 @@ static bool flagged(const struct jp *row, const char *flag)
  * One row's runs on one side into s; why says what takes the row out:
  * an INVALID run, or one whose rate is the generator's.
  */
-static int gather(const struct bench_cmp_set *set, const char *name,
-		  struct bench_cmp_side *s, char *why, size_t size,
-		  const char **verdict)
+static int gather(const struct bench_cmp_set *set, unsigned long long out,
+		  const char *name, struct bench_cmp_side *s, char *why,
+		  size_t size, const char **verdict)
 {
 	char who[32];
 	int i, ret;
@@ -235,6 +237,10 @@ static int gather(const struct bench_cmp_set *set, const char *name,
 		if (!row)
 			continue;
 		s->present++;
+		if (out >> i & 1) {
+			s->out++;
+			continue;
+		}
 		run_name(who, sizeof(who), set, i);
 		if (!strcmp(jp_str(row, "status", ""), "invalid") &&
 		    !*verdict) {
@@ -379,14 +385,45 @@ static void by_boot(struct bench_cmp_side *s)
 	*s = b;
 }
 
+/*
+ * Does a state of the machine move the row, or its baseline? Their
+ * declared paths say whether their frames become skbs.
+ */
+static bool moved(const struct jp *doc, const struct jp *row,
+		  const struct bench_cmp_state *st)
+{
+	const struct jp *base = row_of(doc, jp_str(row, "baseline", ""));
+	const char *p = jp_str(jp_get(row, "path"), "declared", "");
+	const char *bp = jp_str(jp_get(base, "path"), "declared", "");
+
+	return st->moves == BENCH_MOVES_ALL ||
+	       (st->moves == BENCH_MOVES_SKB &&
+		(bench_path_skb(p) || (base && bench_path_skb(bp))));
+}
+
+/* The row's verdict, when a state that moves it differs between runs. */
+static void confounded(const struct bench_cmp *cmp, const struct jp *doc,
+		       const struct jp *row, struct bench_cmp_row *c)
+{
+	int i, n = 0, first = -1;
+
+	for (i = 0; i < cmp->nstate; i++)
+		if (moved(doc, row, &cmp->state[i]) && !n++)
+			first = i;
+	if (!n)
+		return;
+	c->verdict = "confounded";
+	snprintf(c->why, sizeof(c->why), "%s%s", cmp->state[first].what,
+		 n > 1 ? " (and more: the machine's differences)" : "");
+}
+
 /* One row present on both sides, all but the correction for the others. */
 static int compare_row(const struct bench_cmp_set *set,
 		       const struct bench_cmp_opts *opts,
-		       struct bench_cmp_row *c)
+		       const struct bench_cmp *cmp, struct bench_cmp_row *c)
 {
-	const struct jp *row = row_of(set[0].doc[0], c->name) ?:
-				       row_of(set[1].doc[0], c->name);
-	const char *base = jp_str(row, "baseline", NULL);
+	const struct jp *doc = set[0].doc[0], *row = row_of(doc, c->name);
+	const char *base;
 	struct bench_cmp_side s[2];
 	double tr = NAN, tb = NAN, df = 0, p, pb, mde, mdeb;
 	int w, ret, rr, rb;
@@ -396,9 +433,14 @@ static int compare_row(const struct bench_cmp_set *set,
 	c->decided = &c->change;
 	c->old_ns = c->new_ns = c->p = c->mde_pct = NAN;
 	c->between_pct = c->i2 = NAN;
+	if (!row) {
+		doc = set[1].doc[0];
+		row = row_of(doc, c->name);
+	}
+	base = jp_str(row, "baseline", NULL);
 	for (w = 0; w < 2; w++) {
-		ret = gather(&set[w], c->name, &s[w], c->why, sizeof(c->why),
-			     &c->verdict);
+		ret = gather(&set[w], cmp->left_out[w], c->name, &s[w], c->why,
+			     sizeof(c->why), &c->verdict);
 		if (ret)
 			return ret;
 		c->runs[w] = s[w].n;
@@ -407,7 +449,15 @@ static int compare_row(const struct bench_cmp_set *set,
 			c->why[0] = '\0';
 			return 0;
 		}
+		if (s[w].out == s[w].present && !c->verdict) {
+			c->verdict = "n/a";
+			snprintf(c->why, sizeof(c->why),
+				 "every run of %s with the row was left out",
+				 set[w].label);
+		}
 	}
+	if (!c->verdict && !opts->allow_env)
+		confounded(cmp, doc, row, c);
 	c->old_ns = st_median(s[0].ns, s[0].n);
 	c->new_ns = st_median(s[1].ns, s[1].n);
 	boots = !one_boot(s);
@@ -496,8 +546,11 @@ static int judge(struct bench_cmp *c, const struct bench_cmp_opts *opts)
 		const struct st_est *e = r->decided;
 
 		r->p_holm = adj[i];
-		if (r->verdict)
+		if (r->verdict) {
+			c->confounded += !strcmp(r->verdict, "confounded");
 			continue;
+		}
+		c->judged++;
 		if (r->p_holm < 1 - BENCH_LEVEL)
 			r->verdict = e->median > 1 ? "slower" : "faster";
 		else if (e->lo >= 1 - m && e->hi <= 1 + m)
@@ -682,6 +735,200 @@ static void env_diffs(const struct bench_cmp_set *set, struct bench_cmp *c)
 		}
 }
 
+/*
+ * A run that failed is no estimate of its kernel: every row but the
+ * generator INVALID, or most of its windows excluded (the host's slow
+ * state). It is left out of its side, not let sink every row.
+ */
+static bool failed_run(const struct jp *doc, char *why, size_t size)
+{
+	const struct jp *rows = jp_get(doc, "rows"), *rd, *win;
+	int i, k, m, n = 0, invalid = 0, total = 0, excl = 0;
+
+	for (i = 0; i < rows->n; i++) {
+		const struct jp *row = &rows->kid[i];
+
+		rd = jp_get(row, "rounds");
+		for (k = 0; rd && rd->type == JP_ARR && k < rd->n; k++) {
+			win = jp_get(&rd->kid[k], "windows");
+			for (m = 0; win && win->type == JP_ARR && m < win->n;
+			     m++) {
+				const struct jp *e =
+					jp_get(&win->kid[m], "excluded");
+
+				total++;
+				excl += e && e->type == JP_BOOL && e->b;
+			}
+		}
+		if (flagged(row, "generator"))
+			continue;
+		n++;
+		invalid += !strcmp(jp_str(row, "status", ""), "invalid");
+	}
+	if (excl * 2 > total)
+		snprintf(why, size,
+			 "%d of its %d windows excluded (the host's slow state)",
+			 excl, total);
+	else if (n && invalid == n)
+		snprintf(why, size, "every row INVALID");
+	else
+		return false;
+	return true;
+}
+
+static void leave_out(const struct bench_cmp_set *set, struct bench_cmp *c)
+{
+	char who[32], why[128];
+	int w, i;
+
+	for (w = 0; w < 2; w++)
+		for (i = 0; i < set[w].n; i++)
+			if (failed_run(set[w].doc[i], why, sizeof(why))) {
+				c->left_out[w] |= 1ULL << i;
+				run_name(who, sizeof(who), &set[w], i);
+				diff_line(c->left_out_why,
+					  sizeof(c->left_out_why), who,
+					  "left out: %s", why);
+			}
+}
+
+static __attribute__((format(printf, 3, 4))) void
+state_add(struct bench_cmp *c, unsigned int moves, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!moves || c->nstate == BENCH_CMP_STATES)
+		return;
+	c->state[c->nstate].moves = moves;
+	va_start(ap, fmt);
+	vsnprintf(c->state[c->nstate].what, sizeof(c->state[0].what), fmt, ap);
+	va_end(ap);
+	c->nstate++;
+}
+
+/* A kernel's command line less its image's name: a patch changes that. */
+static void cmdline(char *buf)
+{
+	char *p = strstr(buf, "BOOT_IMAGE=");
+	size_t n;
+
+	if (p && (p == buf || p[-1] == ' ')) {
+		n = strcspn(p, " ");
+		memmove(p, p + n + (p[n] == ' '), strlen(p + n + (p[n] == ' ')) + 1);
+	}
+}
+
+/* Object b's members that move rows against a's: "KEY A -> B", lists by item. */
+static void states_of(const struct jp *a, const struct jp *b, const char *who,
+		      struct bench_cmp *c)
+{
+	char x[1100], y[1100];
+	int i, k;
+
+	for (i = 0; b && b->type == JP_OBJ && i < b->n; i++) {
+		const struct jp *m = &b->kid[i], *o = jp_get(a, m->key);
+
+		if (m->type == JP_ARR || (o && o->type == JP_ARR)) {
+			for (k = 0; m->type == JP_ARR && k < m->n; k++)
+				if (m->kid[k].type == JP_STR &&
+				    !has_str(o, m->kid[k].str))
+					state_add(c,
+						  bench_env_moves(m->key,
+								  m->kid[k].str),
+						  "%s: %s: new: %s", who, m->key,
+						  m->kid[k].str);
+			for (k = 0; o && o->type == JP_ARR && k < o->n; k++)
+				if (o->kid[k].type == JP_STR &&
+				    !has_str(m, o->kid[k].str))
+					state_add(c,
+						  bench_env_moves(m->key,
+								  o->kid[k].str),
+						  "%s: %s: gone: %s", who, m->key,
+						  o->kid[k].str);
+			continue;
+		}
+		if (m->type == JP_OBJ || !bench_env_moves(m->key, ""))
+			continue;
+		scalar(o, x, sizeof(x));
+		scalar(m, y, sizeof(y));
+		cmdline(x);
+		cmdline(y);
+		if (strcmp(x, y))
+			state_add(c, bench_env_moves(m->key, ""),
+				  "%s: %s %s -> %s", who, m->key,
+				  x[0] ? x : "(none)", y[0] ? y : "(none)");
+	}
+}
+
+/*
+ * The states that move rows and differ between a run and OLD's first
+ * (the first not left out), or changed during a run (env_diffs has all
+ * the differences; these take rows' verdicts).
+ */
+static void states(const struct bench_cmp_set *set, struct bench_cmp *c)
+{
+	const struct jp *ref = NULL, *env, *ch;
+	char who[32];
+	int w, i, k;
+
+	for (w = 0; w < 2; w++)
+		for (i = 0; i < set[w].n; i++) {
+			if (c->left_out[w] >> i & 1)
+				continue;
+			env = jp_get(set[w].doc[i], "env");
+			run_name(who, sizeof(who), &set[w], i);
+			if (ref) {
+				states_of(ref, env, who, c);
+				states_of(jp_get(ref, "settings"),
+					  jp_get(env, "settings"), who, c);
+			}
+			ref = ref ?: env;
+			ch = jp_get(env, "changed_during_run");
+			for (k = 0; ch && ch->type == JP_ARR && k < ch->n; k++)
+				if (ch->kid[k].type == JP_STR)
+					state_add(c,
+						  bench_env_line_moves(
+							  ch->kid[k].str),
+						  "%s: changed during the run: %s",
+						  who, ch->kid[k].str);
+		}
+}
+
+/* Is name one of list's comma-separated names? */
+static bool named(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/* Every name of opts->rows in some run. */
+static int rows_known(const struct bench_cmp_set *set, const char *list,
+		      char *why, size_t size)
+{
+	char name[128];
+	const char *p;
+	int w, i;
+	size_t n;
+
+	for (p = list; p && *p; p += n + (p[n] == ',')) {
+		n = strcspn(p, ",");
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		for (w = 0; w < 2; w++)
+			for (i = 0; i < set[w].n; i++)
+				if (row_of(set[w].doc[i], name))
+					goto next;
+		snprintf(why, size, "no row '%s' in the runs", name);
+		return -ENOENT;
+next:;
+	}
+	return 0;
+}
+
 int bench_compare(const struct bench_cmp_set *set,
 		  const struct bench_cmp_opts *opts, struct bench_cmp *c,
 		  char *why, size_t size)
@@ -689,10 +936,13 @@ int bench_compare(const struct bench_cmp_set *set,
 	int w, d, i, ret, cap = 0;
 
 	memset(c, 0, sizeof(*c));
-	ret = check_sets(set, opts, c, why, size);
+	ret = check_sets(set, opts, c, why, size) ?:
+	      rows_known(set, opts->rows, why, size);
 	if (ret)
 		return ret;
 	env_diffs(set, c);
+	leave_out(set, c);
+	states(set, c);
 	for (w = 0; w < 2; w++)
 		for (d = 0; d < set[w].n; d++)
 			cap += jp_get(set[w].doc[d], "rows")->n;
@@ -712,11 +962,11 @@ int bench_compare(const struct bench_cmp_set *set,
 
 				for (k = 0; k < c->n && !seen; k++)
 					seen = !strcmp(c->rows[k].name, name);
-				if (seen)
+				if (seen || (opts->rows && !named(opts->rows, name)))
 					continue;
 				c->n++;
 				cr->name = name;
-				ret = compare_row(set, opts, cr);
+				ret = compare_row(set, opts, c, cr);
 				if (ret)
 					return ret;
 			}
@@ -784,7 +1034,7 @@ int bench_calibrate(const struct bench_cmp_set *set, struct bench_cal *cal,
 		const char *v = NULL;
 
 		r->name = jp_str(&rows->kid[i], "name", "");
-		ret = gather(set, r->name, s, who, sizeof(who), &v);
+		ret = gather(set, 0, r->name, s, who, sizeof(who), &v);
 		if (ret)
 			break;
 		r->runs = s->n;

@@ -14,7 +14,9 @@
 
 struct bench_cmp_opts {
 	bool allow_mismatch;
+	bool allow_env; /* judge rows that a state of the machine moved */
 	double threshold; /* percent; 0: none */
+	const char *rows; /* "a,b": only these rows, each to be judged */
 	/* bench calibrate's document: the between-run variances, or NULL */
 	const struct jp *calibration;
 };
@@ -29,6 +31,7 @@ struct bench_cmp_set {
 /* One row's estimates in each run of a side that has a cost for it. */
 struct bench_cmp_side {
 	int n, present; /* runs with a cost; runs that have the row */
+	int out; /* of those, the runs left out (failed) */
 	int run[BENCH_CMP_RUNS]; /* which run of the side each is */
 	const char *boot[BENCH_CMP_RUNS]; /* its env's boot_id, "" unknown */
 	double ns[BENCH_CMP_RUNS]; /* each run's median cost */
@@ -50,15 +53,33 @@ struct bench_cmp_row {
 	int runs[2]; /* runs with a cost, OLD and NEW */
 	/* "runs", "boots" (runs grouped by boot), "calibration"; NULL: none */
 	const char *interval_from;
-	/* slower, faster, same, inconclusive, no verdict, n/a, invalid,
-	 * old only, new only */
+	/* slower, faster, same, inconclusive, confounded, no verdict, n/a,
+	 * invalid, old only, new only */
 	const char *verdict;
 	char why[256];
 };
 
+/*
+ * A state that moves rows (bench_env_moves) and differs between a run and
+ * OLD's first, or changed during a run.
+ */
+struct bench_cmp_state {
+	unsigned int moves; /* enum bench_moves */
+	char what[320]; /* "NEW run 2: outside: new: clsact qdisc on vb (...)" */
+};
+
+#define BENCH_CMP_STATES 32
+
 struct bench_cmp {
 	struct bench_cmp_row *rows;
 	int n;
+	/* verdicts: slower, faster, same or inconclusive; confounded */
+	int judged, confounded;
+	struct bench_cmp_state state[BENCH_CMP_STATES];
+	int nstate;
+	/* each side's runs that failed (bit i: run i), and why, a line each */
+	unsigned long long left_out[2];
+	char left_out_why[1024];
 	/* rows slower past the threshold against their baselines, the
 	 * interval past it */
 	int regressed;
@@ -73,7 +94,8 @@ struct bench_cmp {
 /*
  * The two sides (OLD, NEW) into c. -EINVAL, why saying so, for a
  * document that is no bench run; -EXDEV for runs that differ in
- * scenario, topology, CPU mode or a row's frame size, unless allowed.
+ * scenario, topology, CPU mode or a row's frame size, unless allowed;
+ * -ENOENT for a row of opts->rows that no run has.
  */
 int bench_compare(const struct bench_cmp_set *set,
 		  const struct bench_cmp_opts *opts, struct bench_cmp *c,

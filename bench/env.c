@@ -7,6 +7,7 @@
  * every namespace is looked at, not only the caller's.
  */
 #include <dirent.h>
+#include <fnmatch.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -28,6 +29,7 @@
 #include "env.h"
 #include "netns.h"
 #include "nl.h"
+#include "path.h"
 
 const struct bench_env_file bench_env_files[BENCH_ENV_FILES] = {
 	{ "bpf_stats_enabled", "/proc/sys/kernel/bpf_stats_enabled" },
@@ -567,23 +569,172 @@ static int gone(const char *a, const char *b, const char *what, char *out,
 	return n;
 }
 
-int bench_env_changes(struct bench_env *env, const struct bench_env *after)
+/* What differs from before to now, "WHEN: new: X" a line, into out. */
+static int changes(const struct bench_env *before, const struct bench_env *now,
+		   const char *when, char *out, size_t size)
 {
-	char line[2200];
+	char line[2300];
 	int i, n = 0;
 
-	env->changed[0] = '\0';
-	n += gone(after->outside, env->outside, "new", env->changed,
-		  sizeof(env->changed));
-	n += gone(env->outside, after->outside, "gone", env->changed,
-		  sizeof(env->changed));
+	snprintf(line, sizeof(line), "%s: new", when);
+	n += gone(now->outside, before->outside, line, out, size);
+	snprintf(line, sizeof(line), "%s: gone", when);
+	n += gone(before->outside, now->outside, line, out, size);
 	for (i = 0; i < BENCH_ENV_FILES; i++)
-		if (strcmp(env->value[i], after->value[i])) {
-			snprintf(line, sizeof(line), "%s %s -> %s",
-				 bench_env_files[i].key, env->value[i],
-				 after->value[i]);
-			add_line(env->changed, sizeof(env->changed), line);
+		if (strcmp(before->value[i], now->value[i])) {
+			snprintf(line, sizeof(line), "%s: %s %s -> %s", when,
+				 bench_env_files[i].key, before->value[i],
+				 now->value[i]);
+			add_line(out, size, line);
 			n++;
 		}
 	return n;
+}
+
+struct take_ctx {
+	struct bench_env *env;
+	struct bench_env_at at;
+};
+
+static int take(void *data)
+{
+	struct take_ctx *c = data;
+
+	bench_env_read(c->env, &c->at);
+	return 0;
+}
+
+/*
+ * The machine's state, read from where bench started (the settings are
+ * per netns), --dev's tables from the DUT's netns; once bench's own
+ * namespaces are made, they are left out.
+ */
+int bench_env_take(struct bench *b, struct bench_env *env, bool made)
+{
+	int own[] = { b->net.fd_dut, b->net.fd_gen, b->net.fd_sink };
+	struct take_ctx c = { env,
+			      { own, made && !b->opt.dev ? 3 : 0,
+				b->opt.dev ? b->net.fd_dut : -1, b->opt.dev,
+				b->net.if_dut } };
+	int ret = b->net.fd_root < 0 ? -EBADF :
+				       hc_netns_run(b->net.fd_root, take, &c);
+
+	if (ret)
+		fprintf(stderr,
+			"Warning: reading the machine's state: %s\n",
+			strerror(-ret));
+	return ret;
+}
+
+/* The rows a change may have moved, by their declared paths. */
+static void moved_rows(const struct bench *b, enum bench_moves m, char *buf,
+		       size_t size)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	if (m == BENCH_MOVES_NONE)
+		return;
+	if (m == BENCH_MOVES_ALL) {
+		snprintf(buf, size, "every row");
+		return;
+	}
+	for (i = 0; i < b->rows.n && len < size; i++) {
+		const struct bench_row *r = &b->rows.row[i];
+		const struct bench_row *base = r->base >= 0 ?
+						       &b->rows.row[r->base] :
+						       NULL;
+
+		if (bench_path_skb(r->path) ||
+		    (base && bench_path_skb(base->path)))
+			len += snprintf(buf + len, size - len, "%s%s",
+					len ? ", " : "", r->name);
+	}
+}
+
+void bench_env_watch(struct bench *b, int round)
+{
+	const struct bench_env *last = b->watch.env_seen ?: &b->env;
+	struct bench_env *now = malloc(sizeof(*now));
+	char when[32], add[1024] = "", rows[600], *l, *save;
+
+	if (!now)
+		return;
+	*now = *last;
+	if (round >= 0)
+		snprintf(when, sizeof(when), "round %d", round);
+	else
+		snprintf(when, sizeof(when), "after the rounds");
+	if (!bench_env_take(b, now, true) &&
+	    changes(last, now, when, add, sizeof(add))) {
+		fprintf(stderr, "Warning: the machine changed (%s):\n", when);
+		for (l = strtok_r(add, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save)) {
+			add_line(b->env.changed, sizeof(b->env.changed), l);
+			moved_rows(b, bench_env_line_moves(l), rows,
+				   sizeof(rows));
+			fprintf(stderr, "  %s: it may have moved %s\n", l,
+				rows[0] ? rows : "no row");
+		}
+	}
+	free(b->watch.env_seen);
+	b->watch.env_seen = round >= 0 ? now : NULL;
+	if (round < 0)
+		free(now);
+}
+
+/*
+ * The states that move a row's cost, and whose rows: the ingress path's
+ * static keys (a qdisc, a tcx or netkit link or generic XDP anywhere),
+ * netfilter's (a table or link in any namespace) and --dev's steering
+ * are crossed only by frames that become skbs; the JIT, the CPU and
+ * its frequency, by everything. A native XDP program elsewhere moves
+ * no row. The first match wins.
+ */
+static const struct {
+	const char *key, *item; /* item: an "outside" line's pattern */
+	enum bench_moves moves;
+} movers[] = {
+	{ "outside", "native XDP on *", BENCH_MOVES_NONE },
+	{ "outside", "offloaded XDP on *", BENCH_MOVES_NONE },
+	{ "outside", "*", BENCH_MOVES_SKB },
+	{ "rps_sock_flow_entries", NULL, BENCH_MOVES_SKB },
+	{ "bpf_stats_enabled", NULL, BENCH_MOVES_ALL },
+	{ "bpf_jit_enable", NULL, BENCH_MOVES_ALL },
+	{ "bpf_jit_harden", NULL, BENCH_MOVES_ALL },
+	{ "bpf_jit", NULL, BENCH_MOVES_ALL },
+	{ "cpufreq_governor", NULL, BENCH_MOVES_ALL },
+	{ "cpufreq_boost", NULL, BENCH_MOVES_ALL },
+	{ "intel_pstate_no_turbo", NULL, BENCH_MOVES_ALL },
+	{ "cmdline", NULL, BENCH_MOVES_ALL },
+	{ "mitigations", NULL, BENCH_MOVES_ALL },
+	{ "cpus", NULL, BENCH_MOVES_ALL },
+	{ "cpu_model", NULL, BENCH_MOVES_ALL },
+	{ "hypervisor", NULL, BENCH_MOVES_ALL },
+};
+
+enum bench_moves bench_env_moves(const char *key, const char *item)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(movers) / sizeof(movers[0]); i++)
+		if (!strcmp(movers[i].key, key) &&
+		    (!movers[i].item || fnmatch(movers[i].item, item, 0) == 0))
+			return movers[i].moves;
+	return BENCH_MOVES_NONE;
+}
+
+enum bench_moves bench_env_line_moves(const char *line)
+{
+	char key[64];
+
+	/* "round 3: new: X", "after the rounds: KEY A -> B" */
+	if (!strncmp(line, "round ", 6) || !strncmp(line, "after ", 6))
+		line = strstr(line, ": ") ? strstr(line, ": ") + 2 : line;
+	if (!strncmp(line, "new: ", 5) || !strncmp(line, "gone: ", 6))
+		return bench_env_moves("outside", strchr(line, ' ') + 1);
+	if (sscanf(line, "%63s", key) != 1)
+		return BENCH_MOVES_NONE;
+	return bench_env_moves(key, NULL);
 }

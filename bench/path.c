@@ -382,6 +382,12 @@ static void append(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool bench_path_skb(const char *path)
+{
+	return !(strstr(path, "!do_xdp_generic") || strstr(path, "xsk_")) ||
+	       strstr(path, "ip_rcv");
+}
+
 void bench_path_judge(const char *path, const struct bench_fns *t,
 		      struct bench_path *p)
 {

@@ -71,6 +71,12 @@ void bench_path_judge(const char *path, const struct bench_fns *t,
 /* The row's check from its sampled visit: INVALID with the reason. */
 void bench_path_row(struct bench *b, struct bench_row *r,
 		    const struct bench_fns *t);
+/*
+ * Do a row's frames become skbs, by its declared path? Only native XDP
+ * (it rules do_xdp_generic out) and AF_XDP end in the driver, unless
+ * they pass frames on to the stack.
+ */
+bool bench_path_skb(const char *path);
 /* Appends groups to the row's path. */
 void bench_row_path(struct bench_row *r, const char *groups);
 int bench_path_begin(struct bench *b);

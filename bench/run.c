@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "bench.h"
+#include "env.h"
 #include "path.h"
 #include "row.h"
 #include "run.h"
@@ -496,6 +497,7 @@ int bench_run(struct bench *b, struct hc_err *err)
 			continue;
 		}
 		b->res.nrounds = round;
+		bench_env_watch(b, round);
 		if (done(b, round, hc_now() - t, hc_now() - t1))
 			break;
 	}

@@ -227,6 +227,7 @@ void bench_scope_window(struct bench *b, struct bench_row *r,
 			const struct bench_snap *s0, struct bench_snap *s1)
 {
 	char why[160], name[32];
+	struct hc_err ferr = {};
 	cpu_set_t set, rx;
 
 	bench_scope_cpus(b, r, &set);
@@ -234,8 +235,13 @@ void bench_scope_window(struct bench *b, struct bench_row *r,
 	rx = set;
 	if (!b->opt.dev && b->net.feed == HC_GEN_STAGE)
 		CPU_SET(BENCH_CPU_GEN, &rx);
-	if (!bench_snap_read(s1) &&
-	    bench_window_check(s0, s1, w->secs, &rx, why, sizeof(why)) > 0) {
+	if (bench_snap_read(s1) ||
+	    bench_window_check(s0, s1, w->secs, &rx, why, sizeof(why)) <= 0)
+		why[0] = '\0';
+	/* tests (HOOKCMP_FAIL_AT=bench-excluded): a host slow throughout */
+	if (hc_fault(&ferr, "bench-excluded"))
+		snprintf(why, sizeof(why), "%.150s", ferr.msg);
+	if (why[0]) {
 		w->excluded = true;
 		rd->nexcluded++;
 		if (!rd->excluded[0])

@@ -538,54 +538,31 @@ static int measure(struct bench *b)
 	return 0;
 }
 
-struct env_read_ctx {
-	struct bench_env *env;
-	struct bench_env_at at;
-};
-
-static int env_read_here(void *data)
-{
-	struct env_read_ctx *c = data;
-
-	bench_env_read(c->env, &c->at);
-	return 0;
-}
-
 /*
- * The machine's state, read from where bench started (the settings are
- * per netns), --dev's tables from the DUT's netns; after the rounds,
- * bench's own namespaces left out, and what changed while they ran is
- * in every row.
+ * The generator alone measures no hook. No other row valid is exit 1
+ * where bench found a fault, 7 where the machine's load left every row
+ * too few rounds with a cost: no verdict either way.
  */
-static int env_read(struct bench *b, struct bench_env *env, bool after)
+static int no_row_valid(const struct bench *b)
 {
-	int own[] = { b->net.fd_dut, b->net.fd_gen, b->net.fd_sink };
-	struct env_read_ctx c = { env,
-				  { own, after && !b->opt.dev ? 3 : 0,
-				    b->opt.dev ? b->net.fd_dut : -1, b->opt.dev,
-				    b->net.if_dut } };
-	int ret = b->net.fd_root < 0 ?
-			  -EBADF :
-			  hc_netns_run(b->net.fd_root, env_read_here, &c);
+	int i, n = 0, load = 0;
 
-	if (ret)
-		fprintf(stderr, "Warning: reading the machine's state %s the run: %s\n",
-			after ? "after" : "before", strerror(-ret));
-	return ret;
-}
+	for (i = 0; i < b->rows.n; i++) {
+		const struct bench_row *r = &b->rows.row[i];
 
-static void env_after(struct bench *b)
-{
-	struct bench_env *after = malloc(sizeof(*after));
-
-	if (!after)
-		return;
-	*after = b->env;
-	if (!env_read(b, after, true) && bench_env_changes(&b->env, after))
-		fprintf(stderr,
-			"Warning: the machine changed during the run, under every row:\n%s",
-			b->env.changed);
-	free(after);
+		if (r->kind->generator)
+			continue;
+		if (!bench_row_void(r) && r->nrd)
+			return 0;
+		n++;
+		load += !r->reason[0] && r->nrd;
+	}
+	if (n && load == n)
+		return hc_fail(
+			HC_EXIT_NO_VERDICT,
+			"bench: no row valid: the machine's load left each too few rounds with a cost (the table says which)");
+	return hc_fail(HC_EXIT_FAIL,
+		       "bench: every row is INVALID (the table says why)");
 }
 
 /* Was the option called name given? */
@@ -1036,12 +1013,12 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		goto out;
 
 	libbpf_set_print(NULL);
-	env_read(b, &b->env, false);
+	bench_env_take(b, &b->env, false);
 	header(b);
 	hc_install_signals();
 	ret = measure(b);
 	if (b->res.ran)
-		env_after(b);
+		bench_env_watch(b, -1);
 	for (i = 0; i < b->rows.n && !b->rows.row[i].nrd; i++)
 		;
 	measured = i < b->rows.n;
@@ -1061,18 +1038,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		    hc_out_write(&csv, report_csv, b) ?:
 		    (b->opt.plot_dir && !hc_stop_sig ? plot(b, plot_sh) : 0);
 	ret = ret ?: hc_stop_sig ? 128 + hc_stop_sig : i;
-	/*
-	 * The generator alone measures no hook. A row short of rounds with
-	 * a cost is the machine's load, not a failure: it counts as run.
-	 */
-	for (i = 0; i < b->rows.n; i++)
-		if (!b->rows.row[i].reason[0] && b->rows.row[i].nrd &&
-		    !b->rows.row[i].kind->generator)
-			break;
-	if (!ret && i == b->rows.n)
-		ret = hc_fail(
-			HC_EXIT_FAIL,
-			"bench: every row is INVALID (the table says why)");
+	ret = ret ?: no_row_valid(b);
 out:
 	if (!report) {
 		hc_out_abandon(&out);

@@ -16,14 +16,15 @@
 #include <sys/stat.h>
 #include "bench.h"
 #include "diff.h"
+#include "env.h"
 #include "cli.h"
 #include "exec.h"
 #include "print.h"
 
 struct cmp_cmd {
-	bool json, pretty, help, allow;
+	bool json, pretty, help, allow, allow_env;
 	double threshold;
-	const char *plot_dir, *cal;
+	const char *plot_dir, *cal, *rows;
 };
 
 #define C(f) offsetof(struct cmp_cmd, f)
@@ -35,6 +36,10 @@ static const struct hc_opt cmp_opts[] = {
 	  NULL, 0, 1000 },
 	{ "allow-mismatch", 0, HC_OPT_FLAG, C(allow), NULL,
 	  "compare runs of different scenarios, topologies, CPU modes, frame sizes or plans" },
+	{ "allow-env-change", 0, HC_OPT_FLAG, C(allow_env), NULL,
+	  "judge rows that a state of the machine moved between the runs (the change is the point)" },
+	{ "rows", 0, HC_OPT_STR, C(rows), "ROW,...",
+	  "compare only these rows; exit 7 when one gets no verdict" },
 	{ "calibration", 0, HC_OPT_STR, C(cal), "FILE",
 	  "the between-run variance (bench calibrate) for one run a side" },
 	{ "plot", 0, HC_OPT_STR, C(plot_dir), "DIR",
@@ -150,6 +155,27 @@ static void row_columns(struct hc_pr *p, const struct bench_cmp_row *r)
 	hc_pr_str(p, HC_PR_ALL, "why", "why", 0, r->why[0] ? r->why : NULL);
 }
 
+/* The states that differ between runs and move rows, with whose. */
+static void states(struct hc_pr *p, const struct bench_cmp *c)
+{
+	static const char *const whose[] = { "", "rows whose frames become skbs",
+					     "every row" };
+	int i;
+
+	hc_pr_open(p, HC_PR_JSON, "states", '[');
+	for (i = 0; i < c->nstate; i++) {
+		hc_pr_open(p, HC_PR_JSON, NULL, '{');
+		hc_pr_fstr(p, HC_PR_JSON, "state", NULL, c->state[i].what);
+		hc_pr_fstr(p, HC_PR_JSON, "moves", NULL,
+			   c->state[i].moves == BENCH_MOVES_ALL ? "all" :
+								  "skb");
+		hc_pr_close(p, HC_PR_JSON, '}');
+		hc_pr_text(p, "  %s: moves %s\n", c->state[i].what,
+			   whose[c->state[i].moves]);
+	}
+	hc_pr_close(p, HC_PR_JSON, ']');
+}
+
 static void side_json(struct hc_pr *p, const char *key,
 		      const struct bench_cmp_set *s, const char *const *path)
 {
@@ -190,7 +216,13 @@ static void report(const struct cmp_cmd *o, const struct bench_cmp_set *set,
 		hc_pr_fstr(&p, HC_PR_JSON, "mismatch", NULL,
 			   c->mismatch[0] ? c->mismatch : NULL);
 		hc_pr_lines(&p, HC_PR_JSON, "env_diff", NULL, c->env_diff);
+		hc_pr_lines(&p, HC_PR_JSON, "left_out", NULL, c->left_out_why);
+		states(&p, c);
+		hc_pr_bool(&p, HC_PR_JSON, "allow_env_change", NULL, 0,
+			   o->allow_env);
 		hc_pr_fu64(&p, HC_PR_JSON, "regressed", NULL, c->regressed);
+		hc_pr_fu64(&p, HC_PR_JSON, "judged", NULL, c->judged);
+		hc_pr_fu64(&p, HC_PR_JSON, "confounded", NULL, c->confounded);
 		hc_pr_open(&p, HC_PR_JSON, "rows", '[');
 		for (i = 0; i < c->n; i++) {
 			hc_pr_open(&p, HC_PR_JSON, NULL, '{');
@@ -218,6 +250,15 @@ static void report(const struct cmp_cmd *o, const struct bench_cmp_set *set,
 		fprintf(f,
 			"\nThe machines differ (against OLD's first run):\n%s",
 			c->env_diff);
+	if (c->left_out_why[0])
+		fprintf(f, "\nRuns left out, failed:\n%s", c->left_out_why);
+	if (c->nstate) {
+		fprintf(f,
+			"\nStates that move rows' costs, not alike in all runs (%s):\n",
+			o->allow_env ? "--allow-env-change: the rows are judged anyway" :
+				       "the rows they move are confounded");
+		states(&p, c);
+	}
 	fputc('\n', f);
 	/* a pass to size the columns, then the header and the rows */
 	for (k = 0; k < 2; k++) {
@@ -369,6 +410,42 @@ static int parse(const struct hc_opt *opts, struct cmp_cmd *o, int argc,
 	return 0;
 }
 
+/*
+ * The exit a gate reads: 1 for a row slower past --threshold; 6 for
+ * rows a state of the machine moved; 7 when --threshold has no row
+ * judged, or a row --rows names has no verdict.
+ */
+static int verdicts(const struct cmp_cmd *o, const struct bench_cmp *c)
+{
+	int i;
+
+	if (c->regressed)
+		return HC_EXIT_FAIL;
+	if (c->confounded && !o->allow_env)
+		return hc_fail(
+			HC_EXIT_CHANGED,
+			"bench compare: %d row%s confounded: a state of the machine that moves %s differs between the runs (listed above); --allow-env-change judges them anyway",
+			c->confounded, c->confounded == 1 ? "" : "s",
+			c->confounded == 1 ? "it" : "them");
+	for (i = 0; o->rows && i < c->n; i++) {
+		const char *v = c->rows[i].verdict;
+
+		if (strcmp(v, "slower") && strcmp(v, "faster") &&
+		    strcmp(v, "same") && strcmp(v, "inconclusive"))
+			return hc_fail(HC_EXIT_NO_VERDICT,
+				       "bench compare: row %s: %s%s%s",
+				       c->rows[i].name, v,
+				       c->rows[i].why[0] ? ": " : "",
+				       c->rows[i].why);
+	}
+	if (o->threshold && !c->judged)
+		return hc_fail(
+			HC_EXIT_NO_VERDICT,
+			"bench compare: --threshold %g%%: no row could be judged (the table says why)",
+			o->threshold);
+	return 0;
+}
+
 int cmd_bench_compare(int argc, char **argv)
 {
 	struct cmp_cmd o = {};
@@ -420,6 +497,8 @@ int cmd_bench_compare(int argc, char **argv)
 	set[0] = (struct bench_cmp_set){ "OLD", r->doc, rold };
 	set[1] = (struct bench_cmp_set){ "NEW", r->doc + rold, r->n - rold };
 	opts.allow_mismatch = o.allow;
+	opts.allow_env = o.allow_env;
+	opts.rows = o.rows;
 	opts.threshold = o.threshold;
 	opts.calibration = cal;
 	ret = bench_compare(set, &opts, &c, why, sizeof(why));
@@ -443,8 +522,7 @@ int cmd_bench_compare(int argc, char **argv)
 		if (o.plot_dir)
 			code = plot(&o, set, path, &c);
 	}
-	if (!code && c.regressed)
-		code = HC_EXIT_FAIL;
+	code = code ?: verdicts(&o, &c);
 out:
 	bench_compare_free(&c);
 	if (r)

@@ -18,6 +18,10 @@ enum hc_exit {
 	HC_EXIT_PERM = 3,
 	HC_EXIT_UNSUPP = 4,
 	HC_EXIT_BUSY = 5,
+	/* bench compare: a state of the machine moved rows between runs */
+	HC_EXIT_CHANGED = 6,
+	/* bench compare --threshold or --rows: a row it needs has no verdict */
+	HC_EXIT_NO_VERDICT = 7,
 };
 
 /* Why the last step failed: our words, the kernel's, and what to do. */

@@ -379,6 +379,74 @@ test_compare() {
 		'.regressed >= 1 and ([.rows[] | select(.verdict == "slower") | .name] | index($tc + "-1rules") != null)' "$out"
 }
 
+# A state of the machine that moves rows' costs (a foreign clsact turns
+# the ingress static key on for every device) differing between the sides,
+# or appearing during a run, takes those rows' verdicts: compare says
+# "confounded", naming it, and exits 6. A run that failed is left out.
+test_confounded() {
+	local ns=hc-cf-$$ name="bench compare: confounded" rc pid
+	local l="clsact qdisc on ea \\((netns '$ns'|a netns mounted at /run/netns/$ns)\\)"
+	# two rounds: no interval, so no row the host's slow state can void
+	# shellcheck disable=SC2086
+	"$HC" bench $INJECT --scenario static-key --hooks ingress,clsact $QUICK -o "$T/cf-a.json" >/dev/null 2>"$T/cf.err"
+	check_eq "$name: a run: exit status" "$?" 0 "$T/cf.err"
+	"$HC" bench --plan "$T/cf-a.json" --rounds 2 --no-path-check -o "$T/cf-b.json" >/dev/null 2>"$T/cf.err"
+	check_eq "$name: a second: exit status" "$?" 0 "$T/cf.err"
+	# a foreign clsact appears during a run, which is then stopped
+	"$HC" bench --plan "$T/cf-a.json" --rounds 1000 --no-path-check -o "$T/cf-w.json" >/dev/null 2>"$T/cf-w.err" &
+	pid=$!
+	wait_for "^round 2/" "$T/cf-w.err"
+	plant "$name: a namespace" ip netns add $ns &&
+		plant "$name: a veth pair there" ip -n $ns link add ea type veth peer name eb &&
+		plant "$name: a clsact on ea" tc -n $ns qdisc add dev ea clsact
+	wait_for "it may have moved" "$T/cf-w.err"
+	kill -INT $pid
+	wait $pid
+	check_eq "$name: a run it appeared in, stopped: exit status" "$?" 130 "$T/cf-w.err"
+	check "$name: bench says when it appeared and which rows it may have moved" grep -Eq \
+		"^  round [0-9]+: new: $l: it may have moved nothing, ingress, clsact" "$T/cf-w.err"
+	check "$name: and records it" jq_true --arg l "$l" \
+		'any(.env.changed_during_run[]; test("^round [0-9]+: new: " + $l + "$"))' "$T/cf-w.json"
+	"$HC" bench --plan "$T/cf-a.json" --rounds 2 --no-path-check -o "$T/cf-c.json" >/dev/null 2>"$T/cf.err"
+	check_eq "$name: a run with it there: exit status" "$?" 0 "$T/cf.err"
+	ip netns del $ns
+	"$HC" bench compare -j "$T/cf-a.json" "$T/cf-b.json" -- "$T/cf-c.json" >"$T/cf.json" 2>"$T/cf.err"
+	check_eq "$name: a side with a foreign clsact: exit 6" "$?" 6 "$T/cf.err" "$T/cf.json"
+	check "$name: every static-key row confounded, the qdisc named" jq_true -s --arg l "^NEW: outside: new: $l$" '
+		.[0] | .confounded == (.rows | length) and
+		all(.rows[]; .verdict == "confounded" and (.why | test($l))) and
+		any(.states[]; (.state | test($l)) and .moves == "skb")' "$T/cf.json"
+	check "$name: and says what to do" grep -q "rows confounded: a state of the machine .* --allow-env-change" "$T/cf.err"
+	"$HC" bench compare -j --allow-env-change "$T/cf-a.json" "$T/cf-b.json" -- "$T/cf-c.json" >"$T/cf.json" 2>"$T/cf.err"
+	check_eq "$name: --allow-env-change: judged: exit status" "$?" 0 "$T/cf.err" "$T/cf.json"
+	check "$name: --allow-env-change: no row confounded" jq_true \
+		'.confounded == 0 and all(.rows[]; .verdict != "confounded")' "$T/cf.json"
+	"$HC" bench compare -j "$T/cf-a.json" -- "$T/cf-w.json" >"$T/cf.json" 2>"$T/cf.err"
+	check_eq "$name: a run it appeared in: exit 6" "$?" 6 "$T/cf.err" "$T/cf.json"
+	check "$name: naming the run and the round" jq_true -s --arg l "^NEW: changed during the run: round [0-9]+: new: $l$" \
+		'.[0] | all(.rows[]; .verdict == "confounded" and (.why | test($l)))' "$T/cf.json"
+	# a run whose every window the host's slow state took is left out
+	HOOKCMP_FAIL_AT=bench-excluded "$HC" bench --plan "$T/cf-a.json" --rounds 6 --no-path-check \
+		-o "$T/cf-e.json" >/dev/null 2>"$T/cf.err"
+	check_eq "$name: a run the load left no row valid: exit 7" "$?" 7 "$T/cf.err"
+	check "$name: saying so" grep -q "no row valid: the machine's load" "$T/cf.err"
+	"$HC" bench compare -j "$T/cf-a.json" -- "$T/cf-b.json" "$T/cf-e.json" >"$T/cf.json" 2>"$T/cf.err"
+	check_eq "$name: a failed run: compared without it: exit status" "$?" 0 "$T/cf.err" "$T/cf.json"
+	check "$name: the failed run left out, saying why, no row invalid for it" jq_true '
+		(.left_out | length) == 1 and (.left_out[0] | test("^NEW run 2: left out: [0-9]+ of its [0-9]+ windows excluded")) and
+		all(.rows[]; .runs_new <= 1 and .verdict != "invalid")' "$T/cf.json"
+	"$HC" bench compare --threshold 2 "$T/cf-a.json" "$T/cf-e.json" >/dev/null 2>"$T/cf.err"
+	check_eq "$name: --threshold with no row judged: exit 7" "$?" 7 "$T/cf.err"
+	check "$name: saying so" grep -q "threshold 2%: no row could be judged" "$T/cf.err"
+	"$HC" bench compare --rows ingress "$T/cf-a.json" "$T/cf-e.json" >/dev/null 2>"$T/cf.err"
+	check_eq "$name: --rows: a row named with no verdict: exit 7" "$?" 7 "$T/cf.err"
+	check "$name: naming it and why" grep -q "row ingress: n/a: every run of NEW with the row was left out" "$T/cf.err"
+	"$HC" bench compare --rows ingress,nosuch "$T/cf-a.json" "$T/cf-b.json" >/dev/null 2>"$T/cf.err"
+	check_eq "$name: --rows: a row no run has: usage" "$?" 2 "$T/cf.err"
+	check "$name: naming it" grep -q "no row 'nosuch' in the runs" "$T/cf.err"
+	root_state_same "$name: nothing left behind"
+}
+
 # --variant: a row ROW+NAME for each row, ROW with the user's change made
 # by --setup in the DUT's namespace and undone by --undo, every visit.
 test_variant() {
