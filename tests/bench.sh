@@ -327,10 +327,10 @@ test_compare() {
 	# rounds have no cost, and this VM's share of them varies
 	"$HC" bench --scenario rules --hooks $TC --target-ci 10 --max-rounds 60 \
 		--packets 20000 --no-path-check -o "$a" >/dev/null 2>&1
-	check_eq "bench compare: a rules run: exit status" "$?" 0
+	check_eq "bench compare: a rules run: exit status" "$(bench_rc $? "$a")" 0
 	# the second with the first's plan: compare refuses unlike windows
 	"$HC" bench --plan "$a" --target-ci 10 --max-rounds 60 --no-path-check -o "$b" >/dev/null 2>"$T/cmp.err"
-	check_eq "bench --plan: a run of the first's plan: exit status" "$?" 0 "$T/cmp.err"
+	check_eq "bench --plan: a run of the first's plan: exit status" "$(bench_rc $? "$b")" 0 "$T/cmp.err"
 	check "bench --plan: the same rows and windows" jq_true --slurpfile a "$a" '.plan == $a[0].plan' "$b"
 	"$HC" bench --plan "$a" --scenario hooks >/dev/null 2>"$T/cmp.err"
 	check_eq "bench --plan: it decides the scenario: exit status" "$?" 2 "$T/cmp.err"
@@ -629,7 +629,7 @@ test_runs() {
 	local f="$T/runs.json" out="$T/runs-cmp.json" left
 	"$HC" bench --runs 2 $INJECT --scenario static-key --hooks ingress --rounds 6 \
 		--packets 20000 --seed 7 --no-path-check -o "$f" >"$T/runs.out" 2>"$T/runs.err"
-	check_eq "bench --runs 2: exit status" "$?" 0 "$T/runs.err"
+	check_eq "bench --runs 2: exit status" "$(bench_rc $? "$f")" 0 "$T/runs.err"
 	check "bench --runs 2: one document of two runs, every row over both" jq_true \
 		'.type == "bench-runs" and (.runs | length) == 2 and all(.runs[]; .type == "bench") and
 		 (.rows | length) == (.runs[0].rows | length) and all(.rows[]; .runs == 2)' "$f"
@@ -708,7 +708,7 @@ test_contract() {
 	# shellcheck disable=SC2086
 	"$HC" bench --scenario static-key --hooks ingress,$TC --rounds 6 --packets 20000 --seed 42 $NOPATH -j \
 		-o "$T/c.json" --csv "$T/c.csv" >"$T/c.out" 2>"$T/c.err"
-	check_eq "$name: exit status" "$?" 0 "$T/c.err"
+	check_eq "$name: exit status" "$(bench_rc $? "$T/c.json")" 0 "$T/c.err"
 	check_eq "$name: -j prints one document on stdout" "$(jq -s length "$T/c.out")" 1
 	check "$name: progress goes to stderr" grep -q "^round 6/6" "$T/c.err"
 	check "$name: -o writes the same document" cmp -s "$T/c.out" "$T/c.json"
@@ -1125,7 +1125,7 @@ test_target() {
 	"$HC" bench $INJECT --scenario static-key --hooks ingress --rounds 2 \
 		--max-rounds 1000 --target-ci 0.0001 --max-time 1 --packets 20000 $NOPATH \
 		-o "$T/t.json" >"$T/t.out" 2>"$T/t.err"
-	check_eq "bench --max-time: exit status" "$?" 0 "$T/t.err"
+	check_eq "bench --max-time: exit status" "$(bench_rc $? "$T/t.json")" 0 "$T/t.err"
 	n=$(jq .rounds "$T/t.json")
 	check "bench --max-time: gave up for the time, not the rounds ($n)" \
 		grep -qE "^target-ci 0.0001%: gave up after $n rounds [(]--max-time[)]" "$T/t.out"
@@ -1144,7 +1144,7 @@ test_target() {
 	# static-key's own target where no --rounds or --target-ci is given
 	"$HC" bench $INJECT --scenario static-key --hooks ingress --max-time 1 \
 		--packets 20000 $NOPATH -o "$T/t.json" >"$T/t.out" 2>"$T/t.err"
-	check_eq "bench static-key, its own target: exit status" "$?" 0 "$T/t.err"
+	check_eq "bench static-key, its own target: exit status" "$(bench_rc $? "$T/t.json")" 0 "$T/t.err"
 	check "bench static-key, its own target: +-1%, from 30 rounds, recorded" jq_true \
 		'.env.target_ci_pct == 1 and .env.max_time_s == 1 and .env.min_rounds == 30 and .rounds >= 30' \
 		"$T/t.json"
