@@ -507,6 +507,11 @@ static int compare_row(const struct bench_cmp_set *set,
 		snprintf(
 			c->why, sizeof(c->why),
 			"the sides are on different boots, a side on one: the boot-to-boot variance is unknown (alternate boots, A B A B)");
+	} else if (ret == -ENODATA && opts->calibration) {
+		c->verdict = "inconclusive";
+		snprintf(
+			c->why, sizeof(c->why),
+			"one run on a side, and --calibration has no between-run variance of this row (calibrate runs that have it)");
 	} else if (ret == -ENODATA) {
 		c->verdict = "inconclusive";
 		snprintf(
@@ -818,45 +823,56 @@ static void cmdline(char *buf)
 	}
 }
 
-/* Object b's members that move rows against a's: "KEY A -> B", lists by item. */
+/* One member's items of list a that list b lacks, as "KEY: WORD: X". */
+static void items(const struct jp *a, const struct jp *b, const char *key,
+		  const char *word, const char *who, struct bench_cmp *c)
+{
+	int k;
+
+	for (k = 0; a && a->type == JP_ARR && k < a->n; k++)
+		if (a->kid[k].type == JP_STR && !has_str(b, a->kid[k].str))
+			state_add(c, bench_env_moves(key, a->kid[k].str),
+				  "%s: %s: %s: %s", who, key, word,
+				  a->kid[k].str);
+}
+
+/*
+ * Object b's members that move rows, against a's: scalars "KEY A -> B",
+ * lists by item. A member of both is looked at from b's side only.
+ */
 static void states_of(const struct jp *a, const struct jp *b, const char *who,
 		      struct bench_cmp *c)
 {
 	char x[1100], y[1100];
-	int i, k;
+	int w, i;
 
-	for (i = 0; b && b->type == JP_OBJ && i < b->n; i++) {
-		const struct jp *m = &b->kid[i], *o = jp_get(a, m->key);
+	for (w = 0; w < 2; w++) {
+		const struct jp *from = w ? a : b;
 
-		if (m->type == JP_ARR || (o && o->type == JP_ARR)) {
-			for (k = 0; m->type == JP_ARR && k < m->n; k++)
-				if (m->kid[k].type == JP_STR &&
-				    !has_str(o, m->kid[k].str))
-					state_add(c,
-						  bench_env_moves(m->key,
-								  m->kid[k].str),
-						  "%s: %s: new: %s", who, m->key,
-						  m->kid[k].str);
-			for (k = 0; o && o->type == JP_ARR && k < o->n; k++)
-				if (o->kid[k].type == JP_STR &&
-				    !has_str(m, o->kid[k].str))
-					state_add(c,
-						  bench_env_moves(m->key,
-								  o->kid[k].str),
-						  "%s: %s: gone: %s", who, m->key,
-						  o->kid[k].str);
-			continue;
+		for (i = 0; from && from->type == JP_OBJ && i < from->n; i++) {
+			const struct jp *m = &from->kid[i];
+			const struct jp *o = jp_get(w ? b : a, m->key);
+			const struct jp *na = w ? m : o, *nb = w ? o : m;
+
+			if ((w && o) || m->type == JP_OBJ)
+				continue;
+			if (m->type == JP_ARR || (o && o->type == JP_ARR)) {
+				items(nb, na, m->key, "new", who, c);
+				items(na, nb, m->key, "gone", who, c);
+				continue;
+			}
+			if (!bench_env_moves(m->key, ""))
+				continue;
+			scalar(na, x, sizeof(x));
+			scalar(nb, y, sizeof(y));
+			cmdline(x);
+			cmdline(y);
+			if (strcmp(x, y))
+				state_add(c, bench_env_moves(m->key, ""),
+					  "%s: %s %s -> %s", who, m->key,
+					  x[0] ? x : "(none)",
+					  y[0] ? y : "(none)");
 		}
-		if (m->type == JP_OBJ || !bench_env_moves(m->key, ""))
-			continue;
-		scalar(o, x, sizeof(x));
-		scalar(m, y, sizeof(y));
-		cmdline(x);
-		cmdline(y);
-		if (strcmp(x, y))
-			state_add(c, bench_env_moves(m->key, ""),
-				  "%s: %s %s -> %s", who, m->key,
-				  x[0] ? x : "(none)", y[0] ? y : "(none)");
 	}
 }
 

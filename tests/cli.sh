@@ -204,6 +204,9 @@ t "bench --runs 1" 2 "--runs '1': expected a number from 2 to 64" bench --runs 1
 t "bench calibrate --help" 0 "Usage: hookcmp bench calibrate" bench calibrate --help
 t "bench compare --calibration: one run a side judged" 1 "threshold 2%: 1 row slower past it" \
 	bench compare --threshold 2 --calibration "$CT/cal.json" "$CT/old1.json" "$CT/slow1.json"
+jq '.rows |= map(select(.name != "a"))' "$CT/cal.json" >"$CT/cal-a.json"
+t "bench compare --calibration without a row: says so" 0 "--calibration has no between-run variance of this row" \
+	bench compare --calibration "$CT/cal-a.json" "$CT/old1.json" "$CT/slow1.json"
 jqt() {	# jqt NAME FILTER FILE
 	if jq -e "$2" "$3" >/dev/null 2>&1; then echo "PASS cli: $1"; else
 		echo "FAIL cli: $1: $2"; head -c 600 "$3" | sed 's/^/  /'; fi
@@ -229,12 +232,14 @@ jqt "bench compare -j: a shift: changes, the same against the baseline" \
 jqt "bench compare -j: runs against themselves: every row same" 'all(.rows[]; .verdict == "same")' "$CT/c.json"
 jq '.env.settings = {"bpf_stats_enabled": "1"} | .env.outside = ["generic XDP on veth3 (netns '"'x'"')"]' \
 	"$CT/old1.json" >"$CT/envdiff.json"
-t "bench compare: how the machines differ, first" 0 "NEW: bpf_stats_enabled (none) -> 1" \
+t "bench compare: how the machines differ, first" 6 "NEW: bpf_stats_enabled (none) -> 1" \
 	bench compare "$CT/old1.json" "$CT/envdiff.json"
-t "bench compare: a list's new member" 0 "NEW: outside: new: generic XDP on veth3 (netns 'x')" \
+t "bench compare: a list's new member" 6 "NEW: outside: new: generic XDP on veth3 (netns 'x')" \
 	bench compare "$CT/old1.json" "$CT/envdiff.json"
-t "bench compare: OLD's second run against its first" 0 "OLD run 2: outside: gone: generic XDP on veth3" \
+t "bench compare: OLD's second run against its first" 6 "OLD run 2: outside: gone: generic XDP on veth3" \
 	bench compare "$CT/envdiff.json" "$CT/old1.json" -- "$CT/old2.json"
+t "bench compare: a state that moves rows: its rows confounded, naming it" 6 "confounded      -      -         - NEW: outside: new: generic XDP on veth3 (netns 'x') (and more: the machine's differences)" \
+	bench compare "$CT/old1.json" "$CT/envdiff.json"
 jq '.plan = {"windows": 20, "visits": 2, "rows": ["a", "b"], "window_packets": {"base": 5000, "a": 4000}}' \
 	"$CT/old1.json" >"$CT/plan1.json"
 jq '.plan = {"windows": 20, "visits": 2, "rows": ["a", "b"], "window_packets": {"base": 5000, "a": 4100}}' \
