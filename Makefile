@@ -87,6 +87,13 @@ TEST_BENCH_OBJS := build/tests/test_bench.o build/bench/statistics.o build/bench
 build/test_bench: $(TEST_BENCH_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# compare's interval over runs, simulated: doc/methodology.md's table.
+build/sim_cover: build/tests/sim_cover.o build/bench/statistics.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+sim-cover: build/sim_cover
+	build/sim_cover
+
 # tests/mutate.sh builds test_bench as this Makefile does: it asks.
 print-%:
 	@echo '$($*)'
@@ -201,5 +208,6 @@ format:
 clean:
 	rm -rf build hookcmp
 
-.PHONY: all deps deps-vm demo test-bins check check-vm fuzz man install format clean
+.PHONY: all deps deps-vm demo test-bins check check-vm fuzz man install format clean \
+	sim-cover
 .SECONDARY: $(HOOKS:%=build/%.bpf.o) build/tests/bad.bpf.o

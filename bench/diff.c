@@ -7,9 +7,10 @@
  * ratios to its baseline's same round (vs baseline), which cancels what
  * moved the whole machine between the runs. The change is the
  * difference of the two sides' means of those, and its interval comes
- * from how the runs spread: what moves between runs and boots is in no
- * run's own interval (doc/methodology.md). With one run on a side the
- * spread is unknown unless bench calibrate measured it.
+ * from how the runs spread (what moves between runs and boots is in no
+ * run's own interval), never narrower than the runs' own intervals
+ * allow (doc/methodology.md). With one run on a side the spread is
+ * unknown unless bench calibrate measured it.
  */
 #include <errno.h>
 #include <stdarg.h>

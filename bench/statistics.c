@@ -489,10 +489,10 @@ int st_runs_diff(const double *a, const double *va, int na, const double *b,
 		 const double *vb, int nb, double tau2, double tau_df,
 		 struct st_diff *r)
 {
-	double ssa, ssb, ma, mb, wa = 0, wb = 0;
+	double ssa, ssb, ma, mb, wa = 0, wb = 0, pa = 0, pb = 0;
 	int i;
 
-	*r = (struct st_diff){ NAN, NAN, NAN };
+	*r = (struct st_diff){ NAN, NAN, NAN, 0 };
 	if (na < 1 || nb < 1)
 		return -EINVAL;
 	ma = mean_ss(a, na, &ssa);
@@ -501,6 +501,16 @@ int st_runs_diff(const double *a, const double *va, int na, const double *b,
 	if (na >= 2 && nb >= 2) {
 		r->df = na + nb - 2;
 		r->se = sqrt((ssa + ssb) / r->df * (1.0 / na + 1.0 / nb));
+		/*
+		 * Runs that agree closer than their own noise allows do so by
+		 * chance. Weighted by precision, a run whose interval blew up
+		 * (a few slow rounds) does not widen it for the others.
+		 */
+		for (i = 0; i < na; i++)
+			pa += 1 / va[i];
+		for (i = 0; i < nb; i++)
+			pb += 1 / vb[i];
+		r->own = isnan(pa + pb) ? 0 : sqrt(1 / pa + 1 / pb);
 		return 0;
 	}
 	if (!(tau_df > 0) || isnan(tau2))
@@ -516,25 +526,43 @@ int st_runs_diff(const double *a, const double *va, int na, const double *b,
 	return 0;
 }
 
+/* t times se or z (the normal's) times own: the wider. */
+static double diff_wider(const struct st_diff *r, double t, double z)
+{
+	return z * r->own > t * r->se ? z * r->own : t * r->se;
+}
+
 void st_diff_ci(const struct st_diff *r, double level, struct st_est *e)
 {
-	double h = st_t_quantile(1 - (1 - level) / 2, r->df) * r->se;
+	double q = 1 - (1 - level) / 2;
+	double h = diff_wider(r, st_t_quantile(q, r->df),
+			      st_t_quantile(q, INFINITY));
 
 	*e = (struct st_est){ r->d, r->d - h, r->d + h };
 }
 
+static double diff_p(double d, double se, double df)
+{
+	if (!(se > 0))
+		return isnan(d) ? NAN : d == 0 ? 1 : 0;
+	return 2 * st_t_cdf(-fabs(d) / se, df);
+}
+
 double st_diff_p(const struct st_diff *r)
 {
-	if (!(r->se > 0))
-		return isnan(r->d) ? NAN : r->d == 0 ? 1 : 0;
-	return 2 * st_t_cdf(-fabs(r->d) / r->se, r->df);
+	double p = diff_p(r->d, r->se, r->df);
+	double own = diff_p(r->d, r->own, INFINITY);
+
+	return own > p ? own : p;
 }
 
 double st_diff_mde(const struct st_diff *r, double level)
 {
-	return (st_t_quantile(1 - (1 - level) / 2, r->df) +
-		st_t_quantile(0.8, r->df)) *
-	       r->se;
+	double q = 1 - (1 - level) / 2;
+
+	return diff_wider(
+		r, st_t_quantile(q, r->df) + st_t_quantile(0.8, r->df),
+		st_t_quantile(q, INFINITY) + st_t_quantile(0.8, INFINITY));
 }
 
 double st_tau2(const double *y, const double *v, int k, double *i2)

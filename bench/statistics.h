@@ -130,28 +130,38 @@ double st_t_quantile(double p, double df);
 int st_holm(const double *p, int n, double *adj);
 
 /*
- * A difference of two sides' means of per-run estimates (logs), b - a,
- * with its standard error and degrees of freedom.
+ * A difference of two sides' means of per-run estimates (logs), b - a:
+ * se and df, its standard error and degrees of freedom for a t; own,
+ * the least standard error the runs' own intervals allow it (0: none),
+ * for a normal quantile, as those intervals are.
  */
 struct st_diff {
-	double d, se, df;
+	double d, se, df, own;
 };
 
 /*
- * The run is the unit: with two or more runs a side the error comes
- * from the runs' own spread (pooled, na + nb - 2 df), which holds each
- * run's noise and what moves between runs alike. With fewer it is each
- * run's own variance (va, vb) plus tau2, the between-run variance
- * measured apart on tau_df df (bench calibrate); -ENODATA without one
- * (tau_df 0), -EINVAL with no run on a side.
+ * The run is the unit: with two or more runs a side, d is the
+ * difference of the sides' plain means, se the runs' pooled spread on
+ * na + nb - 2 df, which holds what moves between runs, and own is
+ * sqrt(1 / sum(1 / va) + 1 / sum(1 / vb)), the error of the most
+ * precise mean the runs' own variances (va, vb) allow: the interval is
+ * never narrower than that, however well a few runs happen to agree
+ * (tests/sim_cover.c; a NaN variance: the spread alone). With fewer
+ * runs a side it is each run's own variance plus tau2, the between-run
+ * variance measured apart on tau_df df (bench calibrate), own 0;
+ * -ENODATA without one (tau_df 0), -EINVAL with no run on a side.
  */
 int st_runs_diff(const double *a, const double *va, int na, const double *b,
 		 const double *vb, int nb, double tau2, double tau_df,
 		 struct st_diff *r);
-/* Its interval at level, and its two-sided p-value of no difference. */
+/*
+ * Its interval at level: the wider of the t one on se and the normal one
+ * on own. Its two-sided p-value of no difference, the larger of theirs,
+ * so that p < 1 - level exactly where the interval leaves out 0.
+ */
 void st_diff_ci(const struct st_diff *r, double level, struct st_est *e);
 double st_diff_p(const struct st_diff *r);
-/* The smallest difference it detects with 80% power at level. */
+/* The smallest difference it detects with 80% power at level (the larger). */
 double st_diff_mde(const struct st_diff *r, double level);
 
 /*

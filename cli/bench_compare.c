@@ -275,7 +275,7 @@ static void report(const struct cmp_cmd *o, const struct bench_cmp_set *set,
 		}
 	}
 	fprintf(f,
-		"\nchange: NEW/OLD of each run's median ns/pkt (geometric means over runs); vs baseline: the same of each run's Hodges-Lehmann ratio to its baseline row, round by round, which a shift of the whole machine cancels; [95%%]: Student's t over the runs' estimates (their spread holds what moves between runs and boots), or with one run a side each run's own interval widened by --calibration's between-run variance; verdict from vs baseline where the row has one (only those fail --threshold); p holm: p-value of no change after Holm's correction for the rows judged; mde: the change found with 80%% power; between: the runs' spread beyond their own noise\n");
+		"\nchange: NEW/OLD of each run's median ns/pkt (geometric means over runs); vs baseline: the same of each run's Hodges-Lehmann ratio to its baseline row, round by round, which a shift of the whole machine cancels; [95%%]: Student's t over the runs' estimates (their spread holds what moves between runs and boots), never narrower than the runs' own intervals allow, or with one run a side each run's own interval widened by --calibration's between-run variance; verdict from vs baseline where the row has one (only those fail --threshold); p holm: p-value of no change after Holm's correction for the rows judged; mde: the change found with 80%% power; between: the runs' spread beyond their own noise\n");
 	fprintf(f, "same: the whole interval within +-%g%%\n",
 		o->threshold ?: BENCH_CMP_MARGIN);
 	if (o->threshold)

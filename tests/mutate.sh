@@ -98,6 +98,8 @@ mutate $S "t quantiles that ignore their degrees of freedom" 's|if (isinf(df))|i
 mutate $S "Holm as Bonferroni" 's|double v = p\[idx\[i\]\] \* (m - i);|double v = p[idx[i]] * m;|'
 mutate $S "Holm without its running maximum" 's|run = v > run ? v : run;|run = v;|'
 mutate $S "across runs, the within-run variances even with runs a side" 's|if (na >= 2 \&\& nb >= 2) {|if (0) {|'
+mutate $S "across runs, no floor at the runs' own errors" 's|r->own = isnan(pa + pb) ? 0 : sqrt(1 / pa + 1 / pb);|r->own = 0;|'
+mutate $S "compare's p from the spread alone" 's|return own > p ? own : p;|return p;|'
 mutate $S "the pooled spread on na + nb - 1 df" 's|r->df = na + nb - 2;|r->df = na + nb - 1;|'
 mutate $S "a window quantile that ignores its p (the median of the windows)" 's|h = (n - 1) \* p;|h = (n - 1) * 0.5;|'
 S=summary
