@@ -65,11 +65,16 @@ static void usage(void)
 	       "in cost NEW/OLD, and the same against each run's baseline row, which\n"
 	       "cancels a shift of the whole machine between runs. The run is the unit:\n"
 	       "the 95%% intervals come from how the runs of each side spread (two or\n"
-	       "more a side; across boots, of the boots), or with one from --calibration.\n"
+	       "more a side; across boots, of the boots), never narrower than the runs'\n"
+	       "own intervals allow, or with one run from --calibration.\n"
 	       "\"slower\"/\"faster\" when the change holds after Holm's correction for\n"
 	       "the rows compared, \"same\" when the whole interval lies within\n"
 	       "--threshold (or 1%%), otherwise \"inconclusive\" with the change these\n"
-	       "runs resolve.\n\n");
+	       "runs resolve; \"confounded\" where a state of the machine that moves the\n"
+	       "row differs between the runs. A run that failed is left out.\n"
+	       "Exit: 0; 1 a row slower past --threshold; 2 usage, or runs unlike;\n"
+	       "6 a row confounded; 7 --threshold with no row judged, or a --rows row\n"
+	       "without a verdict.\n\n");
 	hc_opts_help(stdout, cmp_opts, NULL);
 }
 
