@@ -654,93 +654,6 @@ diff_line(char *out, size_t size, const char *who, const char *fmt, ...)
 		strcat(out, "\n");
 }
 
-/* The strings of list from that list to lacks, as "KEY: WORD: X". */
-static void missing(const struct jp *from, const struct jp *to,
-		    const char *word, const char *key, const char *who,
-		    char *out, size_t size)
-{
-	int k;
-
-	for (k = 0; from && from->type == JP_ARR && k < from->n; k++)
-		if (from->kid[k].type == JP_STR &&
-		    !has_str(to, from->kid[k].str))
-			diff_line(out, size, who, "%s: %s: %s", key, word,
-				  from->kid[k].str);
-}
-
-/*
- * How env b differs from env a, member by member: scalars "KEY A -> B",
- * lists of strings "KEY: new: X" and "KEY: gone: X", objects by their
- * members. Timings of the run itself are no setting.
- */
-static void env_diff(const struct jp *a, const struct jp *b, const char *who,
-		     char *out, size_t size)
-{
-	static const char *const skip[] = { "attach_ms_median",
-					    "changed_during_run" };
-	char x[1100], y[1100];
-	int w, i;
-	unsigned int s;
-
-	for (w = 0; w < 2; w++) {
-		const struct jp *from = w ? b : a;
-
-		for (i = 0; from && from->type == JP_OBJ && i < from->n; i++) {
-			const struct jp *m = &from->kid[i];
-			const struct jp *o = jp_get(w ? a : b, m->key);
-			bool skipped = false;
-
-			for (s = 0; s < sizeof(skip) / sizeof(skip[0]); s++)
-				skipped |= !strcmp(m->key, skip[s]);
-			/* a member of both is looked at from a's side only */
-			if (skipped || (w && o))
-				continue;
-			if (m->type == JP_ARR || (o && o->type == JP_ARR)) {
-				const struct jp *na = w ? o : m,
-						*nb = w ? m : o;
-
-				missing(nb, na, "new", m->key, who, out, size);
-				missing(na, nb, "gone", m->key, who, out, size);
-			} else if (m->type == JP_OBJ ||
-				   (o && o->type == JP_OBJ)) {
-				env_diff(w ? o : m, w ? m : o, who, out, size);
-			} else {
-				scalar(w ? o : m, x, sizeof(x));
-				scalar(w ? m : o, y, sizeof(y));
-				if (strcmp(x, y))
-					diff_line(out, size, who, "%s %s -> %s",
-						  m->key, x[0] ? x : "(none)",
-						  y[0] ? y : "(none)");
-			}
-		}
-	}
-}
-
-/* Every run's env against OLD's first, and what changed during a run. */
-static void env_diffs(const struct bench_cmp_set *set, struct bench_cmp *c)
-{
-	const struct jp *first = jp_get(set[0].doc[0], "env"), *ch;
-	char who[32];
-	int w, i, k;
-
-	for (w = 0; w < 2; w++)
-		for (i = 0; i < set[w].n; i++) {
-			const struct jp *env = jp_get(set[w].doc[i], "env");
-
-			run_name(who, sizeof(who), &set[w], i);
-			if (w || i)
-				env_diff(first, env, who, c->env_diff,
-					 sizeof(c->env_diff));
-			ch = jp_get(env, "changed_during_run");
-			for (k = 0; ch && ch->type == JP_ARR && k < ch->n; k++)
-				if (ch->kid[k].type == JP_STR)
-					diff_line(c->env_diff,
-						  sizeof(c->env_diff), who,
-						  "changed during the run: %s",
-						  ch->kid[k].str);
-		}
-}
-
 /*
  * A run that failed is no estimate of its kernel: every row but the
  * generator INVALID, or most of its windows excluded (the host's slow
@@ -820,94 +733,130 @@ static void cmdline(char *buf)
 
 	if (p && (p == buf || p[-1] == ' ')) {
 		n = strcspn(p, " ");
-		memmove(p, p + n + (p[n] == ' '), strlen(p + n + (p[n] == ' ')) + 1);
+		n += p[n] == ' ';
+		memmove(p, p + n, strlen(p + n) + 1);
 	}
 }
 
-/* One member's items of list a that list b lacks, as "KEY: WORD: X". */
-static void items(const struct jp *a, const struct jp *b, const char *key,
-		  const char *word, const char *who, struct bench_cmp *c)
+/*
+ * The strings of list from that list to lacks, as "KEY: WORD: X"; with
+ * state, those that move rows are states too.
+ */
+static void missing(const struct jp *from, const struct jp *to,
+		    const char *word, const char *key, const char *who,
+		    struct bench_cmp *c, bool state)
 {
+	const char *x;
 	int k;
 
-	for (k = 0; a && a->type == JP_ARR && k < a->n; k++)
-		if (a->kid[k].type == JP_STR && !has_str(b, a->kid[k].str))
-			state_add(c, bench_env_moves(key, a->kid[k].str),
-				  "%s: %s: %s: %s", who, key, word,
-				  a->kid[k].str);
+	for (k = 0; from && from->type == JP_ARR && k < from->n; k++) {
+		if (from->kid[k].type != JP_STR ||
+		    has_str(to, from->kid[k].str))
+			continue;
+		x = from->kid[k].str;
+		diff_line(c->env_diff, sizeof(c->env_diff), who, "%s: %s: %s",
+			  key, word, x);
+		if (state)
+			state_add(c, bench_env_moves(key, x), "%s: %s: %s: %s",
+				  who, key, word, x);
+	}
 }
 
 /*
- * Object b's members that move rows, against a's: scalars "KEY A -> B",
- * lists by item. A member of both is looked at from b's side only.
+ * How env b differs from env a, member by member: scalars "KEY A -> B",
+ * lists of strings "KEY: new: X" and "KEY: gone: X", objects by their
+ * members. Timings of the run itself are no setting. With state, the
+ * differences that move rows (bench_env_moves) are states too.
  */
-static void states_of(const struct jp *a, const struct jp *b, const char *who,
-		      struct bench_cmp *c)
+static void env_diff(const struct jp *a, const struct jp *b, const char *who,
+		     struct bench_cmp *c, bool state)
 {
+	static const char *const skip[] = { "attach_ms_median",
+					    "changed_during_run" };
 	char x[1100], y[1100];
 	int w, i;
+	unsigned int s, moves;
 
 	for (w = 0; w < 2; w++) {
-		const struct jp *from = w ? a : b;
+		const struct jp *from = w ? b : a;
 
 		for (i = 0; from && from->type == JP_OBJ && i < from->n; i++) {
 			const struct jp *m = &from->kid[i];
-			const struct jp *o = jp_get(w ? b : a, m->key);
-			const struct jp *na = w ? m : o, *nb = w ? o : m;
+			const struct jp *o = jp_get(w ? a : b, m->key);
+			const struct jp *na = w ? o : m, *nb = w ? m : o;
+			bool skipped = false;
 
-			if ((w && o) || m->type == JP_OBJ)
+			for (s = 0; s < sizeof(skip) / sizeof(skip[0]); s++)
+				skipped |= !strcmp(m->key, skip[s]);
+			/* a member of both is looked at from a's side only */
+			if (skipped || (w && o))
 				continue;
 			if (m->type == JP_ARR || (o && o->type == JP_ARR)) {
-				items(nb, na, m->key, "new", who, c);
-				items(na, nb, m->key, "gone", who, c);
+				missing(nb, na, "new", m->key, who, c, state);
+				missing(na, nb, "gone", m->key, who, c, state);
 				continue;
 			}
-			if (!bench_env_moves(m->key, ""))
+			if (m->type == JP_OBJ || (o && o->type == JP_OBJ)) {
+				env_diff(na, nb, who, c, state);
 				continue;
+			}
 			scalar(na, x, sizeof(x));
 			scalar(nb, y, sizeof(y));
+			if (!strcmp(x, y))
+				continue;
+			diff_line(c->env_diff, sizeof(c->env_diff), who,
+				  "%s %s -> %s", m->key, x[0] ? x : "(none)",
+				  y[0] ? y : "(none)");
+			moves = bench_env_moves(m->key, "");
 			cmdline(x);
 			cmdline(y);
-			if (strcmp(x, y))
-				state_add(c, bench_env_moves(m->key, ""),
-					  "%s: %s %s -> %s", who, m->key,
-					  x[0] ? x : "(none)",
+			if (state && strcmp(x, y))
+				state_add(c, moves, "%s: %s %s -> %s", who,
+					  m->key, x[0] ? x : "(none)",
 					  y[0] ? y : "(none)");
 		}
 	}
 }
 
 /*
- * The states that move rows and differ between a run and OLD's first
- * (the first not left out), or changed during a run (env_diffs has all
- * the differences; these take rows' verdicts).
+ * Every run's env against the first run kept (c->ref), and what changed
+ * during a run; those of the runs kept that move rows are states, which
+ * take those rows' verdicts.
  */
-static void states(const struct bench_cmp_set *set, struct bench_cmp *c)
+static void env_diffs(const struct bench_cmp_set *set, struct bench_cmp *c)
 {
 	const struct jp *ref = NULL, *env, *ch;
 	char who[32];
 	int w, i, k;
+	bool kept;
 
+	for (w = 0; w < 2 && !ref; w++)
+		for (i = 0; i < set[w].n && !ref; i++)
+			if (!(c->left_out[w] >> i & 1)) {
+				ref = jp_get(set[w].doc[i], "env");
+				run_name(c->ref, sizeof(c->ref), &set[w], i);
+			}
 	for (w = 0; w < 2; w++)
 		for (i = 0; i < set[w].n; i++) {
-			if (c->left_out[w] >> i & 1)
-				continue;
 			env = jp_get(set[w].doc[i], "env");
+			kept = !(c->left_out[w] >> i & 1);
 			run_name(who, sizeof(who), &set[w], i);
-			if (ref) {
-				states_of(ref, env, who, c);
-				states_of(jp_get(ref, "settings"),
-					  jp_get(env, "settings"), who, c);
-			}
-			ref = ref ?: env;
+			if (ref && env != ref)
+				env_diff(ref, env, who, c, kept);
 			ch = jp_get(env, "changed_during_run");
-			for (k = 0; ch && ch->type == JP_ARR && k < ch->n; k++)
-				if (ch->kid[k].type == JP_STR)
+			for (k = 0; ch && ch->type == JP_ARR && k < ch->n; k++) {
+				if (ch->kid[k].type != JP_STR)
+					continue;
+				diff_line(c->env_diff, sizeof(c->env_diff), who,
+					  "changed during the run: %s",
+					  ch->kid[k].str);
+				if (kept)
 					state_add(c,
 						  bench_env_line_moves(
 							  ch->kid[k].str),
 						  "%s: changed during the run: %s",
 						  who, ch->kid[k].str);
+			}
 		}
 }
 
@@ -957,9 +906,8 @@ int bench_compare(const struct bench_cmp_set *set,
 	      rows_known(set, opts->rows, why, size);
 	if (ret)
 		return ret;
-	env_diffs(set, c);
 	leave_out(set, c);
-	states(set, c);
+	env_diffs(set, c);
 	for (w = 0; w < 2; w++)
 		for (d = 0; d < set[w].n; d++)
 			cap += jp_get(set[w].doc[d], "rows")->n;

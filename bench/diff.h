@@ -61,7 +61,7 @@ struct bench_cmp_row {
 
 /*
  * A state that moves rows (bench_env_moves) and differs between a run and
- * OLD's first, or changed during a run.
+ * the first run kept, or changed during a run.
  */
 struct bench_cmp_state {
 	unsigned int moves; /* enum bench_moves */
@@ -85,10 +85,12 @@ struct bench_cmp {
 	int regressed;
 	char mismatch[256]; /* what the runs differ in (--allow-mismatch) */
 	/*
-	 * How each run's env differs from OLD's first, and what changed
-	 * during a run, one a line: "NEW: bpf_stats_enabled 0 -> 1".
+	 * How each run's env differs from ref's, the first run kept, and
+	 * what changed during a run, one a line: "NEW: bpf_stats_enabled
+	 * 0 -> 1".
 	 */
 	char env_diff[4096];
+	char ref[32];
 };
 
 /*

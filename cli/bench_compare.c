@@ -252,9 +252,8 @@ static void report(const struct cmp_cmd *o, const struct bench_cmp_set *set,
 		fprintf(f, "Warning: the runs differ (--allow-mismatch): %s\n",
 			c->mismatch);
 	if (c->env_diff[0])
-		fprintf(f,
-			"\nThe machines differ (against OLD's first run):\n%s",
-			c->env_diff);
+		fprintf(f, "\nThe machines differ (against %s):\n%s",
+			c->ref, c->env_diff);
 	if (c->left_out_why[0])
 		fprintf(f, "\nRuns left out, failed:\n%s", c->left_out_why);
 	if (c->nstate) {

@@ -157,7 +157,8 @@ void hc_usage(FILE *f)
 		"\nRules: [ip|ip6] [udp|tcp|icmp|icmp6|proto N] [src PREFIX] [dst PREFIX]\n"
 		"       [sport P[-P]] [dport P[-P]] drop|pass|redirect\n"
 		"\nExit status: 0 ok, 1 failure, 2 usage or bad input, 3 permission,\n"
-		"4 unsupported by the kernel or driver, 5 hook busy, 128+N signal N.\n");
+		"4 unsupported by the kernel or driver, 5 hook busy, 6 a bench compare\n"
+		"row confounded, 7 no verdict (no row valid, none judged), 128+N signal N.\n");
 }
 
 /*

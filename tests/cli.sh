@@ -238,7 +238,7 @@ t "bench compare: a list's new member" 6 "NEW: outside: new: generic XDP on veth
 	bench compare "$CT/old1.json" "$CT/envdiff.json"
 t "bench compare: OLD's second run against its first" 6 "OLD run 2: outside: gone: generic XDP on veth3" \
 	bench compare "$CT/envdiff.json" "$CT/old1.json" -- "$CT/old2.json"
-t "bench compare: a state that moves rows: its rows confounded, naming it" 6 "confounded      -      -         - NEW: outside: new: generic XDP on veth3 (netns 'x') (and more: the machine's differences)" \
+t "bench compare: a state that moves rows: its rows confounded, naming it" 6 "confounded      -      -         - NEW: bpf_stats_enabled (none) -> 1 (and more: the machine's differences)" \
 	bench compare "$CT/old1.json" "$CT/envdiff.json"
 jq '.plan = {"windows": 20, "visits": 2, "rows": ["a", "b"], "window_packets": {"base": 5000, "a": 4000}}' \
 	"$CT/old1.json" >"$CT/plan1.json"
