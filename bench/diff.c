@@ -238,7 +238,8 @@ static int gather(const struct bench_cmp_set *set, unsigned long long out,
 		if (!row)
 			continue;
 		s->present++;
-		if (out >> i & 1) {
+		/* a failed run; one the load left too few rounds of the row */
+		if ((out >> i & 1) || flagged(row, "too-few-rounds")) {
 			s->out++;
 			continue;
 		}
@@ -453,7 +454,7 @@ static int compare_row(const struct bench_cmp_set *set,
 		if (s[w].out == s[w].present && !c->verdict) {
 			c->verdict = "n/a";
 			snprintf(c->why, sizeof(c->why),
-				 "every run of %s with the row was left out",
+				 "every run of %s with the row was left out (failed, or too few rounds for the load)",
 				 set[w].label);
 		}
 	}

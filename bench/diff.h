@@ -31,7 +31,7 @@ struct bench_cmp_set {
 /* One row's estimates in each run of a side that has a cost for it. */
 struct bench_cmp_side {
 	int n, present; /* runs with a cost; runs that have the row */
-	int out; /* of those, the runs left out (failed) */
+	int out; /* of those, the runs left out (failed, too few rounds) */
 	int run[BENCH_CMP_RUNS]; /* which run of the side each is */
 	const char *boot[BENCH_CMP_RUNS]; /* its env's boot_id, "" unknown */
 	double ns[BENCH_CMP_RUNS]; /* each run's median cost */
