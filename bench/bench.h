@@ -329,7 +329,8 @@ struct bench_row {
 	int vbase; /* ROW's index, -1 for none */
 	int variant_failed; /* rounds its --setup failed in, left out */
 	int variant_round; /* the last of them */
-	char variant_why[256]; /* the first one's why */
+	/* the first one's why, whole: its round and an hc_err's message */
+	char variant_why[sizeof(((struct hc_err *)0)->msg) + 16];
 	int base; /* its index, -1 for none */
 	int gen; /* index of the gen-only row at this size */
 	__u32 window_packets; /* veth: per window, set in the warm-up */

@@ -23,5 +23,11 @@ struct bench_jvariant {
 	__u32 timeout; /* --variant-timeout, in seconds */
 };
 int bench_tune_put(const struct hc_jrec *rec);
+struct hc_proc;
+/*
+ * hc_proc_result for a --setup or --undo: what it wrote to stderr, every
+ * line of it (bounded, saying where it was cut), not only its last.
+ */
+int bench_proc_result(struct hc_proc *p, const char *what, struct hc_err *err);
 
 #endif

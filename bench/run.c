@@ -115,7 +115,7 @@ static void variant_failed(struct bench_row *r, int round, int ret,
 	r->variant_failed++;
 	if (!r->variant_why[0])
 		snprintf(r->variant_why, sizeof(r->variant_why),
-			 "round %d: %.230s", round,
+			 "round %d: %s", round,
 			 err->msg[0] ? err->msg : strerror(-ret));
 }
 
@@ -222,7 +222,7 @@ static int visit(struct bench *b, struct bench_row *r, int round, int pos,
 	t = hc_now();
 	/*
 	 * Its --undo even after a failed --setup, which may have done half;
-	 * failing then, it only adds to the setup's why.
+	 * failing then, it adds to the setup's why and ends the run too.
 	 */
 	if (!rret && r->variant) {
 		struct hc_err uerr = {};
@@ -232,7 +232,7 @@ static int visit(struct bench *b, struct bench_row *r, int round, int pos,
 		if (uret && vret)
 			snprintf(verr.msg + n, sizeof(verr.msg) - n,
 				 "; then its --undo failed too");
-		else if (uret && !ret) {
+		if (uret && !ret) {
 			*err = uerr;
 			ret = uret;
 		}

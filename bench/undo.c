@@ -102,6 +102,72 @@ static void undo_rule(struct hc_undo_ctx *c)
 }
 
 /*
+ * What a --setup or --undo said: its stderr as exec keeps it (the last
+ * KiB, "[cut] " first where that lost its start), each line trimmed,
+ * joined by " / ", so that a table's cell stays one line; too long, its
+ * first line and its end, "[cut]" between.
+ */
+#define SAID_MAX 448
+#define SAID_HEAD 128
+
+static void said(const struct hc_proc *p, char *buf, size_t size)
+{
+	const char *s = p->buf[1] ? p->buf[1] : "", *e, *tail;
+	/* a full buffer lost its start: its first line is a fragment */
+	bool cut = p->size[1] && p->len[1] + 1 >= p->size[1];
+	char all[1200];
+	size_t n = 0, first = 0, len;
+
+	all[0] = '\0';
+	for (; *s && n < sizeof(all); s = *e ? e + 1 : e) {
+		e = s + strcspn(s, "\n");
+		len = e - s;
+		while (len && (*s == ' ' || *s == '\t'))
+			s++, len--;
+		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' ||
+			       s[len - 1] == '\r'))
+			len--;
+		if (!len && !(cut && !n))
+			continue;
+		n += snprintf(all + n, sizeof(all) - n, "%s%.*s",
+			      n	  ? " / " :
+			      cut ? "[cut] " :
+				    "",
+			      (int)len, s);
+		first = first ?: n;
+	}
+	n = n < sizeof(all) ? n : sizeof(all) - 1;
+	if (n <= SAID_MAX) {
+		snprintf(buf, size, "%s", all);
+		return;
+	}
+	first = first < SAID_HEAD ? first : SAID_HEAD;
+	tail = all + n - (SAID_MAX - first - 9);
+	/* from a line's start where one is near */
+	e = strstr(tail, " / ");
+	if (e && e - tail < 64)
+		tail = e + 3;
+	snprintf(buf, size, "%.*s / [cut] / %s", (int)first, all, tail);
+}
+
+int bench_proc_result(struct hc_proc *p, const char *what, struct hc_err *err)
+{
+	char words[SAID_MAX + 16], *at;
+	int ret;
+
+	said(p, words, sizeof(words));
+	ret = hc_proc_result(p, what, err);
+	/* exec's "WHAT failed (exit N), saying: ITS LAST LINE" */
+	at = ret == -EIO && words[0] ?
+		     strstr(err->msg + strlen(what), ", saying: ") :
+		     NULL;
+	if (at)
+		snprintf(at, sizeof(err->msg) - (at - err->msg), ", saying: %s",
+			 words);
+	return ret;
+}
+
+/*
  * A variant's --undo, run once: in an empty network namespace, so that
  * it acts only on what is machine-wide; what it did in bench's namespace
  * went with it (or with the device: --dev's rows journal their own).
@@ -128,7 +194,7 @@ static void undo_variant(struct hc_undo_ctx *c)
 		hc_err_set(&c->err, "stopped after %u s", v->timeout);
 		ret = -ETIMEDOUT;
 	} else {
-		ret = hc_proc_result(&p, "it", &c->err);
+		ret = bench_proc_result(&p, "it", &c->err);
 	}
 	if (ret)
 		return hc_undo_say(c, "failed", false,

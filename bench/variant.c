@@ -111,7 +111,7 @@ static int step(struct bench *b, struct bench_row *r, int round, bool undo,
 			   what, b->opt.variant_timeout);
 		return -ETIMEDOUT;
 	}
-	return hc_proc_result(&p, what, err);
+	return bench_proc_result(&p, what, err);
 }
 
 int bench_variant_step(struct bench *b, struct bench_row *r, int round,

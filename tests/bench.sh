@@ -555,6 +555,33 @@ test_variant() {
 	check "$name, --undo failing: says what may remain" grep -qE \
 		"nothing-a[+]stuck, round 0: --undo of stuck failed [(]exit 4[)]; what its --setup did may remain in hcd's namespace" "$T/v.err"
 
+	# A command's every line of stderr, not its last only (nft's is a
+	# caret): one cell's line, " / " between them.
+	"$HC" bench --scenario aa --hooks nothing-a --variant three \
+		--setup 'echo "Error: first" >&2; echo "  add rule x " >&2; echo "      ^^^" >&2; exit 1' \
+		$QUICK -o "$T/v.json" >"$T/v.out" 2>"$T/v.err"
+	check_eq "$name, --setup saying three lines: exit status" "$?" 0 "$T/v.err"
+	check_eq "$name, --setup saying three lines: all of them kept" \
+		"$(jq -r '.rows[] | select(.name == "nothing-a+three") | .variant_why' "$T/v.json")" \
+		"round 0: --setup of three failed (exit 1), saying: Error: first / add rule x / ^^^"
+	# Too much of it: bounded, its first line and its end, cut said.
+	"$HC" bench --scenario aa --hooks nothing-a --variant many \
+		--setup 'echo "Error: first" >&2; for i in $(seq 25); do echo "line $i of a long error" >&2; done; exit 1' \
+		--rounds 1 --packets 20000 --no-path-check -o "$T/v.json" >"$T/v.out" 2>"$T/v.err"
+	check "$name, --setup saying 26 lines: its first, [cut], its end" jq_true \
+		'.rows[] | select(.name == "nothing-a+many") | .variant_why |
+		 test("^round 0: --setup of many failed [(]exit 1[)], saying: Error: first / [[]cut[]] / (line [0-9]+ of a long error / )+line 25 of a long error$") and
+		 length < 520' "$T/v.json"
+	# --setup failing, then its --undo too: the run ends, exit 1, naming
+	# the row, the round and what the --undo said.
+	"$HC" bench --scenario aa --hooks nothing-a --variant both \
+		--setup 'echo half done >&2; exit 1' --undo 'echo "cannot undo" >&2; echo "at all" >&2; exit 4' \
+		$QUICK -o "$T/v.json" >"$T/v.out" 2>"$T/v.err"
+	check_eq "$name, --setup and then --undo failing: exit 1" "$?" 1 "$T/v.err"
+	check "$name, --setup and then --undo failing: says so, naming row and round" grep -qxF \
+		"Error: bench: measuring: nothing-a+both, round 0: --undo of both failed (exit 4), saying: cannot undo / at all; what its --setup did may remain in hcd's namespace: Input/output error" \
+		"$T/v.err"
+
 	# A machine-wide setting its --undo did not put back: the run ends,
 	# naming it.
 	old=$(cat /proc/sys/kernel/bpf_stats_enabled)
