@@ -460,11 +460,14 @@ static int pick_feed(struct bench *b)
 	if (ret)
 		snprintf(b->env.live_why, sizeof(b->env.live_why), "%s: %s",
 			 err.msg, strerror(-ret));
+	/* What to ask for instead, and what each costs the comparison. */
 	if (want == HC_GEN_LIVE && ret)
 		return hc_fail(
-			HC_EXIT_UNSUPP,
-			"bench: --feed live: %s; --feed stage hands the DUT XDP frames without them",
-			b->env.live_why);
+			HC_EXIT_UNSUPP, "bench: --feed live: %s; %s",
+			b->env.live_why,
+			b->opt.topology > 0 ?
+				"without them inject runs on the stage (--feed auto or stage): hcd's NAPI takes XDP frames from its veth peer, one veth hop more, the generator's cost, which gen-only measures apart from every row" :
+				"--feed stage (auto's choice here) hands the DUT XDP frames without them, through one veth hop more, the generator's cost, which gen-only measures apart from every row; --feed packet hands it skbs, which native XDP converts: the xdp-native and AF_XDP rows then run no driver's path");
 	b->net.feed = want ?: ret ? HC_GEN_STAGE : HC_GEN_LIVE;
 	b->net.topo = &bench_topo_veth;
 	if (b->opt.stage_copies && b->net.feed != HC_GEN_STAGE)

@@ -63,6 +63,29 @@ static void gen_lost(char *why, size_t size, const char *dev, __u64 offered,
 			 (unsigned long long)dropped);
 }
 
+/*
+ * The kernel refused live frames (the loader's hint, what the other ways
+ * cost, says so): what to ask for instead, as unsupported (exit 4).
+ */
+static int gen_live_refused(const struct gen_cli *c, const char *dev, int ret,
+			    const struct hc_err *err)
+{
+	char instead[160];
+
+	if (c->inject)
+		snprintf(
+			instead, sizeof(instead),
+			"--inject has no other way into %s's receive path: send from its veth peer instead (hookcmp gen PEER --method stage or packet)",
+			dev);
+	else
+		snprintf(instead, sizeof(instead),
+			 "%s--method stage or packet instead",
+			 c->raw ? "--raw is the live loop's own ceiling: " :
+				  "");
+	return hc_fail(HC_EXIT_UNSUPP, "gen on %s: %s: %s; %s: %s", dev,
+		       err->msg, strerror(-ret), instead, err->hint);
+}
+
 static const struct hc_opt gen_opts[] = {
 	{ "dst-mac", 0, HC_OPT_STR, G(dst_mac), "MAC",
 	  "destination MAC (default 02:00:00:00:00:02, not local: the stack drops it)" },
@@ -451,10 +474,15 @@ int cmd_gen(int argc, char **argv)
 					"" :
 					"; --method packet sends up to the MTU");
 		/* The kernel checks the queue against the device's: usage. */
-		return hc_fail(cfg.queue && ret == -EINVAL ? HC_EXIT_USAGE :
-							     hc_exit_code(ret),
-			       "gen on %s: %s: %s", dev, err.msg,
-			       strerror(-ret));
+		if (cfg.queue && ret == -EINVAL)
+			return hc_fail(HC_EXIT_USAGE, "gen on %s: %s: %s", dev,
+				       err.msg, strerror(-ret));
+		/* only live frames were asked for: auto's fallback failed else */
+		if (err.hint[0] &&
+		    (c.method == HC_GEN_LIVE || c.raw || c.inject))
+			return gen_live_refused(&c, dev, ret, &err);
+		return hc_fail(hc_exit_code(ret), "gen on %s: %s: %s", dev,
+			       err.msg, strerror(-ret));
 	}
 	if (c.method == HC_GEN_AUTO && g.method == HC_GEN_PACKET)
 		fprintf(stderr, "hookcmp gen: %s; using AF_PACKET\n", err.msg);

@@ -166,6 +166,11 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 		hc_err_set(
 			err,
 			"live XDP frames (BPF_F_TEST_XDP_LIVE_FRAMES, Linux 5.18+) not usable here");
+	/* The caller names its options; what each way round costs is ours. */
+	if (ret)
+		hc_err_hint(
+			err,
+			"the stage (AF_PACKET through a veth pair whose peer redirects in native XDP) hands a device XDP frames without them, one hop more on the sending side; AF_PACKET alone hands it skbs, which native XDP converts: not a driver's path");
 	return ret;
 }
 

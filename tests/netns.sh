@@ -763,6 +763,38 @@ EOF2
 	topo_down
 }
 
+# Live frames refused (HOOKCMP_FAIL_AT makes any kernel refuse them, as
+# this VM's does, EPERM): unsupported, exit 4, saying what to ask for
+# instead and what that costs the comparison; nothing sent, nothing left.
+test_live_refused() {
+	local name="live frames refused" want say args out
+	local stage="the stage (AF_PACKET through a veth pair whose peer redirects in native XDP) hands a device XDP frames without them, one hop more on the sending side; AF_PACKET alone hands it skbs, which native XDP converts: not a driver's path"
+	local gen="Error: gen on hcg: live XDP frames (BPF_F_TEST_XDP_LIVE_FRAMES, Linux 5.18+) not usable here: Operation not permitted; "
+	local bench="Error: bench: --feed live: live XDP frames (BPF_F_TEST_XDP_LIVE_FRAMES, Linux 5.18+) not usable here: Operation not permitted; "
+	topo_up || { fail "$name: topology"; return; }
+	snapshot >"$T/before"
+	while IFS='|' read -r want say args; do
+		# shellcheck disable=SC2086
+		out=$(HOOKCMP_FAIL_AT=gen-live:1 "$HC" $args 2>&1 >/dev/null)
+		check_eq "$name: hookcmp $args: exit $want" "$?" "$want"
+		check_eq "$name: hookcmp $args: what instead, and its cost" "$out" "$say"
+	done <<EOF
+4|${gen}--method stage or packet instead: $stage|-n $G gen --method live -c 1 hcg
+4|${gen}--raw is the live loop's own ceiling: --method stage or packet instead: $stage|-n $G gen --raw -c 1 hcg
+4|${gen}--inject has no other way into hcg's receive path: send from its veth peer instead (hookcmp gen PEER --method stage or packet): $stage|-n $G gen --inject -c 1 hcg
+4|${bench}--feed stage (auto's choice here) hands the DUT XDP frames without them, through one veth hop more, the generator's cost, which gen-only measures apart from every row; --feed packet hands it skbs, which native XDP converts: the xdp-native and AF_XDP rows then run no driver's path|bench --feed live --rounds 1
+4|${bench}without them inject runs on the stage (--feed auto or stage): hcd's NAPI takes XDP frames from its veth peer, one veth hop more, the generator's cost, which gen-only measures apart from every row|bench --topology inject --feed live --rounds 1
+EOF
+	# JSON: the same words, and the code, in the error object.
+	check "$name: gen -j: one JSON error, exit 4, the same words" jq_true \
+		--arg s "${gen#Error: }--method stage or packet instead: $stage" \
+		'.type == "error" and .exit == 4 and .error == $s' \
+		<<<"$(HOOKCMP_FAIL_AT=gen-live:1 "$HC" -n "$G" gen -j --method live -c 1 hcg 2>/dev/null)"
+	check_eq "$name: nothing sent" "$(ip -n "$G" -j -s link show hcg | jq '.[0].stats64.tx.packets')" 0
+	check_state_same "$name"
+	topo_down
+}
+
 # A short bench on this kernel and CPU: where there are no tcx links the
 # tcx row says it needs Linux 6.6 and the others run; under qemu's TCG
 # every row is marked emulated, under KVM none (make check-vm says which).
