@@ -40,6 +40,11 @@
 #include "opts.h"
 
 #define MAX_ROUNDS 1000
+/* --rounds and --max-rounds unless given; --help says them from here */
+#define DEFAULT_ROUNDS 30
+#define DEFAULT_MAX_ROUNDS 100
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static const char *scen_names[16];
 static const char *const cpu_modes[] = { "split", "inline", NULL };
@@ -177,7 +182,8 @@ static const struct hc_opt bench_options[] = {
 	{ "hooks", 0, HC_OPT_STR, B(hooks), "LIST",
 	  "only these hooks' or rows' rows, comma-separated; the baseline stays" },
 	{ "rounds", 0, HC_OPT_U32, B(rounds), "N",
-	  "rounds; each runs every row once, in a new random order (default 30)",
+	  "rounds; each runs every row once, in a new random order (default " STR(
+		  DEFAULT_ROUNDS) "; with a target, the least)",
 	  NULL, 1, MAX_ROUNDS },
 	{ "reps", 0, HC_OPT_U32, B(rounds), "N", "the same as --rounds", NULL,
 	  1, MAX_ROUNDS },
@@ -193,10 +199,10 @@ static const struct hc_opt bench_options[] = {
 	  "add rounds until every delta interval is within +-PCT% of its row's cost, three checks in a row",
 	  NULL, 0, 100 },
 	{ "max-rounds", 0, HC_OPT_U32, B(max_rounds), "N",
-	  "give up after N rounds (default 100)", NULL, 1, MAX_ROUNDS,
-	  .scope = BENCH_SC_TARGET },
+	  "give up after N rounds (default " STR(DEFAULT_MAX_ROUNDS) ")", NULL,
+	  1, MAX_ROUNDS, .scope = BENCH_SC_TARGET },
 	{ "max-time", 0, HC_OPT_SECS, B(max_time), "SECS",
-	  "give up once the rounds have taken SECS (default: no limit; static-key's default target: 100)",
+	  "give up once the rounds have taken SECS (default: no limit; a scenario's own target: its own, under Scenarios)",
 	  NULL, 1, 0, .scope = BENCH_SC_TARGET },
 	{ "packets", 0, HC_OPT_U32, B(packets), "N",
 	  "packets per row and round, in --windows equal parts", NULL, 1000,
@@ -280,7 +286,9 @@ static const struct hc_opt bench_options[] = {
 	  "--dev: set gro=on|off, threaded=on|off, channels=N for the run, then put them back" },
 	HC_OPT_FORCE(B(force),
 		     "--dev: measure the device that holds the default route"),
-	HC_OPT_JOURNAL(B(journal_dir), "--dev, --undo: "),
+	HC_OPT_JOURNAL(
+		B(journal_dir),
+		"what outlives bench's namespaces (--dev's changes, cgroup rows' cgroups, --undo): "),
 	HC_OPT_HELP(B(help)),
 	{}
 };
@@ -299,9 +307,17 @@ static void usage(void)
 	       "against the scenario's baseline with 95%% intervals.\n\n");
 	hc_opts_help(stdout, bench_options, bench_scopes);
 	printf("\nScenarios:\n");
-	for (i = 0; bench_scenarios[i]; i++)
-		printf("  %-12s %s (against %s)\n", bench_scenarios[i]->name,
-		       bench_scenarios[i]->help, bench_scenarios[i]->baseline);
+	for (i = 0; bench_scenarios[i]; i++) {
+		const struct bench_scenario *sc = bench_scenarios[i];
+
+		printf("  %-12s %s (against %s)\n", sc->name, sc->help,
+		       sc->baseline);
+		/* what scenario_target() makes of it: its time, said */
+		if (sc->target_ci)
+			printf("  %-12s without --rounds or --target-ci: rounds until every delta interval is within +-%g%%, from %d to %d rounds or %g s of them\n",
+			       "", sc->target_ci, DEFAULT_ROUNDS,
+			       DEFAULT_MAX_ROUNDS, sc->max_time);
+	}
 }
 
 static void report_json(const void *b, FILE *f)
@@ -784,11 +800,12 @@ static int plan_rows(struct bench *b, const struct jp *doc)
 	return 0;
 }
 
-/* The --dev options go together; without --dev none of them. */
+/*
+ * The --dev options go together; without --dev none of them. --journal
+ * goes anywhere: without --dev, cgroup rows and --undo journal too.
+ */
 static int dev_usage(struct bench *b)
 {
-	/* --undo is journalled too */
-	const char *journal = b->opt.nvariants ? NULL : b->opt.journal_dir;
 	const char *dev_only = b->opt.other_dev ? "--other-dev" :
 			       b->opt.gen_cmd	? "--gen-cmd" :
 			       b->opt.external	? "--external" :
@@ -797,7 +814,6 @@ static int dev_usage(struct bench *b)
 			       b->opt.netns	? "-n/--netns" :
 			       b->opt.window	? "--window" :
 			       b->opt.settle	? "--settle" :
-			       journal		? "--journal" :
 						  NULL;
 
 	if (!b->opt.dev) {
@@ -890,8 +906,8 @@ static int bench_main(struct bench *b, int argc, char **argv)
 				i);
 		scen_names[i] = bench_scenarios[i]->name;
 	}
-	b->opt.rounds = 30;
-	b->opt.max_rounds = 100;
+	b->opt.rounds = DEFAULT_ROUNDS;
+	b->opt.max_rounds = DEFAULT_MAX_ROUNDS;
 	b->net.fd_gen = b->net.fd_dut = b->net.fd_sink = b->net.fd_root = -1;
 	b->watch.perf_fd = b->watch.perf_ack = -1;
 	b->net.gen.sock_fd = -1;

@@ -1364,6 +1364,59 @@ EOF
 	check_eq "bench --plot without gnuplot: exit 1 before any row" "$?:$(test -e "$T/np"; echo $?)" "1:1"
 	check "bench --plot without gnuplot: says so" grep -q "needs gnuplot" <<<"$out"
 
+	# static-key's default, as --help states it, is what a run without
+	# --rounds or --target-ci does (its document, after round 1 and a
+	# SIGINT, says): they cannot drift apart again.
+	local said got pid
+	said=$("$HC" bench --help | sed -n 's/^ *without --rounds or --target-ci: rounds until every delta interval is within +-\([0-9.]*\)%, from \([0-9]*\) to \([0-9]*\) rounds or \([0-9.]*\) s of them$/\1 \2 \3 \4/p' |
+		head -n 1)
+	"$HC" bench $INJECT --scenario static-key --hooks ingress --no-path-check \
+		-o "$T/sk.json" >/dev/null 2>"$T/sk.err" &
+	pid=$!
+	wait_for "^round 1:" "$T/sk.err"
+	kill -INT "$pid"
+	wait "$pid"
+	got=$(jq -r '.env | "\(.target_ci_pct) \(.min_rounds) \(.max_rounds) \(.max_time_s)"' "$T/sk.json")
+	check_eq "bench static-key's default: as --help says it (+-PCT%, from, to rounds, SECS)" \
+		"$got" "${said:-(no such line in bench --help)}" "$T/sk.err"
+
+	# --journal DIR without --dev, global or the command's: cgroup-udp's
+	# cgroup outlives bench's namespaces, so it is journalled, in DIR and
+	# nowhere else; killed with it made, cleanup --journal DIR removes it.
+	local jd cg i where cmd
+	for where in global command; do
+		jd=$T/bj-$where cg=
+		ls /run/hookcmp >"$T/run-journal" 2>/dev/null
+		if [ $where = global ]; then
+			cmd=(--journal "$jd" bench)
+		else
+			cmd=(bench --journal "$jd")
+		fi
+		# shellcheck disable=SC2086
+		HOOKCMP_PAUSE_AT=cgroup-socket "$HC" "${cmd[@]}" --hooks cgroup-udp $QUICK \
+			-o "$T/j.json" >/dev/null 2>"$T/j.err" &
+		pid=$!
+		for i in $(seq $((WAIT_TICKS * 4))); do
+			grep -q "paused at step 'cgroup-socket'" "$T/j.err" && cg=$(hc_cgroups) && break
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		check "bench --journal DIR ($where): accepted, its cgroup made ($cg)" test -n "$cg" ||
+			sed 's/^/  /' "$T/j.err"
+		check_eq "bench --journal DIR ($where): the cgroup's record there" \
+			"$(ls "$jd" 2>/dev/null | grep -c -- "-cgroup-$pid\$")" 1
+		check_eq "bench --journal DIR ($where): none in the default journal" \
+			"$(ls /run/hookcmp 2>/dev/null)" "$(cat "$T/run-journal")"
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		out=$("$HC" --journal "$jd" cleanup --all 2>&1)
+		check_eq "bench --journal DIR ($where): cleanup --journal DIR's exit status" "$?" 0
+		check "bench --journal DIR ($where): cleanup there removes the cgroup" \
+			grep -q "^cgroup /.*hookcmp\.$pid\.[0-9.]* on hcd.*: deleted" <<<"$out"
+		check_eq "bench --journal DIR ($where): that journal empty" "$(ls "$jd")" ""
+		root_state_same "bench --journal DIR ($where): nothing left behind"
+	done
+
 	# Signals once the rounds run: 128+N; its namespaces have no names, so
 	# even kill -9 leaves nothing.
 	signal_runs bench
