@@ -10,6 +10,7 @@
 #include <fnmatch.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <net/if.h>
 #include <sched.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <netinet/in.h>
 /* after netinet/in.h, whose struct in_addr linux/in.h would redefine */
@@ -51,6 +53,32 @@ const struct bench_env_file bench_env_files[BENCH_ENV_FILES] = {
 #define LINK_NETFILTER 10
 #define LINK_TCX 11
 #define LINK_NETKIT 13
+
+/* A device's link attach points, by their (newer) attach types. */
+static const struct {
+	__u32 type;
+	const char *kind, *point;
+} dev_points[] = {
+	{ 46, "tcx", "ingress" }, /* BPF_TCX_INGRESS, Linux 6.6 */
+	{ 47, "tcx", "egress" },
+	{ 54, "netkit", "primary" }, /* BPF_NETKIT_PRIMARY, Linux 6.7 */
+	{ 55, "netkit", "peer" },
+};
+
+/*
+ * A device link's id, where the namespace walk found it: a link's info
+ * has only an ifindex, of a namespace it does not name.
+ */
+struct dev_link {
+	__u32 id;
+	bool own; /* in one of bench's own namespaces */
+	char at[IF_NAMESIZE + NAME_MAX + 24]; /* "DEV (WHERE)" */
+};
+
+struct dev_links {
+	struct dev_link *l;
+	int n, cap;
+};
 
 /*
  * The hypervisor's CPUID signature (leaf 0x40000000), when the hypervisor
@@ -128,6 +156,8 @@ static void sort_lines(char *list)
 struct scan {
 	struct bench_env *env;
 	const char *where;
+	struct dev_links *links;
+	bool own;
 	struct dev {
 		int ifindex;
 		char name[IF_NAMESIZE];
@@ -182,13 +212,71 @@ static void scan_devs(struct scan *s, struct hc_nl *nl)
 	}
 }
 
+/*
+ * BPF_PROG_QUERY's attributes up to link_ids (Linux 6.6), which libbpf 1.1
+ * cannot ask for; the kernel takes a shorter bpf_attr as zero beyond it.
+ */
+struct query_attr {
+	__u32 target_ifindex, attach_type, query_flags, attach_flags;
+	__u64 prog_ids;
+	__u32 count, pad;
+	__u64 prog_attach_flags, link_ids, link_attach_flags, revision;
+};
+
+/* The namespace's devices' tcx and netkit links, by id, for scan_links. */
+static void scan_dev_links(struct scan *s)
+{
+	__u32 prog[64], link[64], i, k;
+	struct dev_links *dl = s->links;
+	struct dev_link *grown;
+	int d;
+
+	for (d = 0; d < s->n; d++)
+		for (k = 0; k < sizeof(dev_points) / sizeof(dev_points[0]);
+		     k++) {
+			struct query_attr q = {
+				.target_ifindex = s->dev[d].ifindex,
+				.attach_type = dev_points[k].type,
+				.prog_ids = (__u64)(unsigned long)prog,
+				.count = 64,
+				.link_ids = (__u64)(unsigned long)link,
+			};
+
+			memset(link, 0, sizeof(link));
+			/* ENOSPC: the first 64 of more */
+			if (syscall(__NR_bpf, BPF_PROG_QUERY, &q, sizeof(q)) &&
+			    errno != ENOSPC)
+				continue;
+			for (i = 0; i < q.count && i < 64; i++) {
+				if (!link[i])
+					continue; /* a program, not a link */
+				if (dl->n == dl->cap) {
+					grown = realloc(dl->l,
+							(dl->cap + 64) *
+								sizeof(*grown));
+					if (!grown)
+						return;
+					dl->l = grown;
+					dl->cap += 64;
+				}
+				dl->l[dl->n].id = link[i];
+				dl->l[dl->n].own = s->own;
+				snprintf(dl->l[dl->n].at,
+					 sizeof(dl->l[dl->n].at), "%s (%s)",
+					 s->dev[d].name, s->where);
+				dl->n++;
+			}
+		}
+}
+
 struct walk_ctx {
 	struct bench_env *env;
 	struct hc_netns_id own[4];
 	int nown, home;
+	struct dev_links links;
 };
 
-/* One namespace, entered and left again; bench's own are skipped. */
+/* One namespace, entered and left again; of bench's own, only links. */
 static int scan_netns(int fd, const struct hc_netns_id *id, const char *where,
 		      void *data)
 {
@@ -201,18 +289,22 @@ static int scan_netns(int fd, const struct hc_netns_id *id, const char *where,
 	if (!s)
 		return -ENOMEM;
 	s->env = w->env;
+	s->links = &w->links;
 
+	/* bench's own: only their links, to leave them out of scan_links */
 	for (i = 0; i < w->nown; i++)
-		if (hc_netns_same(id, &w->own[i]))
-			goto out;
+		s->own |= hc_netns_same(id, &w->own[i]);
 	/* a process's namespace has no name that outlives the process */
 	s->where = strncmp(where, "the netns of pid", 16) ? where :
 							    "an unnamed netns";
 	if (setns(fd, CLONE_NEWNET))
 		goto out;
 	nl = hc_nl_open(&err);
-	if (nl && !hc_nl_link_each(nl, keep_link, s, &err))
-		scan_devs(s, nl);
+	if (nl && !hc_nl_link_each(nl, keep_link, s, &err)) {
+		if (!s->own)
+			scan_devs(s, nl);
+		scan_dev_links(s);
+	}
 	hc_nl_close(nl);
 	if (setns(w->home, CLONE_NEWNET)) {
 		free(s);
@@ -223,8 +315,36 @@ out:
 	return 0;
 }
 
-/* BPF links on the receive path, machine-wide: tcx, netkit, netfilter. */
-static void scan_links(struct bench_env *env)
+/* netfilter's protocol family and hook, in words (linux/netfilter.h). */
+static void nf_words(__u32 pf, __u32 hook, char *buf, size_t size)
+{
+	static const char *const inet[] = { "prerouting", "input", "forward",
+					    "output", "postrouting" };
+	static const char *const netdev[] = { "ingress", "egress" };
+	const char *fam = pf == NFPROTO_IPV4   ? "ipv4" :
+			  pf == NFPROTO_IPV6   ? "ipv6" :
+			  pf == NFPROTO_INET   ? "inet" :
+			  pf == NFPROTO_NETDEV ? "netdev" :
+			  pf == NFPROTO_BRIDGE ? "bridge" :
+			  pf == NFPROTO_ARP    ? "arp" :
+						 NULL;
+	const char *at =
+		pf == NFPROTO_NETDEV ?
+			(hook < 2 ? netdev[hook] : NULL) :
+			(hook < 5 && pf != NFPROTO_ARP ? inet[hook] : NULL);
+
+	if (fam && at)
+		snprintf(buf, size, "%s %s", fam, at);
+	else
+		snprintf(buf, size, "pf %u hook %u", pf, hook);
+}
+
+/*
+ * BPF links on the receive path, machine-wide: tcx and netkit links on
+ * the device the namespace walk found each on, bench's own left out;
+ * netfilter links, whose info names no namespace.
+ */
+static void scan_links(struct bench_env *env, const struct dev_links *dl)
 {
 	struct {
 		__u32 type, id, prog_id, pad;
@@ -241,8 +361,10 @@ static void scan_links(struct bench_env *env)
 		};
 	} info;
 	__u32 id = 0, len;
-	char line[128];
-	int fd;
+	char line[sizeof(dl->l->at) + 64], nf[32];
+	const char *kind, *point, *at;
+	unsigned int k;
+	int fd, i;
 
 	while (!bpf_link_get_next_id(id, &id)) {
 		fd = bpf_link_get_fd_by_id(id);
@@ -251,22 +373,40 @@ static void scan_links(struct bench_env *env)
 		memset(&info, 0, sizeof(info));
 		len = sizeof(info);
 		line[0] = '\0';
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len)) {
-			if (info.type == LINK_TCX || info.type == LINK_NETKIT)
-				snprintf(
-					line, sizeof(line),
-					"%s link on ifindex %u (attach type %u)",
-					info.type == LINK_TCX ? "tcx" :
-								"netkit",
-					info.dev.ifindex, info.dev.attach_type);
-			else if (info.type == LINK_NETFILTER)
-				snprintf(
-					line, sizeof(line),
-					"netfilter link (pf %u, hook %u, priority %d)",
-					info.nf.pf, info.nf.hooknum,
-					info.nf.priority);
-		}
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			info.type = 0;
 		close(fd);
+		if (info.type == LINK_NETFILTER) {
+			nf_words(info.nf.pf, info.nf.hooknum, nf, sizeof(nf));
+			snprintf(line, sizeof(line),
+				 "netfilter link (%s, priority %d)", nf,
+				 info.nf.priority);
+		} else if (info.type == LINK_TCX || info.type == LINK_NETKIT) {
+			kind = info.type == LINK_TCX ? "tcx" : "netkit";
+			point = NULL;
+			for (k = 0;
+			     k < sizeof(dev_points) / sizeof(dev_points[0]);
+			     k++)
+				if (dev_points[k].type == info.dev.attach_type)
+					point = dev_points[k].point;
+			for (i = 0, at = NULL; i < dl->n && !at; i++)
+				if (dl->l[i].id == info.id)
+					at = dl->l[i].own ? "" : dl->l[i].at;
+			if (at && !at[0])
+				continue; /* bench's own */
+			if (!info.dev.ifindex)
+				at = "no device (it went)";
+			if (at)
+				snprintf(line, sizeof(line), "%s %s link on %s",
+					 kind, point ? point : "?", at);
+			else
+				/* in a namespace the walk could not see */
+				snprintf(
+					line, sizeof(line),
+					"%s %s link on ifindex %u (a netns not seen)",
+					kind, point ? point : "?",
+					info.dev.ifindex);
+		}
 		if (line[0])
 			add_line(env->outside, sizeof(env->outside), line);
 	}
@@ -448,7 +588,8 @@ static void outside(struct bench_env *env, const int *own, int n)
 		hc_netns_each(NULL, NULL, scan_netns, &w, NULL);
 		close(w.home);
 	}
-	scan_links(env);
+	scan_links(env, &w.links);
+	free(w.links.l);
 }
 
 static void cpu_model(char *buf, size_t size)

@@ -704,15 +704,46 @@ test_runs() {
 # is recorded and warned about: a clsact qdisc and a generic XDP program
 # planted in a namespace of their own, which the caller's never sees.
 test_env() {
-	local ns=hc-env-$$ f="$T/env.json" name="bench env"
+	local ns=hc-env-$$ f="$T/env.json" name="bench env" pids=() p
 	if plant "$name: a namespace" ip netns add $ns &&
 		plant "$name: a veth pair there" ip -n $ns link add ea type veth peer name eb &&
 		plant "$name: eb up" ip -n $ns link set eb up &&
 		plant "$name: a clsact on ea" tc -n $ns qdisc add dev ea clsact &&
 		plant "$name: generic XDP on eb" ip -n $ns link set dev eb xdpgeneric obj build/xdp.bpf.o sec xdp; then
+		# A tcx link on eb and netfilter links there, another hookcmp's:
+		# named by attach point, device and namespace, in words.
+		for p in tcx netfilter; do
+			[ $p = tcx ] && ! kernel_has 6.6 && continue
+			[ $p = netfilter ] && ! kernel_has 6.4 && continue
+			if [ $p = tcx ]; then
+				"$HC" -n $ns --hook tc --tc-attach tcx -i 0 eb >/dev/null 2>"$T/env-$p.err" &
+			else
+				"$HC" -n $ns --hook netfilter -i 0 eb >/dev/null 2>"$T/env-$p.err" &
+			fi
+			pids+=($!)
+			wait_for "attached to" "$T/env-$p.err" ||
+				fail "$name: hookcmp --hook $p in $ns did not attach: $(cat "$T/env-$p.err")"
+		done
 		"$HC" bench $INJECT --scenario static-key --hooks ingress --rounds 2 \
 			--packets 20000 --no-path-check -o "$f" >/dev/null 2>"$T/env.err"
 		check_eq "$name: exit status" "$?" 0 "$T/env.err"
+		if kernel_has 6.6; then
+			check "$name: a tcx link by its attach point, device and namespace" jq_true \
+				--arg l "tcx ingress link on eb (netns '$ns')" '.env.outside | index($l) != null' "$f"
+		fi
+		if kernel_has 6.4; then
+			check "$name: netfilter links by family and hook, in words" jq_true \
+				'.env.outside | index("netfilter link (ipv4 prerouting, priority -300)") != null and
+				 index("netfilter link (ipv6 prerouting, priority -300)") != null' "$f"
+		fi
+		check "$name: no raw attach type or hook number left" jq_true \
+			'all(.env.outside[]; test("attach type|, hook [0-9]") | not)' "$f"
+		check "$name: the lines sorted, each once" jq_true \
+			'.env.outside == (.env.outside | unique)' "$f"
+		for p in "${pids[@]}"; do
+			kill -INT "$p"
+			wait "$p"
+		done
 		check "$name: the clsact in another namespace is recorded" jq_true --arg l "clsact qdisc on ea (netns '$ns')" \
 			'.env.outside | index($l) != null' "$f"
 		check "$name: the generic XDP program there too" jq_true --arg l "generic XDP on eb (netns '$ns')" \
