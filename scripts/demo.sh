@@ -11,6 +11,10 @@
 #   for the NIC, hookcmp gen in the other namespace for box A
 #   (doc/two-hosts.md). Options go to bench (default --rounds 3).
 # Everything it creates is removed on exit, also on Ctrl-C.
+# Exit status: 0 done; 1 a failure (a count, the sender, which it checks
+# before and after each count, bench); 2 usage; 3 not root (permission);
+# bench's own codes as bench exits (4 unsupported, 5 busy, 128+N).
+# For tests: HC_DEMO_SENDER is the sender's binary (default build/hc-send).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
@@ -32,7 +36,8 @@ fi
 
 G=hcdemo$$g
 D=hcdemo$$d
-SENDER='' ERR=$(mktemp)
+SEND=${HC_DEMO_SENDER:-./build/hc-send}
+SENDER='' ERR=$(mktemp) SEND_ERR=$(mktemp) SEND_RC=$(mktemp)
 
 cleanup() {
 	[ -n "$SENDER" ] && kill "$SENDER" 2>/dev/null && wait "$SENDER" 2>/dev/null
@@ -40,7 +45,7 @@ cleanup() {
 	ip netns del "$G" 2>/dev/null
 	ip netns del "$D" 2>/dev/null
 }
-trap 'cleanup; rm -f "$ERR"' EXIT
+trap 'cleanup; rm -f "$ERR" "$SEND_ERR" "$SEND_RC"' EXIT
 trap 'exit 130' INT TERM
 
 # GRO on: a veth without XDP takes frames into NAPI only so.
@@ -63,15 +68,47 @@ fi
 
 # A steady mix from the generator side, addressed to the DUT (UDP to port
 # 9, so the UDP socket and cgroup see it too; some to lwt's default
-# prefix, routed through the lwt hook), until the counts are done.
-(while :; do
-	./build/hc-send -n "$G" --dst-mac "$MAC" --dst4 192.0.2.2 \
-		--dst6 2001:db8::2 hcg udp4:4000 tcp4:2000 udp6:2000 tcp6:1000 \
-		icmp4:200 arp:50 vlan-udp4:500 ip4-ihl4:10 2>/dev/null &&
-	./build/hc-send -n "$G" --dst-mac "$MAC" --dst4 198.51.100.2 \
-		hcg udp4:500 2>/dev/null || exit
-done) &
+# prefix, routed through the lwt hook), until the counts are done. Each
+# send's errors replace the last's: a failing one's stay, with its exit
+# status in SEND_RC, for sender_check to show.
+sender() {
+	local rc=0
+	while [ "$rc" = 0 ]; do
+		"$SEND" -n "$G" --dst-mac "$MAC" --dst4 192.0.2.2 \
+			--dst6 2001:db8::2 hcg udp4:4000 tcp4:2000 udp6:2000 tcp6:1000 \
+			icmp4:200 arp:50 vlan-udp4:500 ip4-ihl4:10 2>"$SEND_ERR" || { rc=$?; break; }
+		"$SEND" -n "$G" --dst-mac "$MAC" --dst4 198.51.100.2 \
+			hcg udp4:500 2>"$SEND_ERR" || rc=$?
+	done
+	echo "$rc" >"$SEND_RC"
+	exit "$rc"
+}
+sender &
 SENDER=$!
+
+# sender_check WHEN: exit 1, with the sender's own words, once it died: a
+# table of zeros would look like hooks that saw nothing.
+sender_check() {
+	local rc
+	rc=$(cat "$SEND_RC")
+	[ -z "$rc" ] && kill -0 "$SENDER" 2>/dev/null && return 0
+	echo "demo: the sender ($SEND in $G) died $1 (${rc:+exit }${rc:-killed}):" >&2
+	tail -n 20 "$SEND_ERR" | sed 's/^/  /' >&2
+	exit 1
+}
+
+# Traffic on hcd before the first count: up to 10 s, unless the sender died.
+rx() { ip -n "$D" -j -s link show dev hcd | jq '.[0].stats64.rx.packets'; }
+rx0=$(rx)
+for _ in $(seq 100); do
+	sender_check "before the first count"
+	[ "$(rx)" -gt "$rx0" ] && break
+	sleep 0.1
+done
+if [ "$(rx)" -le "$rx0" ]; then
+	echo "demo: the sender ($SEND in $G) runs, but hcd received nothing in 10 s" >&2
+	exit 1
+fi
 
 echo "== live counts: each hook on hcd for 1 s, the same traffic mix (hookcmp -j --hook HOOK -d 1 hcd)"
 printf '%-34s %10s %10s %10s %10s\n' hook packets drop pass redirect
@@ -81,6 +118,7 @@ for hook in "xdp" "xdp --xdp-mode generic" "tc" "tc --qdisc ingress" \
 	# shellcheck disable=SC2086
 	sum=$(./hookcmp -n "$D" -j --hook $hook -r 'tcp dport 80 pass' \
 		-i 0 -d 1 hcd 2>"$ERR" | jq -c 'select(.type == "summary")')
+	sender_check "by the end of --hook $hook's count"
 	if [ -z "$sum" ]; then
 		echo "demo: hookcmp --hook $hook hcd failed:" >&2
 		cat "$ERR" >&2
@@ -88,6 +126,11 @@ for hook in "xdp" "xdp --xdp-mode generic" "tc" "tc --qdisc ingress" \
 	fi
 	read -r seen drop pass redir < <(jq -r \
 		'.total | [.packets, .drop, .pass, .redirect] | @tsv' <<<"$sum")
+	# The mix reaches every hook: a zero is a failure, not a result.
+	if [ "$seen" -eq 0 ]; then
+		echo "demo: --hook $hook on hcd counted no packet in 1 s while the sender ran" >&2
+		exit 1
+	fi
 	printf '%-34s %10s %10s %10s %10s\n' "$hook" "$seen" "$drop" "$pass" "$redir"
 done
 cleanup

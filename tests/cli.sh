@@ -111,6 +111,41 @@ t "unknown command, swapped letters" 2 "unknown command 'bnech'; did you mean 'b
 t "a device, not a command" 2 "--hook $HOOKS is required" eth0
 t "--interval has a floor" 2 "--interval 0.001: at least 0.01 s, or 0 for the summary only" --hook xdp -i 0.001 eth0
 
+# The exit codes: hookcmp --help, doc/hookcmp.md's table and the man
+# page's EXIT STATUS name the same ones (hookcmp.h's enum, and 128+N).
+codes() { tr ';,' '\n\n' | sed -n 's/^ *\([0-9]\{1,3\}\(+N\)\{0,1\}\)\( .*\)\{0,1\}$/\1/p' | sort -u | tr '\n' ' '; }
+want=$("$HC" --help | sed -n '/^Exit status:/,$p' | sed 's/^Exit status://' | tr '\n' ' ' | codes)
+for f in doc/hookcmp.md doc/hookcmp.8.rst; do
+	if [ "$f" = doc/hookcmp.md ]; then
+		got=$(sed -n '/^## Exit status/,/^Numbers are/p' "$f" | sed -n 's/^| \([0-9+N]*\) |.*/\1/p' | codes)
+	else
+		got=$(sed -n '/^EXIT STATUS/,/^FILES/p' "$f" | sed '1,2d' | tr '\n' ' ' | sed 's/\\ //g; s/\*//g' | codes)
+	fi
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then
+		echo "PASS cli: $f names the exit codes hookcmp --help does"
+	else
+		echo "FAIL cli: $f names the exit codes hookcmp --help does"
+		echo "  --help: $want"
+		echo "  $f: $got"
+	fi
+done
+
+# bench's scenarios as its --help lists them (from the table): the
+# README's usage line and the synopses of doc/hookcmp.md and the man page
+# list the same, in the same order, so that a new one cannot be left out.
+scen=$("$HC" bench --help | sed -n 's/^ *--scenario \([a-z|-]*\)$/\1/p')
+for f in README.md doc/hookcmp.md doc/hookcmp.8.rst; do
+	got=$(sed -n -e 's/.*hookcmp bench \[--scenario \([a-z|-]*\)\].*/\1/p' \
+		-e 's/^\*\*--scenario\*\* \(.*\)$/\1/p' "$f" | head -n 1 | sed 's/\\|\\ /|/g; s/\*//g')
+	if [ -n "$scen" ] && [ "$got" = "$scen" ]; then
+		echo "PASS cli: $f lists bench's scenarios as bench --help does"
+	else
+		echo "FAIL cli: $f lists bench's scenarios as bench --help does"
+		echo "  expected: $scen"
+		echo "  got:      $got"
+	fi
+done
+
 # JSON as bpftool has it: -j for every command, -p pretty; --parse has no -p.
 t "-j version" 0 '{"type":"version","version":"' -j version
 t "-p version pretty-prints" 0 '  "type": "version",' -p version

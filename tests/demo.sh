@@ -22,7 +22,7 @@ demo_state() {
 }
 
 # A bench document none of whose rows (the generator's aside) is valid,
-# each for the machine's load: bench then exits 1, rightly.
+# each for the machine's load: bench then exits 7 (no verdict), rightly.
 all_load() {
 	jq -e --arg load "$LOAD_REASON" '[.rows[] |
 		select(.flags | index("generator") | not)] |
@@ -100,6 +100,45 @@ test_demo_dev() {
 		jq_true '.device.name == "hcd" and (.rows | length) == 2 and
 			all(.rows[].rounds[]; .generated > 0 and .seen > 0)' "$T/dev.json"
 	load_skips "$name" "$T/dev.json"
+}
+
+# test demo_sender: a sender that dies stops the demo, exit 1, with the
+# sender's own error: before the first count, and in the middle of them
+# (a table of zeros is no result); nothing left behind.
+test_demo_sender() {
+	local name="demo, its sender dead" rc pid
+	# hc-send, until $T/die is there; then an error as hc-send's own.
+	printf '%s\n' '#!/bin/sh' \
+		"if [ -e '$T/die' ]; then" \
+		'	echo "hc-send: sendmmsg on hcg: No buffer space available" >&2' \
+		'	exit 1' \
+		'fi' \
+		"exec '$PWD/build/hc-send' \"\$@\"" >"$T/send"
+	chmod +x "$T/send"
+	demo_state >"$T/before"
+	touch "$T/die"
+	HC_DEMO_SENDER=$T/send scripts/demo.sh --rounds 1 --out "$T/charts" >"$T/out" 2>"$T/err"
+	check_eq "$name at once: exit 1" "$?" 1 "$T/err"
+	check "$name at once: said before any count" grep -qx \
+		"demo: the sender ($T/send in hcdemo[0-9]*g) died before the first count (exit 1):" "$T/err"
+	check "$name at once: its error shown" grep -qxF \
+		"  hc-send: sendmmsg on hcg: No buffer space available" "$T/err"
+	state_same "$name at once: nothing left behind" demo_state "$T/before" 50
+
+	rm -f "$T/die"
+	HC_DEMO_SENDER=$T/send scripts/demo.sh --rounds 1 --out "$T/charts" >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait_until grep -q "^tc " "$T/out"
+	touch "$T/die"
+	wait "$pid"
+	rc=$?
+	check_eq "$name while counting: exit 1" "$rc" 1 "$T/err"
+	check "$name while counting: said, naming the count" grep -qx \
+		"demo: the sender ($T/send in hcdemo[0-9]*g) died by the end of --hook .*'s count (exit 1):" "$T/err"
+	check "$name while counting: its error shown" grep -qxF \
+		"  hc-send: sendmmsg on hcg: No buffer space available" "$T/err"
+	check "$name while counting: no comparison after it" not grep -q "^== the comparison" "$T/out"
+	state_same "$name while counting: nothing left behind" demo_state "$T/before" 50
 }
 
 # test demo_bad: a bad option changes nothing.
