@@ -13,7 +13,8 @@
 # Everything it creates is removed on exit, also on Ctrl-C.
 # Exit status: 0 done; 1 a failure (a count, the sender, which it checks
 # before and after each count, bench); 2 usage; 3 not root (permission);
-# bench's own codes as bench exits (4 unsupported, 5 busy, 128+N).
+# bench's own codes as bench exits (4 unsupported, 5 busy, 128+N; not 7,
+# no row valid for the load, after which it goes on).
 # For tests: HC_DEMO_SENDER is the sender's binary (default build/hc-send).
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -138,12 +139,19 @@ cleanup
 mkdir -p "$OUT"
 echo
 echo "== the comparison: hookcmp bench --rounds $ROUNDS (a veth pair of its own)"
-./hookcmp bench --rounds "$ROUNDS" --plot "$OUT/hooks" || exit
+# bench's 7 is the host's load leaving no row enough rounds: the table
+# says so, and the demo goes on.
+bench() {
+	./hookcmp bench "$@"
+	local rc=$?
+	[ "$rc" = 7 ] || return "$rc"
+}
+bench --rounds "$ROUNDS" --plot "$OUT/hooks" || exit
 echo
 # inject: live frames into hcd's receive path; where the kernel refuses
 # them, the stage's XDP frames, made skbs by hcd's veth (bench says so).
 echo "== an ingress qdisc's static key: hookcmp bench --scenario static-key --topology inject --rounds $ROUNDS"
-./hookcmp bench --scenario static-key --topology inject --rounds "$ROUNDS" \
+bench --scenario static-key --topology inject --rounds "$ROUNDS" \
 	--plot "$OUT/static-key" || exit
 echo
 echo "charts: $OUT/hooks/{ns,delta,mpps}.png, $OUT/static-key/ (each with bench.json and bench.csv)"
