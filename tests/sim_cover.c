@@ -25,26 +25,6 @@ static double normal(__u64 *rng)
 	return sqrt(-2 * log(u)) * cos(2 * M_PI * uniform(rng));
 }
 
-/* The old interval's half-width: t on the pooled spread, na + nb - 2 df. */
-static double old_hw(const double *a, int na, const double *b, int nb)
-{
-	static double t[32];
-	double ma = 0, mb = 0, ss = 0;
-	int i, df = na + nb - 2;
-
-	for (i = 0; i < na; i++)
-		ma += a[i] / na;
-	for (i = 0; i < nb; i++)
-		mb += b[i] / nb;
-	for (i = 0; i < na; i++)
-		ss += (a[i] - ma) * (a[i] - ma);
-	for (i = 0; i < nb; i++)
-		ss += (b[i] - mb) * (b[i] - mb);
-	if (!t[df])
-		t[df] = st_t_quantile(0.975, df);
-	return t[df] * sqrt(ss / df * (1.0 / na + 1.0 / nb));
-}
-
 struct cell {
 	int n, hit[2], agree, ahit[2];
 	double hw[2];
@@ -59,8 +39,9 @@ static void cell_add(struct cell *c, const double *a, const double *va, int na,
 	struct st_est e;
 	int k;
 
-	h[0] = old_hw(a, na, b, nb);
 	st_runs_diff(a, va, na, b, vb, nb, NAN, 0, &d);
+	/* the old interval: the t on the runs' pooled spread alone */
+	h[0] = st_t_quantile(0.975, d.df) * d.se;
 	st_diff_ci(&d, 0.95, &e);
 	h[1] = (e.hi - e.lo) / 2;
 	/* the runs agree closer than their own errors allow */
