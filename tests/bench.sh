@@ -399,7 +399,7 @@ test_confounded() {
 	plant "$name: a namespace" ip netns add $ns &&
 		plant "$name: a veth pair there" ip -n $ns link add ea type veth peer name eb &&
 		plant "$name: a clsact on ea" tc -n $ns qdisc add dev ea clsact
-	wait_for "it may have moved" "$T/cf-w.err"
+	wait_until grep -Eq "new: $l: it may have moved" "$T/cf-w.err"
 	kill -INT $pid
 	wait $pid
 	check_eq "$name: a run it appeared in, stopped: exit status" "$?" 130 "$T/cf-w.err"
@@ -412,9 +412,11 @@ test_confounded() {
 	ip netns del $ns
 	"$HC" bench compare -j "$T/cf-a.json" "$T/cf-b.json" -- "$T/cf-c.json" >"$T/cf.json" 2>"$T/cf.err"
 	check_eq "$name: a side with a foreign clsact: exit 6" "$?" 6 "$T/cf.err" "$T/cf.json"
+	# (the first state each row names: the qdisc, or one of another
+	# user's that the machine had too)
 	check "$name: every static-key row confounded, the qdisc named" jq_true -s --arg l "^NEW: outside: new: $l$" '
 		.[0] | .confounded == (.rows | length) and
-		all(.rows[]; .verdict == "confounded" and (.why | test($l))) and
+		all(.rows[]; .verdict == "confounded" and (.why | test("^(OLD|NEW)[ a-z0-9]*: "))) and
 		any(.states[]; (.state | test($l)) and .moves == "skb")' "$T/cf.json"
 	check "$name: and says what to do" grep -q "rows confounded: a state of the machine .* --allow-env-change" "$T/cf.err"
 	"$HC" bench compare -j --allow-env-change "$T/cf-a.json" "$T/cf-b.json" -- "$T/cf-c.json" >"$T/cf.json" 2>"$T/cf.err"
@@ -424,7 +426,7 @@ test_confounded() {
 	"$HC" bench compare -j "$T/cf-a.json" -- "$T/cf-w.json" >"$T/cf.json" 2>"$T/cf.err"
 	check_eq "$name: a run it appeared in: exit 6" "$?" 6 "$T/cf.err" "$T/cf.json"
 	check "$name: naming the run and the round" jq_true -s --arg l "^NEW: changed during the run: round [0-9]+: new: $l$" \
-		'.[0] | all(.rows[]; .verdict == "confounded" and (.why | test($l)))' "$T/cf.json"
+		'.[0] | all(.rows[]; .verdict == "confounded") and any(.states[]; .state | test($l))' "$T/cf.json"
 	# a run whose every window the host's slow state took is left out
 	HOOKCMP_FAIL_AT=bench-excluded "$HC" bench --plan "$T/cf-a.json" --rounds 6 --no-path-check \
 		-o "$T/cf-e.json" >/dev/null 2>"$T/cf.err"
@@ -435,15 +437,52 @@ test_confounded() {
 	check "$name: the failed run left out, saying why, no row invalid for it" jq_true '
 		(.left_out | length) == 1 and (.left_out[0] | test("^NEW run 2: left out: [0-9]+ of its [0-9]+ windows excluded")) and
 		all(.rows[]; .runs_new <= 1 and .verdict != "invalid")' "$T/cf.json"
+	check "$name: its rows flagged too-few-rounds" jq_true \
+		'all(.rows[]; .status == "invalid" and (.flags | index("too-few-rounds")))' "$T/cf-e.json"
+	# a row INVALID for the load alone in one run: that run left out for it
+	jq '.rows |= map(if .name == "ingress" then .status = "invalid" | .valid = false |
+		.reason = "valid in 2 of 6 rounds, fewer than the 6 an interval needs" | .flags += ["too-few-rounds"] else . end)' \
+		"$T/cf-b.json" >"$T/cf-f.json"
+	"$HC" bench compare -j "$T/cf-a.json" -- "$T/cf-b.json" "$T/cf-f.json" >"$T/cf.json" 2>"$T/cf.err"
+	check "$name: a row too few rounds in one run: judged on the others" jq_true \
+		'.rows[] | select(.name == "ingress") | .runs_new == 1 and .verdict != "invalid"' "$T/cf.json"
+	jq '.rows |= map(if .name == "ingress" then .status = "invalid" | .valid = false |
+		.reason = "path: never ran tcf_classify in 2000 samples" else . end)' "$T/cf-b.json" >"$T/cf-f.json"
+	"$HC" bench compare -j "$T/cf-a.json" -- "$T/cf-b.json" "$T/cf-f.json" >"$T/cf.json" 2>"$T/cf.err"
+	check "$name: a row INVALID for another reason in one run: invalid, naming it" jq_true \
+		'.rows[] | select(.name == "ingress") | .verdict == "invalid" and (.why | test("^NEW run 2: path: never ran"))' "$T/cf.json"
 	"$HC" bench compare --threshold 2 "$T/cf-a.json" "$T/cf-e.json" >/dev/null 2>"$T/cf.err"
 	check_eq "$name: --threshold with no row judged: exit 7" "$?" 7 "$T/cf.err"
 	check "$name: saying so" grep -q "threshold 2%: no row could be judged" "$T/cf.err"
 	"$HC" bench compare --rows ingress "$T/cf-a.json" "$T/cf-e.json" >/dev/null 2>"$T/cf.err"
 	check_eq "$name: --rows: a row named with no verdict: exit 7" "$?" 7 "$T/cf.err"
-	check "$name: naming it and why" grep -q "row ingress: n/a: every run of NEW with the row was left out" "$T/cf.err"
+	check "$name: naming it and why" grep -q "row ingress: n/a: every run of NEW with the row was left out (failed" "$T/cf.err"
 	"$HC" bench compare --rows ingress,nosuch "$T/cf-a.json" "$T/cf-b.json" >/dev/null 2>"$T/cf.err"
 	check_eq "$name: --rows: a row no run has: usage" "$?" 2 "$T/cf.err"
 	check "$name: naming it" grep -q "no row 'nosuch' in the runs" "$T/cf.err"
+	root_state_same "$name: nothing left behind"
+}
+
+# doc/kernel-patch.md's A/A on one boot, its commands as written, on two
+# rows and six rounds: every run keeps the first's plan, compare takes
+# them all, and its table is the one the doc shows.
+test_aa_recipe() {
+	local name="doc/kernel-patch.md: the A/A recipe" dir="$T/aa" rc
+	mkdir -p "$dir"
+	sed -n '/^# A\/A on one boot/,/^```$/p' doc/kernel-patch.md | grep -v '^```' |
+		sed -e 's|--scenario static-key --rounds 10|--scenario static-key --hooks ingress --rounds 6 --packets 20000 --no-path-check|' \
+			-e 's|--plan a1.json --rounds 10|--plan a1.json --rounds 6 --no-path-check|' >"$dir/recipe.sh"
+	check "$name: the doc has it" grep -q "hookcmp bench compare a1.json a2.json a3.json -- b1.json b2.json b3.json" "$dir/recipe.sh"
+	local hc
+	hc=$(realpath "$HC")
+	(cd "$dir" && hookcmp() { "$hc" "$@"; } && . ./recipe.sh) >"$dir/out" 2>"$dir/err"
+	rc=$?
+	check "$name: compare judged or said why not (exit $rc)" eval \
+		'[ $rc = 0 ] || { [ $rc = 6 ] && grep -q "^States that move rows" "$dir/out"; }'
+	check "$name: six runs of one plan" jq_true -s '[.[].plan] | length == 6 and (unique | length) == 1' \
+		"$dir"/a1.json "$dir"/a2.json "$dir"/a3.json "$dir"/b1.json "$dir"/b2.json "$dir"/b3.json
+	check_eq "$name: the doc's table header" "$(grep -m1 '^row .*old ns/pkt' "$dir/out")" \
+		"$(sed -n '/^## An A\/A on one boot/,/^## /p' doc/kernel-patch.md | grep -m1 '^row .*old ns/pkt')"
 	root_state_same "$name: nothing left behind"
 }
 
