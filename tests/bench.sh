@@ -299,10 +299,12 @@ test_profile() {
 		  (.profile_ns > 0) and (.profile_clock_ns > 0) and (.profile_timed_ns > 0))' "$f"
 	check "bench --profile: deltas against the baseline" jq_true --arg tc $TC \
 		'.rows[] | select(.name == $tc) | all(.profile[]; .delta_ns | type == "number")' "$f"
-	"$HC" bench --hooks $TC --rounds 3 --packets 20000 --profile -o "$f" >"$T/prof.out" 2>&1
+	"$HC" bench --hooks $TC --rounds 3 --packets 20000 --profile --profile-top 40 -o "$f" >"$T/prof.out" 2>&1
 	# Self time: a bare program (a few instructions) is under its row's
-	# top 15; the hooks' own programs and classifiers are not.
-	check "bench --profile: a path function among each hook row's top 15" jq_true \
+	# top 40; the hooks' own programs and classifiers are not (on the
+	# stage a drop program's few ns beside the skb's build can fall
+	# under the 15th).
+	check "bench --profile: a path function among each hook row's top 40" jq_true \
 		'all(.rows[] | select((.flags | index("generator") | not) and (.name | endswith("-bare") | not));
 		     any(.profile[]; .path))' "$f"
 	check "bench --profile: a section per row" grep -qE "^profile $TC: [0-9.]+ ns/pkt in its samples" "$T/prof.out"
