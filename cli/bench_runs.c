@@ -122,7 +122,7 @@ int bench_runs(int k, const char *out_path, bool json, bool planned, int argc,
 	struct bench_cal cal = {};
 	struct bench_cmp_set set;
 	struct hc_out out;
-	int i, n = 0, ret = 0, code = 0, err;
+	int i, n = 0, ret = 0, code = 0, err, nov = 0;
 
 	/* checked before the first run, as a single run checks it */
 	code = hc_out_open(&out, out_path);
@@ -144,15 +144,19 @@ int bench_runs(int k, const char *out_path, bool json, bool planned, int argc,
 				       i + 1, strerror(-ret));
 			goto out;
 		}
-		/* 1: the run reported, some rows INVALID; others stop */
-		if (ret > 1) {
+		/*
+		 * 1: the run reported, some rows INVALID; 7: reported, none
+		 * valid for the load; others stop
+		 */
+		if (ret > 1 && ret != HC_EXIT_NO_VERDICT) {
 			code = ret;
 			fprintf(stderr,
 				"hookcmp bench: run %d of %d ended with exit status %d; no document\n",
 				i + 1, k, ret);
 			goto out;
 		}
-		code = code ?: ret;
+		code = code ?: ret == HC_EXIT_NO_VERDICT ? 0 : ret;
+		nov += ret == HC_EXIT_NO_VERDICT;
 		err = 0;
 		text[n] = hc_read_file(path[i], &err);
 		if (!text[n] || jp_parse(text[n], &doc[n], why, sizeof(why))) {
@@ -169,6 +173,9 @@ int bench_runs(int k, const char *out_path, bool json, bool planned, int argc,
 		code = 128 + hc_stop_sig;
 		goto out;
 	}
+	/* every run without a valid row: no verdict, as a single run's */
+	if (!code && nov == n)
+		code = HC_EXIT_NO_VERDICT;
 	set = (struct bench_cmp_set){ "run", (const struct jp *const *)doc, n };
 	ret = bench_calibrate(&set, &cal, why, sizeof(why));
 	if (ret) {
