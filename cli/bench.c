@@ -577,11 +577,11 @@ static int no_row_valid(const struct bench *b)
 		load += !r->reason[0] && r->nrd;
 	}
 	if (n && load == n)
-		return hc_fail(
+		return hc_fail_after(
 			HC_EXIT_NO_VERDICT,
 			"bench: no row valid: the machine's load left each too few rounds with a cost (the table says which)");
-	return hc_fail(HC_EXIT_FAIL,
-		       "bench: every row is INVALID (the table says why)");
+	return hc_fail_after(HC_EXIT_FAIL,
+			     "bench: every row is INVALID (the table says why)");
 }
 
 /* Was the option called name given? */

@@ -426,7 +426,7 @@ static int verdicts(const struct cmp_cmd *o, const struct bench_cmp *c)
 	if (c->regressed)
 		return HC_EXIT_FAIL;
 	if (c->confounded && !o->allow_env)
-		return hc_fail(
+		return hc_fail_after(
 			HC_EXIT_CHANGED,
 			"bench compare: %d row%s confounded: a state of the machine that moves %s differs between the runs (listed above); --allow-env-change judges them anyway",
 			c->confounded, c->confounded == 1 ? "" : "s",
@@ -436,14 +436,14 @@ static int verdicts(const struct cmp_cmd *o, const struct bench_cmp *c)
 
 		if (strcmp(v, "slower") && strcmp(v, "faster") &&
 		    strcmp(v, "same") && strcmp(v, "inconclusive"))
-			return hc_fail(HC_EXIT_NO_VERDICT,
-				       "bench compare: row %s: %s%s%s",
-				       c->rows[i].name, v,
-				       c->rows[i].why[0] ? ": " : "",
-				       c->rows[i].why);
+			return hc_fail_after(HC_EXIT_NO_VERDICT,
+					     "bench compare: row %s: %s%s%s",
+					     c->rows[i].name, v,
+					     c->rows[i].why[0] ? ": " : "",
+					     c->rows[i].why);
 	}
 	if (o->threshold && !c->judged)
-		return hc_fail(
+		return hc_fail_after(
 			HC_EXIT_NO_VERDICT,
 			"bench compare: --threshold %g%%: no row could be judged (the table says why)",
 			o->threshold);

@@ -33,6 +33,18 @@ int hc_show_version(bool json)
 bool hc_json_mode;
 
 /* In JSON mode errors are JSON too, so scripts never parse free text. */
+int hc_fail_after(int code, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	hc_text_printf(stderr, "Error: %s\n", msg);
+	return code;
+}
+
 int hc_fail(int code, const char *fmt, ...)
 {
 	char msg[1024];

@@ -25,6 +25,12 @@
 /* Errors become JSON objects on stdout too when set. */
 extern bool hc_json_mode;
 
+/*
+ * After a report already on stdout, whose document says it all: "Error:
+ * ..." on stderr only, so that -j's stdout stays one document.
+ */
+int hc_fail_after(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Prints "Error: ..." (and its JSON form) and returns code. */
 int hc_fail(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
