@@ -104,9 +104,15 @@ int main(int argc, char **argv)
 			       2;
 		len = fx_build(f, &a, buf);
 		for (k = 0; k < n; k++) {
-			if (sendto(fd, buf, len, 0, (struct sockaddr *)&sll,
-				   sizeof(sll)) != len)
-				return die(name);
+			int tries = 0;
+
+			/* ENOBUFS: the device's queue is full for now; a second */
+			while (sendto(fd, buf, len, 0, (struct sockaddr *)&sll,
+				      sizeof(sll)) != len) {
+				if (errno != ENOBUFS || ++tries > 1000)
+					return die(name);
+				usleep(1000);
+			}
 			sent++;
 		}
 	}
