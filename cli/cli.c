@@ -32,28 +32,16 @@ int hc_show_version(bool json)
 
 bool hc_json_mode;
 
-/* In JSON mode errors are JSON too, so scripts never parse free text. */
-int hc_fail_after(int code, const char *fmt, ...)
+/*
+ * In JSON mode errors are JSON too, so scripts never parse free text;
+ * json false: a report holds the why, stdout stays its one document.
+ */
+static int fail(int code, bool json, const char *fmt, va_list ap)
 {
 	char msg[1024];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	hc_text_printf(stderr, "Error: %s\n", msg);
-	return code;
-}
-
-int hc_fail(int code, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (hc_json_mode) {
+	if (json && hc_json_mode) {
 		struct hc_pr p = HC_PR_INIT(HC_PR_JSON, stdout);
 
 		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
@@ -66,6 +54,28 @@ int hc_fail(int code, const char *fmt, ...)
 	if (code == HC_EXIT_USAGE)
 		fprintf(stderr, "Try 'hookcmp --help'.\n");
 	return code;
+}
+
+int hc_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = fail(code, true, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int hc_fail_after(int code, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = fail(code, false, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 static bool has_cap(int cap)
