@@ -49,6 +49,15 @@ const struct bench_env_file bench_env_files[BENCH_ENV_FILES] = {
 	{ "boot_id", "/proc/sys/kernel/random/boot_id" },
 };
 
+/* Where env is read: from the caller's netns, whose settings it has. */
+struct bench_env_at {
+	const int *own; /* bench's own namespaces, left out of outside */
+	int nown;
+	int dut_fd; /* --dev: the DUT's netns, whose tables are read; -1 */
+	const char *dev; /* --dev: its RPS, RFS and XPS; NULL */
+	int ifindex; /* dev's */
+};
+
 /* BPF link types newer than the uapi header this builds against. */
 #define LINK_NETFILTER 10
 #define LINK_TCX 11
@@ -664,17 +673,24 @@ void bench_env_settings(int fd, bench_settings value)
 		memset(value, 0, sizeof(bench_settings));
 }
 
-void bench_env_read(struct bench_env *env, const struct bench_env_at *at)
+/* What can change while bench runs: what is outside it, the settings. */
+static void read_state(struct bench_env *env, const struct bench_env_at *at)
 {
-	struct utsname u;
-
-	env->jit = hc_jit_enabled() == 1;
-	env->cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	outside(env, at->own, at->nown);
 	scan_tables(env, at->dut_fd);
 	scan_steering(env, at->dev, at->ifindex);
 	sort_lines(env->outside);
 	settings(env->value);
+}
+
+/* The machine's state into env: all of it. */
+static void read_all(struct bench_env *env, const struct bench_env_at *at)
+{
+	struct utsname u;
+
+	env->jit = hc_jit_enabled() == 1;
+	env->cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	read_state(env, at);
 	cpu_model(env->cpu_model, sizeof(env->cpu_model));
 	mitigations(env->mitigations, sizeof(env->mitigations));
 	if (!uname(&u))
@@ -735,20 +751,25 @@ static int changes(const struct bench_env *before, const struct bench_env *now,
 struct take_ctx {
 	struct bench_env *env;
 	struct bench_env_at at;
+	bool made;
 };
 
 static int take(void *data)
 {
 	struct take_ctx *c = data;
 
-	bench_env_read(c->env, &c->at);
+	if (c->made)
+		read_state(c->env, &c->at);
+	else
+		read_all(c->env, &c->at);
 	return 0;
 }
 
 /*
  * The machine's state, read from where bench started (the settings are
  * per netns), --dev's tables from the DUT's netns; once bench's own
- * namespaces are made, they are left out.
+ * namespaces are made, they are left out, and only what can change
+ * while it runs is read again (env keeps the rest).
  */
 int bench_env_take(struct bench *b, struct bench_env *env, bool made)
 {
@@ -756,7 +777,8 @@ int bench_env_take(struct bench *b, struct bench_env *env, bool made)
 	struct take_ctx c = { env,
 			      { own, made && !b->opt.dev ? 3 : 0,
 				b->opt.dev ? b->net.fd_dut : -1, b->opt.dev,
-				b->net.if_dut } };
+				b->net.if_dut },
+			      made };
 	int ret = b->net.fd_root < 0 ? -EBADF :
 				       hc_netns_run(b->net.fd_root, take, &c);
 
