@@ -130,6 +130,18 @@ test_lwt_shared() {
 		lwt_pair_stop
 		check_state_same "$name"
 	done
+	# Both at once: the decision and the record's end are under one lock,
+	# so they cannot both leave it on for each other.
+	name="lwt, two runs stop at once"
+	if lwt_pair_start; then
+		kill -INT "$LWT_A" "$LWT_B"
+		wait "$LWT_A" "$LWT_B"
+		check_eq "$name: forwarding off again" "$(lwt_fwd)" 0
+	else
+		fail "$name: hookcmp did not attach"
+	fi
+	lwt_pair_stop
+	check_state_same "$name"
 	topo_down
 }
 
@@ -214,7 +226,7 @@ test_lwt_fwd_on() {
 	ip netns exec "$D" sysctl -qw "net.ipv4.conf.$DEV.forwarding=1"
 	snapshot >"$T/before"
 	if hc_start -n "$D" --hook lwt -i 0 "$DEV"; then
-		pidns=$(stat -L -c %i /proc/$HCPID/ns/pid)
+		pidns=$(stat -L -c %i "/proc/$HCPID/ns/pid")
 		check "$name: the route's name is hookcmp.PID.PIDNS.SEQ" \
 			grep -q "encap bpf in hookcmp\.$HCPID\.$pidns\.[0-9]* " \
 			<(ip -n "$D" route show 198.51.100.0/24)
