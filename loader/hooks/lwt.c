@@ -8,6 +8,9 @@
  * hook turns DEV's on for the run and puts it back. The route outlives
  * hookcmp: it and the setting are journalled, and the route carries a
  * name of this run's (LWT_BPF_PROG_NAME, what the kernel dumps of it).
+ * The setting is shared as a clsact is: runs that find it on from
+ * hookcmp use it too, and the last live one puts it back, on the same
+ * device only (namespace, ifindex and MAC address).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +25,7 @@
 #include <bpf/libbpf.h>
 #include "hooks.h"
 #include "journal.h"
+#include "netns.h"
 #include "print.h"
 #include "nl.h"
 #include "undo.h"
@@ -39,11 +43,13 @@ static const struct lwt_cfg *cfg(const struct hc_run *r)
 	return HC_CFG(r, struct lwt_cfg);
 }
 
-/* r->state: the skeleton, the route made, DEV's forwarding before. */
+/* r->state: the skeleton, the route made, DEV's forwarding used. */
 struct lwt_state {
 	struct lwt_bpf *skel;
 	bool route;
-	int forwarding; /* as it was; -1: not changed */
+	bool forwarding; /* on from hookcmp: this run puts it back, if last */
+	int shared_with; /* the hookcmp run that turned it on, if not this */
+	bool shared_alive;
 };
 
 /* Its journal record's data: the route's place and name, the setting. */
@@ -51,7 +57,7 @@ struct lwt_jrec {
 	__u32 addr; /* network order */
 	__u32 plen;
 	char name[64];
-	__u32 forwarding; /* 1: DEV's was off, and hookcmp turned it on */
+	__u32 forwarding; /* 1: DEV's was off; hookcmp turned it on */
 };
 HC_JDATA_FITS(struct lwt_jrec);
 
@@ -97,7 +103,6 @@ static int lwt_load(struct hc_run *r)
 
 	if (!st)
 		return -ENOMEM;
-	st->forwarding = -1;
 	s = st->skel = lwt_bpf__open_opts(hc_prog_open_opts());
 	if (!s)
 		return -errno;
@@ -219,38 +224,144 @@ static int route_ours(struct hc_nl *nl, __be32 addr, __u8 plen, int ifindex,
 	return ret < 0 ? ret : q.found;
 }
 
-static int lwt_attach(struct hc_run *r)
+/* ---- DEV's forwarding, shared ---- */
+
+static bool fwd_same_dev(const struct hc_jrec *a, const struct hc_jrec *b)
+{
+	return a->ifindex == b->ifindex && hc_netns_same(&a->ns, &b->ns) &&
+	       !memcmp(a->mac, b->mac, sizeof(a->mac));
+}
+
+/*
+ * Another hookcmp run that uses rec's device's forwarding, on from
+ * hookcmp and not put back since: its pid, a live one's first
+ * (*alive), or 0, or -errno. Under the journal's lock.
+ */
+static int fwd_user(const struct hc_jrec *rec, bool *alive)
+{
+	struct hc_jrec *recs;
+	int n, i, ret, pid = 0;
+
+	*alive = false;
+	ret = hc_journal_list(&recs, &n, NULL);
+	if (ret)
+		return ret;
+	for (i = 0; i < n && !*alive; i++) {
+		const struct hc_jrec *o = &recs[i];
+
+		if (o->bad[0] || o->kind != &lwt_jkind ||
+		    !HC_JDATA(o, const struct lwt_jrec)->forwarding ||
+		    !fwd_same_dev(o, rec) || hc_jrec_same_run(o, rec))
+			continue;
+		*alive = hc_journal_alive(o);
+		if (*alive || !pid)
+			pid = o->pid;
+	}
+	free(recs);
+	return pid;
+}
+
+/*
+ * rec's device's forwarding off again, as its run's share of it: only on
+ * the same device (li: the one at its ifindex now), and only by the last
+ * live hookcmp user. 0; -EUSERS: *with uses it still; -ESTALE: another
+ * device; -ENODEV: gone with its device; or -errno. Under the journal's
+ * lock; journal false: a run's own, unjournalled (bench).
+ */
+static int fwd_put(struct hc_nl *nl, const struct hc_jrec *rec, bool journal,
+		   struct hc_link_info *li, int *with, struct hc_err *err)
+{
+	bool alive = false;
+	int ret = hc_nl_link_get(nl, rec->ifindex, li, err);
+
+	*with = 0;
+	if (ret)
+		return ret;
+	if (journal && memcmp(li->addr, rec->mac, sizeof(rec->mac)))
+		return -ESTALE;
+	*with = journal ? fwd_user(rec, &alive) : 0;
+	if (*with < 0)
+		return *with;
+	if (*with && alive)
+		return -EUSERS;
+	*with = 0;
+	ret = forwarding(li->name, 0);
+	if (ret)
+		hc_err_set(err, "turning net.ipv4.conf.%s.forwarding off",
+			   li->name);
+	return ret;
+}
+
+/* "ifindex 5 is d9 with MAC address ... now, not ...": why not ours. */
+static void fwd_not_ours(const struct hc_jrec *rec,
+			 const struct hc_link_info *li, char *buf, size_t size)
+{
+	char now[20], was[20];
+
+	snprintf(buf, size, "ifindex %d is %s with MAC address %s now, not %s",
+		 rec->ifindex, li->name, hc_mac_str(li->addr, now, sizeof(now)),
+		 hc_mac_str(rec->mac, was, sizeof(was)));
+}
+
+/*
+ * Whether this run uses DEV's forwarding, and with whom: off, it turns
+ * it on; on, it shares it with the hookcmp run whose record says it
+ * turned it on (alive or not: the last live user puts it back); on
+ * otherwise, it is someone else's. Under the journal's lock.
+ */
+static int fwd_take(struct hc_run *r, struct hc_jrec *rec)
 {
 	struct lwt_state *st = r->state;
-	struct hc_jrec *rec = hc_journal_rec(r, &lwt_jkind);
 	struct lwt_jrec *j = HC_JDATA(rec, struct lwt_jrec);
-	int on = forwarding(r->dev, -1), err;
+	int on = forwarding(r->dev, -1), ret;
 
 	if (on < 0) {
 		hc_err_set(&r->err, "reading net.ipv4.conf.%s.forwarding",
 			   r->dev);
 		return on;
 	}
-	j->addr = cfg(r)->addr;
-	j->plen = cfg(r)->plen;
-	j->forwarding = !on;
-	/*
-	 * The record first, for its seq, then again with the name made of
-	 * it: the route carries that name, cleanup's proof of ownership.
-	 */
-	err = r->no_journal ? 0 : hc_journal_add(rec, r->netns, &r->err);
-	snprintf(j->name, sizeof(j->name), "hookcmp.%d.%llu", getpid(),
-		 (unsigned long long)rec->seq);
-	err = err ?: r->no_journal ? 0 : hc_journal_add(rec, r->netns, &r->err);
-	if (!err && !on) {
-		err = forwarding(r->dev, 1);
-		if (err)
+	st->shared_with =
+		on && !r->no_journal ? fwd_user(rec, &st->shared_alive) : 0;
+	if (st->shared_with < 0)
+		return st->shared_with;
+	j->forwarding = !on || st->shared_with;
+	ret = r->no_journal ? 0 : hc_journal_add(rec, r->netns, &r->err);
+	if (!ret && !on) {
+		ret = forwarding(r->dev, 1);
+		if (ret)
 			hc_err_set(&r->err,
 				   "turning net.ipv4.conf.%s.forwarding on",
 				   r->dev);
-		else
-			st->forwarding = 0;
 	}
+	st->forwarding = !ret && j->forwarding;
+	return ret;
+}
+
+static int lwt_attach(struct hc_run *r)
+{
+	struct lwt_state *st = r->state;
+	struct hc_jrec *rec = hc_journal_rec(r, &lwt_jkind);
+	struct lwt_jrec *j = HC_JDATA(rec, struct lwt_jrec);
+	bool journal = !r->no_journal;
+	int err;
+
+	j->addr = cfg(r)->addr;
+	j->plen = cfg(r)->plen;
+	err = journal ? hc_journal_lock(&r->err) : 0;
+	if (err)
+		return err;
+	/*
+	 * The record first, for its identity, then again with the name
+	 * made of it: the route carries that name, cleanup's proof of
+	 * ownership, unique across PID namespaces (at most 59 bytes).
+	 */
+	err = journal ? hc_journal_add(rec, r->netns, &r->err) : 0;
+	snprintf(j->name, sizeof(j->name), "hookcmp.%d.%llu.%llu",
+		 journal ? rec->pid : getpid(), (unsigned long long)rec->pidns,
+		 (unsigned long long)rec->seq);
+	err = err ?: fwd_take(r, rec);
+	if (journal)
+		hc_journal_unlock();
 	err = err			       ?:
 		      hc_fault(&r->err, "lwt") ?:
 		      route(r->nl, RTM_NEWROUTE, j->addr, j->plen, r->ifindex,
@@ -261,6 +372,66 @@ static int lwt_attach(struct hc_run *r)
 			&r->err,
 			"a route to --prefix %s/%u is there already: another --prefix, or remove it",
 			inet_ntoa((struct in_addr){ j->addr }), j->plen);
+	return err;
+}
+
+static void lwt_attached(const struct hc_run *r, char *buf, size_t size)
+{
+	const struct lwt_state *st = r->state;
+
+	if (st->shared_with && st->shared_alive)
+		snprintf(
+			buf, size,
+			"hookcmp: net.ipv4.conf.%s.forwarding is hookcmp %d's too: the last of us to stop turns it off\n",
+			r->dev, st->shared_with);
+	else if (st->shared_with)
+		snprintf(
+			buf, size,
+			"hookcmp: net.ipv4.conf.%s.forwarding is on from hookcmp %d, which died: the last of us to stop turns it off\n",
+			r->dev, st->shared_with);
+}
+
+/*
+ * DEV's forwarding off again unless another live run uses it, and the
+ * record gone with the decision, under one lock: two runs that stop at
+ * once must not both see the other. 0 with r->err set says why it stays.
+ */
+static int fwd_release(struct hc_run *r)
+{
+	struct lwt_state *st = r->state;
+	struct hc_jrec *rec = hc_journal_of(r, &lwt_jkind);
+	bool journal = !r->no_journal;
+	struct hc_link_info li;
+	char why[128];
+	int err, with;
+
+	err = journal ? hc_journal_lock(&r->err) : 0;
+	if (err)
+		return err;
+	err = st->forwarding ?
+		      fwd_put(r->nl, rec, journal, &li, &with, &r->err) :
+		      0;
+	if (err == -EUSERS) {
+		hc_err_set(
+			&r->err,
+			"net.ipv4.conf.%s.forwarding stays on for hookcmp %d, which uses it too",
+			li.name, with);
+	} else if (err == -ESTALE) {
+		fwd_not_ours(rec, &li, why, sizeof(why));
+		hc_err_set(
+			&r->err,
+			"net.ipv4.conf.%s.forwarding: not ours any more: left alone; %s",
+			li.name, why);
+	}
+	if (err == -EUSERS || err == -ESTALE)
+		err = 0;
+	/* A device that left: the record stays, for follow. */
+	if (!err) {
+		st->forwarding = false;
+		hc_journal_end(r, &lwt_jkind);
+	}
+	if (journal)
+		hc_journal_unlock();
 	return err;
 }
 
@@ -284,20 +455,46 @@ static int lwt_detach(struct hc_run *r)
 	else if (err == -EEXIST)
 		err = 0; /* another's: left alone */
 	st->route = false;
-	if (!err && st->forwarding == 0)
-		err = forwarding(r->dev, 0);
-	st->forwarding = -1;
-	if (!err)
-		hc_journal_end(r, &lwt_jkind);
-	return err;
+	return err ?: fwd_release(r);
+}
+
+/* Cleanup's share of the forwarding: what became of it, as a clause. */
+static int undo_fwd(struct hc_undo_ctx *c, char *buf, size_t size)
+{
+	struct hc_link_info li;
+	char why[128];
+	int ret, with;
+
+	ret = hc_journal_lock(&c->err);
+	if (ret)
+		return ret;
+	ret = fwd_put(c->nl, c->rec, true, &li, &with, &c->err);
+	hc_journal_unlock();
+	if (!ret) {
+		snprintf(buf, size, "; forwarding off again");
+	} else if (ret == -EUSERS) {
+		snprintf(
+			buf, size,
+			"; forwarding stays on for hookcmp %d, which uses it too",
+			with);
+	} else if (ret == -ESTALE) {
+		fwd_not_ours(c->rec, &li, why, sizeof(why));
+		snprintf(buf, size,
+			 "; forwarding not ours any more: left alone; %s", why);
+	} else if (ret == -ENODEV) {
+		snprintf(buf, size, "; its forwarding gone with its device");
+	} else {
+		return ret;
+	}
+	return ret == -ESTALE;
 }
 
 static void undo_lwt(struct hc_undo_ctx *c)
 {
 	const struct lwt_jrec *j = HC_JDATA(c->rec, const struct lwt_jrec);
 	const char *state, *said;
-	char name[IF_NAMESIZE];
-	int found, ret;
+	char name[IF_NAMESIZE], fwd[256] = "";
+	int found, ret, alone = 0;
 
 	if (hc_undo_ns_missing(c))
 		return;
@@ -311,18 +508,17 @@ static void undo_lwt(struct hc_undo_ctx *c)
 			    c->rec->ifindex, -1, NULL, &c->err);
 	else
 		ret = found == -EEXIST ? 0 : found;
-	if (ret)
+	if (!ret && j->forwarding)
+		ret = alone = undo_fwd(c, fwd, sizeof(fwd));
+	if (ret < 0)
 		return hc_undo_failed(c, ret);
-	if (j->forwarding)
-		forwarding(name, 0);
 	if (found == -EEXIST)
 		state = "left alone", said = "not ours any more: left alone";
 	else if (found)
 		state = "deleted", said = "deleted";
 	else
-		state = "gone", said = "already gone";
-	hc_undo_say(c, state, false, "%s%s", said,
-		    j->forwarding ? "; forwarding off again" : "");
+		state = alone ? "left alone" : "gone", said = "already gone";
+	hc_undo_say(c, state, false, "%s%s", said, fwd);
 }
 
 static void lwt_print(const struct hc_jrec *rec, struct hc_pr *p)
@@ -383,6 +579,7 @@ const struct hc_hook hc_hook_lwt = {
 	.load = lwt_load,
 	.attach = lwt_attach,
 	.detach = lwt_detach,
+	.attached = lwt_attached,
 	.attach_name = lwt_attach_name,
 	.attach_via = lwt_attach_via,
 	.verdict = lwt_verdict,
