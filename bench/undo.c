@@ -123,10 +123,10 @@ static void undo_rule(struct hc_undo_ctx *c)
 		return hc_undo_failed(c, ret);
 	if (why[0])
 		return hc_undo_say(c, ret ? "failed" : "deleted", ret != 0,
-				   "deleted; left table %s: %s",
-				   j->kind == &bench_jkind_nft ? "netdev" :
+				   "deleted; left table %s%s: %s",
+				   j->kind == &bench_jkind_nft ? "netdev " :
 								 "ip raw",
-				   why);
+				   j->kind == &bench_jkind_nft ? name : "", why);
 	hc_undo_say(c, "deleted", false, "deleted");
 }
 
