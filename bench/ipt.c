@@ -31,9 +31,8 @@ bool hc_ipt_raw_exists(int nsfd)
 static int rule(int nsfd, const char *op, const char *dev, const char *tag,
 		unsigned int made, struct hc_err *err)
 {
-	const char *argv[] = { "iptables", "-t", "raw", op, "PREROUTING",
-			       NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-			       NULL, NULL, NULL, NULL };
+	/* the rest NULL: 12 words at most, and its end */
+	const char *argv[18] = { "iptables", "-t", "raw", op, "PREROUTING" };
 	const char **a = &argv[5];
 
 	/* -I PREROUTING 1: before anyone else's rules. */
@@ -63,8 +62,8 @@ int hc_ipt_rule(int nsfd, bool add, const char *dev, const char *tag,
 	return rule(nsfd, add ? "-I" : "-D", dev, tag, 0, err);
 }
 
-int hc_ipt_first(int nsfd, const char *dev, const char *tag,
-		 unsigned int made, struct hc_err *err)
+int hc_ipt_first(int nsfd, const char *dev, const char *tag, unsigned int made,
+		 struct hc_err *err)
 {
 	return rule(nsfd, "-I", dev, tag, made & (HC_IPT_CHAIN | HC_IPT_SET),
 		    err);
@@ -175,7 +174,7 @@ int hc_nft_table_scan(int nsfd, const char *family, const char *table,
 		      hc_nft_ours_fn ours, void *arg, char *why, size_t size)
 {
 	/* -t: no set's elements, which are the set's own */
-	const char *argv[] = { "nft",  "-j",   "-t",  "list",
+	const char *argv[] = { "nft",	"-j",	"-t",  "list",
 			       "table", family, table, NULL };
 	struct hc_err err = {};
 	char *out = malloc(LIST_MAX), *p, *end, c, one[128];
@@ -259,8 +258,8 @@ int hc_ipt_raw_put(int nsfd, char *why, size_t size)
 	static const char *const del[] = { "nft", "delete", "table",
 					   "ip",  "raw",    NULL };
 	struct hc_err err = {};
-	int ret = hc_nft_table_scan(nsfd, "ip", "raw", raw_ours, NULL, why,
-				    size);
+	int ret =
+		hc_nft_table_scan(nsfd, "ip", "raw", raw_ours, NULL, why, size);
 
 	if (ret == -ENOENT)
 		return 0;
@@ -316,8 +315,8 @@ int hc_nft_put(int nsfd, const char *t, char *why, size_t size)
 	static const char *const file[] = { "nft", "-f", NULL };
 	const char *set[] = { "nft", "delete", "set", "netdev", t, "block",
 			      NULL };
-	const char *counter[] = { "nft", "delete", "counter", "netdev", t,
-				  "seen", NULL };
+	const char *counter[] = { "nft", "delete", "counter", "netdev",
+				  t,	 "seen",   NULL };
 	const char *del[] = { "nft", "delete", "table", "netdev", t, NULL };
 	struct nft_own w = { .t = t };
 	struct hc_err err = {};
@@ -336,16 +335,21 @@ int hc_nft_put(int nsfd, const char *t, char *why, size_t size)
 		ret = 0; /* gone already is as good as deleted */
 	else if (!ret && !why[0])
 		ret = hc_exec(nsfd, del, NULL, 0, &err);
-	else if (!ret)
+	else if (!ret) {
 		/* Ours only, each on its own: one in use keeps only itself. */
-		ret = (len ? hc_exec_script(nsfd, file, nft_copy, script, &err) : 0) ?:
-		      (w.set ? hc_exec(nsfd, set, NULL, 0, &err) : 0) ?:
-		      (w.counter ? hc_exec(nsfd, counter, NULL, 0, &err) : 0);
+		if (len)
+			ret = hc_exec_script(nsfd, file, nft_copy, script, &err);
+		if (w.set)
+			ret = hc_exec(nsfd, set, NULL, 0, &err) ?: ret;
+		if (w.counter)
+			ret = hc_exec(nsfd, counter, NULL, 0, &err) ?: ret;
+	}
 	free(script);
 	n = strlen(why);
 	if (ret && err.msg[0])
 		snprintf(why + n, size - n, "%s%s", n ? "; " : "", err.msg);
 	else if (n && !ret)
-		snprintf(why + n, size - n, "; deleted only hookcmp's own in it");
+		snprintf(why + n, size - n,
+			 "; deleted only hookcmp's own in it");
 	return ret;
 }

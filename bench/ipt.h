@@ -24,8 +24,8 @@ int hc_ipt_rule(int nsfd, bool add, const char *dev, const char *tag,
 #define HC_IPT_SET 2u /* scale's "-m set --match-set tag src -j DROP" */
 #define HC_IPT_SET_OURS 4u /* and the ipset set named tag: we made it */
 /* Adds the jump to the chain or the match on the set (made), first. */
-int hc_ipt_first(int nsfd, const char *dev, const char *tag,
-		 unsigned int made, struct hc_err *err);
+int hc_ipt_first(int nsfd, const char *dev, const char *tag, unsigned int made,
+		 struct hc_err *err);
 /*
  * The DROP rule on dev, tagged, and what made says: each deleted if
  * there; the set last, once no rule holds it.
@@ -43,8 +43,7 @@ int hc_ipt_taken(int nsfd, const char *tag, char *what, size_t size);
  * Whether an object of an nft table (type "chain", "set", "rule",
  * "counter", "flowtable"...; o its members) is one of ours.
  */
-typedef bool (*hc_nft_ours_fn)(const char *type, const struct jp *o,
-			       void *arg);
+typedef bool (*hc_nft_ours_fn)(const char *type, const struct jp *o, void *arg);
 /*
  * The whole of table FAMILY NAME, object by object: 0 with why "" when
  * all is ours (or iptables-nft's), else why says what is not, as

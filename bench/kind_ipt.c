@@ -96,7 +96,8 @@ static void ipt_teardown(struct bench *b, struct bench_row *r)
 	tag(t, sizeof(t));
 	/* Gone already (setup failed halfway) is as good as deleted. */
 	hc_ipt_put(b->net.fd_dut, b->net.dut_name, t, val[1]);
-	if (val[0] && (hc_ipt_raw_put(b->net.fd_dut, why, sizeof(why)) || why[0]))
+	if (val[0] &&
+	    (hc_ipt_raw_put(b->net.fd_dut, why, sizeof(why)) || why[0]))
 		fprintf(stderr, "Warning: %s: left table ip raw: %s\n", r->name,
 			why);
 	hc_journal_del(&r->rec[0]);
@@ -207,7 +208,8 @@ static int rules_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		return ret;
 	ipt_made(b, r, 0);
 	ret = bench_journal(b, &r->rec[0], &bench_jkind_ipt_chain, b->net.if_dut, NULL, true, err) ?:
-		      hc_exec_script(b->net.fd_dut, argv, rules_script, &s, err);
+		      hc_exec_script(b->net.fd_dut, argv, rules_script, &s,
+				     err);
 	if (ret)
 		return ret;
 	/* made (a restore is all or nothing): teardown's to delete */

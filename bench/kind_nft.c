@@ -44,9 +44,10 @@ static int nft_free(struct bench *b, const char *t, struct hc_err *err)
 	struct hc_err e = {};
 
 	if (!hc_exec(b->net.fd_dut, argv, NULL, 0, &e)) {
-		hc_err_set(err,
-			   "nft: a table netdev %s is there already, not this run's",
-			   t);
+		hc_err_set(
+			err,
+			"nft: a table netdev %s is there already, not this run's",
+			t);
 		return -EEXIST;
 	}
 	return 0;
@@ -83,8 +84,8 @@ static void nft_teardown(struct bench *b, struct bench_row *r)
 	char t[32], why[512];
 
 	table(t, sizeof(t));
-	if (val[0] && (hc_nft_put(b->net.fd_dut, t, why, sizeof(why)) ||
-		       why[0]))
+	if (val[0] &&
+	    (hc_nft_put(b->net.fd_dut, t, why, sizeof(why)) || why[0]))
 		fprintf(stderr, "Warning: %s: left table netdev %s: %s\n",
 			r->name, t, why);
 	val[0] = 0;
@@ -187,7 +188,8 @@ static int script(FILE *f, void *arg)
 			fprintf(f, " drop comment \"%s\"\n", t);
 		}
 	}
-	fprintf(f, "add rule netdev %s in counter name seen drop comment \"%s\"\n",
+	fprintf(f,
+		"add rule netdev %s in counter name seen drop comment \"%s\"\n",
 		t, t);
 	return 0;
 }
@@ -202,7 +204,8 @@ static int setup(struct bench *b, struct bench_row *r, const char *set,
 	table(t, sizeof(t));
 	return nft_free(b, t, err) ?:
 		       bench_journal(b, &r->rec[0], &bench_jkind_nft, b->net.if_dut, NULL, true, err) ?:
-		       nft_made(r, hc_exec_script(b->net.fd_dut, argv, script, &s, err));
+		       nft_made(r, hc_exec_script(b->net.fd_dut, argv, script,
+						  &s, err));
 }
 
 static int set_setup(struct bench *b, struct bench_row *r, struct hc_err *err)

@@ -122,11 +122,11 @@ static void undo_rule(struct hc_undo_ctx *c)
 	if (ret && !why[0])
 		return hc_undo_failed(c, ret);
 	if (why[0])
-		return hc_undo_say(c, ret ? "failed" : "deleted", ret != 0,
-				   "deleted; left table %s%s: %s",
-				   j->kind == &bench_jkind_nft ? "netdev " :
-								 "ip raw",
-				   j->kind == &bench_jkind_nft ? name : "", why);
+		return hc_undo_say(
+			c, ret ? "failed" : "deleted", ret != 0,
+			"deleted; left table %s%s: %s",
+			j->kind == &bench_jkind_nft ? "netdev " : "ip raw",
+			j->kind == &bench_jkind_nft ? name : "", why);
 	hc_undo_say(c, "deleted", false, "deleted");
 }
 
