@@ -142,6 +142,11 @@ struct bench_kind {
 	void (*teardown)(struct bench *b, struct bench_row *r);
 	int (*read)(struct bench *b, struct bench_row *r,
 		    struct bench_count *c);
+	/*
+	 * Optional: why the tool it runs cannot carry --dev's name (NULL: it
+	 * can), asked before anything changes.
+	 */
+	const char *(*dev_refused)(const char *dev);
 	/* It measures the generator alone: its rate is what was sent. */
 	bool generator;
 	/* forward: the counters read() sums into dropped */

@@ -23,6 +23,7 @@ struct bench_jvariant {
 	__u32 timeout; /* --variant-timeout, in seconds */
 };
 int bench_tune_put(const struct hc_jrec *rec);
+
 struct hc_proc;
 /*
  * hc_proc_result for a --setup or --undo: what it wrote to stderr, every

@@ -22,7 +22,40 @@
 /* Our rules' comment, scale's chain's and set's name: no one else's. */
 static void tag(char *buf, size_t size)
 {
-	snprintf(buf, size, "hookcmp-%d", getpid());
+	if (hc_run_name(NULL, buf, size))
+		snprintf(buf, size, "hookcmp-%d", getpid());
+}
+
+/*
+ * A chain or rule of our name there already is not ours (the name is
+ * this run's alone): refused, and left as it is.
+ */
+static int ipt_free(struct bench *b, const char *t, struct hc_err *err)
+{
+	char what[128];
+	int ret = hc_ipt_taken(b->net.fd_dut, t, what, sizeof(what));
+
+	if (ret) {
+		hc_err_set(err, "iptables: cannot list table raw: %s", what);
+		return ret;
+	}
+	if (!what[0])
+		return 0;
+	hc_err_set(err, "iptables: %s is in table raw already, not this run's",
+		   what);
+	return -EEXIST;
+}
+
+/* iptables reads a name ending in '+' as every device of that prefix. */
+static const char *ipt_dev_refused(const char *dev)
+{
+	size_t n = strlen(dev);
+
+	if (n && dev[n - 1] == '+')
+		return "iptables reads a name ending in '+' as a wildcard (every device of that prefix)";
+	if (!strcmp(dev, "!"))
+		return "iptables reads '!' as a negation";
+	return NULL;
 }
 
 /*
@@ -35,15 +68,20 @@ static void ipt_made(struct bench *b, struct bench_row *r, unsigned int made)
 
 	val[0] = !hc_ipt_raw_exists(b->net.fd_dut);
 	val[1] = made;
+	val[2] = 1; /* past the checks: teardown's to undo */
 }
 
 static int ipt_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
 	char comment[32];
+	int ret;
 
 	tag(comment, sizeof(comment));
+	ret = ipt_free(b, comment, err);
+	if (ret)
+		return ret;
 	ipt_made(b, r, 0);
-	return bench_journal(b, &r->rec[0], &bench_jkind_ipt, b->net.if_dut, comment, true, err) ?:
+	return bench_journal(b, &r->rec[0], &bench_jkind_ipt, b->net.if_dut, NULL, true, err) ?:
 		       hc_ipt_rule(b->net.fd_dut, true, b->net.dut_name,
 				   comment, err);
 }
@@ -51,16 +89,20 @@ static int ipt_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 static void ipt_teardown(struct bench *b, struct bench_row *r)
 {
 	__u32 *val = HC_JDATA(&r->rec[0], struct bench_jval)->val;
-	char t[32];
+	char t[32], why[256];
 
+	if (!val[2])
+		return; /* refused before it made anything */
 	tag(t, sizeof(t));
 	/* Gone already (setup failed halfway) is as good as deleted. */
 	hc_ipt_put(b->net.fd_dut, b->net.dut_name, t, val[1]);
-	if (val[0])
-		hc_ipt_raw_put(b->net.fd_dut);
+	if (val[0] &&
+	    (hc_ipt_raw_put(b->net.fd_dut, why, sizeof(why)) || why[0]))
+		fprintf(stderr, "Warning: %s: left table ip raw: %s\n", r->name,
+			why);
 	hc_journal_del(&r->rec[0]);
 	/* A visit that skips setup (a fault) must not destroy the set again. */
-	val[1] = 0;
+	val[1] = val[2] = 0;
 }
 
 /*
@@ -103,6 +145,7 @@ const struct bench_kind bench_kind_ipt = {
 	.setup = ipt_setup,
 	.teardown = ipt_teardown,
 	.read = ipt_read,
+	.dev_refused = ipt_dev_refused,
 	.forks = true,
 	.counted = "ipt_do_table|nft_do_chain",
 };
@@ -124,22 +167,31 @@ struct ipt_script {
 static int rules_script(FILE *f, void *arg)
 {
 	const struct ipt_script *s = arg;
-	const char *t = s->t, *dev = s->b->net.dut_name;
+	const char *t = s->t;
 	__u32 i;
 
-	fprintf(f, "*raw\n:%s - [0:0]\n", t);
+	/* -N, not ":T": a chain of that name there fails it, not flushed */
+	fprintf(f, "*raw\n-N %s\n", t);
 	for (i = 0; i < s->r->entries; i++) {
 		fprintf(f, "-A %s -s ", t);
 		bench_set_print(f, bench_set_addr(i, s->r->entries, s->r->hit));
 		fprintf(f, "/32 -j DROP\n");
 	}
-	/* -I 1 twice: the jump first, the counting DROP after it */
-	fprintf(f,
-		"-I PREROUTING 1 -i %s -m comment --comment %s -j DROP\n"
-		"-I PREROUTING 1 -i %s -m comment --comment %s -j %s\n"
-		"COMMIT\n",
-		dev, t, dev, t, t);
+	fprintf(f, "COMMIT\n");
 	return 0;
+}
+
+/*
+ * The rules on the device by argv, not in a script: iptables-restore
+ * reads quotes and backslashes in it. -I 1 twice: the jump or the set's
+ * match first, the counting DROP after it.
+ */
+static int ipt_first(struct bench *b, const char *t, unsigned int made,
+		     struct hc_err *err)
+{
+	return hc_ipt_rule(b->net.fd_dut, true, b->net.dut_name, t, err) ?:
+		       hc_ipt_first(b->net.fd_dut, b->net.dut_name, t, made,
+				    err);
 }
 
 static int rules_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
@@ -148,12 +200,21 @@ static int rules_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 					    NULL };
 	char t[32];
 	struct ipt_script s = { .b = b, .r = r, .t = t };
+	int ret;
 
 	tag(t, sizeof(t));
-	ipt_made(b, r, HC_IPT_CHAIN);
-	return bench_journal(b, &r->rec[0], &bench_jkind_ipt_chain, b->net.if_dut, t, true, err) ?:
-		       hc_exec_script(b->net.fd_dut, argv, rules_script, &s,
-				      err);
+	ret = ipt_free(b, t, err);
+	if (ret)
+		return ret;
+	ipt_made(b, r, 0);
+	ret = bench_journal(b, &r->rec[0], &bench_jkind_ipt_chain, b->net.if_dut, NULL, true, err) ?:
+		      hc_exec_script(b->net.fd_dut, argv, rules_script, &s,
+				     err);
+	if (ret)
+		return ret;
+	/* made (a restore is all or nothing): teardown's to delete */
+	HC_JDATA(&r->rec[0], struct bench_jval)->val[1] = HC_IPT_CHAIN;
+	return ipt_first(b, t, HC_IPT_CHAIN, err);
 }
 
 const struct bench_kind bench_kind_ipt_rules = {
@@ -162,6 +223,7 @@ const struct bench_kind bench_kind_ipt_rules = {
 	.setup = rules_setup,
 	.teardown = ipt_teardown,
 	.read = ipt_read,
+	.dev_refused = ipt_dev_refused,
 	.forks = true,
 	.counted = "ipt_do_table|nft_do_chain",
 };
@@ -192,34 +254,19 @@ static int ipset_script(FILE *f, void *arg)
 	return 0;
 }
 
-static int ipset_rules_script(FILE *f, void *arg)
-{
-	const struct ipt_script *s = arg;
-	const char *t = s->t, *dev = s->b->net.dut_name;
-
-	/* -I 1 twice: the set's match first, the counting DROP after it */
-	fprintf(f,
-		"*raw\n"
-		"-I PREROUTING 1 -i %s -m comment --comment %s -j DROP\n"
-		"-I PREROUTING 1 -i %s -m set --match-set %s src -j DROP\n"
-		"COMMIT\n",
-		dev, t, dev, t);
-	return 0;
-}
-
 static int ipset_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
 	static const char *const restore[] = { "ipset", "restore", "-file",
 					       NULL };
-	static const char *const rules[] = { "iptables-restore", "--noflush",
-					     NULL };
-	__u32 *val = HC_JDATA(&r->rec[0], struct bench_jval)->val;
 	char t[32];
 	struct ipt_script s = { .b = b, .r = r, .t = t };
+	int ret;
 
 	tag(t, sizeof(t));
-	ipt_made(b, r, 0);
-	/* Left by a killed run whose pid was ours: hookcmp cleanup's. */
+	ret = ipt_free(b, t, err);
+	if (ret)
+		return ret;
+	/* Not made by this run: its name is this run's alone. */
 	if (hc_ipt_ipset_exists(b->net.fd_dut, t)) {
 		hc_err_set(
 			err,
@@ -227,11 +274,10 @@ static int ipset_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 			t);
 		return -EEXIST;
 	}
-	val[1] = HC_IPT_SET | HC_IPT_SET_OURS;
-	return bench_journal(b, &r->rec[0], &bench_jkind_ipset, b->net.if_dut, t, true, err) ?:
+	ipt_made(b, r, HC_IPT_SET | HC_IPT_SET_OURS);
+	return bench_journal(b, &r->rec[0], &bench_jkind_ipset, b->net.if_dut, NULL, true, err) ?:
 		       hc_exec_script(b->net.fd_dut, restore, ipset_script, &s, err) ?:
-		       hc_exec_script(b->net.fd_dut, rules, ipset_rules_script,
-				      &s, err);
+		       ipt_first(b, t, HC_IPT_SET, err);
 }
 
 const struct bench_kind bench_kind_ipt_ipset = {
@@ -244,6 +290,7 @@ const struct bench_kind bench_kind_ipt_ipset = {
 	.setup = ipset_setup,
 	.teardown = ipt_teardown,
 	.read = ipt_read,
+	.dev_refused = ipt_dev_refused,
 	.forks = true,
 	.counted = "ipt_do_table|nft_do_chain",
 };

@@ -13,41 +13,82 @@
 #include "dev.h"
 #include "kind.h"
 #include "exec.h"
+#include "ipt.h"
 #include "journal.h"
 #include "scale.h"
 
-/* A table of our own, by name: deleting it deletes nothing else. */
+/*
+ * A table of our own, by a name no other run makes: its chain "in", set
+ * "block", counter "seen", and rules with the comment of its name.
+ */
 static void table(char *buf, size_t size)
 {
-	snprintf(buf, size, "hookcmp_%d", getpid());
+	if (hc_run_name(NULL, buf, size))
+		snprintf(buf, size, "hookcmp_%d", getpid());
+}
+
+/* nft's quoted strings end at the next '"', whatever comes before it. */
+static const char *nft_dev_refused(const char *dev)
+{
+	return strchr(dev, '"') ? "nft cannot quote a '\"' in a device name" :
+				  NULL;
+}
+
+/*
+ * One of our name there already is not ours: refused, left as it is
+ * ("create table" fails on it too, if it comes after this look).
+ */
+static int nft_free(struct bench *b, const char *t, struct hc_err *err)
+{
+	const char *argv[] = { "nft", "list", "table", "netdev", t, NULL };
+	struct hc_err e = {};
+
+	if (!hc_exec(b->net.fd_dut, argv, NULL, 0, &e)) {
+		hc_err_set(
+			err,
+			"nft: a table netdev %s is there already, not this run's",
+			t);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+/* Made: teardown's to undo (a script is all or nothing). */
+static int nft_made(struct bench_row *r, int ret)
+{
+	HC_JDATA(&r->rec[0], struct bench_jval)->val[0] = !ret;
+	return ret;
 }
 
 static int nft_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
-	char t[32], cmd[300];
+	char t[32], cmd[400];
 	/* One argument, not a shell line: nft parses it, no one else. */
 	const char *argv[] = { "nft", cmd, NULL };
 
 	table(t, sizeof(t));
 	snprintf(
 		cmd, sizeof(cmd),
-		"add table netdev %s; "
-		"add chain netdev %s in { type filter hook ingress device %s priority 0; }; "
-		"add rule netdev %s in counter drop",
-		t, t, b->net.dut_name, t);
-	return bench_journal(b, &r->rec[0], &bench_jkind_nft, b->net.if_dut, t, true, err) ?:
-		       hc_exec(b->net.fd_dut, argv, NULL, 0, err);
+		"create table netdev %s; "
+		"add chain netdev %s in { type filter hook ingress device \"%s\" priority 0; }; "
+		"add rule netdev %s in counter drop comment \"%s\"",
+		t, t, b->net.dut_name, t, t);
+	return nft_free(b, t, err) ?:
+		       bench_journal(b, &r->rec[0], &bench_jkind_nft, b->net.if_dut, NULL, true, err) ?:
+		       nft_made(r, hc_exec(b->net.fd_dut, argv, NULL, 0, err));
 }
 
 static void nft_teardown(struct bench *b, struct bench_row *r)
 {
-	char t[32], cmd[64];
-	const char *argv[] = { "nft", cmd, NULL };
-	struct hc_err err = {};
+	__u32 *val = HC_JDATA(&r->rec[0], struct bench_jval)->val;
+	char t[32], why[512];
 
 	table(t, sizeof(t));
-	snprintf(cmd, sizeof(cmd), "delete table netdev %s", t);
-	hc_exec(b->net.fd_dut, argv, NULL, 0, &err);
+	if (val[0] &&
+	    (hc_nft_put(b->net.fd_dut, t, why, sizeof(why)) || why[0]))
+		fprintf(stderr, "Warning: %s: left table netdev %s: %s\n",
+			r->name, t, why);
+	val[0] = 0;
 	hc_journal_del(&r->rec[0]);
 }
 
@@ -89,6 +130,7 @@ const struct bench_kind bench_kind_nft = {
 	.setup = nft_setup,
 	.teardown = nft_teardown,
 	.read = nft_read,
+	.dev_refused = nft_dev_refused,
 	.forks = true,
 	.counted = "nft_do_chain",
 };
@@ -119,8 +161,8 @@ static int script(FILE *f, void *arg)
 	__u32 i;
 
 	fprintf(f,
-		"add table netdev %s\n"
-		"add chain netdev %s in { type filter hook ingress device %s priority 0; }\n"
+		"create table netdev %s\n"
+		"add chain netdev %s in { type filter hook ingress device \"%s\" priority 0; }\n"
 		"add counter netdev %s seen\n",
 		t, t, s->b->net.dut_name, t);
 	if (s->set) {
@@ -135,17 +177,20 @@ static int script(FILE *f, void *arg)
 			bench_set_print(f,
 					bench_set_addr(i, r->entries, r->hit));
 		}
-		fprintf(f, " }\nadd rule netdev %s in ip saddr @block drop\n",
-			t);
+		fprintf(f,
+			" }\nadd rule netdev %s in ip saddr @block drop comment \"%s\"\n",
+			t, t);
 	} else {
 		for (i = 0; i < r->entries; i++) {
 			fprintf(f, "add rule netdev %s in ip saddr ", t);
 			bench_set_print(f,
 					bench_set_addr(i, r->entries, r->hit));
-			fprintf(f, " drop\n");
+			fprintf(f, " drop comment \"%s\"\n", t);
 		}
 	}
-	fprintf(f, "add rule netdev %s in counter name seen drop\n", t);
+	fprintf(f,
+		"add rule netdev %s in counter name seen drop comment \"%s\"\n",
+		t, t);
 	return 0;
 }
 
@@ -157,8 +202,10 @@ static int setup(struct bench *b, struct bench_row *r, const char *set,
 	struct nft_script s = { .b = b, .r = r, .t = t, .set = set };
 
 	table(t, sizeof(t));
-	return bench_journal(b, &r->rec[0], &bench_jkind_nft, b->net.if_dut, t, true, err) ?:
-		       hc_exec_script(b->net.fd_dut, argv, script, &s, err);
+	return nft_free(b, t, err) ?:
+		       bench_journal(b, &r->rec[0], &bench_jkind_nft, b->net.if_dut, NULL, true, err) ?:
+		       nft_made(r, hc_exec_script(b->net.fd_dut, argv, script,
+						  &s, err));
 }
 
 static int set_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
@@ -189,6 +236,7 @@ const struct bench_kind bench_kind_nft_set = {
 	.setup = set_setup,
 	.teardown = nft_teardown,
 	.read = read_set,
+	.dev_refused = nft_dev_refused,
 	.forks = true,
 	.counted = "nft_do_chain",
 };
@@ -199,6 +247,7 @@ const struct bench_kind bench_kind_nft_hash = {
 	.setup = hash_setup,
 	.teardown = nft_teardown,
 	.read = read_set,
+	.dev_refused = nft_dev_refused,
 	.forks = true,
 	.counted = "nft_do_chain",
 };
@@ -209,6 +258,7 @@ const struct bench_kind bench_kind_nft_rules = {
 	.setup = rules_setup,
 	.teardown = nft_teardown,
 	.read = read_set,
+	.dev_refused = nft_dev_refused,
 	.forks = true,
 	.counted = "nft_do_chain",
 };

@@ -378,7 +378,15 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 	}
 	for (i = 0; i < n; i++) {
 		struct bench_row *r = &b->rows.row[i];
+		const char *no = b->opt.dev && r->kind->dev_refused ?
+					 r->kind->dev_refused(b->opt.dev) :
+					 NULL;
 
+		if (no) {
+			hc_err_set(err, "--dev '%s': row %s: %s", b->opt.dev,
+				   r->name, no);
+			return -EINVAL;
+		}
 		/* What dropping every frame there must not run (its scenario
 		 * says by now whether the row drops). */
 		if (r->hook && r->drop && r->hook->drop_path) {

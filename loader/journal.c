@@ -618,6 +618,27 @@ bool hc_journal_alive(const struct hc_jrec *rec)
 	return de || !hc_pidns_initial();
 }
 
+int hc_run_name(const struct hc_jrec *rec, char *buf, size_t size)
+{
+	static __u64 pidns, start;
+	static int pid;
+	int n;
+
+	/* a pid of at most 22 bits, an inode's 32, 2^40 ticks: 28 characters */
+	if (!rec && pid != getpid()) {
+		pid = getpid();
+		pidns = ino_of("/proc/self/ns/pid");
+		start = start_of("/proc/self");
+	}
+	if (rec ? !rec->start : !start)
+		return -ESRCH;
+	n = snprintf(buf, size, "hc%x-%llx-%llx", rec ? rec->pid : pid,
+		     (unsigned long long)(rec ? rec->pidns : pidns),
+		     (unsigned long long)(rec ? rec->start : start));
+	return n < 0 || n >= (int)size || n >= HC_RUN_NAME_MAX ? -ENAMETOOLONG :
+								 0;
+}
+
 bool hc_jrec_same_run(const struct hc_jrec *a, const struct hc_jrec *b)
 {
 	return a->pid == b->pid && a->pidns == b->pidns &&

@@ -119,6 +119,14 @@ void hc_journal_unlock(void);
  * namespace this process cannot see into counts as alive.
  */
 bool hc_journal_alive(const struct hc_jrec *rec);
+/*
+ * A name no other run makes, in any PID namespace: "hcPID-PIDNS-START",
+ * in hex, of rec's run (NULL: this process's), for what a run makes
+ * outside the journal (an nft table, an iptables chain and comment, an
+ * ipset set); cleanup makes it again from the record. 0, or -errno.
+ */
+#define HC_RUN_NAME_MAX 29 /* with its NUL: iptables' chain names */
+int hc_run_name(const struct hc_jrec *rec, char *buf, size_t size);
 bool hc_jrec_same_run(const struct hc_jrec *a, const struct hc_jrec *b);
 /* The temporary files of writes that never finished, older than a minute. */
 void hc_journal_sweep(void);

@@ -79,6 +79,13 @@ CLOSES='def closes: (if .generated == null then .device.rx_packets else .generat
 	(($w - .seen - .dropped_before) | fabs) <= 0.001 * $w;'
 
 mq_up || { fail "bench --dev: cannot build the multi-queue veth pair"; exit 1; }
+# name.sh PID: what bench run PID names its nft table, iptables chain and
+# comment, and ipset set (hc_run_name): hcPID-PIDNS-START, in hex.
+cat >"$T/name.sh" <<'EOF2'
+#!/bin/sh
+printf 'hc%x-%x-%x' "$1" "$(stat -L -c %i "/proc/$1/ns/pid")" "$(cut -d' ' -f22 "/proc/$1/stat")"
+EOF2
+chmod +x "$T/name.sh"
 dut_state >"$T/dut"
 MAC=$(ip -n "$D" -j link show "$DEV" | jq -r '.[0].address')
 
@@ -428,7 +435,7 @@ scale ipset-10
 EOF
 }
 
-# scale's ipset row names its set by bench's tag, hookcmp-PID. A set of
+# scale's ipset row names its set by bench's tag (name.sh). A set of
 # that name that bench did not make (planted by --gen-cmd in another
 # row's first window, the warm-up's, as a killed run with the same pid
 # would have left it) fails the row's later setups, saying why, and bench
@@ -439,15 +446,15 @@ test_ipset_not_ours() {
 	rm -f "$T/planted"
 	"$HC" -n "$D" bench --dev "$DEV" --scenario scale --sizes 1 --hooks nft-set,iptables-ipset \
 		$SHORT --no-path-check -o "$json" --gen-cmd "if [ \"\$HC_ROW\" = nft-set-1 ] && [ ! -e $T/planted ]; then
-			ip netns exec $D ipset -exist create hookcmp-\$PPID hash:net &&
-			ip netns exec $D ipset -exist add hookcmp-\$PPID 192.0.2.0/24 &&
-			echo hookcmp-\$PPID >$T/planted; fi; $GEN" >"$T/out" 2>"$T/err"
+			n=\$($T/name.sh \$PPID) && ip netns exec $D ipset -exist create \$n hash:net &&
+			ip netns exec $D ipset -exist add \$n 192.0.2.0/24 &&
+			echo \$n >$T/planted; fi; $GEN" >"$T/out" 2>"$T/err"
 	rc=$?
 	# 1 only when every row is INVALID: nft-set-1 too (the machine's load)
 	check_eq "$name: exit status" "$rc" \
 		"$(jq 'if any(.rows[]; .name == "nft-set-1" and .valid) then 0 else 1 end' "$json")" "$T/err"
 	set=$(cat "$T/planted" 2>/dev/null)
-	check "$name: --gen-cmd planted hookcmp-PID (${set:-none})" test -n "$set"
+	check "$name: --gen-cmd planted bench's name (${set:-none})" test -n "$set"
 	check "$name: the row INVALID, saying why" jq_true --arg set "$set" '
 		[.rows[] | select(.mechanism == "iptables-ipset")] | length == 1 and
 		all(.[]; (.valid | not) and .reason ==
@@ -455,6 +462,199 @@ test_ipset_not_ours() {
 	check "$name: the set and its entry stay" grep -qx "192.0.2.0/24" \
 		<(ip netns exec "$D" ipset list "${set:-none}" 2>/dev/null)
 	[ -z "$set" ] || ip netns exec "$D" ipset destroy "$set"
+	check_dut_same "$name"
+}
+
+# What bench judges by a table's whole content: no objects of its name,
+# no rule with its comment, nothing in the journal.
+nothing_ours() {
+	! ip netns exec "$D" iptables-save -t raw | grep -qE "hc[0-9a-f]+-|hookcmp" &&
+		! ip netns exec "$D" nft list tables | grep -qE "netdev (hc[0-9a-f]+-|hookcmp)" &&
+		[ "$("$HC" -j status)" = "[]" ]
+}
+
+quiet() { "$@" >/dev/null 2>&1; }
+
+# plant.sh BENCH_PID: in the nft-hash row's window, a chain of someone
+# else's in bench's netdev table; in the iptables-rules row's, a set in
+# the raw table iptables-nft made for bench. Once each.
+plant_foreign() {
+	cat >"$T/plant.sh" <<EOF2
+#!/bin/sh
+case \$HC_ROW in
+iptables-rules-1) [ -e $T/planted1 ] || { ip netns exec $D nft add set ip raw hcforeign '{ type ipv4_addr; }' && touch $T/planted1; } ;;
+nft-hash-1) [ -e $T/planted2 ] || { t=\$(ip netns exec $D nft -j list tables netdev | jq -r '.nftables[].table.name // empty' | head -n 1) &&
+	ip netns exec $D nft add chain netdev "\$t" hcforeign && echo "\$t" >$T/planted2; } ;;
+esac
+exit 0
+EOF2
+	chmod +x "$T/plant.sh"
+	rm -f "$T/planted1" "$T/planted2"
+}
+
+# check_foreign NAME [ROW]: what plant.sh made (in ROW's window, or in
+# both rows') stays, bench's own is gone.
+check_foreign() {
+	local t
+	t=$(cat "$T/planted2" 2>/dev/null)
+	[ "$2" = nft-hash-1 ] ||
+		check "$1: the set in ip raw stays" quiet ip netns exec "$D" nft list set ip raw hcforeign
+	[ "$2" = iptables-rules-1 ] ||
+		check_eq "$1: bench's netdev table (${t:-none}) holds the foreign chain, and only that" \
+			"$(ip netns exec "$D" nft -j list table netdev "${t:-none}" 2>/dev/null |
+				jq -c '[.nftables[] | keys[0] as $k | select($k != "metainfo" and $k != "table") | [$k, .[$k].name]]')" \
+			'[["chain","hcforeign"]]'
+	ip netns exec "$D" nft delete table ip raw 2>/dev/null
+	[ -z "$t" ] || ip netns exec "$D" nft delete table netdev "$t" 2>/dev/null
+	check "$1: nothing of bench's left" nothing_ours
+}
+
+# A set of someone else's in the raw table iptables-nft made for bench,
+# and a chain of someone else's in bench's own netdev table: the tables
+# stay with them (bench deletes only its own, and says so), at the end of
+# a run and after kill -9 and cleanup --all.
+test_raw_foreign() {
+	local name="bench --dev scale, foreign objects in its tables" row pid i
+	need nft "$name" || return 0
+	check "$name: no raw table to begin with" not ip netns exec "$D" nft list table ip raw 2>/dev/null
+	plant_foreign
+	"$HC" -n "$D" bench --dev "$DEV" --scenario scale --sizes 1 --hooks iptables-rules-1,nft-hash-1 \
+		$SHORT --no-path-check -o "$T/rf.json" --gen-cmd "$T/plant.sh; $GEN" >"$T/out" 2>"$T/err"
+	check "$name: said why ip raw stays" \
+		grep -qF "Warning: iptables-rules-1: left table ip raw: it holds set hcforeign, not hookcmp's" "$T/err"
+	check "$name: said why its netdev table stays" grep -qE \
+		"^Warning: nft-hash-1: left table netdev [^ ]+: it holds chain hcforeign, not hookcmp's; deleted only hookcmp's own in it$" "$T/err"
+	check_foreign "$name"
+	for row in iptables-rules-1 nft-hash-1; do
+		plant_foreign
+		rm -f "$T/mark"
+		"$HC" -n "$D" bench --dev "$DEV" --scenario scale --sizes 1 --hooks "$row" --rounds 1 \
+			--no-path-check --gen-cmd "$T/plant.sh; touch $T/mark; exec sleep 30" >/dev/null 2>&1 &
+		pid=$!
+		for i in $(seq "$WAIT_TICKS"); do
+			[ -e "$T/mark" ] && break
+			sleep 0.1
+		done
+		kill -KILL "$pid"
+		wait "$pid" 2>/dev/null
+		"$HC" cleanup --all >"$T/clean" 2>&1
+		check_eq "$name, kill -9 during $row: cleanup's exit" "$?" 0 "$T/clean"
+		check "$name, kill -9 during $row: cleanup says what stays" \
+			grep -qE "left table (ip raw|netdev [^ ]+): it holds (set|chain) hcforeign, not hookcmp's" "$T/clean"
+		check_foreign "$name, kill -9 during $row, then cleanup" "$row"
+	done
+	check_dut_same "$name"
+}
+
+# Two runs in two PID namespaces, both pid 1, on two devices of one
+# network namespace, the second inside the first's window: each its own
+# table and chain, neither deletes the other's.
+test_names_pidns() {
+	local name="bench --dev in two PID namespaces" a b
+	need nft "$name" || return 0
+	ip link add hcg2 netns "$G" type veth peer name "${DEV}b" netns "$D" &&
+		ip -n "$G" link set hcg2 up && ip -n "$D" link set "${DEV}b" up &&
+		ip netns exec "$D" ethtool -K "${DEV}b" gro on >/dev/null ||
+		{ fail "$name: cannot build the second pair"; return; }
+	local gen2=${GEN/ hcg / hcg2 } inner
+	inner="[ -e $T/b.rc ] || { unshare -p -f --mount-proc $HC -n $D bench --dev ${DEV}b --scenario scale --sizes 1 --hooks nft-hash-1,iptables-rules-1 --rounds 1 --no-path-check -o $T/pb.json --gen-cmd '$gen2' >/dev/null 2>$T/pb.err; echo \$? >$T/b.rc; }"
+	rm -f "$T/b.rc"
+	unshare -p -f --mount-proc "$HC" -n "$D" bench --dev "$DEV" --scenario scale --sizes 1 \
+		--hooks nft-hash-1,iptables-rules-1 $SHORT --no-path-check -o "$T/pa.json" \
+		--gen-cmd "$inner; $GEN" >/dev/null 2>"$T/pa.err"
+	check "$name: the second ran inside the first's window" test -e "$T/b.rc"
+	for a in pa pb; do
+		check "$name ($a): every row set up and read, valid or INVALID for the load only" jq_true \
+			--arg load "$LOAD_REASON" '(.rows | length) == 2 and
+			 all(.rows[]; .status == "valid" or (.reason // "" | test($load)))' "$T/$a.json"
+	done
+	ip link del "${DEV}b" netns "$D" 2>/dev/null || ip -n "$D" link del "${DEV}b"
+	check "$name: nothing of bench's left" nothing_ours
+	check_dut_same "$name"
+}
+
+# Objects with the names bench would give its own, there before it runs
+# (a wrapper that plants them, then execs bench: same pid, same start):
+# those rows INVALID, saying why, and the objects left exactly as they
+# were; so are objects named as older hookcmp named them, hookcmp_PID.
+test_names_exist() {
+	local name="bench --dev, its names taken already" n
+	need nft "$name" || return 0
+	cat >"$T/exist.sh" <<EOF2
+#!/bin/sh
+n=\$($T/name.sh \$\$)
+for t in \$n hookcmp_\$\$; do
+	ip netns exec $D nft add table netdev \$t &&
+	ip netns exec $D nft add chain netdev \$t theirs &&
+	ip netns exec $D nft add rule netdev \$t theirs ip saddr 192.0.2.9 drop || exit 99
+done
+for c in \$n hookcmp-\$\$; do
+	ip netns exec $D iptables -t raw -N \$c &&
+	ip netns exec $D iptables -t raw -A \$c -s 192.0.2.9 -j ACCEPT || exit 99
+done
+echo \$n >$T/exist.name
+{ ip netns exec $D nft list ruleset; ip netns exec $D iptables -t raw -S; } >$T/exist.before
+exec "\$@"
+EOF2
+	chmod +x "$T/exist.sh"
+	"$T/exist.sh" "$HC" -n "$D" bench --dev "$DEV" --scenario scale --sizes 1 \
+		--hooks nft-hash-1,iptables-rules-1 $SHORT --no-path-check -o "$T/ex.json" \
+		--gen-cmd "$GEN" >/dev/null 2>"$T/err"
+	check_eq "$name: exit 1 (every row INVALID)" "$?" 1 "$T/err"
+	n=$(cat "$T/exist.name")
+	check_eq "$name: the rows INVALID, saying why" \
+		"$(jq -c '[.rows[] | .reason]' "$T/ex.json")" \
+		"[\"setup: nft: a table netdev $n is there already, not this run's: File exists\",\"setup: iptables: a chain named $n is in table raw already, not this run's: File exists\"]"
+	check_eq "$name: theirs left as they were" \
+		"$({ ip netns exec "$D" nft list ruleset; ip netns exec "$D" iptables -t raw -S; } | diff "$T/exist.before" - && echo same)" same
+	ip netns exec "$D" nft list tables netdev | while read -r _ _ t; do ip netns exec "$D" nft delete table netdev "$t"; done
+	for c in $(ip netns exec "$D" iptables -t raw -S | sed -n 's/^-N //p'); do
+		ip netns exec "$D" iptables -t raw -F "$c"
+		ip netns exec "$D" iptables -t raw -X "$c"
+	done
+	ip netns exec "$D" nft delete table ip raw 2>/dev/null
+	check_dut_same "$name"
+}
+
+# Device names with every character the kernel allows and a shell, nft
+# or iptables-restore reads: each carried whole to nft and iptables, and
+# nothing left; where the tool cannot carry it, refused before anything.
+test_dev_quotes() {
+	local name="bench --dev, odd device names" dev i=0 out
+	need nft "$name" || return 0
+	for dev in 'hq"q' "hq'q" 'hq\q' 'hq#;$' 'hq{}*' 'hq(|)!' 'hq=,&@' 'hq+x'; do
+		i=$((i + 1))
+		ip -n "$D" link add "$dev" type veth peer name "hqp$i" ||
+			{ fail "$name: cannot make $dev"; continue; }
+		ip -n "$D" link set "$dev" up
+		"$HC" -n "$D" bench --dev "$dev" --scenario scale --sizes 1 --hooks iptables-rules-1,ipset-1 \
+			--rounds 1 --no-path-check --gen-cmd 'echo packets 0' -o "$T/q.json" >/dev/null 2>"$T/err"
+		check "$name '$dev', iptables: every row set up" jq_true \
+			'(.rows | length) == 2 and all(.rows[]; .reason // "" | startswith("setup") | not)' "$T/q.json"
+		case $dev in
+		*'"'*)
+			out=$("$HC" -n "$D" bench --dev "$dev" --scenario scale --sizes 1 --hooks nft-hash-1 \
+				--rounds 1 --gen-cmd true 2>&1)
+			check_eq "$name '$dev', nft: exit 2" "$?" 2
+			check_eq "$name '$dev', nft: says why" "$(head -n 1 <<<"$out")" \
+				"Error: --dev '$dev': row nft-hash-1: nft cannot quote a '\"' in a device name" ;;
+		*)
+			"$HC" -n "$D" bench --dev "$dev" --scenario scale --sizes 1 --hooks nft-hash-1 \
+				--rounds 1 --no-path-check --gen-cmd 'echo packets 0' -o "$T/q.json" >/dev/null 2>"$T/err"
+			check "$name '$dev', nft: the row set up" jq_true \
+				'.rows[0].reason // "" | startswith("setup") | not' "$T/q.json" ;;
+		esac
+		check "$name '$dev': nothing of bench's left" nothing_ours
+		ip -n "$D" link del "$dev"
+	done
+	ip -n "$D" link add 'hq+' type veth peer name hqp0 && ip -n "$D" link set 'hq+' up
+	out=$("$HC" -n "$D" bench --dev 'hq+' --scenario scale --sizes 1 --hooks iptables-rules-1 \
+		--rounds 1 --gen-cmd true 2>&1)
+	check_eq "$name 'hq+', iptables: exit 2" "$?" 2
+	check_eq "$name 'hq+', iptables: says why" "$(head -n 1 <<<"$out")" \
+		"Error: --dev 'hq+': row iptables-rules-1: iptables reads a name ending in '+' as a wildcard (every device of that prefix)"
+	ip -n "$D" link del 'hq+'
+	ip netns exec "$D" nft delete table ip raw 2>/dev/null
 	check_dut_same "$name"
 }
 
