@@ -184,7 +184,18 @@ static void undo_variant(struct hc_undo_ctx *c)
 	struct hc_proc p;
 	int ret;
 
-	hc_journal_del(&once);
+	/* Two cleanups read the record: the one that takes it runs it. */
+	ret = hc_journal_take(&once);
+	if (ret == -ENOENT)
+		return hc_undo_say(
+			c, "gone", false,
+			"its --undo '%s' is run, or was, by another cleanup: not again",
+			v->cmd);
+	if (ret)
+		return hc_undo_say(
+			c, "failed", true,
+			"its --undo '%s' not run: taking its record: %s",
+			v->cmd, strerror(-ret));
 	snprintf(name, sizeof(name), "HC_VARIANT=%s", j->mode);
 	ret = hc_proc_start(&p, -1, HC_PROC_NEWNET | HC_PROC_SYSFS, argv, env,
 			    NULL, 0);

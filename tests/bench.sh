@@ -692,6 +692,33 @@ EOF
 	root_state_same "$name: nothing left behind"
 }
 
+# A variant's --undo left by kill -9, and 8 cleanups at once: one of them
+# runs it, the others say so; all agree, none fails.
+test_variant_race() {
+	local name="bench --variant, 8 cleanups at once" i pids=() bad=0
+	rm -rf "$T/vr" "$T/vr.undone" "$T"/vr.out.*
+	"$HC" bench --journal "$T/vr" --scenario aa --hooks nothing-a --variant raced \
+		--setup "kill -9 \$PPID" --undo "echo \$\$ >>$T/vr.undone" \
+		$QUICK -o "$T/vr.json" >/dev/null 2>"$T/vr.err"
+	check_eq "$name: killed" "$?" 137 "$T/vr.err"
+	check_eq "$name: the --undo journalled" "$(ls "$T/vr" | grep -c -- '-variant-')" 1
+	for i in $(seq 8); do
+		"$HC" cleanup --journal "$T/vr" --all >"$T/vr.out.$i" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do
+		wait "$i" || bad=$((bad + 1))
+	done
+	check_eq "$name: every cleanup's exit status 0" "$bad" 0 "$T"/vr.out.*
+	check_eq "$name: its --undo ran once" "$(wc -l <"$T/vr.undone")" 1
+	check_eq "$name: one cleanup says it ran it" \
+		"$(cat "$T"/vr.out.* | grep -c "^variant raced on hcd: ran its --undo ")" 1 "$T"/vr.out.*
+	check_eq "$name: the others, that another ran it, or nothing to do" \
+		"$(cat "$T"/vr.out.* | grep -cxE "variant raced on hcd: its --undo '.*' is run, or was, by another cleanup: not again|nothing to clean up")" \
+		7 "$T"/vr.out.*
+	check_eq "$name: the journal empty" "$(ls "$T/vr")" ""
+}
+
 # bench --runs: K runs, each a bench of its own, one document with each
 # row's spread between them; compare takes it as its runs.
 test_runs() {
