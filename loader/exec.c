@@ -158,14 +158,45 @@ int hc_proc_poll(struct hc_proc *p, int ms)
 	return 1;
 }
 
+/* Until a SIGTERM'd process group is gone, before SIGKILL: doc/hookcmp.md. */
+#define STOP_GRACE 2.0
+
 void hc_proc_stop(struct hc_proc *p)
 {
-	if (p->pid > 0) {
-		kill(-p->pid, SIGTERM);
-		kill(p->pid, SIGTERM);
+	double end = hc_now() + STOP_GRACE, left;
+	pid_t pgid = p->pid;
+	bool killed = false;
+
+	if (pgid > 0) {
+		kill(-pgid, SIGTERM);
+		kill(pgid, SIGTERM);
 	}
-	while (!hc_proc_poll(p, -1))
-		;
+	for (;;) {
+		left = end - hc_now();
+		if (hc_proc_poll(p, killed   ? -1 :
+				    left > 0 ? left * 1e3 + 1 :
+					       0))
+			break;
+		if (!killed && pgid > 0 && hc_now() >= end) {
+			kill(-pgid, SIGKILL);
+			kill(pgid, SIGKILL);
+			killed = true;
+		}
+	}
+	/* Its group may outlive it (ignoring SIGTERM): the grace, then KILL. */
+	while (pgid > 0) {
+		/* Orphans that came to us (a subreaper) are ours to reap. */
+		while (waitpid(-pgid, NULL, WNOHANG) > 0)
+			;
+		/* Zombies of another's, after that: not ours to wait for. */
+		if (kill(-pgid, 0) || hc_now() >= end + STOP_GRACE)
+			break;
+		if (!killed && hc_now() >= end) {
+			kill(-pgid, SIGKILL);
+			killed = true;
+		}
+		usleep(20000);
+	}
 	free(p->buf[1]);
 	p->buf[1] = NULL;
 }

@@ -40,7 +40,10 @@ int hc_proc_poll(struct hc_proc *p, int ms);
  * -ETIMEDOUT once it was stopped (hc_proc_stop) for running longer.
  */
 int hc_proc_wait(struct hc_proc *p, double secs);
-/* SIGTERM to its process group, then waits for it; no result to read. */
+/*
+ * SIGTERM to its process group, SIGKILL to what is left of the group 2 s
+ * later; waits for it; no result to read.
+ */
 void hc_proc_stop(struct hc_proc *p);
 /* 0 if it exited 0; else -errno, with what it said last in err. */
 int hc_proc_result(struct hc_proc *p, const char *name, struct hc_err *err);

@@ -719,6 +719,28 @@ test_variant_race() {
 	check_eq "$name: the journal empty" "$(ls "$T/vr")" ""
 }
 
+# A --setup that ignores SIGTERM, past --variant-timeout: SIGKILL to its
+# whole process group after the grace; nothing of it runs on.
+test_variant_stubborn() {
+	local name="bench --variant, a --setup ignoring SIGTERM" pg left=""
+	rm -f "$T/vs.log" "$T/vs.pgids"
+	"$HC" bench --scenario aa --hooks nothing-a --variant stubborn \
+		--setup "trap '' TERM; echo \$\$ >>$T/vs.pgids; sleep 4; echo survived >>$T/vs.log" \
+		--variant-timeout 1 $QUICK -o "$T/vs.json" >"$T/vs.out" 2>"$T/vs.err"
+	check_eq "$name: exit status" "$?" 0 "$T/vs.err"
+	check "$name: the row INVALID for the time" jq_true \
+		'.rows[] | select(.name == "nothing-a+stubborn") | (.valid | not) and
+		 (.reason | test("--setup of stubborn: still running after 1 s"))' "$T/vs.json"
+	# Longer than its sleep, after the last one started.
+	sleep 6
+	check "$name: it never went on to write" not test -e "$T/vs.log"
+	for pg in $(cat "$T/vs.pgids"); do
+		pgrep -g "$pg" >/dev/null && left="$left $pg"
+	done
+	check_eq "$name: nothing of it remains" "$left" ""
+	check "$name: it ran" test -s "$T/vs.pgids"
+}
+
 # bench --runs: K runs, each a bench of its own, one document with each
 # row's spread between them; compare takes it as its runs.
 test_runs() {
