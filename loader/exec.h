@@ -33,7 +33,10 @@ struct hc_proc {
 int hc_proc_start(struct hc_proc *p, int nsfd, unsigned int flags,
 		  const char *const *argv, const char *const *env, char *out,
 		  size_t size);
-/* Reads its output for up to ms; 1 once it has exited, 0 if not yet. */
+/*
+ * Reads its output for up to ms; 1 once it has exited (what it started
+ * may hold its pipes still: theirs is not read), 0 if not yet.
+ */
 int hc_proc_poll(struct hc_proc *p, int ms);
 /*
  * Until it has exited, or for secs at most (0: no limit): 0, or

@@ -741,6 +741,45 @@ test_variant_stubborn() {
 	check "$name: it ran" test -s "$T/vs.pgids"
 }
 
+# What --setup or --undo left running outside bench's reach (setsid -f):
+# named by pid, on stderr and in the row's report, and left alone.
+test_variant_daemon() {
+	local name="bench --variant, a daemon left running" pid upid p
+	local tag="37.$$" utag="38.$$"
+	rm -f "$T/vd.once"
+	"$HC" bench --scenario aa --hooks nothing-a --variant daemon \
+		--setup "[ -e $T/vd.once ] || { touch $T/vd.once; setsid -f sleep $tag; }" \
+		$QUICK -o "$T/vd.json" >"$T/vd.out" 2>"$T/vd.err"
+	check_eq "$name: exit status" "$?" 0 "$T/vd.err"
+	pid=$(pgrep -xf "sleep $tag")
+	check "$name: the daemon runs on" test -n "$pid"
+	# (its name: sleep, or setsid's still, before its exec)
+	check "$name: stderr names its pid" grep -qxE \
+		"Warning: --setup of daemon [(]nothing-a[+]daemon, round 0[)] left running pid $pid [(](sleep|setsid)[)]: bench leaves it alone" \
+		"$T/vd.err"
+	check "$name: the row's report names it; the row valid" jq_true \
+		'.rows[] | select(.name == "nothing-a+daemon") | .valid and .variant_failed_rounds == 0 and
+		 .variant_left_pids == ['"${pid:-0}"'] and (.flags | index("left-running")) and
+		 (.variant_left | test("^round 0: --setup of daemon left running pid '"${pid:-0}"' [(](sleep|setsid)[)]$"))' "$T/vd.json"
+	for p in $pid; do kill "$p"; done
+
+	# cleanup's run of an --undo journalled before a kill -9.
+	rm -rf "$T/vdj"
+	"$HC" bench --journal "$T/vdj" --scenario aa --hooks nothing-a --variant dkill \
+		--setup "kill -9 \$PPID" --undo "setsid -f sleep $utag" \
+		$QUICK -o "$T/vdj.json" >/dev/null 2>"$T/vdj.err"
+	check_eq "$name, cleanup: bench killed" "$?" 137 "$T/vdj.err"
+	"$HC" cleanup --journal "$T/vdj" --all >"$T/vdj.out" 2>&1
+	check_eq "$name, cleanup: exit status" "$?" 0 "$T/vdj.out"
+	upid=$(pgrep -xf "sleep $utag")
+	check "$name, cleanup: the daemon runs on" test -n "$upid"
+	check "$name, cleanup: says its pid" grep -qE \
+		"ran its --undo 'setsid -f sleep $utag' once, in an empty network namespace; it left running pid $upid [(](sleep|setsid)[)]$" \
+		"$T/vdj.out"
+	for p in $upid; do kill "$p"; done
+	root_state_same "$name: nothing left behind"
+}
+
 # bench --runs: K runs, each a bench of its own, one document with each
 # row's spread between them; compare takes it as its runs.
 test_runs() {
