@@ -688,6 +688,7 @@ a name with a plus;--variant a+b --setup true
 twice;--variant x --setup true --variant x --setup true
 --undo twice;--variant x --setup true --undo true --undo true
 --undo too long to journal;--variant x --setup true --undo $(printf '%01024d' 0)
+no time at all;--variant x --setup true --variant-timeout 0
 EOF
 	root_state_same "$name: nothing left behind"
 }
