@@ -336,6 +336,10 @@ struct bench_row {
 	int variant_round; /* the last of them */
 	/* the first one's why, whole: its round and an hc_err's message */
 	char variant_why[sizeof(((struct hc_err *)0)->msg) + 16];
+	/* what its commands left running: the first time said, all pids */
+	char variant_left[400];
+	int variant_left_pid[8];
+	int nvariant_left;
 	int base; /* its index, -1 for none */
 	int gen; /* index of the gen-only row at this size */
 	__u32 window_packets; /* veth: per window, set in the warm-up */

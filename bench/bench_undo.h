@@ -31,4 +31,22 @@ struct hc_proc;
  */
 int bench_proc_result(struct hc_proc *p, const char *what, struct hc_err *err);
 
+/*
+ * What a --setup or --undo left running (a daemon, setsid -f's, a job in
+ * the background): bench_left_start makes this process the subreaper of
+ * what it starts and notes its children; once the command has ended,
+ * bench_left_end gives the children it has since (orphans of the
+ * command's, reparented here), their pids in l->pid, and how many, and
+ * "pid 7 (sleep), ..." in l->said. They are left alone, not stopped:
+ * only their pids say they are the command's.
+ */
+#define BENCH_LEFT_MAX 8
+struct bench_left {
+	pid_t pid[64]; /* before; then what it left */
+	int n;
+	char said[BENCH_LEFT_MAX * 32];
+};
+void bench_left_start(struct bench_left *l);
+int bench_left_end(struct bench_left *l);
+
 #endif

@@ -405,8 +405,8 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 			const struct bench_row *r)
 {
 	const struct bench_sum *s = &r->sum;
-	const char *flags[12], *why = bench_row_void(r);
-	int nf = bench_flags(b, r, flags, 12), i;
+	const char *flags[16], *why = bench_row_void(r);
+	int nf = bench_flags(b, r, flags, 16), i;
 	char valid[320], delta[64], ratio[64], cpus[160];
 	size_t len;
 
@@ -462,6 +462,7 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	/* --variant: a variant row against its own row, the others null */
 	if (b->opt.nvariants) {
 		const struct bench_variant *v = r->variant;
+		int k;
 
 		hc_pr_str(p, HC_PR_ALL, "variant_of", "variant of", -16,
 			  v ? b->rows.row[r->vbase].name : NULL);
@@ -481,6 +482,13 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 			  0, v ? r->variant_failed : NAN);
 		hc_pr_str(p, HC_PR_DATA, "variant_why", NULL, 0,
 			  r->variant_why[0] ? r->variant_why : NULL);
+		hc_pr_str(p, HC_PR_DATA, "variant_left", NULL, 0,
+			  r->variant_left[0] ? r->variant_left : NULL);
+		hc_pr_open(p, HC_PR_JSON, "variant_left_pids", '[');
+		for (k = 0; k < r->nvariant_left; k++)
+			hc_pr_fu64(p, HC_PR_JSON, NULL, NULL,
+				   r->variant_left_pid[k]);
+		hc_pr_close(p, HC_PR_JSON, ']');
 	}
 	/* veth: the mean of the windows too, the cost under this load */
 	if (!b->opt.dev) {

@@ -470,6 +470,7 @@ int bench_flags(const struct bench *b, const struct bench_row *r,
 	FLAG(b->env.emulated, "emulated");
 	FLAG(bench_disagrees(&b->rows, r), "unpaired-disagrees");
 	FLAG(r->variant_failed, "setup-failed");
+	FLAG(r->nvariant_left, "left-running");
 	FLAG(r->sum.unresolved, "unresolved");
 	/* INVALID for the load alone: compare leaves the run out for it */
 	FLAG(!r->reason[0] && r->sum.unusable[0], "too-few-rounds");

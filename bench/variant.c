@@ -86,12 +86,32 @@ static int journal_undo(struct bench *b, const struct bench_row *r,
 	return hc_journal_add(rec, b->opt.netns, err);
 }
 
+/*
+ * Not stopped: outside its process group, nothing but being its orphan
+ * says it is the command's. Said at once, and in the row's report.
+ */
+static void left_running(struct bench_row *r, int round, const char *what,
+			 const struct bench_left *l)
+{
+	int i;
+
+	fprintf(stderr,
+		"Warning: %s (%s, round %d) left running %s: bench leaves %s alone\n",
+		what, r->name, round, l->said, l->n > 1 ? "them" : "it");
+	if (!r->variant_left[0])
+		snprintf(r->variant_left, sizeof(r->variant_left),
+			 "round %d: %s left running %s", round, what, l->said);
+	for (i = 0; i < l->n && r->nvariant_left < BENCH_LEFT_MAX; i++)
+		r->variant_left_pid[r->nvariant_left++] = l->pid[i];
+}
+
 static int step(struct bench *b, struct bench_row *r, int round, bool undo,
 		struct hc_err *err)
 {
 	const char *cmd = undo ? r->variant->undo : r->variant->setup;
 	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
 	int ret;
+	struct bench_left l;
 	struct hc_proc p;
 	struct venv e;
 	char what[64];
@@ -99,6 +119,7 @@ static int step(struct bench *b, struct bench_row *r, int round, bool undo,
 	venv_fill(&e, b, r, round);
 	snprintf(what, sizeof(what), "--%s of %s", undo ? "undo" : "setup",
 		 r->variant->name);
+	bench_left_start(&l);
 	ret = hc_proc_start(&p, b->net.fd_dut, HC_PROC_SYSFS, argv, e.p, NULL,
 			    0);
 	if (ret) {
@@ -109,9 +130,13 @@ static int step(struct bench *b, struct bench_row *r, int round, bool undo,
 		hc_err_set(err,
 			   "%s: still running after %g s (--variant-timeout)",
 			   what, b->opt.variant_timeout);
-		return -ETIMEDOUT;
+		ret = -ETIMEDOUT;
+	} else {
+		ret = bench_proc_result(&p, what, err);
 	}
-	return bench_proc_result(&p, what, err);
+	if (bench_left_end(&l))
+		left_running(r, round, what, &l);
+	return ret;
 }
 
 int bench_variant_step(struct bench *b, struct bench_row *r, int round,

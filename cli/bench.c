@@ -281,7 +281,7 @@ static const struct hc_opt bench_options[] = {
 	  "the last --variant's rows must run these kernel functions too (path check)",
 	  .fn = parse_variant_path },
 	{ "variant-timeout", 0, HC_OPT_SECS, B(variant_timeout), "SEC",
-	  "how long a --setup or --undo may run (default 10)" },
+	  "how long a --setup or --undo may run (default 10)", NULL, 1 },
 	{ "tune", 0, HC_OPT_STR, B(tune), "LIST",
 	  "--dev: set gro=on|off, threaded=on|off, channels=N for the run, then put them back" },
 	HC_OPT_FORCE(B(force),

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include "exec.h"
 #include "stats.h"
@@ -120,34 +121,73 @@ static void keep_tail(struct hc_proc *p, int i, const char *data, size_t n)
 	p->buf[i][p->len[i]] = '\0';
 }
 
-int hc_proc_poll(struct hc_proc *p, int ms)
+/*
+ * Reads what its pipes hold, waiting up to ms for some, or for pidfd's
+ * news that it exited (exited set); how many were ready.
+ */
+static int proc_read(struct hc_proc *p, int pidfd, int ms, bool *exited)
 {
-	struct pollfd pfd[2];
+	struct pollfd pfd[3];
 	char data[4096];
 	int i, n;
 
-	if (p->pid < 0)
-		return 1;
 	for (i = 0; i < 2; i++)
 		pfd[i] = (struct pollfd){ .fd = p->fd[i], .events = POLLIN };
-	if (p->fd[0] >= 0 || p->fd[1] >= 0) {
-		n = poll(pfd, 2, ms);
-		for (i = 0; n > 0 && i < 2; i++) {
-			ssize_t got;
+	pfd[2] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+	n = poll(pfd, 3, ms);
+	for (i = 0; n > 0 && i < 2; i++) {
+		ssize_t got;
 
-			if (pfd[i].fd < 0 || !pfd[i].revents)
-				continue;
-			got = read(pfd[i].fd, data, sizeof(data));
-			if (got > 0)
-				keep_tail(p, i, data, got);
-			else if (!(got < 0 && errno == EINTR)) {
-				close(p->fd[i]);
-				p->fd[i] = -1;
-			}
+		if (pfd[i].fd < 0 || !pfd[i].revents)
+			continue;
+		got = read(pfd[i].fd, data, sizeof(data));
+		if (got > 0)
+			keep_tail(p, i, data, got);
+		else if (!(got < 0 && errno == EINTR)) {
+			close(p->fd[i]);
+			p->fd[i] = -1;
 		}
-		if (p->fd[0] >= 0 || p->fd[1] >= 0)
-			return 0;
 	}
+	*exited = n > 0 && pfd[2].revents;
+	return n;
+}
+
+static bool proc_exited(struct hc_proc *p)
+{
+	siginfo_t si = {};
+
+	return !waitid(P_PID, p->pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+	       si.si_pid;
+}
+
+int hc_proc_poll(struct hc_proc *p, int ms)
+{
+	bool exited = false;
+	int pidfd, i;
+
+	if (p->pid < 0)
+		return 1;
+	/* Readable once it exits, though a daemon of its holds its pipes. */
+	pidfd = syscall(SYS_pidfd_open, p->pid, 0);
+	/* Before Linux 5.3, a look every 100 ms, leaving it to reap. */
+	if (pidfd < 0 && (ms < 0 || ms > 100))
+		ms = 100;
+	if (p->fd[0] >= 0 || p->fd[1] >= 0)
+		proc_read(p, pidfd, ms, &exited);
+	if ((p->fd[0] >= 0 || p->fd[1] >= 0) &&
+	    (exited || (pidfd < 0 && proc_exited(p)))) {
+		/* All it wrote is in the pipes: the rest is another's. */
+		for (i = 0; i < 64 && proc_read(p, -1, 0, &exited) > 0; i++)
+			;
+		for (i = 0; i < 2; i++)
+			if (p->fd[i] >= 0)
+				close(p->fd[i]);
+		p->fd[0] = p->fd[1] = -1;
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	if (p->fd[0] >= 0 || p->fd[1] >= 0)
+		return 0;
 	/* Both pipes closed: it has exited, or soon will. */
 	while (waitpid(p->pid, &p->status, 0) < 0)
 		if (errno != EINTR) {
@@ -158,14 +198,45 @@ int hc_proc_poll(struct hc_proc *p, int ms)
 	return 1;
 }
 
+/* Until a SIGTERM'd process group is gone, before SIGKILL: doc/hookcmp.md. */
+#define STOP_GRACE 2.0
+
 void hc_proc_stop(struct hc_proc *p)
 {
-	if (p->pid > 0) {
-		kill(-p->pid, SIGTERM);
-		kill(p->pid, SIGTERM);
+	double end = hc_now() + STOP_GRACE, left;
+	pid_t pgid = p->pid;
+	bool killed = false;
+
+	if (pgid > 0) {
+		kill(-pgid, SIGTERM);
+		kill(pgid, SIGTERM);
 	}
-	while (!hc_proc_poll(p, -1))
-		;
+	for (;;) {
+		left = end - hc_now();
+		if (hc_proc_poll(p, killed   ? -1 :
+				    left > 0 ? left * 1e3 + 1 :
+					       0))
+			break;
+		if (!killed && pgid > 0 && hc_now() >= end) {
+			kill(-pgid, SIGKILL);
+			kill(pgid, SIGKILL);
+			killed = true;
+		}
+	}
+	/* Its group may outlive it (ignoring SIGTERM): the grace, then KILL. */
+	while (pgid > 0) {
+		/* Orphans that came to us (a subreaper) are ours to reap. */
+		while (waitpid(-pgid, NULL, WNOHANG) > 0)
+			;
+		/* Zombies of another's, after that: not ours to wait for. */
+		if (kill(-pgid, 0) || hc_now() >= end + STOP_GRACE)
+			break;
+		if (!killed && hc_now() >= end) {
+			kill(-pgid, SIGKILL);
+			killed = true;
+		}
+		usleep(20000);
+	}
 	free(p->buf[1]);
 	p->buf[1] = NULL;
 }

@@ -33,14 +33,20 @@ struct hc_proc {
 int hc_proc_start(struct hc_proc *p, int nsfd, unsigned int flags,
 		  const char *const *argv, const char *const *env, char *out,
 		  size_t size);
-/* Reads its output for up to ms; 1 once it has exited, 0 if not yet. */
+/*
+ * Reads its output for up to ms; 1 once it has exited (what it started
+ * may hold its pipes still: theirs is not read), 0 if not yet.
+ */
 int hc_proc_poll(struct hc_proc *p, int ms);
 /*
  * Until it has exited, or for secs at most (0: no limit): 0, or
  * -ETIMEDOUT once it was stopped (hc_proc_stop) for running longer.
  */
 int hc_proc_wait(struct hc_proc *p, double secs);
-/* SIGTERM to its process group, then waits for it; no result to read. */
+/*
+ * SIGTERM to its process group, SIGKILL to what is left of the group 2 s
+ * later; waits for it; no result to read.
+ */
 void hc_proc_stop(struct hc_proc *p);
 /* 0 if it exited 0; else -errno, with what it said last in err. */
 int hc_proc_result(struct hc_proc *p, const char *name, struct hc_err *err);

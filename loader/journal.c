@@ -751,12 +751,13 @@ static void dir_put(void)
 		rmdir(HC_RUN_DIR);
 }
 
-void hc_journal_del(struct hc_jrec *rec)
+int hc_journal_take(struct hc_jrec *rec)
 {
-	if (!rec->name[0])
-		return;
-	if (!hc_journal_lock(NULL)) {
-		unlinkat(dir_fd, rec->name, 0);
+	int ret = rec->name[0] ? hc_journal_lock(NULL) : -ENOENT;
+
+	if (!ret) {
+		/* Of two that read the record, one unlinks it; the other fails. */
+		ret = unlinkat(dir_fd, rec->name, 0) ? -errno : 0;
 		fsync(dir_fd);
 		/* Not inside a caller's lock: it would write on, unlocked. */
 		if (lock_depth == 1)
@@ -764,6 +765,12 @@ void hc_journal_del(struct hc_jrec *rec)
 		hc_journal_unlock();
 	}
 	rec->name[0] = '\0';
+	return ret;
+}
+
+void hc_journal_del(struct hc_jrec *rec)
+{
+	hc_journal_take(rec);
 }
 
 /* Reads one entry; what is not a sane regular file is said in rec->bad. */

@@ -107,6 +107,11 @@ int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err);
 void hc_journal_end(struct hc_run *r, const struct hc_jkind *kind);
 void hc_journal_del(struct hc_jrec *rec);
 /*
+ * The same, as a claim: 0 for the one process that removed the record,
+ * -ENOENT for any other (another took it first), or -errno.
+ */
+int hc_journal_take(struct hc_jrec *rec);
+/*
  * Every record, the last change first; an entry that is not a record
  * comes last, with bad saying why. No journal yet is no record.
  */

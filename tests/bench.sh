@@ -691,7 +691,96 @@ a name with a plus;--variant a+b --setup true
 twice;--variant x --setup true --variant x --setup true
 --undo twice;--variant x --setup true --undo true --undo true
 --undo too long to journal;--variant x --setup true --undo $(printf '%01024d' 0)
+no time at all;--variant x --setup true --variant-timeout 0
 EOF
+	root_state_same "$name: nothing left behind"
+}
+
+# A variant's --undo left by kill -9, and 8 cleanups at once: one of them
+# runs it, the others say so; all agree, none fails.
+test_variant_race() {
+	local name="bench --variant, 8 cleanups at once" i pids=() bad=0
+	rm -rf "$T/vr" "$T/vr.undone" "$T"/vr.out.*
+	"$HC" bench --journal "$T/vr" --scenario aa --hooks nothing-a --variant raced \
+		--setup "kill -9 \$PPID" --undo "echo \$\$ >>$T/vr.undone" \
+		$QUICK -o "$T/vr.json" >/dev/null 2>"$T/vr.err"
+	check_eq "$name: killed" "$?" 137 "$T/vr.err"
+	check_eq "$name: the --undo journalled" "$(ls "$T/vr" | grep -c -- '-variant-')" 1
+	for i in $(seq 8); do
+		"$HC" cleanup --journal "$T/vr" --all >"$T/vr.out.$i" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do
+		wait "$i" || bad=$((bad + 1))
+	done
+	check_eq "$name: every cleanup's exit status 0" "$bad" 0 "$T"/vr.out.*
+	check_eq "$name: its --undo ran once" "$(wc -l <"$T/vr.undone")" 1
+	check_eq "$name: one cleanup says it ran it" \
+		"$(cat "$T"/vr.out.* | grep -c "^variant raced on hcd: ran its --undo ")" 1 "$T"/vr.out.*
+	check_eq "$name: the others, that another ran it, or nothing to do" \
+		"$(cat "$T"/vr.out.* | grep -cxE "variant raced on hcd: its --undo '.*' is run, or was, by another cleanup: not again|nothing to clean up")" \
+		7 "$T"/vr.out.*
+	check_eq "$name: the journal empty" "$(ls "$T/vr")" ""
+}
+
+# A --setup that ignores SIGTERM, past --variant-timeout: SIGKILL to its
+# whole process group after the grace; nothing of it runs on.
+test_variant_stubborn() {
+	local name="bench --variant, a --setup ignoring SIGTERM" pg left=""
+	rm -f "$T/vs.log" "$T/vs.pgids"
+	"$HC" bench --scenario aa --hooks nothing-a --variant stubborn \
+		--setup "trap '' TERM; echo \$\$ >>$T/vs.pgids; sleep 4; echo survived >>$T/vs.log" \
+		--variant-timeout 1 $QUICK -o "$T/vs.json" >"$T/vs.out" 2>"$T/vs.err"
+	check_eq "$name: exit status" "$?" 0 "$T/vs.err"
+	check "$name: the row INVALID for the time" jq_true \
+		'.rows[] | select(.name == "nothing-a+stubborn") | (.valid | not) and
+		 (.reason | test("--setup of stubborn: still running after 1 s"))' "$T/vs.json"
+	# Longer than its sleep, after the last one started.
+	sleep 6
+	check "$name: it never went on to write" not test -e "$T/vs.log"
+	for pg in $(cat "$T/vs.pgids"); do
+		pgrep -g "$pg" >/dev/null && left="$left $pg"
+	done
+	check_eq "$name: nothing of it remains" "$left" ""
+	check "$name: it ran" test -s "$T/vs.pgids"
+}
+
+# What --setup or --undo left running outside bench's reach (setsid -f):
+# named by pid, on stderr and in the row's report, and left alone.
+test_variant_daemon() {
+	local name="bench --variant, a daemon left running" pid upid p
+	local tag="37.$$" utag="38.$$"
+	rm -f "$T/vd.once"
+	"$HC" bench --scenario aa --hooks nothing-a --variant daemon \
+		--setup "[ -e $T/vd.once ] || { touch $T/vd.once; setsid -f sleep $tag; }" \
+		$QUICK -o "$T/vd.json" >"$T/vd.out" 2>"$T/vd.err"
+	check_eq "$name: exit status" "$?" 0 "$T/vd.err"
+	pid=$(pgrep -xf "sleep $tag")
+	check "$name: the daemon runs on" test -n "$pid"
+	# (its name: sleep, or setsid's still, before its exec)
+	check "$name: stderr names its pid" grep -qxE \
+		"Warning: --setup of daemon [(]nothing-a[+]daemon, round 0[)] left running pid $pid [(](sleep|setsid)[)]: bench leaves it alone" \
+		"$T/vd.err"
+	check "$name: the row's report names it; the row valid" jq_true \
+		'.rows[] | select(.name == "nothing-a+daemon") | .valid and .variant_failed_rounds == 0 and
+		 .variant_left_pids == ['"${pid:-0}"'] and (.flags | index("left-running")) and
+		 (.variant_left | test("^round 0: --setup of daemon left running pid '"${pid:-0}"' [(](sleep|setsid)[)]$"))' "$T/vd.json"
+	for p in $pid; do kill "$p"; done
+
+	# cleanup's run of an --undo journalled before a kill -9.
+	rm -rf "$T/vdj"
+	"$HC" bench --journal "$T/vdj" --scenario aa --hooks nothing-a --variant dkill \
+		--setup "kill -9 \$PPID" --undo "setsid -f sleep $utag" \
+		$QUICK -o "$T/vdj.json" >/dev/null 2>"$T/vdj.err"
+	check_eq "$name, cleanup: bench killed" "$?" 137 "$T/vdj.err"
+	"$HC" cleanup --journal "$T/vdj" --all >"$T/vdj.out" 2>&1
+	check_eq "$name, cleanup: exit status" "$?" 0 "$T/vdj.out"
+	upid=$(pgrep -xf "sleep $utag")
+	check "$name, cleanup: the daemon runs on" test -n "$upid"
+	check "$name, cleanup: says its pid" grep -qE \
+		"ran its --undo 'setsid -f sleep $utag' once, in an empty network namespace; it left running pid $upid [(](sleep|setsid)[)]$" \
+		"$T/vdj.out"
+	for p in $upid; do kill "$p"; done
 	root_state_same "$name: nothing left behind"
 }
 
