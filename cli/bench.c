@@ -622,13 +622,14 @@ static int enum_of(const char *const *names, const char *s)
 static int plan_read(const char *path, struct jp **doc, const struct jp **plan)
 {
 	const struct jp *runs, *wp;
+	struct hc_err herr = {};
 	char why[256], *text;
-	int err = 0;
+	int err;
 
-	text = hc_read_file(path, &err);
+	text = hc_input_read(path, &herr);
 	if (!text)
-		return hc_fail(HC_EXIT_USAGE, "--plan %s: %s", path,
-			       strerror(-err));
+		return hc_fail(errno == ENOMEM ? HC_EXIT_FAIL : HC_EXIT_USAGE,
+			       "--plan %s", herr.msg);
 	err = jp_parse(text, doc, why, sizeof(why));
 	free(text);
 	if (err)

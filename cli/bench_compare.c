@@ -80,14 +80,15 @@ static void usage(void)
 
 static struct jp *load(const char *path, int *code)
 {
+	struct hc_err herr = {};
 	char why[256];
 	struct jp *doc;
-	int err = 0;
-	char *text = hc_read_file(path, &err);
+	int err;
+	char *text = hc_input_read(path, &herr);
 
 	if (!text) {
-		*code = hc_fail(HC_EXIT_USAGE, "bench compare: %s: %s", path,
-				strerror(-err));
+		*code = hc_fail(errno == ENOMEM ? HC_EXIT_FAIL : HC_EXIT_USAGE,
+				"bench compare: %s", herr.msg);
 		return NULL;
 	}
 	err = jp_parse(text, &doc, why, sizeof(why));
