@@ -213,7 +213,8 @@ static int parse_clean(struct clean_cli *c, const struct hc_opt *opts, int argc,
 	*dev = npos ? pos[0] : NULL;
 	if (c->journal)
 		hc_journal_set_dir(c->journal);
-	return 0;
+	/* A journal misnamed would have nothing in it to say. */
+	return c->help ? 0 : hc_cmd_journal(c->journal);
 }
 
 int cmd_cleanup(int argc, char **argv)

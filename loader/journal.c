@@ -445,8 +445,13 @@ int hc_journal_check(struct hc_err *err)
 	const char *dir = hc_journal_dir();
 	char parent[PATH_MAX];
 	struct stat st;
-	int ret = dir_get(false, err), e;
+	int ret, e;
 
+	if (!*dir) {
+		hc_err_set(err, "the journal's directory is an empty string");
+		return -EINVAL;
+	}
+	ret = dir_get(false, err);
 	if (ret != -ENOENT)
 		return ret < 0 ? ret : 0;
 	/* The first record makes it: its parent must be a directory. */
