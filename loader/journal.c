@@ -587,7 +587,7 @@ static int nspid_of(const char *proc)
 	return pid;
 }
 
-bool hc_journal_alive(const struct hc_jrec *rec)
+int hc_journal_alive(const struct hc_jrec *rec)
 {
 	char proc[300], ns[320];
 	struct dirent *de;
@@ -597,7 +597,9 @@ bool hc_journal_alive(const struct hc_jrec *rec)
 	snprintf(proc, sizeof(proc), "/proc/%d", rec->pid);
 	if (rec->pidns == ino_of("/proc/self/ns/pid"))
 		return (!kill(rec->pid, 0) || errno == EPERM) &&
-		       same_start(start_of(proc), rec->start);
+				       same_start(start_of(proc), rec->start) ?
+			       HC_ALIVE :
+			       0;
 	/*
 	 * Another PID namespace: the process that started at that tick with
 	 * that pid in its own namespace (stat and status are readable where
@@ -605,7 +607,7 @@ bool hc_journal_alive(const struct hc_jrec *rec)
 	 */
 	d = opendir("/proc");
 	if (!d)
-		return true;
+		return HC_ALIVE_UNSEEN;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
@@ -620,7 +622,7 @@ bool hc_journal_alive(const struct hc_jrec *rec)
 	}
 	closedir(d);
 	/* Only the initial PID namespace sees every process there is. */
-	return de || !hc_pidns_initial();
+	return de ? HC_ALIVE : hc_pidns_initial() ? 0 : HC_ALIVE_UNSEEN;
 }
 
 bool hc_jrec_same_run(const struct hc_jrec *a, const struct hc_jrec *b)
