@@ -180,7 +180,8 @@ static const struct hc_opt bench_options[] = {
 	{ "scenario", 0, HC_OPT_ENUM, B(scenario), NULL,
 	  "which matrix (default hooks; see Scenarios)", scen_names },
 	{ "hooks", 0, HC_OPT_STR, B(hooks), "LIST",
-	  "only these hooks' or rows' rows, comma-separated; the baseline stays" },
+	  "only these hooks' or rows' rows, comma-separated; the baseline stays",
+	  .flags = HC_OPT_LIST },
 	{ "rounds", 0, HC_OPT_U32, B(rounds), "N",
 	  "rounds; each runs every row once, in a new random order (default " STR(
 		  DEFAULT_ROUNDS) "; with a target, the least)",
@@ -238,12 +239,13 @@ static const struct hc_opt bench_options[] = {
 	{ "plot", 0, HC_OPT_STR, B(plot_dir), "DIR",
 	  "charts (PNG and SVG) with their intervals into DIR, with gnuplot" },
 	{ "perf-ctl", 0, HC_OPT_STR, B(perf_ctl), "CTL[,ACK]",
-	  "FIFOs of perf's control channel: perf counts only --perf-row's windows" },
+	  "FIFOs of perf's control channel: perf counts only --perf-row's windows",
+	  .flags = HC_OPT_LIST },
 	{ "perf-row", 0, HC_OPT_STR, B(perf_row), "ROW",
 	  "the row --perf-ctl measures (default: the scenario's first row)" },
 	{ "sizes", 0, HC_OPT_FUNC, 0, "LIST",
 	  "scale scenario: the set sizes, ascending (default 1,10,100,1k,10k,100k)",
-	  .fn = parse_sizes },
+	  .fn = parse_sizes, .flags = HC_OPT_LIST },
 	{ "no-bare", 0, HC_OPT_FLAG, B(no_bare), NULL,
 	  "hooks scenario: leave out the floor rows (-bare, xsk-none)" },
 	{ "per-cpu", 0, HC_OPT_FLAG, B(per_cpu), NULL,
@@ -283,7 +285,8 @@ static const struct hc_opt bench_options[] = {
 	{ "variant-timeout", 0, HC_OPT_SECS, B(variant_timeout), "SEC",
 	  "how long a --setup or --undo may run (default 10)", NULL, 1 },
 	{ "tune", 0, HC_OPT_STR, B(tune), "LIST",
-	  "--dev: set gro=on|off, threaded=on|off, channels=N for the run, then put them back" },
+	  "--dev: set gro=on|off, threaded=on|off, channels=N for the run, then put them back",
+	  .flags = HC_OPT_LIST },
 	HC_OPT_FORCE(B(force),
 		     "--dev: measure the device that holds the default route"),
 	HC_OPT_JOURNAL(
@@ -622,13 +625,14 @@ static int enum_of(const char *const *names, const char *s)
 static int plan_read(const char *path, struct jp **doc, const struct jp **plan)
 {
 	const struct jp *runs, *wp;
+	struct hc_err herr = {};
 	char why[256], *text;
-	int err = 0;
+	int err;
 
-	text = hc_read_file(path, &err);
+	text = hc_input_read(path, &herr);
 	if (!text)
-		return hc_fail(HC_EXIT_USAGE, "--plan %s: %s", path,
-			       strerror(-err));
+		return hc_fail(errno == ENOMEM ? HC_EXIT_FAIL : HC_EXIT_USAGE,
+			       "--plan %s", herr.msg);
 	err = jp_parse(text, doc, why, sizeof(why));
 	free(text);
 	if (err)

@@ -39,7 +39,8 @@ static const struct hc_opt cmp_opts[] = {
 	{ "allow-env-change", 0, HC_OPT_FLAG, C(allow_env), NULL,
 	  "judge rows that a state of the machine moved between the runs (the change is the point)" },
 	{ "rows", 0, HC_OPT_STR, C(rows), "ROW,...",
-	  "compare only these rows; exit 7 when one gets no verdict" },
+	  "compare only these rows; exit 7 when one gets no verdict",
+	  .flags = HC_OPT_LIST },
 	{ "calibration", 0, HC_OPT_STR, C(cal), "FILE",
 	  "the between-run variance (bench calibrate) for one run a side" },
 	{ "plot", 0, HC_OPT_STR, C(plot_dir), "DIR",
@@ -80,14 +81,15 @@ static void usage(void)
 
 static struct jp *load(const char *path, int *code)
 {
+	struct hc_err herr = {};
 	char why[256];
 	struct jp *doc;
-	int err = 0;
-	char *text = hc_read_file(path, &err);
+	int err;
+	char *text = hc_input_read(path, &herr);
 
 	if (!text) {
-		*code = hc_fail(HC_EXIT_USAGE, "bench compare: %s: %s", path,
-				strerror(-err));
+		*code = hc_fail(errno == ENOMEM ? HC_EXIT_FAIL : HC_EXIT_USAGE,
+				"bench compare: %s", herr.msg);
 		return NULL;
 	}
 	err = jp_parse(text, &doc, why, sizeof(why));

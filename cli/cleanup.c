@@ -213,7 +213,8 @@ static int parse_clean(struct clean_cli *c, const struct hc_opt *opts, int argc,
 	*dev = npos ? pos[0] : NULL;
 	if (c->journal)
 		hc_journal_set_dir(c->journal);
-	return 0;
+	/* A journal misnamed would have nothing in it to say. */
+	return c->help ? 0 : hc_cmd_journal(c->journal);
 }
 
 int cmd_cleanup(int argc, char **argv)
@@ -224,7 +225,7 @@ int cmd_cleanup(int argc, char **argv)
 	struct hc_jrec *recs;
 	struct hc_undo u;
 	const char *dev;
-	int n, i, ret, left = 0, done = 0;
+	int n, i, ret, alive, left = 0, done = 0;
 
 	ret = parse_clean(&c, clean_opts, argc, argv, &dev);
 	if (ret)
@@ -260,7 +261,14 @@ int cmd_cleanup(int argc, char **argv)
 		if (!selected(&sel, &recs[i]))
 			continue;
 		done++;
-		if (hc_journal_alive(&recs[i])) {
+		alive = hc_journal_alive(&recs[i]);
+		if (alive == HC_ALIVE_UNSEEN) {
+			say(&recs[i], c.json, "attached",
+			    "hookcmp %d may still run (its PID namespace is not visible from here); run cleanup where it ran",
+			    recs[i].pid);
+			continue;
+		}
+		if (alive) {
 			say(&recs[i], c.json, "attached",
 			    "hookcmp %d still runs it; stop that instead",
 			    recs[i].pid);
@@ -291,7 +299,7 @@ int cmd_status(int argc, char **argv)
 	struct select sel;
 	struct hc_jrec *recs;
 	const char *dev;
-	int n, i, ret, shown = 0;
+	int n, i, ret, alive, shown = 0;
 
 	ret = parse_clean(&c, clean_opts + 1, argc, argv, &dev);
 	if (ret)
@@ -310,9 +318,13 @@ int cmd_status(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		if (!selected(&sel, &recs[i]))
 			continue;
-		if (hc_journal_alive(&recs[i]))
+		alive = hc_journal_alive(&recs[i]);
+		if (alive)
 			say(&recs[i], c.json, "attached",
-			    "attached by hookcmp %d", recs[i].pid);
+			    "attached by hookcmp %d%s", recs[i].pid,
+			    alive == HC_ALIVE_UNSEEN ?
+				    ", which may still run (its PID namespace is not visible from here)" :
+				    "");
 		else
 			say(&recs[i], c.json, "stale",
 			    "STALE, left by hookcmp %d (run: hookcmp%s%s cleanup %s)",

@@ -7,6 +7,7 @@
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -146,14 +147,18 @@ int hc_cmd_netns(const char *netns)
 
 int hc_cmd_journal(const char *dir)
 {
+	const char *env = getenv("HOOKCMP_JOURNAL");
 	struct hc_err err = {};
-	int ret = dir ? hc_journal_check(&err) : 0;
+	int ret = dir || (env && *env) ? hc_journal_check(&err) : 0;
 
 	if (!ret)
 		return 0;
-	return hc_fail(HC_EXIT_USAGE, "%s%s%s", err.msg,
-		       ret == -EPERM ? "" : ": ",
-		       ret == -EPERM ? "" : strerror(-ret));
+	/* refused for its owner, mode or a link: exit 3, as doc/safety.md says */
+	return hc_fail(ret == -EPERM || ret == -EACCES ? HC_EXIT_PERM :
+							 HC_EXIT_USAGE,
+		       "%s%s%s%s", dir ? "" : "HOOKCMP_JOURNAL: ", err.msg,
+		       ret == -EPERM || ret == -EINVAL ? "" : ": ",
+		       ret == -EPERM || ret == -EINVAL ? "" : strerror(-ret));
 }
 
 int hc_cmd_device(const char *netns, const char *dev, const char *cmd,
@@ -172,10 +177,10 @@ int hc_cmd_device(const char *netns, const char *dev, const char *cmd,
 			HC_EXIT_USAGE,
 			"no device '%s' in %s%s%s, but in network namespace %s (hookcmp -n NAME %s %s)",
 			dev,
-			netns ? "network namespace '" : "this network namespace",
+			netns ? "network namespace '" :
+				"this network namespace",
 			netns ? netns : "", netns ? "'" : "", where, cmd, dev);
 	return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", dev,
 		       netns ? "network namespace '" : "this network namespace",
 		       netns ? netns : "", netns ? "'" : "");
 }
-

@@ -41,10 +41,10 @@ int hc_check_caps(unsigned long long need, const char *who);
 /* Enters netns when given: 0, or an exit code after saying why not. */
 int hc_cmd_netns(const char *netns);
 /*
- * --journal DIR, when given, before any change: 0, or HC_EXIT_USAGE
- * after saying why the journal would refuse it. Without it, a hook that
- * journals nothing needs no journal: $HOOKCMP_JOURNAL and the default
- * are met when the first record is written.
+ * --journal DIR or $HOOKCMP_JOURNAL, when given, before any change: 0,
+ * or HC_EXIT_USAGE after saying why the journal would refuse it. Without
+ * either, a hook that journals nothing needs no journal: the default is
+ * met when the first record is written.
  */
 int hc_cmd_journal(const char *dir);
 /*

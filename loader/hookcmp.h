@@ -352,6 +352,23 @@ const char *hc_commas(char *buf, size_t size, __u64 v);
 /* The whole of a file, NUL-terminated, to free(); NULL with *err -errno. */
 char *hc_read_file(const char *path, int *err);
 
+/*
+ * The most a file a person names (--rules-file, --plan, bench compare's)
+ * may hold: ten times a set of 100,000 entries of the longest lines.
+ */
+#define HC_INPUT_MAX (256UL << 20)
+/*
+ * Opens such a file to read: an fd, or -errno with err saying "PATH:
+ * why": a regular file only (a FIFO is refused, not waited on), of at
+ * most HC_INPUT_MAX bytes (-EFBIG).
+ */
+int hc_input_open(const char *path, struct hc_err *err);
+/*
+ * Its text, NUL-terminated, to free(); NULL with errno and err as
+ * above, EINVAL for a NUL byte in it (no text).
+ */
+char *hc_input_read(const char *path, struct hc_err *err);
+
 /* Maps a negative errno from a setup step to an exit code. */
 int hc_exit_code(int err);
 

@@ -445,8 +445,13 @@ int hc_journal_check(struct hc_err *err)
 	const char *dir = hc_journal_dir();
 	char parent[PATH_MAX];
 	struct stat st;
-	int ret = dir_get(false, err), e;
+	int ret, e;
 
+	if (!*dir) {
+		hc_err_set(err, "the journal's directory is an empty string");
+		return -EINVAL;
+	}
+	ret = dir_get(false, err);
 	if (ret != -ENOENT)
 		return ret < 0 ? ret : 0;
 	/* The first record makes it: its parent must be a directory. */
@@ -582,7 +587,7 @@ static int nspid_of(const char *proc)
 	return pid;
 }
 
-bool hc_journal_alive(const struct hc_jrec *rec)
+int hc_journal_alive(const struct hc_jrec *rec)
 {
 	char proc[300], ns[320];
 	struct dirent *de;
@@ -592,7 +597,9 @@ bool hc_journal_alive(const struct hc_jrec *rec)
 	snprintf(proc, sizeof(proc), "/proc/%d", rec->pid);
 	if (rec->pidns == ino_of("/proc/self/ns/pid"))
 		return (!kill(rec->pid, 0) || errno == EPERM) &&
-		       same_start(start_of(proc), rec->start);
+				       same_start(start_of(proc), rec->start) ?
+			       HC_ALIVE :
+			       0;
 	/*
 	 * Another PID namespace: the process that started at that tick with
 	 * that pid in its own namespace (stat and status are readable where
@@ -600,7 +607,7 @@ bool hc_journal_alive(const struct hc_jrec *rec)
 	 */
 	d = opendir("/proc");
 	if (!d)
-		return true;
+		return HC_ALIVE_UNSEEN;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
@@ -615,7 +622,7 @@ bool hc_journal_alive(const struct hc_jrec *rec)
 	}
 	closedir(d);
 	/* Only the initial PID namespace sees every process there is. */
-	return de || !hc_pidns_initial();
+	return de ? HC_ALIVE : hc_pidns_initial() ? 0 : HC_ALIVE_UNSEEN;
 }
 
 int hc_run_name(const struct hc_jrec *rec, char *buf, size_t size)

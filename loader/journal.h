@@ -120,10 +120,12 @@ int hc_journal_list(struct hc_jrec **recs, int *n, struct hc_err *err);
 int hc_journal_lock(struct hc_err *err);
 void hc_journal_unlock(void);
 /*
- * Whether the process that wrote rec still runs. A record from a PID
- * namespace this process cannot see into counts as alive.
+ * Whether the process that wrote rec still runs: 0 (dead), HC_ALIVE, or
+ * HC_ALIVE_UNSEEN for a record of a PID namespace whose processes this
+ * one cannot all see (an ancestor's, a sibling's): it may run there.
  */
-bool hc_journal_alive(const struct hc_jrec *rec);
+enum { HC_ALIVE = 1, HC_ALIVE_UNSEEN };
+int hc_journal_alive(const struct hc_jrec *rec);
 /*
  * A name no other run makes, in any PID namespace: "hcPID-PIDNS-START",
  * in hex, of rec's run (NULL: this process's), for what a run makes

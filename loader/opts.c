@@ -37,6 +37,28 @@ int hc_opt_index(const struct hc_opt *opts, const char *name)
 	return -1;
 }
 
+/* Every item of a comma-separated list holds something. */
+static int list_check(const struct hc_opt *o, const char *arg,
+		      struct hc_err *err)
+{
+	const char *p = arg;
+	size_t n;
+	int i;
+
+	for (i = 1;; i++, p += n + 1) {
+		n = strcspn(p, ",");
+		if (!n) {
+			hc_err_set(
+				err,
+				"--%s '%s': expected a comma-separated list, found item %d empty",
+				o->name, arg, i);
+			return -EINVAL;
+		}
+		if (!p[n])
+			return 0;
+	}
+}
+
 int hc_opt_set(const struct hc_opt *o, void *cfg, const char *arg,
 	       struct hc_err *err)
 {
@@ -45,6 +67,15 @@ int hc_opt_set(const struct hc_opt *o, void *cfg, const char *arg,
 	__u64 v;
 	double d;
 	int c;
+
+	/* No option takes an empty value: "" is a slip (an unset variable). */
+	if (o->type == HC_OPT_STR && !*arg) {
+		hc_err_set(err, "--%s '': expected %s, found an empty string",
+			   o->name, o->metavar ?: "a value");
+		return -EINVAL;
+	}
+	if (o->flags & HC_OPT_LIST && list_check(o, arg, err))
+		return -EINVAL;
 
 	switch (o->type) {
 	case HC_OPT_FLAG:

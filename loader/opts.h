@@ -30,11 +30,14 @@ struct hc_opt {
 	const char *const *choices;
 	unsigned long min, max;
 	int (*fn)(void *cfg, const char *arg, struct hc_err *err);
-	unsigned int flags; /* HC_NUM_HEX: 0x... too */
+	unsigned int flags; /* HC_NUM_HEX: 0x... too; HC_OPT_LIST */
 	/* Where it applies, as bits of the command's scopes; 0: anywhere. */
 	unsigned int scope;
 	const char *def; /* a hook's option: its value when not given */
 };
+
+/* A comma-separated list: an empty item ("1,,2", "a,") is refused. */
+#define HC_OPT_LIST 0x100u
 
 #define HC_MAX_SECS 10000000UL
 #define HC_MAX_OPTS 64 /* a table's, as bits of hc_opts_parse's given */

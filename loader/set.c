@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -372,19 +373,36 @@ int hc_set_read(struct hc_set *s, const char *path, struct hc_err *err)
 	struct hc_set_entry e;
 	struct hc_err lerr = {};
 	__u32 lineno = 0, dup;
-	size_t size = 0;
+	size_t size = 0, total = 0;
 	char *line = NULL;
+	ssize_t n;
+	int fd = hc_input_open(path, err), ret = 0;
 	FILE *f;
-	int ret = 0;
 
-	f = fopen(path, "r");
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "r");
 	if (!f) {
 		ret = -errno;
 		hc_err_set(err, "%s: %s", path, strerror(errno));
+		close(fd);
 		return ret;
 	}
-	while (getline(&line, &size, f) >= 0) {
+	while ((errno = 0, n = getline(&line, &size, f)) >= 0) {
 		lineno++;
+		total += n;
+		if (total > HC_INPUT_MAX) {
+			hc_err_set(err, "%s:%u: grew past the limit of %lu MiB while read",
+				   path, lineno, HC_INPUT_MAX >> 20);
+			ret = -EFBIG;
+			break;
+		}
+		if (strlen(line) != (size_t)n) {
+			hc_err_set(err, "%s:%u: expected text, found a NUL byte at column %zu",
+				   path, lineno, strlen(line) + 1);
+			ret = -EINVAL;
+			break;
+		}
 		ret = hc_set_entry_parse(line, &e, &lerr);
 		if (ret == 1) {
 			ret = 0;
@@ -413,9 +431,11 @@ int hc_set_read(struct hc_set *s, const char *path, struct hc_err *err)
 		if (ret)
 			break;
 	}
-	if (!ret && ferror(f)) {
-		ret = -EIO;
-		hc_err_set(err, "%s: read error after line %u", path, lineno);
+	/* getline's -1 is the end or an error: only feof tells which. */
+	if (!ret && !feof(f)) {
+		ret = -(errno ?: EIO);
+		hc_err_set(err, "%s: read error after line %u: %s", path,
+			   lineno, strerror(-ret));
 	}
 	free(line);
 	fclose(f);

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -398,6 +399,94 @@ int hc_write_file(const char *path, const char *s)
 	if (fclose(f) && !ret)
 		ret = -errno;
 	return ret;
+}
+
+static const char *input_type(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" :
+	       S_ISCHR(m)  ? "a character device" :
+	       S_ISBLK(m)  ? "a block device" :
+	       S_ISSOCK(m) ? "a socket" :
+			     "no regular file";
+}
+
+int hc_input_open(const char *path, struct hc_err *err)
+{
+	/* O_NONBLOCK: a FIFO without a writer would block the open. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), e;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st)) {
+		e = errno;
+		hc_err_set(err, "%s: %s", path, strerror(e));
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
+	e = S_ISDIR(st.st_mode)		? EISDIR :
+	    !S_ISREG(st.st_mode)	? EINVAL :
+	    (__u64)st.st_size > HC_INPUT_MAX ? EFBIG :
+	    fcntl(fd, F_SETFL, 0) < 0	? errno :
+					  0;
+	if (e == EINVAL)
+		hc_err_set(err, "%s: %s, not a regular file", path,
+			   input_type(st.st_mode));
+	else if (e == EFBIG)
+		hc_err_set(err, "%s: %lld bytes, over the limit of %lu MiB",
+			   path, (long long)st.st_size, HC_INPUT_MAX >> 20);
+	else if (e)
+		hc_err_set(err, "%s: %s", path, strerror(e));
+	if (!e)
+		return fd;
+	close(fd);
+	return -e;
+}
+
+char *hc_input_read(const char *path, struct hc_err *err)
+{
+	int fd = hc_input_open(path, err), e = 0;
+	size_t len = 0, cap = 1 << 16;
+	char *buf, *p;
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	buf = malloc(cap + 1);
+	/* It may grow while read: the limit holds for what is read. */
+	while (buf && !e && (n = read(fd, buf + len, cap - len))) {
+		if (n < 0) {
+			e = errno;
+			break;
+		}
+		len += n;
+		if (len < cap)
+			continue;
+		e = len > HC_INPUT_MAX ? EFBIG : 0;
+		p = e ? NULL : realloc(buf, 2 * cap + 1);
+		if (!p && !e)
+			e = ENOMEM;
+		if (p)
+			buf = p, cap *= 2;
+	}
+	close(fd);
+	if (!buf)
+		e = ENOMEM;
+	if (!e && (p = memchr(buf, '\0', len))) {
+		hc_err_set(err, "%s: a NUL byte at offset %zu: not text", path,
+			   (size_t)(p - buf));
+		e = EINVAL;
+	} else if (e) {
+		hc_err_set(err, "%s: %s", path,
+			   e == EFBIG ? "grew past the limit while read" :
+					strerror(e));
+	}
+	if (!e) {
+		buf[len] = '\0';
+		return buf;
+	}
+	free(buf);
+	errno = e;
+	return NULL;
 }
 
 const char *hc_mac_str(const __u8 *m, char *buf, size_t size)

@@ -56,6 +56,18 @@ for c in run gen bench prog-run status cleanup; do
 done
 t "global options without a command: run" 2 "\"error\":\"--hook $HOOKS is required\"" -n x -j
 
+# No option takes an empty value, no list an empty item: a slip (an
+# unset variable, a stray comma) is refused, not read as something else.
+t "empty --journal: run" 2 "--journal '': expected DIR, found an empty string" --journal '' --hook tc eth0
+t "empty --journal: status" 2 "--journal '': expected DIR, found an empty string" status --journal ''
+t "empty --gen-cmd" 2 "--gen-cmd '': expected CMD, found an empty string" bench --dev eth0 --gen-cmd ''
+t "empty --rules-file" 2 "--rules-file '': expected FILE, found an empty string" prog-run --rules-file ''
+t "--sizes with an empty item" 2 "--sizes '1,,2': expected a comma-separated list, found item 2 empty" bench --scenario scale --sizes 1,,2
+t "--sizes ending in a comma" 2 "--sizes '1,2,': expected a comma-separated list, found item 3 empty" bench --scenario scale --sizes 1,2,
+t "--hooks starting with a comma" 2 "--hooks ',xdp': expected a comma-separated list, found item 1 empty" bench --hooks ,xdp
+t "--tune with an empty item" 2 "--tune 'gro=on,,threaded=off': expected a comma-separated list, found item 2 empty" bench --tune gro=on,,threaded=off
+t "compare --rows with an empty item" 2 "--rows 'a,,b': expected a comma-separated list, found item 2 empty" bench compare --rows a,,b x y
+
 # One strict parser for every number: decimal only (0x where documented),
 # no sign, no space; the message names the option and its range.
 t "prio with a leading space and a sign" 2 "--prio ' -18446744073709551614': expected a number from 1 to 65535 (decimal)" \

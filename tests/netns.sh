@@ -120,6 +120,42 @@ test_bad_input() {
 4;try --xdp-mode generic;-n $D --hook xdp lo
 2;"type":"error";-j --hook bpf $DEV
 EOF
+	# Input that is no rules, no document or nothing at all (issue 51):
+	# refused before anything is read whole, waited on or attached, the
+	# file and why named. timeout: a FIFO waited on fails, not hangs.
+	mkfifo "$T/fifo"
+	mkdir "$T/dir"
+	printf '10.0.0.0/8 drop\n10.1.0.0/16 drop\0 10.2.0.0/16 pass\n' >"$T/nul"
+	truncate -s 300M "$T/big"
+	HC="timeout 60 $HC" expect_table "$name" "" <<EOF
+2;--rules-file $T/fifo: a FIFO, not a regular file;-n $D --hook xdp --rules-file $T/fifo -d 0.3 -i 0 $DEV
+2;--rules-file $T/dir: Is a directory;-n $D --hook xdp --rules-file $T/dir -d 0.3 -i 0 $DEV
+2;--rules-file $T/nul:2: expected text, found a NUL byte at column 17;-n $D --hook xdp --rules-file $T/nul -d 0.3 -i 0 $DEV
+2;--rules-file $T/big: 314572800 bytes, over the limit of 256 MiB;-n $D --hook tc --rules-file $T/big -d 0.3 -i 0 $DEV
+2;bench compare: $T/fifo: a FIFO, not a regular file;bench compare $T/fifo $T/fifo
+2;bench compare: $T/dir: Is a directory;bench compare $T/dir $T/dir
+2;--plan $T/fifo: a FIFO, not a regular file;bench --plan $T/fifo
+2;--journal '': expected DIR, found an empty string;-n $D --journal '' --hook xdp --xdp-mode generic -d 0.3 -i 0 $DEV
+2;--journal '': expected DIR, found an empty string;bench -n $D --dev $DEV --gen-cmd true --rounds 1 --hooks xdp-native --journal ''
+2;--journal '': expected DIR, found an empty string;cleanup --journal '' --all
+2;--gen-cmd '': expected CMD, found an empty string;bench -n $D --dev $DEV --rounds 1 --hooks xdp-native --gen-cmd ''
+2;--sizes '1,,2': expected a comma-separated list, found item 2 empty;bench --scenario scale --sizes 1,,2 --external
+2;--hooks 'xdp-native,': expected a comma-separated list, found item 2 empty;bench --hooks xdp-native, --external
+EOF
+	HC="HOOKCMP_JOURNAL=$T/nodir/j timeout 60 $HC" expect_table "$name" "" <<EOF
+2;HOOKCMP_JOURNAL: cannot create the journal $T/nodir/j: No such file;-n $D --hook xdp --xdp-mode generic -d 0.3 -i 0 $DEV
+2;HOOKCMP_JOURNAL: cannot create the journal $T/nodir/j: No such file;status
+EOF
+	# Without the limit these would take the machine's memory.
+	(
+		ulimit -v 1000000
+		HC="timeout 60 $HC" expect_table "$name (ulimit -v 1000000)" "" <<EOF
+2;--rules-file /dev/zero: a character device, not a regular file;-n $D --hook xdp --rules-file /dev/zero -d 0.3 -i 0 $DEV
+2;bench compare: /dev/zero: a character device, not a regular file;bench compare /dev/zero /dev/zero
+EOF
+	)
+	rm -f "$T/big"
+	check_state_same "$name: files and lists"
 	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 		"$HC" -n "$D" --hook xdp "$DEV" 2>&1)
 	rc=$?

@@ -400,6 +400,26 @@ test_pidns() {
 		kill -KILL "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 	fi
+	# The other way round: killed here, seen from a PID namespace below,
+	# which cannot see this one's processes, dead or alive: it may run.
+	if hc_start -n "$D" --hook xdp --xdp-mode generic -i 0 "$DEV"; then
+		id=$(xdp_id "$D" "$DEV")
+		pid=$HCPID
+		kill9
+		out=$(unshare --pid --fork --mount-proc "$HC" cleanup --all 2>&1)
+		check "$name: killed here, a cleanup below says it may still run" \
+			grep -qF "hookcmp $pid may still run (its PID namespace is not visible from here)" <<<"$out" ||
+			sed 's/^/  /' <<<"$out"
+		check "$name: killed here, a cleanup below does not say it runs" \
+			not grep -q "still runs it" <<<"$out"
+		check "$name: killed here, status below says it may run" \
+			grep -qF "which may still run" <<<"$(unshare --pid --fork --mount-proc "$HC" status 2>&1)"
+		check_eq "$name: killed here, a cleanup below leaves its program" "$(xdp_id "$D" "$DEV")" "$id"
+		out=$("$HC" cleanup --all 2>&1)
+		check "$name: killed here, the cleanup here detaches it" grep -q "detached" <<<"$out"
+	else
+		fail "$name: did not attach here"
+	fi
 	check_state_same "$name"
 	topo_down
 }

@@ -125,6 +125,16 @@ test_set_bad_file() {
 	printf '2001:db8::/32 drop\n2001:db8::/32 pass\n' >"$T/bad3"
 	printf '10.0.0.1/8 drop\n' >"$T/bad4"
 	printf 'udp 10.0.0.1:1 10.0.0.2:2 pass\n' >"$T/tuple"
+	printf '10.0.0.0/8\0 drop\n' >"$T/nul"
+	mkfifo "$T/fifo"
+	# timeout: a FIFO waited on fails, not hangs.
+	HC="timeout 60 $HC" expect_table "$name" "-n $D" <<EOF
+2;--rules-file $T/nul:1: expected text, found a NUL byte at column 11;--hook xsk --rules-file $T/nul $DEV
+2;--rules-file $T/fifo: a FIFO, not a regular file;--hook socket --socket packet --rules-file $T/fifo $DEV
+2;--rules-file $T: Is a directory;--hook tc --rules-file $T $DEV
+2;--rules-file $T/fifo: a FIFO, not a regular file;gen --rules-file $T/fifo --hit-rate 0.5 -c 10 hcg
+2;--rules-file $T/fifo: a FIFO, not a regular file;prog-run --rules-file $T/fifo
+EOF
 	expect_table "$name" "-n $D" <<EOF
 2;--rules-file $T/bad1:4: expected 'drop' or 'pass' after '10.1.0.0/16', found 'block';--hook xdp --rules-file $T/bad1 $DEV
 2;--rules-file $T/bad2:2: expected the destination as ADDR:PORT (10.0.0.1:53 or [2001:db8::1]:53), found '10.0.0.2';--hook tc --rules-file $T/bad2 $DEV
