@@ -237,11 +237,13 @@ static int exec_in(int nsfd, int in, const char *const *argv, char *out,
 	struct hc_proc p;
 	int ret;
 
+	hc_kill_point(argv[0]);
 	ret = proc_start(&p, nsfd, 0, in, argv, NULL, out, size);
 	if (ret)
 		return ret;
 	hc_proc_wait(&p, 0);
 	ret = hc_proc_result(&p, argv[0], err);
+	hc_kill_point(argv[0]);
 	return ret;
 }
 

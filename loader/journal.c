@@ -658,6 +658,7 @@ int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
 	bool first = !rec->name[0];
 	int fd = -1, len, ret;
 
+	hc_kill_point("journal");
 	ret = hc_journal_lock(err);
 	if (ret)
 		return ret;
@@ -692,6 +693,7 @@ int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
 		ret = -EIO;
 	if (fd >= 0 && close(fd) && !ret)
 		ret = -EIO;
+	hc_kill_point("journal"); /* its .tmp- written, not yet renamed */
 	if (!ret && (renameat(dir_fd, tmp, dir_fd, rec->name) || fsync(dir_fd)))
 		ret = -errno;
 	if (ret) {
@@ -701,6 +703,7 @@ int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
 			rec->name[0] = '\0';
 	}
 	hc_journal_unlock();
+	hc_kill_point("journal");
 	return ret;
 }
 
@@ -734,6 +737,7 @@ void hc_journal_del(struct hc_jrec *rec)
 {
 	if (!rec->name[0])
 		return;
+	hc_kill_point("journal");
 	if (!hc_journal_lock(NULL)) {
 		unlinkat(dir_fd, rec->name, 0);
 		fsync(dir_fd);
@@ -743,6 +747,7 @@ void hc_journal_del(struct hc_jrec *rec)
 		hc_journal_unlock();
 	}
 	rec->name[0] = '\0';
+	hc_kill_point("journal");
 }
 
 /* Reads one entry; what is not a sane regular file is said in rec->bad. */
