@@ -852,13 +852,14 @@ void hc_journal_sweep(void)
 			if (!strncmp(de->d_name, ".tmp-", 5) &&
 			    !fstatat(dir_fd, de->d_name, &st,
 				     AT_SYMLINK_NOFOLLOW) &&
-			    S_ISREG(st.st_mode) &&
-			    st.st_mtime < time(NULL) - 60)
+			    S_ISREG(st.st_mode))
 				unlinkat(dir_fd, de->d_name, 0);
 		closedir(d);
 	} else if (fd >= 0) {
 		close(fd);
 	}
+	if (lock_depth == 1)
+		dir_put();
 	hc_journal_unlock();
 }
 

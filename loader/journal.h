@@ -120,7 +120,10 @@ void hc_journal_unlock(void);
  */
 bool hc_journal_alive(const struct hc_jrec *rec);
 bool hc_jrec_same_run(const struct hc_jrec *a, const struct hc_jrec *b);
-/* The temporary files of writes that never finished, older than a minute. */
+/*
+ * The temporary files of writes that never finished: under the lock,
+ * which every write holds from its .tmp- file to its rename, a dead one's.
+ */
 void hc_journal_sweep(void);
 
 /* The record's file format, pure, for tests and the fuzzer. */
