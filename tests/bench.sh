@@ -698,7 +698,7 @@ runs_killed() {
 	local name="bench --runs 2, kill -9 during a run" tmp=/run/hct$$-runs pid child
 	mkdir -p "$tmp"
 	: >"$T/runs.err"
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086,SC2016 # $INJECT: words; the inner sh's $0, $@
 	HOOKCMP_PAUSE_AT=bench-row unshare --mount --propagation private -- \
 		sh -c 'mount --bind "$0" /tmp && exec "$@"' "$tmp" \
 		"$HC" bench --runs 2 $INJECT --scenario static-key --hooks ingress --rounds 2 \

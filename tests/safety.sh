@@ -1154,6 +1154,7 @@ test_outputs() {
 # stand-ins in S/bin stay in sight.
 # An array, not a function: "${IN_TMP[@]}" hookcmp ... & is hookcmp's pid.
 S=/run/hct$$
+# shellcheck disable=SC2016 # the inner sh's $0 and $@
 IN_TMP=(unshare --mount --propagation private --
 	sh -c 'mount --bind "$0" /tmp && exec "$@"' "$S/tmp")
 
