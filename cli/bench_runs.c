@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "diff.h"
@@ -27,7 +28,7 @@
  * where the table goes.
  */
 static int run_one(int argc, char **argv, int i, int k, const char *path,
-		   bool json, const char *plan)
+		   bool json, const char *plan, const int *keep)
 {
 	char env[4200], **av = calloc(argc + 2, sizeof(*av));
 	int st, fd;
@@ -53,6 +54,9 @@ static int run_one(int argc, char **argv, int i, int k, const char *path,
 		fd = json ? open("/dev/null", O_WRONLY) : dup(2);
 		if (fd < 0 || dup2(fd, 1) < 0 || setenv(BENCH_RUN_ENV, env, 1))
 			_exit(127);
+		/* its document's file and the plan's, by /proc/self/fd/N */
+		for (; *keep >= 0; keep++)
+			fcntl(*keep, F_SETFD, 0);
 		execv("/proc/self/exe", av);
 		_exit(127);
 	}
@@ -116,7 +120,8 @@ static void write_doc(const void *arg, FILE *f)
 int bench_runs(int k, const char *out_path, bool json, bool planned, int argc,
 	       char **argv)
 {
-	char dir[] = "/tmp/hookcmp-runs.XXXXXX", path[BENCH_CMP_RUNS][64] = {};
+	char path[BENCH_CMP_RUNS][64] = {};
+	int fd[BENCH_CMP_RUNS], keep[3] = { -1, -1, -1 };
 	char *text[BENCH_CMP_RUNS] = {}, why[512];
 	struct jp *doc[BENCH_CMP_RUNS] = {};
 	struct bench_cal cal = {};
@@ -128,17 +133,24 @@ int bench_runs(int k, const char *out_path, bool json, bool planned, int argc,
 	code = hc_out_open(&out, out_path);
 	if (code)
 		return code;
-	if (!mkdtemp(dir)) {
-		hc_out_abandon(&out);
-		return hc_fail(HC_EXIT_FAIL, "bench --runs: %s: %s", dir,
-			       strerror(errno));
+	/* In memory, not in /tmp: a kill -9 leaves no file of a run. */
+	for (i = 0; i < k; i++) {
+		fd[i] = memfd_create("hookcmp-run", MFD_CLOEXEC);
+		if (fd[i] < 0) {
+			code = hc_fail(HC_EXIT_FAIL, "bench --runs: %s",
+				       strerror(errno));
+			k = i;
+			goto out;
+		}
+		snprintf(path[i], sizeof(path[i]), "/proc/self/fd/%d", fd[i]);
 	}
 	hc_install_signals();
 	for (i = 0; i < k && !hc_stop_sig; i++) {
-		snprintf(path[i], sizeof(path[i]), "%s/run%d.json", dir, i + 1);
+		keep[0] = fd[i];
+		keep[1] = i && !planned ? fd[0] : -1;
 		/* the first run's plan for the others: like with like */
 		ret = run_one(argc, argv, i, k, path[i], json,
-			      i && !planned ? path[0] : NULL);
+			      i && !planned ? path[0] : NULL, keep);
 		if (ret < 0) {
 			code = hc_fail(HC_EXIT_FAIL, "bench --runs: run %d: %s",
 				       i + 1, strerror(-ret));
@@ -194,9 +206,7 @@ out:
 	for (i = 0; i < k; i++) {
 		jp_free(doc[i]);
 		free(text[i]);
-		if (path[i][0])
-			unlink(path[i]);
+		close(fd[i]);
 	}
-	rmdir(dir);
 	return code;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -34,9 +35,10 @@ static void close_pipes(int po[2], int pe[2])
 	}
 }
 
-int hc_proc_start(struct hc_proc *p, int nsfd, unsigned int flags,
-		  const char *const *argv, const char *const *env, char *out,
-		  size_t size)
+/* in: its stdin, or -1 for /dev/null */
+static int proc_start(struct hc_proc *p, int nsfd, unsigned int flags, int in,
+		      const char *const *argv, const char *const *env,
+		      char *out, size_t size)
 {
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, e;
 
@@ -76,7 +78,7 @@ int hc_proc_start(struct hc_proc *p, int nsfd, unsigned int flags,
 		for (; env && *env; env++)
 			putenv((char *)*env);
 		/* ssh would read our terminal, from a background group. */
-		e = open("/dev/null", O_RDONLY);
+		e = in >= 0 ? in : open("/dev/null", O_RDONLY);
 		if (e >= 0)
 			dup2(e, 0);
 		dup2(po[1], 1);
@@ -97,6 +99,13 @@ fail:
 	free(p->buf[1]);
 	p->buf[1] = NULL;
 	return e;
+}
+
+int hc_proc_start(struct hc_proc *p, int nsfd, unsigned int flags,
+		  const char *const *argv, const char *const *env, char *out,
+		  size_t size)
+{
+	return proc_start(p, nsfd, flags, -1, argv, env, out, size);
 }
 
 /* Appends to a buffer that keeps the tail of what was written. */
@@ -293,26 +302,39 @@ int hc_proc_wait(struct hc_proc *p, double secs)
 	}
 }
 
-int hc_exec(int nsfd, const char *const *argv, char *out, size_t size,
-	    struct hc_err *err)
+static int exec_in(int nsfd, int in, const char *const *argv, char *out,
+		   size_t size, struct hc_err *err)
 {
 	struct hc_proc p;
-	int ret = hc_proc_start(&p, nsfd, 0, argv, NULL, out, size);
+	int ret;
 
+	hc_kill_point(argv[0]);
+	ret = proc_start(&p, nsfd, 0, in, argv, NULL, out, size);
 	if (ret)
 		return ret;
 	hc_proc_wait(&p, 0);
-	return hc_proc_result(&p, argv[0], err);
+	ret = hc_proc_result(&p, argv[0], err);
+	hc_kill_point(argv[0]);
+	return ret;
 }
 
-#define SCRIPT_ARGS 8 /* argv's own, before the script's file */
+int hc_exec(int nsfd, const char *const *argv, char *out, size_t size,
+	    struct hc_err *err)
+{
+	return exec_in(nsfd, -1, argv, out, size, err);
+}
 
+#define SCRIPT_ARGS 8 /* argv's own, before the script's */
+
+/*
+ * The script is in memory, on the tool's stdin, named /dev/stdin for the
+ * tools that want a file's name: no file in /tmp for a kill -9 to leave.
+ */
 int hc_exec_script(int nsfd, const char *const *argv,
 		   int (*write)(FILE *f, void *arg), void *arg,
 		   struct hc_err *err)
 {
-	const char *args[SCRIPT_ARGS + 2], *tool = strrchr(argv[0], '/');
-	char path[64];
+	const char *args[SCRIPT_ARGS + 2];
 	int fd, ret, n;
 	FILE *f;
 
@@ -321,15 +343,12 @@ int hc_exec_script(int nsfd, const char *const *argv,
 			return -E2BIG;
 		args[n] = argv[n];
 	}
-	args[n] = path;
+	args[n] = "/dev/stdin";
 	args[n + 1] = NULL;
-	/* The tool's name in it: a file left by a kill -9 says whose. */
-	snprintf(path, sizeof(path), "/tmp/hookcmp-%.20s-XXXXXX",
-		 tool ? tool + 1 : argv[0]);
-	fd = mkstemp(path);
+	fd = memfd_create("hookcmp-script", MFD_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		hc_err_set(err, "%s: a script file in /tmp: %s", argv[0],
+		hc_err_set(err, "%s: a script in memory: %s", argv[0],
 			   strerror(-ret));
 		return ret;
 	}
@@ -342,13 +361,16 @@ int hc_exec_script(int nsfd, const char *const *argv,
 			      fflush(f) ? -errno :
 		      ferror(f)		? -EIO :
 					  0;
-		fclose(f);
 	}
+	/* Read from its start, by the fd or by /dev/stdin's new open. */
+	if (!ret && lseek(fd, 0, SEEK_SET))
+		ret = -errno;
 	if (ret)
-		hc_err_set(err, "%s: writing %s: %s", argv[0], path,
+		hc_err_set(err, "%s: writing its script: %s", argv[0],
 			   strerror(-ret));
 	else
-		ret = hc_exec(nsfd, args, NULL, 0, err);
-	unlink(path);
+		ret = exec_in(nsfd, fd, args, NULL, 0, err);
+	if (f)
+		fclose(f);
 	return ret;
 }

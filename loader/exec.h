@@ -55,9 +55,9 @@ int hc_proc_result(struct hc_proc *p, const char *name, struct hc_err *err);
 int hc_exec(int nsfd, const char *const *argv, char *out, size_t size,
 	    struct hc_err *err);
 /*
- * Runs argv with one more argument: a file in /tmp that write fills
- * (0 or -errno), unlinked once argv has run. For scripts too long for
- * one argument: nft -f, iptables-restore, ipset restore.
+ * Runs argv with one more argument, /dev/stdin: its stdin is an unnamed
+ * file in memory that write fills (0 or -errno). For scripts too long
+ * for one argument: nft -f, iptables-restore, ipset restore -file.
  */
 int hc_exec_script(int nsfd, const char *const *argv,
 		   int (*write)(FILE *f, void *arg), void *arg,

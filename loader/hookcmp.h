@@ -306,6 +306,8 @@ void hc_report(const struct hc_run *r, const char *level, const char *what,
 int hc_fault(struct hc_err *err, const char *step);
 /* The tests' fault at the Nth netlink answer: 0, or -EIO (util.c). */
 int hc_nl_fault(void);
+/* The tests' SIGKILL at the Nth program run or journal write (util.c). */
+void hc_kill_point(const char *what);
 /* HOOKCMP_PAUSE_AT=STEP holds that step up to 5 s, or until a signal
  * (SIGUSR1 only ends the hold). */
 void hc_pause(const char *step);

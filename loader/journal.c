@@ -686,6 +686,7 @@ int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
 	bool first = !rec->name[0];
 	int fd = -1, len, ret;
 
+	hc_kill_point("journal");
 	ret = hc_journal_lock(err);
 	if (ret)
 		return ret;
@@ -720,6 +721,7 @@ int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
 		ret = -EIO;
 	if (fd >= 0 && close(fd) && !ret)
 		ret = -EIO;
+	hc_kill_point("journal"); /* its .tmp- written, not yet renamed */
 	if (!ret && (renameat(dir_fd, tmp, dir_fd, rec->name) || fsync(dir_fd)))
 		ret = -errno;
 	if (ret) {
@@ -729,6 +731,7 @@ int hc_journal_add(struct hc_jrec *rec, const char *netns, struct hc_err *err)
 			rec->name[0] = '\0';
 	}
 	hc_journal_unlock();
+	hc_kill_point("journal");
 	return ret;
 }
 
@@ -760,8 +763,12 @@ static void dir_put(void)
 
 int hc_journal_take(struct hc_jrec *rec)
 {
-	int ret = rec->name[0] ? hc_journal_lock(NULL) : -ENOENT;
+	int ret = rec->name[0] ? 0 : -ENOENT;
 
+	if (!ret) {
+		hc_kill_point("journal");
+		ret = hc_journal_lock(NULL);
+	}
 	if (!ret) {
 		/* Of two that read the record, one unlinks it; the other fails. */
 		ret = unlinkat(dir_fd, rec->name, 0) ? -errno : 0;
@@ -770,6 +777,7 @@ int hc_journal_take(struct hc_jrec *rec)
 		if (lock_depth == 1)
 			dir_put();
 		hc_journal_unlock();
+		hc_kill_point("journal");
 	}
 	rec->name[0] = '\0';
 	return ret;
@@ -882,13 +890,14 @@ void hc_journal_sweep(void)
 			if (!strncmp(de->d_name, ".tmp-", 5) &&
 			    !fstatat(dir_fd, de->d_name, &st,
 				     AT_SYMLINK_NOFOLLOW) &&
-			    S_ISREG(st.st_mode) &&
-			    st.st_mtime < time(NULL) - 60)
+			    S_ISREG(st.st_mode))
 				unlinkat(dir_fd, de->d_name, 0);
 		closedir(d);
 	} else if (fd >= 0) {
 		close(fd);
 	}
+	if (lock_depth == 1)
+		dir_put();
 	hc_journal_unlock();
 }
 

@@ -135,7 +135,10 @@ int hc_journal_alive(const struct hc_jrec *rec);
 #define HC_RUN_NAME_MAX 29 /* with its NUL: iptables' chain names */
 int hc_run_name(const struct hc_jrec *rec, char *buf, size_t size);
 bool hc_jrec_same_run(const struct hc_jrec *a, const struct hc_jrec *b);
-/* The temporary files of writes that never finished, older than a minute. */
+/*
+ * The temporary files of writes that never finished: under the lock,
+ * which every write holds from its .tmp- file to its rename, a dead one's.
+ */
 void hc_journal_sweep(void);
 
 /* The record's file format, pure, for tests and the fuzzer. */

@@ -153,6 +153,22 @@ int hc_nl_fault(void)
 	return -EIO;
 }
 
+/*
+ * HOOKCMP_KILL_AT=N: killed (SIGKILL) at the N-th kill point (from 1):
+ * before and after every other program run (hc_exec) and every journal
+ * write. tests/safety.sh sweeps N; what is left, cleanup must undo.
+ */
+void hc_kill_point(const char *what)
+{
+	const char *at = getenv("HOOKCMP_KILL_AT");
+	static long n;
+
+	if (!at || ++n != strtol(at, NULL, 10))
+		return;
+	fprintf(stderr, "hookcmp: killed at kill point %ld (%s)\n", n, what);
+	raise(SIGKILL);
+}
+
 volatile int hc_stop_sig;
 
 static void on_signal(int sig)

@@ -784,6 +784,35 @@ test_variant_daemon() {
 	root_state_same "$name: nothing left behind"
 }
 
+# bench --runs killed -9 while a run goes on: the runs' documents are
+# nowhere in /tmp (a /tmp of its own, bound over the host's for it).
+runs_killed() {
+	local name="bench --runs 2, kill -9 during a run" tmp=/run/hct$$-runs pid child
+	mkdir -p "$tmp"
+	: >"$T/runs.err"
+	# shellcheck disable=SC2086,SC2016 # $INJECT: words; the inner sh's $0, $@
+	HOOKCMP_PAUSE_AT=bench-row unshare --mount --propagation private -- \
+		sh -c 'mount --bind "$0" /tmp && exec "$@"' "$tmp" \
+		"$HC" bench --runs 2 $INJECT --scenario static-key --hooks ingress --rounds 2 \
+		--packets 20000 --no-path-check >/dev/null 2>"$T/runs.err" &
+	pid=$!
+	if wait_for "paused at step 'bench-row'" "$T/runs.err"; then
+		child=$(pgrep -P "$pid")
+		kill -KILL "$pid"
+		wait "$pid" 2>/dev/null
+		# the run itself goes on to its end, its document written
+		[ -z "$child" ] || kill -USR1 "$child"
+		wait_until not kill -0 "$child" 2>/dev/null
+		check_eq "$name: no file of the runs left in /tmp" "$(ls -A "$tmp")" ""
+	else
+		fail "$name: the run never reached its first row"
+		kill -KILL "$pid"
+		wait "$pid" 2>/dev/null
+	fi
+	"$HC" cleanup --all >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+
 # bench --runs: K runs, each a bench of its own, one document with each
 # row's spread between them; compare takes it as its runs.
 test_runs() {
@@ -805,6 +834,7 @@ test_runs() {
 		grep -q "disagreeing runs" "$T/runs.out"
 	left=$(ls -d /tmp/hookcmp-runs.* 2>/dev/null)
 	check_eq "bench --runs 2: its temporary files gone" "$left" ""
+	runs_killed
 	"$HC" bench --runs 2 $INJECT --scenario static-key --rounds 6 \
 		-o "$T/no/such/dir/runs.json" >"$T/runs.out" 2>"$T/runs.err"
 	check_eq "bench --runs 2 -o into no directory: exit status (usage)" "$?" 2 "$T/runs.err"

@@ -1168,5 +1168,165 @@ test_outputs() {
 	check "$name: writes the CSV" test -s "$T/b.csv"
 }
 
+# The sweeps' own /tmp (S/tmp, bound over /tmp for hookcmp and all it
+# runs): what they leave there is theirs, whatever other tests leave in
+# the host's. S is under the sandbox's private /run, so that the tools'
+# stand-ins in S/bin stay in sight.
+# An array, not a function: "${IN_TMP[@]}" hookcmp ... & is hookcmp's pid.
+S=/run/hct$$
+# shellcheck disable=SC2016 # the inner sh's $0 and $@
+IN_TMP=(unshare --mount --propagation private --
+	sh -c 'mount --bind "$0" /tmp && exec "$@"' "$S/tmp")
+
+# What bench's nft, iptables and ipset kinds could leave, or change of
+# someone else's, byte for byte; and the journal, /tmp and namespaces.
+sweep_state() {
+	# stderr: iptables-nft's tables, "managed by iptables-nft"
+	ip netns exec "$D" nft list ruleset 2>/dev/null
+	ip netns exec "$D" iptables-save -t raw | grep -v '^#'
+	ip netns exec "$D" ipset save
+	ls -A /run/hookcmp 2>/dev/null
+	ls -A "$S/tmp"
+	ip netns list
+}
+
+# The DUT, with someone else's nft table, iptables raw rule and ipset set.
+sweep_up() {
+	topo_up && ip -n "$D" addr add 198.18.0.2/15 dev "$DEV" &&
+		ip netns exec "$D" nft -f - <<-EOF &&
+			table inet foreign {
+				set peers { type ipv4_addr; elements = { 192.0.2.1 } }
+				chain pre {
+					type filter hook prerouting priority -300;
+					ip saddr @peers counter accept
+				}
+			}
+		EOF
+		ip netns exec "$D" ipset create foreign hash:ip &&
+		ip netns exec "$D" ipset add foreign 192.0.2.1 &&
+		# both chains: as sweep_reset's iptables-restore leaves them
+		ip netns exec "$D" iptables-restore <<-EOF &&
+			*raw
+			:PREROUTING ACCEPT [0:0]
+			:OUTPUT ACCEPT [0:0]
+			-A PREROUTING -i $DEV -m set --match-set foreign src -m comment --comment foreign -j ACCEPT
+			COMMIT
+		EOF
+		mkdir -p "$S/tmp" "$S/bin"
+}
+
+# H1: a kill -9 while nft -f, iptables-restore or ipset restore loads a
+# big script leaves no script file in /tmp. The tools' stand-ins hold a
+# big one, as a long load would, and say how much of it they could read.
+test_script_kill() {
+	local name tool real row size pid
+	sweep_up || { fail "script files: setup"; topo_down; return; }
+	sweep_state >"$T/sweep"
+	for tool in nft iptables-restore ipset; do
+		real=$(command -v "$tool") || { fail "script files: no $tool"; return; }
+		cat >"$S/bin/$tool" <<-EOF
+			#!/bin/sh
+			for f; do :; done
+			n=\$({ wc -c <"\$f"; } 2>/dev/null)
+			if [ "\${n:-0}" -gt 100000 ]; then
+				echo "\$n" >"$S/read"
+				exec sleep 30
+			fi
+			exec $real "\$@"
+		EOF
+		chmod +x "$S/bin/$tool"
+	done
+	while read -r row size; do
+		name="kill -9 while $row loads $size entries"
+		rm -f "$S/read"
+		PATH=$S/bin:$PATH "${IN_TMP[@]}" "$HC" -n "$D" bench --dev "$DEV" --scenario scale \
+			--sizes "1,$size" --hooks "$row" --rounds 1 --gen-cmd "echo packets 0" \
+			--no-path-check >/dev/null 2>"$T/err" &
+		pid=$!
+		if wait_until test -s "$S/read"; then
+			kill -KILL "$pid"
+			wait "$pid" 2>/dev/null
+			pass "$name: the tool had its script ($(cat "$S/read") bytes)"
+			"${IN_TMP[@]}" "$HC" cleanup --all >"$T/cleanup" 2>&1
+			check_eq "$name, then cleanup --all: no script file left in /tmp" \
+				"$(ls -A "$S/tmp")" ""
+		else
+			fail "$name: the tool never had its script"
+			sed 's/^/  /' "$T/err"
+			kill -KILL "$pid"
+			wait "$pid" 2>/dev/null
+			"$HC" cleanup --all >"$T/cleanup" 2>&1
+		fi
+		rm -f "$S/tmp/"*
+		state_same "$name, then cleanup: nothing else left, nothing else touched" \
+			sweep_state "$T/sweep"
+	done <<-EOF
+		nft-set-100k 100000
+		ipset-100k 100000
+		iptables-rules-10k 10000
+	EOF
+	rm -rf "$S"
+	topo_down
+}
+
+# sweep_reset: back to sweep_up's state after a kill point that left
+# something: everything flushed, then someone else's put back.
+sweep_reset() {
+	ip netns exec "$D" nft flush ruleset
+	ip netns exec "$D" ipset destroy
+	ip netns exec "$D" nft -f "$T/sweep.nft"
+	ip netns exec "$D" ipset restore <"$T/sweep.ipset"
+	ip netns exec "$D" iptables-restore <"$T/sweep.ipt"
+	rm -rf /run/hookcmp "$S/tmp/"*
+}
+
+# sweep_kinds BENCH-ARGS...: kill -9 at kill point N (HOOKCMP_KILL_AT:
+# before and after every program bench runs, every journal write), for
+# N = 1, 2, ... until a run ends before it; after each, cleanup --all
+# leaves nothing and has touched nothing of someone else's.
+SWEPT=0
+SWEPT_OK=0
+sweep_kinds() {
+	local n at name="scale sweep (${*: -1})"
+	for n in $(seq 1000); do
+		# in the background: no "Killed" line from this shell
+		HOOKCMP_KILL_AT=$n "${IN_TMP[@]}" "$HC" -n "$D" bench --dev "$DEV" --rounds 2 \
+			--gen-cmd "echo packets 0" --no-path-check "$@" >/dev/null 2>"$T/err" &
+		wait $! 2>/dev/null
+		at=$(sed -n "s/^hookcmp: killed at kill point $n (\(.*\))$/\1/p" "$T/err")
+		[ -n "$at" ] || break
+		"${IN_TMP[@]}" "$HC" cleanup --all >"$T/cleanup" 2>&1
+		SWEPT=$((SWEPT + 1))
+		if wait_same sweep_state "$T/sweep" 20; then
+			SWEPT_OK=$((SWEPT_OK + 1))
+		else
+			fail "$name: kill point $n ($at): something left or touched"
+			grep -v "^round\|^hookcmp: killed" "$T/err" | tail -n 3 | sed 's/^/  run: /'
+			sed 's/^/  cleanup: /' "$T/cleanup"
+			diff "$T/sweep" "$T/sweep.after" | sed 's/^/  /' | head -20
+			sweep_reset
+		fi
+	done
+	check "$name: swept $((n - 1)) kill points to the run's end" test "$n" -gt 10 -a "$n" -lt 1000
+}
+
+# Kill points in bench's nft, iptables and ipset kinds' setup and
+# teardown, each round's.
+test_scale_sweep() {
+	sweep_up || { fail "scale sweep: setup"; topo_down; return; }
+	ip netns exec "$D" nft list table inet foreign >"$T/sweep.nft"
+	ip netns exec "$D" ipset save >"$T/sweep.ipset"
+	ip netns exec "$D" iptables-save -t raw >"$T/sweep.ipt"
+	sweep_state >"$T/sweep"
+	SWEPT=0
+	SWEPT_OK=0
+	sweep_kinds --scenario scale --sizes 1 --hooks nft-set-1,nft-hash-1,nft-rules-1
+	sweep_kinds --scenario scale --sizes 1 --hooks iptables-rules-1,ipset-1
+	sweep_kinds --scenario hooks --hooks nft-ingress,iptables-raw
+	check_eq "sweep: $SWEPT_OK of $SWEPT kill points left nothing" "$SWEPT_OK" "$SWEPT"
+	rm -rf "$S"
+	topo_down
+}
+
 # tests/safety.sh [NAME...]: these tests, or all of them (tests/lib.sh).
 run_tests "$@"
