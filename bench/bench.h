@@ -350,6 +350,7 @@ struct bench_row {
 	char reason[512]; /* why the row is INVALID */
 	char unverified[512]; /* why its counts are not verified */
 	bool dead; /* setup failed: it runs no more */
+	bool taken; /* setup found its name taken: not ours, left (exit 5) */
 	bool warned; /* --dev: what it could not receive, said */
 	struct bench_sum sum;
 	/*

@@ -4,6 +4,7 @@
  * the first reason found, a round's name, whether its frames add up.
  * Below the run, the topologies and the checks, which all call it.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ void bench_row_fail(struct bench_row *r, const char *step, int ret,
 			  ret ? strerror(-ret) : "",
 			  err->kernel[0] ? ". Kernel: " : "", err->kernel);
 	r->dead = true;
+	r->taken |= ret == -EEXIST;
 }
 
 void bench_round_free(struct bench_round *rd)

@@ -587,6 +587,19 @@ static int no_row_valid(const struct bench *b)
 			     "bench: every row is INVALID (the table says why)");
 }
 
+/* A row whose objects' names were taken: someone's, left as they were. */
+static int name_taken(const struct bench *b)
+{
+	int i;
+
+	for (i = 0; i < b->rows.n; i++)
+		if (b->rows.row[i].taken)
+			return hc_fail_after(HC_EXIT_BUSY, "bench: %s: %s",
+					     b->rows.row[i].name,
+					     b->rows.row[i].reason);
+	return 0;
+}
+
 /* Was the option called name given? */
 static bool given(const struct bench_opts *o, const char *name)
 {
@@ -1061,7 +1074,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		    hc_out_write(&csv, report_csv, b) ?:
 		    (b->opt.plot_dir && !hc_stop_sig ? plot(b, plot_sh) : 0);
 	ret = ret ?: hc_stop_sig ? 128 + hc_stop_sig : i;
-	ret = ret ?: no_row_valid(b);
+	ret = ret ?: name_taken(b) ?: no_row_valid(b);
 out:
 	if (!report) {
 		hc_out_abandon(&out);
