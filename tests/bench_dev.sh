@@ -452,7 +452,7 @@ test_ipset_not_ours() {
 	rc=$?
 	# 5: a row's name was taken, whatever became of the others
 	check_eq "$name: exit 5" "$rc" 5 "$T/err"
-	check "$name: says which row, and why" grep -q "^Error: bench: iptables-ipset-1: setup: ipset: a set named" "$T/err"
+	check "$name: says which row, and why" grep -q "^Error: bench: ipset-1: setup: ipset: a set named" "$T/err"
 	set=$(cat "$T/planted" 2>/dev/null)
 	check "$name: --gen-cmd planted bench's name (${set:-none})" test -n "$set"
 	check "$name: the row INVALID, saying why" jq_true --arg set "$set" '

@@ -809,7 +809,7 @@ test_journal() {
 
 	# A stray file named past the last number: the next record's number
 	# neither wraps nor is taken from it.
-	mkdir -m 0700 /run/hookcmp
+	mkdir -p -m 0700 /run/hookcmp
 	touch /run/hookcmp/99999999999999999999
 	if hc_start -n "$D" --hook tc -i 0 "$DEV"; then
 		kill9
