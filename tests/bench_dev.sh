@@ -514,7 +514,7 @@ check_foreign() {
 # stay with them (bench deletes only its own, and says so), at the end of
 # a run and after kill -9 and cleanup --all.
 test_raw_foreign() {
-	local name="bench --dev scale, foreign objects in its tables" row pid i
+	local name="bench --dev scale, foreign objects in its tables" row pid
 	need nft "$name" || return 0
 	check "$name: no raw table to begin with" not ip netns exec "$D" nft list table ip raw 2>/dev/null
 	plant_foreign
@@ -531,10 +531,7 @@ test_raw_foreign() {
 		"$HC" -n "$D" bench --dev "$DEV" --scenario scale --sizes 1 --hooks "$row" --rounds 1 \
 			--no-path-check --gen-cmd "$T/plant.sh; touch $T/mark; exec sleep 30" >/dev/null 2>&1 &
 		pid=$!
-		for i in $(seq "$WAIT_TICKS"); do
-			[ -e "$T/mark" ] && break
-			sleep 0.1
-		done
+		wait_until test -e "$T/mark"
 		kill -KILL "$pid"
 		wait "$pid" 2>/dev/null
 		"$HC" cleanup --all >"$T/clean" 2>&1

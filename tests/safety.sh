@@ -654,15 +654,12 @@ test_vanished() {
 
 # bench --dev --tune LIST on DEV in $D, killed -9 in its first window.
 bench_killed() {
-	local pid i
+	local pid
 	rm -f "$T/mark"
 	"$HC" -n "$D" bench --dev "$1" --rounds 1 --hooks xdp-native --tune "$2" \
 		--gen-cmd "touch $T/mark; exec sleep 30" >/dev/null 2>"$T/bench.err" &
 	pid=$!
-	for i in $(seq "$WAIT_TICKS"); do
-		[ -e "$T/mark" ] && break
-		sleep 0.1
-	done
+	wait_until test -e "$T/mark"
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
 	[ -e "$T/mark" ]
