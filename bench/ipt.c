@@ -170,6 +170,20 @@ static void describe(const char *type, const struct jp *o, char *buf,
 		snprintf(buf, size, "%s %s", type, jp_str(o, "name", "?"));
 }
 
+/*
+ * Whether nft lists the table: its error for one not there ends with a
+ * line of carets, which is all exec keeps of what it said.
+ */
+static bool nft_table_there(int nsfd, const char *family, const char *table)
+{
+	const char *argv[] = { "nft", "-j", "list", "tables", family, NULL };
+	struct hc_err err = {};
+	char out[65536], name[300];
+
+	snprintf(name, sizeof(name), "\"name\": \"%s\"", table);
+	return hc_exec(nsfd, argv, out, sizeof(out), &err) || strstr(out, name);
+}
+
 int hc_nft_table_scan(int nsfd, const char *family, const char *table,
 		      hc_nft_ours_fn ours, void *arg, char *why, size_t size)
 {
@@ -183,7 +197,7 @@ int hc_nft_table_scan(int nsfd, const char *family, const char *table,
 	struct jp *v;
 
 	why[0] = '\0';
-	if (ret == -EIO && strstr(err.msg, "No such file")) {
+	if (ret == -EIO && !nft_table_there(nsfd, family, table)) {
 		ret = -ENOENT;
 	} else if (ret) {
 		snprintf(why, size, "cannot list it: %s", err.msg);
