@@ -351,15 +351,12 @@ static int lwt_attach(struct hc_run *r)
 	if (err)
 		return err;
 	/*
-	 * The record first, for its identity, then again with the name
-	 * made of it: the route carries that name, cleanup's proof of
-	 * ownership, unique across PID namespaces (at most 59 bytes).
+	 * The route carries the run's name (hc_run_name), cleanup's proof
+	 * of ownership: journalled with the record, before the route.
 	 */
-	err = journal ? hc_journal_add(rec, r->netns, &r->err) : 0;
-	snprintf(j->name, sizeof(j->name), "hookcmp.%d.%llu.%llu",
-		 journal ? rec->pid : getpid(), (unsigned long long)rec->pidns,
-		 (unsigned long long)rec->seq);
-	err = err ?: fwd_take(r, rec);
+	err = hc_run_name(NULL, j->name, sizeof(j->name)) ?:
+		      (journal ? hc_journal_add(rec, r->netns, &r->err) : 0) ?:
+		      fwd_take(r, rec);
 	if (journal)
 		hc_journal_unlock();
 	err = err			       ?:

@@ -27,9 +27,9 @@ EOF
 	ip -n "$D" route del 198.51.100.0/24
 	for action in drop pass; do
 		if hc_start -n "$D" --hook lwt -a "$action" -j -i 0 "$DEV"; then
-			check_eq "$name $action: the route carries the run's name" \
-				"$(ip -n "$D" route show 198.51.100.0/24 | grep -o "encap bpf in hookcmp\.$HCPID\.[0-9]*" | cut -d. -f1)" \
-				"encap bpf in hookcmp"
+			check "$name $action: the route carries the run's name" \
+				grep -q "encap bpf in $(printf 'hc%x-' "$HCPID")[0-9a-f]*-[0-9a-f]* " \
+				<(ip -n "$D" route show 198.51.100.0/24)
 			check_eq "$name $action: forwarding on while it runs" "$(lwt_fwd)" 1
 			# shellcheck disable=SC2086
 			"$SEND" -n "$G" --dst-mac "$mac" --dst4 198.51.100.7 hcg $MIX 2>/dev/null
@@ -60,7 +60,7 @@ EOF
 		wait "$HCPID"
 		HCPID=
 		check "$name: status after kill -9 names the route" \
-			grep -q "^lwt route 198.51.100.0/24 (hookcmp\.[0-9.]*) on $DEV in netns '$D': STALE" <("$HC" status 2>&1)
+			grep -q "^lwt route 198.51.100.0/24 (hc[0-9a-f-]*) on $DEV in netns '$D': STALE" <("$HC" status 2>&1)
 		check "$name: cleanup deletes it" \
 			grep -q "^lwt route .* on $DEV in netns '$D': deleted; forwarding off again" <("$HC" -n "$D" cleanup "$DEV" 2>&1)
 		check_eq "$name: no route after cleanup" "$(lwt_route)" ""
@@ -227,8 +227,8 @@ test_lwt_fwd_on() {
 	snapshot >"$T/before"
 	if hc_start -n "$D" --hook lwt -i 0 "$DEV"; then
 		pidns=$(stat -L -c %i "/proc/$HCPID/ns/pid")
-		check "$name: the route's name is hookcmp.PID.PIDNS.SEQ" \
-			grep -q "encap bpf in hookcmp\.$HCPID\.$pidns\.[0-9]* " \
+		check "$name: the route's name is the run's, hcPID-PIDNS-START" \
+			grep -q "encap bpf in $(printf 'hc%x-%x-' "$HCPID" "$pidns")[0-9a-f]* " \
 			<(ip -n "$D" route show 198.51.100.0/24)
 		check "$name: shares with no one" not grep -q "forwarding is hookcmp" "$T/err"
 		hc_stop INT
