@@ -30,15 +30,16 @@ static int by_addr(const void *a, const void *b)
 
 int hc_ksyms_load(struct hc_ksyms *k, const char *path, char *why, size_t size)
 {
+	struct hc_err err = {};
 	char *line, *next;
-	int ret = 0, cap = 0, zero = 0;
+	int cap = 0, zero = 0;
 
 	memset(k, 0, sizeof(*k));
 	path = path ?: "/proc/kallsyms";
-	k->text = hc_read_file(path, &ret);
+	k->text = hc_input_read(path, &err);
 	if (!k->text) {
-		snprintf(why, size, "%s: %s", path, strerror(-ret));
-		return ret;
+		snprintf(why, size, "%s", err.msg);
+		return -errno;
 	}
 	for (line = k->text; *line; line = next) {
 		unsigned long long addr;

@@ -123,11 +123,12 @@ int bench_runs(int k, const char *out_path, bool json, bool planned, int argc,
 	char path[BENCH_CMP_RUNS][64] = {};
 	int fd[BENCH_CMP_RUNS], keep[3] = { -1, -1, -1 };
 	char *text[BENCH_CMP_RUNS] = {}, why[512];
+	struct hc_err herr = {};
 	struct jp *doc[BENCH_CMP_RUNS] = {};
 	struct bench_cal cal = {};
 	struct bench_cmp_set set;
 	struct hc_out out;
-	int i, n = 0, ret = 0, code = 0, err, nov = 0;
+	int i, n = 0, ret = 0, code = 0, nov = 0;
 
 	/* checked before the first run, as a single run checks it */
 	code = hc_out_open(&out, out_path);
@@ -169,13 +170,12 @@ int bench_runs(int k, const char *out_path, bool json, bool planned, int argc,
 		}
 		code = code ?: ret == HC_EXIT_NO_VERDICT ? 0 : ret;
 		nov += ret == HC_EXIT_NO_VERDICT;
-		err = 0;
-		text[n] = hc_read_file(path[i], &err);
+		text[n] = hc_input_read(path[i], &herr);
 		if (!text[n] || jp_parse(text[n], &doc[n], why, sizeof(why))) {
 			code = hc_fail(
 				HC_EXIT_FAIL,
 				"bench --runs: run %d wrote no document (%s)",
-				i + 1, text[n] ? why : strerror(-err));
+				i + 1, text[n] ? why : herr.msg);
 			goto out;
 		}
 		text[n][strcspn(text[n], "\n")] = '\0';

@@ -351,12 +351,11 @@ int hc_write_file(const char *path, const char *s);
 
 /* 9776320 as "9,776,320", into buf. */
 const char *hc_commas(char *buf, size_t size, __u64 v);
-/* The whole of a file, NUL-terminated, to free(); NULL with *err -errno. */
-char *hc_read_file(const char *path, int *err);
 
 /*
- * The most a file a person names (--rules-file, --plan, bench compare's)
- * may hold: ten times a set of 100,000 entries of the longest lines.
+ * The most a file read whole may hold (--rules-file, --plan, bench
+ * compare's, /proc/kallsyms): ten times a set of 100,000 entries of the
+ * longest lines.
  */
 #define HC_INPUT_MAX (256UL << 20)
 /*

@@ -512,39 +512,3 @@ const char *hc_mac_str(const __u8 *m, char *buf, size_t size)
 	return buf;
 }
 
-char *hc_read_file(const char *path, int *err)
-{
-	size_t len = 0, cap = 1 << 22;
-	char *buf = malloc(cap + 1), *p;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || !buf) {
-		*err = fd < 0 ? -errno : -ENOMEM;
-		goto fail;
-	}
-	while ((n = read(fd, buf + len, cap - len)) > 0) {
-		len += n;
-		if (len < cap)
-			continue;
-		p = realloc(buf, 2 * cap + 1);
-		if (!p) {
-			*err = -ENOMEM;
-			goto fail;
-		}
-		buf = p;
-		cap *= 2;
-	}
-	if (n < 0) {
-		*err = -errno;
-		goto fail;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return NULL;
-}
