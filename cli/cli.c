@@ -153,11 +153,8 @@ int hc_cmd_journal(const char *dir)
 
 	if (!ret)
 		return 0;
-	/* refused for its owner, mode or a link: exit 3, as doc/safety.md says */
-	return hc_fail(ret == -EPERM || ret == -EACCES ? HC_EXIT_PERM :
-							 HC_EXIT_USAGE,
-		       "%s%s%s%s", dir ? "" : "HOOKCMP_JOURNAL: ", err.msg,
-		       ret == -EPERM || ret == -EINVAL ? "" : ": ",
+	return hc_fail(HC_EXIT_USAGE, "%s%s%s%s", dir ? "" : "HOOKCMP_JOURNAL: ",
+		       err.msg, ret == -EPERM || ret == -EINVAL ? "" : ": ",
 		       ret == -EPERM || ret == -EINVAL ? "" : strerror(-ret));
 }
 
@@ -177,10 +174,10 @@ int hc_cmd_device(const char *netns, const char *dev, const char *cmd,
 			HC_EXIT_USAGE,
 			"no device '%s' in %s%s%s, but in network namespace %s (hookcmp -n NAME %s %s)",
 			dev,
-			netns ? "network namespace '" :
-				"this network namespace",
+			netns ? "network namespace '" : "this network namespace",
 			netns ? netns : "", netns ? "'" : "", where, cmd, dev);
 	return hc_fail(HC_EXIT_USAGE, "no device '%s' in %s%s%s", dev,
 		       netns ? "network namespace '" : "this network namespace",
 		       netns ? netns : "", netns ? "'" : "");
 }
+
