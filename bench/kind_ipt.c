@@ -35,10 +35,13 @@ static int ipt_free(struct bench *b, const char *t, struct hc_err *err)
 	char what[128];
 	int ret = hc_ipt_taken(b->net.fd_dut, t, what, sizeof(what));
 
-	if (ret) {
+	/* no iptables at all: said as every other row without its tool */
+	if (ret == -ENOENT)
+		hc_err_set(err, "%s", what);
+	else if (ret)
 		hc_err_set(err, "iptables: cannot list table raw: %s", what);
+	if (ret)
 		return ret;
-	}
 	if (!what[0])
 		return 0;
 	hc_err_set(err, "iptables: %s is in table raw already, not this run's",
