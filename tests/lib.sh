@@ -5,7 +5,7 @@
 
 HC=${HC:-./hookcmp}
 SEND=${SEND:-./build/hc-send}
-T=$(mktemp -d /tmp/hookcmp-test.XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}/hookcmp-test.XXXXXX")
 G=hct$$g	# generator side
 D=hct$$d	# device under test side
 DEV=hcd

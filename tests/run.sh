@@ -87,15 +87,15 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 if ! want valgrind || [ "${SANITIZE:-}" = 1 ]; then
 	:
 elif command -v valgrind >/dev/null; then
-	if valgrind -q --error-exitcode=99 --leak-check=full build/test_unit >/dev/null 2>"/tmp/hc-vg.$$"; then
+	if valgrind -q --error-exitcode=99 --leak-check=full build/test_unit >/dev/null 2>"${TMPDIR:-/tmp}/hc-vg.$$"; then
 		echo "PASS valgrind memcheck: unit tests clean"
 		pass=$((pass + 1))
 	else
 		echo "FAIL valgrind memcheck: unit tests"
-		sed 's/^/  /' "/tmp/hc-vg.$$" | head -30
+		sed 's/^/  /' "${TMPDIR:-/tmp}/hc-vg.$$" | head -30
 		failed=$((failed + 1))
 	fi
-	rm -f "/tmp/hc-vg.$$"
+	rm -f "${TMPDIR:-/tmp}/hc-vg.$$"
 else
 	echo "SKIP valgrind memcheck: valgrind is not installed"
 	skipped=$((skipped + 1))

@@ -1079,7 +1079,7 @@ test_privileges() {
 	local name args caps want out j
 	topo_up || { fail "privileges: topology"; return; }
 	# Where that user can reach it: $T is root's alone.
-	j=$(mktemp -d /tmp/hookcmp-journal.XXXXXX) && chown 65534 "$j"
+	j=$(mktemp -d "${TMPDIR:-/tmp}/hookcmp-journal.XXXXXX") && chown 65534 "$j"
 	snapshot >"$T/before"
 	# want: exit and words without --journal, then with it.
 	while IFS=';' read -r caps want args; do

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sourced first by tests/run.sh and by every privileged suite: as root, the
 # script re-executes itself in private network and mount namespaces with a
-# private /run (the journal, named namespaces) and /sys (with cgroup2 at
+# private /run (the journal, named namespaces, the tests' files) and /sys (with cgroup2 at
 # /sys/fs/cgroup), as xdp-tools' test runner does, so no test can see or
 # change the host's interfaces, journal or mounts. BPF objects are global:
 # tests/lib.sh snapshots only hookcmp's. The caller has changed to the top
@@ -64,6 +64,9 @@ if [ "${HOOKCMP_SANDBOX:-}" = "$$" ]; then
 		echo "FAIL sandbox: cannot set up the private /run, /sys, /sys/fs/cgroup or lo"
 		exit 1
 	fi
-	HOOKCMP_SANDBOX=ready HOOKCMP_MOUNTS=plain
-	export HOOKCMP_MOUNTS
+	# The tests' files in the private /run too: they go with the
+	# namespace, however the run ends (a killed runner keeps no trap).
+	mkdir -m 1777 /run/tmp
+	HOOKCMP_SANDBOX=ready HOOKCMP_MOUNTS=plain TMPDIR=/run/tmp
+	export HOOKCMP_MOUNTS TMPDIR
 fi
