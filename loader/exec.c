@@ -43,7 +43,7 @@ static int proc_start(struct hc_proc *p, int nsfd, unsigned int flags, int in,
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, e;
 
 	memset(p, 0, sizeof(*p));
-	p->fd[0] = p->fd[1] = -1;
+	p->fd[0] = p->fd[1] = p->pidfd = -1;
 	p->pid = -1;
 	p->buf[0] = out;
 	p->size[0] = out ? size : 0;
@@ -88,6 +88,8 @@ static int proc_start(struct hc_proc *p, int nsfd, unsigned int flags, int in,
 		_exit(127);
 	}
 	setpgid(p->pid, p->pid); /* before any kill(-pid) of ours */
+	/* Readable once it exits, though a daemon of its holds its pipes. */
+	p->pidfd = syscall(SYS_pidfd_open, p->pid, 0);
 	close(po[1]);
 	close(pe[1]);
 	p->fd[0] = po[0];
@@ -172,12 +174,10 @@ static bool proc_exited(struct hc_proc *p)
 int hc_proc_poll(struct hc_proc *p, int ms)
 {
 	bool exited = false;
-	int pidfd, i;
+	int pidfd = p->pidfd, i;
 
 	if (p->pid < 0)
 		return 1;
-	/* Readable once it exits, though a daemon of its holds its pipes. */
-	pidfd = syscall(SYS_pidfd_open, p->pid, 0);
 	/* Before Linux 5.3, a look every 100 ms, leaving it to reap. */
 	if (pidfd < 0 && (ms < 0 || ms > 100))
 		ms = 100;
@@ -193,10 +193,11 @@ int hc_proc_poll(struct hc_proc *p, int ms)
 				close(p->fd[i]);
 		p->fd[0] = p->fd[1] = -1;
 	}
-	if (pidfd >= 0)
-		close(pidfd);
 	if (p->fd[0] >= 0 || p->fd[1] >= 0)
 		return 0;
+	if (pidfd >= 0)
+		close(pidfd);
+	p->pidfd = -1;
 	/* Both pipes closed: it has exited, or soon will. */
 	while (waitpid(p->pid, &p->status, 0) < 0)
 		if (errno != EINTR) {

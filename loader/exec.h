@@ -14,6 +14,7 @@
 
 struct hc_proc {
 	pid_t pid;
+	int pidfd; /* readable once it exits; -1 before Linux 5.3 */
 	int fd[2]; /* its stdout and stderr, -1 once closed */
 	char *buf[2];
 	size_t size[2], len[2];
