@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 
@@ -42,6 +43,8 @@ int main(void)
 	long long t0, spent;
 
 	signal(SIGTERM, on_term);
+	/* A runner killed -9 sends no SIGTERM: its death does. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	for (i = 0; i < HOLD; i++)
 		fds[i][0] = fds[i][1] = -1;
 	while (!stop) {
