@@ -60,17 +60,17 @@
 #define BENCH_CPU_GEN 0 /* veth: bench's thread, inline the DUT's NAPI too */
 #define BENCH_CPU_DUT 1 /* split: the DUT's NAPI kthreads */
 #define BENCH_PROFILE_TOP 15 /* --profile-top's default */
-#define BENCH_MAX_SIZES 8 /* scale: --sizes */
-#define BENCH_SIZE_MAX (1u << 20) /* scale: the most entries a set gets */
 /*
- * scale: a slope (ns per doubling of N) whose interval holds 0 or stays
- * under this is O(1): a trie's few more levels, not a walk of the set.
+ * A slope of growth (ns per doubling of N) whose interval holds 0 or
+ * stays under this is O(1): a trie's few more levels, not a walk of a set.
  */
 #define BENCH_FLAT_NS 1.0
 
 struct bench;
 struct bench_row;
 struct bench_round;
+struct hc_opt;
+struct hc_pr;
 
 /* What a row's hook counted so far. */
 struct bench_count {
@@ -176,14 +176,30 @@ struct bench_kind {
 /* The stack's IPv4 receive: where frames not for the hooks end. */
 #define BENCH_PATH_STACK "ip_rcv|ip_rcv_core|ip_list_rcv|ip_sublist_rcv"
 
-/* A scenario: one file each (scen_*.c), one line in bench_scenarios[]. */
+/*
+ * A scenario: one file each (scen_*.c), one line in bench_scenarios[].
+ * What only it has (options, members of a row, a section of the report)
+ * it owns here; shared code never asks which scenario it is.
+ */
 struct bench_scenario {
 	const char *name;
 	const char *help;
 	const char *baseline; /* what its rows are compared with */
 	void (*build)(struct bench *b);
+	/*
+	 * Optional: its own options, each with .cfg its values' place in
+	 * its file; --help lists them under it, and they go with it only.
+	 */
+	const struct hc_opt *opts;
+	/* Optional: its JSON members of a row, after the frame's. */
+	void (*row_json)(struct hc_pr *p, const struct bench *b,
+			 const struct bench_row *r);
+	/* Optional: its section of the report, after the rows (text, JSON). */
+	void (*report)(struct hc_pr *p, const struct bench *b);
 	/* Its rows send frames on: a sink namespace behind the DUT (topo.c). */
 	bool forward;
+	/* It measures the ingress static keys: ones on already are said. */
+	bool keys;
 	/* without --rounds or --target-ci: this --target-ci and --max-time */
 	double target_ci, max_time;
 };
@@ -322,9 +338,12 @@ struct bench_row {
 	bool local; /* frames addressed to the DUT's MAC and IP */
 	bool drop; /* the hook must pass nothing */
 	bool forward; /* every frame must reach the sink */
-	/* scale: what holds its set and how many entries; NULL: no set */
-	const char *mechanism;
-	__u32 entries;
+	/*
+	 * Its series: the scenario's rows of one mechanism or hook along the
+	 * quantity it varies (scale: the set's entries), NULL: none.
+	 */
+	const char *series;
+	__u32 entries; /* the set its kind puts in place, 0: none */
 	bool hit; /* tests: its set holds the traffic's source (scale.h) */
 	/* What its kind's setup changed and journalled (not the bpf kind's). */
 	struct hc_jrec rec[2];
@@ -432,7 +451,7 @@ struct bench_opts {
 	double max_time; /* with it: give up after this many seconds; 0: none */
 	const char *hooks, *out_path, *csv_path, *plot_dir, *netns;
 	const char *perf_ctl, *perf_row;
-	bool json, help, no_bare, seed_set, per_cpu;
+	bool json, help, seed_set, per_cpu;
 	unsigned int runs; /* --runs: this many runs, each a bench again */
 	const char *plan_path; /* --plan: an earlier run's rows and windows */
 	bool no_path, profile;
@@ -446,8 +465,6 @@ struct bench_opts {
 	double variant_timeout; /* seconds a --setup or --undo may take */
 	const char *journal_dir; /* --journal */
 	bool pretty; /* -p */
-	__u32 sizes[BENCH_MAX_SIZES]; /* scale: --sizes, ascending */
-	int nsizes; /* 0: bench_scale_sizes */
 	unsigned long long given; /* the options given, by index */
 };
 

@@ -422,15 +422,8 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 				     NULL);
 	hc_pr_list(p, HC_PR_DATA, "flags", flags, nf);
 	hc_pr_num(p, HC_PR_JSON, "frame_bytes", NULL, 0, 0, r->size);
-	/* scale: its set; --dev's traffic is not ours: no hit rate known */
-	if (r->mechanism) {
-		hc_pr_str(p, HC_PR_JSON, "mechanism", NULL, 0, r->mechanism);
-		hc_pr_num(p, HC_PR_JSON, "entries", NULL, 0, 0, r->entries);
-		hc_pr_num(p, HC_PR_JSON, "hit_rate", NULL, 0, 0,
-			  b->opt.dev ? NAN : 0);
-		hc_pr_num(p, HC_PR_JSON, "load_ms", NULL, 0, 3,
-			  bench_load_ms(r));
-	}
+	if (b->rows.scen->row_json)
+		b->rows.scen->row_json(p, b, r);
 	/* the row its deltas and ratios are against; null: none */
 	hc_pr_str(p, HC_PR_JSON, "baseline", NULL, 0,
 		  r->base >= 0 ? b->rows.row[r->base].name : NULL);
@@ -781,16 +774,17 @@ static void attach(struct hc_pr *p, const struct bench *b)
 		ms);
 }
 
-/* scale: each mechanism's growth with N, and its rows' load times. */
-static void growth(struct hc_pr *p, const struct bench *b)
+void bench_growth_report(struct hc_pr *p, const struct bench *b,
+			 const struct bench_growth *g)
 {
 	const char *seen[BENCH_MAX_ROWS], *v;
 	int i, k, n = 0, nrows;
 	struct st_est e, pe;
-	char est[96];
+	char est[96], key[32];
 
+	snprintf(key, sizeof(key), "ns_per_%s", g->per);
 	for (i = 0; i < b->rows.n; i++) {
-		const char *m = b->rows.row[i].mechanism;
+		const char *m = b->rows.row[i].series;
 
 		for (k = 0; m && k < n && strcmp(seen[k], m); k++)
 			;
@@ -801,17 +795,19 @@ static void growth(struct hc_pr *p, const struct bench *b)
 			hc_pr_open(p, HC_PR_JSON, "growth", '[');
 			hc_pr_text(
 				p,
-				"\ngrowth, ns/pkt per doubling of N: Hodges-Lehmann [exact Wilcoxon %g%% interval] of each round's Theil-Sen slope of ns/pkt on log2 N; O(1): the interval holds 0 or stays within +-%g ns; per entry: the same on N (a linear mechanism's cost of a rule); load: setup with N entries, median ms\n",
-				BENCH_LEVEL * 100, BENCH_FLAT_NS);
+				"\ngrowth, ns/pkt per doubling of %s: Hodges-Lehmann [exact Wilcoxon %g%% interval] of each round's Theil-Sen slope of ns/pkt on log2 %s; O(1): the interval holds 0 or stays within +-%g ns; per %s: the same on %s (%s)%s%s%s\n",
+				g->n, BENCH_LEVEL * 100, g->n, BENCH_FLAT_NS,
+				g->per, g->n, g->what, g->load ? "; load: " : "",
+				g->load ?: "", g->load ? ", median ms" : "");
 		}
-		bench_growth(b, m, false, &e, &nrows);
-		bench_growth(b, m, true, &pe, &nrows);
+		bench_growth(b, g, m, false, &e, &nrows);
+		bench_growth(b, g, m, true, &pe, &nrows);
 		v = bench_growth_verdict(&e);
 		hc_pr_open(p, HC_PR_JSON, NULL, '{');
-		hc_pr_str(p, HC_PR_JSON, "mechanism", NULL, 0, m);
+		hc_pr_str(p, HC_PR_JSON, g->series, NULL, 0, m);
 		hc_pr_num(p, HC_PR_JSON, "rows", NULL, 0, 0, nrows);
 		rp_est(p, HC_PR_JSON, "ns_per_doubling", NULL, 0, 2, true, &e);
-		rp_est(p, HC_PR_JSON, "ns_per_entry", NULL, 0, 4, true, &pe);
+		rp_est(p, HC_PR_JSON, key, NULL, 0, 4, true, &pe);
 		hc_pr_str(p, HC_PR_JSON, "verdict", NULL, 0, v);
 		hc_pr_close(p, HC_PR_JSON, '}');
 		if (isnan(e.median))
@@ -823,23 +819,24 @@ static void growth(struct hc_pr *p, const struct bench *b)
 				 e.median, e.lo, e.hi);
 		hc_pr_text(p, "  %-20s %-26s %-6s", m, est, v ?: "n/a");
 		if (isnan(pe.median))
-			hc_pr_text(p, " per entry -");
+			hc_pr_text(p, " per %s -", g->per);
 		else if (isnan(pe.lo))
-			hc_pr_text(p, " per entry %+.3f [n/a]", pe.median);
+			hc_pr_text(p, " per %s %+.3f [n/a]", g->per, pe.median);
 		else
-			hc_pr_text(p, " per entry %+.3f [%+.3f, %+.3f]",
+			hc_pr_text(p, " per %s %+.3f [%+.3f, %+.3f]", g->per,
 				   pe.median, pe.lo, pe.hi);
-		hc_pr_text(p, " load");
-		for (k = 0; k < b->rows.n; k++) {
+		if (g->load)
+			hc_pr_text(p, " load");
+		for (k = 0; g->load && k < b->rows.n; k++) {
 			const struct bench_row *r = &b->rows.row[k];
 
-			if (!r->mechanism || strcmp(r->mechanism, m))
+			if (!r->series || strcmp(r->series, m))
 				continue;
 			/* a row never set up has no load time */
 			if (isnan(bench_load_ms(r)))
-				hc_pr_text(p, " N=%u -", r->entries);
+				hc_pr_text(p, " %s=%u -", g->n, g->n_of(r));
 			else
-				hc_pr_text(p, " N=%u %.1f", r->entries,
+				hc_pr_text(p, " %s=%u %.1f", g->n, g->n_of(r),
 					   bench_load_ms(r));
 		}
 		hc_pr_text(p, "\n");
@@ -927,7 +924,8 @@ void bench_report_text(const struct bench *b, FILE *f)
 			"Warning: an emulated CPU (hypervisor signature %s, qemu TCG): these timings say nothing about real hardware\n",
 			b->env.hypervisor);
 	path_text(&p, b);
-	growth(&p, b);
+	if (b->rows.scen->report)
+		b->rows.scen->report(&p, b);
 	for (i = 0; b->opt.profile && i < b->rows.n; i++)
 		if (b->rows.row[i].npfn)
 			profile_row(&p, b, &b->rows.row[i]);
@@ -1104,7 +1102,8 @@ void bench_report_json(const struct bench *b, FILE *f)
 		hc_pr_close(&p, HC_PR_JSON, '}');
 	}
 	hc_pr_close(&p, HC_PR_JSON, ']');
-	growth(&p, b);
+	if (b->rows.scen->report)
+		b->rows.scen->report(&p, b);
 	hc_pr_close(&p, HC_PR_JSON, '}');
 }
 

@@ -8,5 +8,9 @@
 void bench_report_text(const struct bench *b, FILE *f);
 void bench_report_json(const struct bench *b, FILE *f);
 void bench_report_csv(const struct bench *b, FILE *f);
+/* A scenario's growth section (summary.h), text and JSON ("growth"). */
+struct bench_growth;
+void bench_growth_report(struct hc_pr *p, const struct bench *b,
+			 const struct bench_growth *g);
 
 #endif

@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include "bench.h"
 #include "kind.h"
+#include "opts.h"
 #include "scenario.h"
+
+static bool no_bare; /* --no-bare */
 
 static void hooks_build(struct bench *b)
 {
@@ -23,13 +26,13 @@ static void hooks_build(struct bench *b)
 	bench_row_add(b, "iptables-raw", &bench_kind_ipt)->local = true;
 	bench_row_add(b, "nft-ingress", &bench_kind_nft);
 	bench_row_add(b, "stack", &bench_kind_stack);
-	for (h = hc_hooks; *h && !b->opt.no_bare; h++)
+	for (h = hc_hooks; *h && !no_bare; h++)
 		for (row = (*h)->rows; row && row->name; row++)
 			if (row->flags & HC_ROW_BARE)
 				bench_row_hook(b, row->name, "-bare")->run.bare =
 					true;
 	/* AF_XDP's floor: not reading the frame. */
-	if (!b->opt.no_bare) {
+	if (!no_bare) {
 		r = bench_row_hook(b, "xsk-l4", "");
 		snprintf(r->name, sizeof(r->name), "xsk-none");
 		r->run.conf.parse = HC_PARSE_NONE;
@@ -43,4 +46,8 @@ const struct bench_scenario bench_scen_hooks = {
 	.help = "every hook's drop, iptables, nftables, the stack, bare programs",
 	.baseline = "xdp-native",
 	.build = hooks_build,
+	.opts = (const struct hc_opt[]){
+		{ "no-bare", 0, HC_OPT_FLAG, 0, NULL,
+		  "leave out the floor rows (-bare, xsk-none)", .cfg = &no_bare },
+		{} },
 };

@@ -51,6 +51,7 @@ const struct bench_scenario bench_scen_static_key = {
 	.help = "what an ingress qdisc anywhere costs every frame",
 	.baseline = "nothing",
 	.build = sk_build,
+	.keys = true,
 	/*
 	 * A fixed 30 rounds reached +-1% in 3 of 7 runs on veth: the rounds
 	 * it takes vary with the host. Under 2 minutes with the warm-up.

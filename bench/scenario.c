@@ -2,6 +2,7 @@
 /* What scenarios build their rows with, and the rows of a run. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
@@ -133,9 +134,8 @@ static const char *family(const struct bench_row *r)
 
 static bool row_matches(const struct bench_row *r, const char *w)
 {
-	/* scale: a mechanism names its rows at every N */
-	return !strcmp(w, r->name) ||
-	       (r->mechanism && !strcmp(w, r->mechanism)) ||
+	/* a series names its rows at every N */
+	return !strcmp(w, r->name) || (r->series && !strcmp(w, r->series)) ||
 	       (r->hook &&
 		(!strcmp(w, r->hook->name) || !strcmp(w, family(r))));
 }
@@ -168,7 +168,7 @@ static size_t names(const struct bench *b, int what, char *buf, size_t size)
 }
 
 /*
- * The rows, for --hooks' error: a mechanism's rows at each N (scale) as
+ * The rows, for --hooks' error: a series' rows at each N (scale) as
  * NAME-{1,10,...}, so that the list fits the message.
  */
 static void row_names(const struct bench *b, char *buf, size_t size)
@@ -179,12 +179,12 @@ static void row_names(const struct bench *b, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (i = 0; i < b->rows.n && len < size; i = j) {
-		const char *m = row[i].mechanism,
+		const char *m = row[i].series,
 			   *dash = strrchr(row[i].name, '-');
 
 		for (j = i + 1;
-		     m && dash && j < b->rows.n && row[j].mechanism &&
-		     !strcmp(row[j].mechanism, m);
+		     m && dash && j < b->rows.n && row[j].series &&
+		     !strcmp(row[j].series, m);
 		     j++)
 			;
 		if (j - i == 1) {
@@ -421,4 +421,51 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 	for (i = 0; b->net.topo && b->net.topo->row_path && i < b->rows.n; i++)
 		b->net.topo->row_path(b, &b->rows.row[i]);
 	return 0;
+}
+
+int bench_counts_parse(void *cfg, const char *arg, struct hc_err *err)
+{
+	struct bench_counts *c = cfg;
+	char list[256], *save, *w, *end;
+	unsigned long v;
+
+	snprintf(list, sizeof(list), "%s", arg);
+	c->n = 0;
+	for (w = strtok_r(list, ",", &save); w;
+	     w = strtok_r(NULL, ",", &save)) {
+		errno = 0;
+		v = strtoul(w, &end, 10);
+		if (*end == 'k' && !end[1] && v <= c->max / 1000)
+			v *= 1000, end++;
+		if (errno || *end || !v || v > c->max || w[0] == '-' ||
+		    (c->n && v <= c->v[c->n - 1]) || c->n == BENCH_MAX_COUNTS) {
+			hc_err_set(
+				err,
+				"--%s '%s': expected up to %d ascending %s from 1 to %u (\"1k\" for 1000), at '%s'",
+				c->opt, arg, BENCH_MAX_COUNTS, c->what, c->max,
+				w);
+			return -EINVAL;
+		}
+		c->v[c->n++] = v;
+	}
+	if (!c->n) {
+		hc_err_set(err, "--%s '%s': no %s", c->opt, arg,
+			   c->what);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int bench_counts(const struct bench_counts *c, const __u32 **v)
+{
+	int n = 0;
+
+	if (c->n) {
+		*v = c->v;
+		return c->n;
+	}
+	*v = c->def;
+	while (c->def[n])
+		n++;
+	return n;
 }

@@ -26,8 +26,23 @@ void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
 int bench_rows_build(struct bench *b, struct hc_err *err);
 int bench_row_find(const struct bench_rows *rows, const char *name);
 
-/* scale's default --sizes, 0-terminated. */
-extern const __u32 bench_scale_sizes[];
+/*
+ * A scenario's list of counts (scale's --sizes, flows' --flows): up to
+ * BENCH_MAX_COUNTS, ascending, from 1 to max, "1k" for 1000. Its option
+ * is an HC_OPT_FUNC of bench_counts_parse, .cfg the list.
+ */
+#define BENCH_MAX_COUNTS 8
+struct bench_counts {
+	const char *opt; /* its option, "sizes" */
+	const char *what; /* "entry counts": the error's words */
+	__u32 max;
+	const __u32 *def; /* without the option: these, 0-terminated */
+	__u32 v[BENCH_MAX_COUNTS];
+	int n; /* 0: not given */
+};
+int bench_counts_parse(void *cfg, const char *arg, struct hc_err *err);
+/* The counts given, or the default ones: how many, into *v. */
+int bench_counts(const struct bench_counts *c, const __u32 **v);
 
 /* The catalogue (scenarios.c), NULL-terminated. */
 extern const struct bench_scenario *const bench_scenarios[];

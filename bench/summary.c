@@ -478,29 +478,29 @@ int bench_flags(const struct bench *b, const struct bench_row *r,
 	return n;
 }
 
-int bench_growth(const struct bench *b, const char *mechanism, bool per_entry,
-		 struct st_est *e, int *nrows)
+int bench_growth(const struct bench *b, const struct bench_growth *g,
+		 const char *series, bool per_n, struct st_est *e, int *nrows)
 {
 	int nr = b->res.nrounds, m = 0, j = 0, i, k, ret;
 	double *x, *y;
 
 	*e = (struct st_est){ NAN, NAN, NAN };
 	for (i = 0; i < b->rows.n; i++)
-		m += b->rows.row[i].mechanism &&
-		     !strcmp(b->rows.row[i].mechanism, mechanism);
+		m += b->rows.row[i].series &&
+		     !strcmp(b->rows.row[i].series, series);
 	*nrows = m;
 	x = calloc(m + 1, sizeof(*x));
 	y = malloc(((size_t)nr * m + 1) * sizeof(*y));
 	ret = x && y ? 0 : -ENOMEM;
 	for (k = 0; !ret && k < nr * m; k++)
 		y[k] = NAN;
-	/* y: a line per round (1-based), a column per row of mechanism */
+	/* y: a line per round (1-based), a column per row of series */
 	for (i = 0; !ret && i < b->rows.n; i++) {
 		const struct bench_row *r = &b->rows.row[i];
 
-		if (!r->mechanism || strcmp(r->mechanism, mechanism))
+		if (!r->series || strcmp(r->series, series))
 			continue;
-		x[j] = per_entry ? r->entries : log2(r->entries);
+		x[j] = per_n ? g->n_of(r) : log2(g->n_of(r));
 		for (k = 0; !bench_row_void(r) && k < r->nrd; k++)
 			if (r->rd[k].round >= 1 && r->rd[k].round <= nr)
 				y[(size_t)(r->rd[k].round - 1) * m + j] =

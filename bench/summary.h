@@ -44,17 +44,28 @@ const char *bench_row_void(const struct bench_row *r);
  */
 bool bench_disagrees(const struct bench_rows *rows, const struct bench_row *r);
 /*
- * scale: how the rows of mechanism cost more with their entries, in ns
- * per packet per doubling of N (per_entry: per entry, the linear
- * mechanisms' cost of a rule): st_growth of their costs per round
- * against log2 N (N), INVALID rows left out. *nrows: the rows it had.
- * 0, or -ENOMEM.
+ * A scenario's growth: how the costs of each of its series' rows (the
+ * same mechanism or hook along a quantity n) grow with n.
  */
-int bench_growth(const struct bench *b, const char *mechanism, bool per_entry,
-		 struct st_est *e, int *nrows);
+struct bench_growth {
+	const char *series; /* JSON: the key of a series' name ("mechanism") */
+	const char *n; /* what n is, in the text ("N") */
+	const char *per; /* the slope on n: per what ("entry") */
+	const char *what; /* and what that slope is */
+	const char *load; /* its rows' setup times: "setup with N entries" */
+	__u32 (*n_of)(const struct bench_row *r);
+};
+/*
+ * How the rows of series cost more with n, in ns per packet per doubling
+ * of n (per_n: per unit of n, the linear mechanisms' cost of a rule):
+ * st_growth of their costs per round against log2 n (n), INVALID rows
+ * left out. *nrows: the rows it had. 0, or -ENOMEM.
+ */
+int bench_growth(const struct bench *b, const struct bench_growth *g,
+		 const char *series, bool per_n, struct st_est *e, int *nrows);
 /* The slope's verdict: "O(1)", "grows", or NULL without an interval. */
 const char *bench_growth_verdict(const struct st_est *e);
-/* scale: how long its setup took (its N entries in place), the median. */
+/* How long its setup took (scale: its N entries in place), the median. */
 double bench_load_ms(const struct bench_row *r);
 
 /* The row's flags ("baseline", "outliers", ...), how many. */

@@ -65,39 +65,6 @@ static int parse_seed(void *cfg, const char *arg, struct hc_err *err)
 	return 0;
 }
 
-/* --sizes LIST: "1,10,1k,100k", ascending, each at most BENCH_SIZE_MAX. */
-static int parse_sizes(void *cfg, const char *arg, struct hc_err *err)
-{
-	struct bench_opts *o = cfg;
-	char list[256], *save, *w, *end;
-	unsigned long v;
-
-	snprintf(list, sizeof(list), "%s", arg);
-	o->nsizes = 0;
-	for (w = strtok_r(list, ",", &save); w;
-	     w = strtok_r(NULL, ",", &save)) {
-		errno = 0;
-		v = strtoul(w, &end, 10);
-		if (*end == 'k' && !end[1] && v <= BENCH_SIZE_MAX / 1000)
-			v *= 1000, end++;
-		if (errno || *end || !v || v > BENCH_SIZE_MAX || w[0] == '-' ||
-		    (o->nsizes && v <= o->sizes[o->nsizes - 1]) ||
-		    o->nsizes == BENCH_MAX_SIZES) {
-			hc_err_set(
-				err,
-				"--sizes '%s': expected up to %d ascending entry counts from 1 to %u (\"1k\" for 1000), at '%s'",
-				arg, BENCH_MAX_SIZES, BENCH_SIZE_MAX, w);
-			return -EINVAL;
-		}
-		o->sizes[o->nsizes++] = v;
-	}
-	if (!o->nsizes) {
-		hc_err_set(err, "--sizes '%s': no size", arg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* --variant NAME, and the --setup, --undo and --variant-path after it. */
 static int parse_variant(void *cfg, const char *arg, struct hc_err *err)
 {
@@ -243,11 +210,6 @@ static const struct hc_opt bench_options[] = {
 	  .flags = HC_OPT_LIST },
 	{ "perf-row", 0, HC_OPT_STR, B(perf_row), "ROW",
 	  "the row --perf-ctl measures (default: the scenario's first row)" },
-	{ "sizes", 0, HC_OPT_FUNC, 0, "LIST",
-	  "scale scenario: the set sizes, ascending (default 1,10,100,1k,10k,100k)",
-	  .fn = parse_sizes, .flags = HC_OPT_LIST },
-	{ "no-bare", 0, HC_OPT_FLAG, B(no_bare), NULL,
-	  "hooks scenario: leave out the floor rows (-bare, xsk-none)" },
 	{ "per-cpu", 0, HC_OPT_FLAG, B(per_cpu), NULL,
 	  "each row's rate per CPU too, from the per-CPU counters" },
 	{ "no-path-check", 0, HC_OPT_FLAG, B(no_path), NULL,
@@ -296,6 +258,49 @@ static const struct hc_opt bench_options[] = {
 	{}
 };
 
+/*
+ * What the parser takes: bench's options, then every scenario's own;
+ * scen_of[i]: the scenario whose option i is, -1 for bench's.
+ */
+static struct hc_opt options[HC_MAX_OPTS + 1];
+static int scen_of[HC_MAX_OPTS];
+
+static int options_build(void)
+{
+	int n = 0, i;
+	const struct hc_opt *o;
+
+	for (o = bench_options; o->name; o++)
+		scen_of[n] = -1, options[n++] = *o;
+	for (i = 0; bench_scenarios[i]; i++)
+		for (o = bench_scenarios[i]->opts; o && o->name; o++) {
+			if (n == HC_MAX_OPTS)
+				return hc_fail(
+					HC_EXIT_FAIL,
+					"bench: more options than the parser holds (%d)",
+					HC_MAX_OPTS);
+			scen_of[n] = i, options[n++] = *o;
+		}
+	options[n].name = NULL;
+	return 0;
+}
+
+/* A scenario's option given with another scenario: usage. */
+static int scen_options(const struct bench_opts *o)
+{
+	int i;
+
+	for (i = 0; options[i].name; i++)
+		if (o->given >> i & 1 && scen_of[i] >= 0 &&
+		    scen_of[i] != o->scenario)
+			return hc_fail(HC_EXIT_USAGE,
+				       "--%s is the %s scenario's, not %s's",
+				       options[i].name,
+				       bench_scenarios[scen_of[i]]->name,
+				       bench_scenarios[o->scenario]->name);
+	return 0;
+}
+
 static void usage(void)
 {
 	int i;
@@ -312,9 +317,12 @@ static void usage(void)
 	printf("\nScenarios:\n");
 	for (i = 0; bench_scenarios[i]; i++) {
 		const struct bench_scenario *sc = bench_scenarios[i];
+		const struct hc_opt *o;
 
 		printf("  %-12s %s (against %s)\n", sc->name, sc->help,
 		       sc->baseline);
+		for (o = sc->opts; o && o->name; o++)
+			hc_opt_help(stdout, o, NULL);
 		/* what scenario_target() makes of it: its time, said */
 		if (sc->target_ci)
 			printf("  %-12s without --rounds or --target-ci: rounds until every delta interval is within +-%g%%, from %d to %d rounds or %g s of them\n",
@@ -531,7 +539,7 @@ static void header(const struct bench *b)
 	if (b->env.outside[0])
 		fprintf(stderr,
 			"Warning: outside the bench, on every row's receive path (the static keys of ingress and generic XDP are global)%s:\n%s",
-			strcmp(b->rows.scen->name, "static-key") ?
+			!b->rows.scen->keys ?
 				"" :
 				"; the keys this scenario measures may be on already",
 			b->env.outside);
@@ -603,7 +611,7 @@ static int name_taken(const struct bench *b)
 /* Was the option called name given? */
 static bool given(const struct bench_opts *o, const char *name)
 {
-	int i = hc_opt_index(bench_options, name);
+	int i = hc_opt_index(options, name);
 
 	return i >= 0 && (o->given >> i & 1);
 }
@@ -938,7 +946,10 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	 * CV of 10-30% on the 2-CPU VM this was built on, inline 1-5%.
 	 */
 	b->opt.cpu_mode = b->opt.topology = -1;
-	ret = hc_opts_parse(bench_options, &b->opt, argc, argv, pos, &npos, 0,
+	ret = options_build();
+	if (ret)
+		return ret;
+	ret = hc_opts_parse(options, &b->opt, argc, argv, pos, &npos, 0,
 			    &b->opt.given, &err);
 	hc_json_pretty = b->opt.pretty;
 	b->opt.json |= b->opt.pretty;
@@ -954,7 +965,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	if (ret)
 		return ret;
 	scenario_target(&b->opt);
-	if (hc_opts_scope(bench_options, b->opt.given,
+	if (hc_opts_scope(options, b->opt.given,
 			  b->opt.target_ci ? BENCH_SC_TARGET : 0, bench_scopes,
 			  "a fixed number of --rounds", &err))
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
@@ -981,10 +992,9 @@ static int bench_main(struct bench *b, int argc, char **argv)
 			HC_EXIT_USAGE,
 			"--scenario %s needs bench's own topology (a sink behind the DUT); not with --dev",
 			b->rows.scen->name);
-	if (b->opt.nsizes && strcmp(b->rows.scen->name, "scale"))
-		return hc_fail(HC_EXIT_USAGE,
-			       "--sizes is the scale scenario's, not %s's",
-			       b->rows.scen->name);
+	ret = scen_options(&b->opt);
+	if (ret)
+		return ret;
 	ret = bench_rows_build(b, &err);
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);

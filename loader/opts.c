@@ -62,7 +62,7 @@ static int list_check(const struct hc_opt *o, const char *arg,
 int hc_opt_set(const struct hc_opt *o, void *cfg, const char *arg,
 	       struct hc_err *err)
 {
-	char *p = (char *)cfg + o->off;
+	char *p = (char *)(cfg = o->cfg ?: cfg) + o->off;
 	char list[256];
 	__u64 v;
 	double d;

@@ -34,6 +34,8 @@ struct hc_opt {
 	/* Where it applies, as bits of the command's scopes; 0: anywhere. */
 	unsigned int scope;
 	const char *def; /* a hook's option: its value when not given */
+	/* Its owner's values (a bench scenario's), not the command's cfg. */
+	void *cfg;
 };
 
 /* A comma-separated list: an empty item ("1,,2", "a,") is refused. */
