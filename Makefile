@@ -13,7 +13,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lmnl -l
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
-CPPFLAGS += -D_GNU_SOURCE -Iprogs -Iloader -Iqdisc -Ibench -Icli -Ibuild $(PKG_CFLAGS)
+CPPFLAGS += -D_GNU_SOURCE -Iprogs -Icore -Iqdisc -Iloader -Ibench -Icli -Ibuild $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lm -lpthread
 ifeq ($(SANITIZE),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -35,9 +35,9 @@ HOOKS := $(patsubst progs/%.bpf.c,%,$(wildcard progs/*.bpf.c))
 SKELS := $(HOOKS:%=build/%.skel.h)
 
 CMD_SRCS := $(wildcard cli/*.c) $(wildcard bench/*.c)
-LIB_SRCS := $(wildcard loader/*.c loader/hooks/*.c qdisc/*.c)
+LIB_SRCS := $(wildcard core/*.c qdisc/*.c loader/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
-HDRS := $(wildcard loader/*.h loader/hooks/*.h qdisc/*.h bench/*.h cli/*.h) $(BPF_HDRS)
+HDRS := $(wildcard core/*.h qdisc/*.h loader/*.h bench/*.h cli/*.h) $(BPF_HDRS)
 
 FUZZ := rules classify netlink journal
 FUZZ_SECONDS ?= 60
@@ -116,8 +116,8 @@ build/fuzz_%: tests/fuzz/fuzz_%.c build/libhookcmp.a $(HDRS)
 	$(CLANG) $(CPPFLAGS) -Itests -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all \
 		$< $(FUZZ_INSTRUMENT_$*) build/libhookcmp.a -o $@ $(PKG_LIBS)
-FUZZ_INSTRUMENT_rules := loader/rules.c
-FUZZ_INSTRUMENT_journal := loader/journal.c
+FUZZ_INSTRUMENT_rules := core/rules.c
+FUZZ_INSTRUMENT_journal := core/journal.c
 
 build/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c build/libhookcmp.a $(HDRS) $(STAMP)
 	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) $< tests/fuzz/replay.c \
@@ -203,7 +203,8 @@ install: hookcmp build/hookcmp.8
 	install -m 0644 scripts/plot.gp $(DESTDIR)$(PREFIX)/share/hookcmp/scripts/
 
 format:
-	clang-format -i progs/*.c progs/*.h loader/*.c loader/*.h qdisc/*.c qdisc/*.h bench/*.c bench/*.h tests/*.c tests/*.h tests/fuzz/*.c
+	clang-format -i progs/*.c progs/*.h core/*.c core/*.h qdisc/*.c qdisc/*.h \
+		loader/*.c loader/*.h bench/*.c bench/*.h tests/*.c tests/*.h tests/fuzz/*.c
 
 clean:
 	rm -rf build hookcmp

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hookcmp bench: bench's journal records, and putting a --tune record
- * back (undo.c). Not undo.h: here that name would hide loader/undo.h
+ * back (undo.c). Not undo.h: here that name would hide core/undo.h
  * from the bench files that include it.
  */
 #ifndef HC_BENCH_UNDO_H

@@ -11,7 +11,7 @@
 /* --hooks lets this row in; a scenario's baseline is always let in. */
 struct bench_row *bench_row_add(struct bench *b, const char *name,
 				const struct bench_kind *kind);
-/* NAMESUFFIX: the hook row NAME (loader/hooks/), attached as run attaches it. */
+/* NAMESUFFIX: the hook row NAME (loader/), attached as run attaches it. */
 struct bench_row *bench_row_hook(struct bench *b, const char *name,
 				 const char *suffix);
 void bench_row_base(struct bench_row *r, const char *fmt, ...)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Packet access for the logic built as plain userspace C: the AF_XDP hook
- * runs it on every frame (loader/hooks/xsk.c), and the tests take it as the
+ * runs it on every frame (loader/xsk.c), and the tests take it as the
  * reference the BPF builds must agree with.
  */
 #ifndef HC_USER_H
@@ -20,7 +20,7 @@ struct hc_pkt {
 	const struct hc_set *set; /* the rule set, NULL for none */
 };
 
-/* loader/set.c: the set's userspace index, built from its entries. */
+/* core/set.c: the set's userspace index, built from its entries. */
 struct hc_set;
 int hc_set_lookup(const struct hc_set *s, __u32 kind, const void *key);
 

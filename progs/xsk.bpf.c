@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The AF_XDP hook's XDP program: each frame goes to the socket of its rx
- * queue, where the logic runs in userspace (loader/hooks/xsk.c). A queue with no
+ * queue, where the logic runs in userspace (loader/xsk.c). A queue with no
  * socket passes its frames to the stack, counted so the run can say so.
  */
 #include <linux/bpf.h>

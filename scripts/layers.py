@@ -3,13 +3,13 @@
 """hookcmp's layers, from the objects the build made: which object uses
 which other's symbols (nm). Prints PASS/FAIL lines, as the tests do.
 
-  cli/ -> bench/ -> loader/hooks/ -> qdisc/ -> loader/ (the core)
+  cli/ -> bench/ -> loader/ (the hooks) -> qdisc/ -> core/
 
-Every use points down that list or stays in its folder, no two files
-of a folder use each other, however indirectly (qdisc/ aside: its
-journal kinds in undo.c undo what qdisc.c makes, and qdisc.c journals
-with them), and only the printer (print.o) calls the JSON writer's
-jw_* functions.
+Each folder is a layer (bench/ with its subfolders). Every use points
+down that list or stays in its folder, no two files of a folder use
+each other, however indirectly (qdisc/ aside: its journal kinds in
+jkinds.c undo what qdisc.c makes, and qdisc.c journals with them), and
+only the printer (print.o) calls the JSON writer's jw_* functions.
 
   scripts/layers.py [BUILD]     check BUILD (default: build)
   scripts/layers.py --selftest  check that a wrong graph is caught
@@ -21,16 +21,17 @@ import sys
 
 ORDER = ['core', 'qdisc', 'hooks', 'bench', 'cli']
 CIRCLE_FREE = ['core', 'hooks', 'bench', 'cli']
+# Each layer's folder under BUILD (bench/'s subfolders are bench too).
+FOLDERS = {'core': 'core', 'qdisc': 'qdisc', 'loader': 'hooks',
+           'bench': 'bench', 'cli': 'cli'}
 
 
 def layer(obj):
-    """The layer of build/FOLDER/.../NAME.o, or None for another."""
+    """The layer of BUILD/FOLDER/.../NAME.o, or None for another."""
     parts = obj.split(os.sep)
-    if 'loader' in parts:
-        return 'hooks' if 'hooks' in parts else 'core'
-    for name in ('qdisc', 'bench', 'cli'):
-        if name in parts:
-            return name
+    for part in parts[:-1]:
+        if part in FOLDERS:
+            return FOLDERS[part]
     return None
 
 
@@ -113,9 +114,9 @@ def check(uses, objs):
 
 
 def selftest():
-    objs = ['b/loader/util.o', 'b/cli/run.o', 'b/bench/a.o', 'b/bench/b.o',
-            'b/bench/c.o', 'b/loader/hooks/xdp.o', 'b/qdisc/qdisc.o',
-            'b/loader/print.o', 'b/loader/json.o']
+    objs = ['b/core/util.o', 'b/cli/run.o', 'b/bench/a.o', 'b/bench/b.o',
+            'b/bench/c.o', 'b/loader/xdp.o', 'b/qdisc/qdisc.o',
+            'b/core/print.o', 'b/core/json.o', 'b/bench/kinds/d.o']
 
     def graph(edges, sym='sym'):
         uses = collections.defaultdict(lambda: collections.defaultdict(list))
@@ -124,22 +125,25 @@ def selftest():
         return uses
 
     good = graph([('b/cli/run.o', 'b/bench/a.o'), ('b/bench/a.o', 'b/bench/b.o'),
-                  ('b/bench/b.o', 'b/loader/hooks/xdp.o'),
-                  ('b/loader/hooks/xdp.o', 'b/qdisc/qdisc.o'),
-                  ('b/qdisc/qdisc.o', 'b/loader/util.o')])
-    up = graph([('b/loader/util.o', 'b/cli/run.o')])
-    hooks_up = graph([('b/qdisc/qdisc.o', 'b/loader/hooks/xdp.o')])
+                  ('b/bench/b.o', 'b/bench/kinds/d.o'),
+                  ('b/bench/kinds/d.o', 'b/loader/xdp.o'),
+                  ('b/loader/xdp.o', 'b/qdisc/qdisc.o'),
+                  ('b/qdisc/qdisc.o', 'b/core/util.o')])
+    up = graph([('b/core/util.o', 'b/cli/run.o')])
+    hooks_up = graph([('b/qdisc/qdisc.o', 'b/loader/xdp.o')])
+    sub_up = graph([('b/bench/kinds/d.o', 'b/cli/run.o')])
     circle = graph([('b/bench/a.o', 'b/bench/b.o'), ('b/bench/b.o', 'b/bench/c.o'),
                     ('b/bench/c.o', 'b/bench/a.o')])
-    core_circle = graph([('b/loader/util.o', 'b/loader/print.o'),
-                         ('b/loader/print.o', 'b/loader/util.o')])
-    printer = graph([('b/loader/print.o', 'b/loader/json.o')], 'jw_str')
-    past = graph([('b/loader/hooks/xdp.o', 'b/loader/json.o')], 'jw_str')
+    core_circle = graph([('b/core/util.o', 'b/core/print.o'),
+                         ('b/core/print.o', 'b/core/util.o')])
+    printer = graph([('b/core/print.o', 'b/core/json.o')], 'jw_str')
+    past = graph([('b/loader/xdp.o', 'b/core/json.o')], 'jw_str')
     cases = [('layers: a graph that points down passes', good, 0),
              ('layers: the printer calling jw_* passes', printer, 0),
              ('layers: a hook calling jw_* is caught', past, 1),
              ('layers: the core using cli is caught', up, 1),
-             ('layers: qdisc/ using loader/hooks/ is caught', hooks_up, 1),
+             ('layers: qdisc/ using loader/ is caught', hooks_up, 1),
+             ('layers: a bench/ subfolder using cli/ is caught', sub_up, 1),
              ('layers: three bench/ files in a circle are caught', circle, 1),
              ('layers: two core files in a circle are caught', core_circle, 1)]
     bad = 0
@@ -156,10 +160,14 @@ def main():
     if sys.argv[1:] == ['--selftest']:
         return selftest()
     build = sys.argv[1] if len(sys.argv) > 1 else 'build'
-    objs = sorted(os.path.join(d, f) for d, _, fs in os.walk(build)
-                  for f in fs if f.endswith('.o') and not f.endswith('.bpf.o')
-                  and layer(os.path.join(d, f)) and
-                  os.sep + 'tests' + os.sep not in os.path.join(d, f))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    # An object whose source is gone (moved, renamed) is left over, unlinked.
+    objs = sorted(o for o in (os.path.join(d, f)
+                              for d, _, fs in os.walk(build) for f in fs
+                              if f.endswith('.o') and not f.endswith('.bpf.o'))
+                  if layer(o) and os.sep + 'tests' + os.sep not in o and
+                  os.path.exists(os.path.join(
+                      root, os.path.relpath(o, build)[:-2] + '.c')))
     if not objs:
         print('FAIL layers: no objects under %s: build first' % build)
         return 1
@@ -167,9 +175,11 @@ def main():
     for f in fails:
         print('FAIL layers: %s' % f)
     if not fails:
+        folder = {lay: f for f, lay in FOLDERS.items()}
         print('PASS layers: %d objects: every use points down %s, no '
               'files of a folder in a circle, JSON only through the printer' %
-              (len(objs), ' -> '.join(reversed(ORDER))))
+              (len(objs), ' -> '.join(folder[lay] + '/'
+                                      for lay in reversed(ORDER))))
     return 1 if fails else 0
 
 

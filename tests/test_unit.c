@@ -781,7 +781,7 @@ static void test_hooks(void)
 		 "journal: the hooks' and qdisc/'s kinds registered themselves, bench's are bench's");
 }
 
-/* ---- the rule set (loader/set.c) ---- */
+/* ---- the rule set (core/set.c) ---- */
 
 static const struct {
 	const char *line;

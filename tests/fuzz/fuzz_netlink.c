@@ -5,7 +5,7 @@
  * with extack).
  * nl.c is included so its static parsers are reachable.
  */
-#include "../../loader/nl.c"
+#include "../../core/nl.c"
 
 static int count_filter(const struct hc_filter_info *info, void *data)
 {

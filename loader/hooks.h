@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What hook files share with each other; nothing outside loader/hooks/. */
+/* What hook files share with each other; nothing outside them. */
 #ifndef HC_HOOKS_H
 #define HC_HOOKS_H
 

@@ -4,7 +4,7 @@
  * into the XSKMAP by rx queue; one socket and one thread per queue run the
  * logic's userspace build (progs/hc_user.h) on it. libxdp sets up the
  * rings with its own program loading inhibited: the program is hookcmp's,
- * attached by hooks/xdp.c and journalled like the xdp hook's.
+ * attached by xdp.c and journalled like the xdp hook's.
  */
 #include <errno.h>
 #include <poll.h>

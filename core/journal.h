@@ -5,7 +5,7 @@
  * a qdisc, a tc filter, bench's device settings), written before the
  * change and removed once it is undone. What a killed hookcmp leaves,
  * `hookcmp cleanup` finds here and removes after proving it is still
- * ours (loader/undo.c, and each kind's own undo).
+ * ours (core/undo.c, and each kind's own undo).
  *
  * The directory is refused unless it is a real directory of root's (or
  * the caller's) that nobody else can write; records are written to a

@@ -166,7 +166,7 @@ static void leaving(struct hc_run *r, enum hc_qdisc_own own)
 /*
  * Our filter goes if it still runs our program; the qdisc only with that
  * proof (qdisc/qdisc.h). A device that left this namespace keeps both
- * records, for the caller to follow (loader/undo.c). 0 with r->err set
+ * records, for the caller to follow (core/undo.c). 0 with r->err set
  * says why the qdisc stays, as a note.
  */
 static int tc_detach(struct hc_run *r)

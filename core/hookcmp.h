@@ -39,11 +39,11 @@ void hc_err_hint(struct hc_err *err, const char *fmt, ...)
 
 struct hc_nl;
 
-/* What a journal record undoes: its owner's (loader/journal.h). */
+/* What a journal record undoes: its owner's (core/journal.h). */
 struct hc_jkind;
 
 /*
- * One journal record (loader/journal.h): a change, and what proves that
+ * One journal record (core/journal.h): a change, and what proves that
  * an object is still the one hookcmp made. What every kind has is here;
  * a kind's own fields are its struct in data (HC_JDATA).
  */
@@ -91,7 +91,7 @@ struct hc_run {
 	const char *redirect_dev; /* conf.redirect's target, by name */
 	const char *const *rule_texts; /* conf's rules as given, for reports */
 	struct hc_conf conf;
-	/* The rule set (loader/set.h), NULL for none; conf.sets says so too. */
+	/* The rule set (core/set.h), NULL for none; conf.sets says so too. */
 	const struct hc_set *set;
 
 	/* what is loaded and attached now, undone in reverse */
@@ -148,7 +148,7 @@ enum {
 };
 
 /*
- * One per hook, a file each in loader/hooks/ and a line in hooks.c. Shared
+ * One per hook, a file each in loader/ and a line in hooks.c. Shared
  * code asks a hook what it can do, never which one it is.
  */
 struct hc_hook {
@@ -211,7 +211,7 @@ struct hc_hook {
 	const struct hc_hook_row *rows; /* for bench; {} ends */
 };
 
-/* loader/hooks/hooks.c: the table of hooks, NULL-terminated */
+/* loader/hooks.c: the table of hooks, NULL-terminated */
 extern const struct hc_hook *const hc_hooks[];
 const struct hc_hook *hc_hook_by_name(const char *name);
 /* The hook offering row name to bench (or prog-run: variants), and the row. */
@@ -259,12 +259,12 @@ int hc_variants(struct hc_variant *v, int max);
 int hc_run_of(struct hc_run *r, const struct hc_hook *h, const char *args,
 	      struct hc_err *err);
 
-/* loader/hooks/xdp.c: XDP's slot */
+/* loader/xdp.c: XDP's slot */
 /* Where --replace pins the program it takes the slot from. */
 #define HC_BPFFS "/sys/fs/bpf"
 #define HC_PIN_DIR HC_BPFFS "/hookcmp"
 
-/* loader/prog.c: the parts of loading a hook's skeleton they all share */
+/* core/prog.c: the parts of loading a hook's skeleton they all share */
 struct bpf_object_open_opts;
 struct bpf_object_skeleton;
 const struct bpf_object_open_opts *hc_prog_open_opts(void);
@@ -279,7 +279,7 @@ void hc_prog_unload(struct hc_run *r);
 void *hc_state_new(struct hc_run *r, size_t size, void (*free)(void *));
 
 /*
- * loader/hooks/cg.c: the cgroup2 hierarchy's root as this process reaches
+ * loader/cg.c: the cgroup2 hierarchy's root as this process reaches
  * it (a mount it can see, else one of its own): an fd, and the process's
  * cgroup below it in home; or negative errno.
  */
