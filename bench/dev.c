@@ -33,6 +33,7 @@
 #include "scope.h"
 #include "summary.h"
 #include "topo.h"
+#include "hooks.h"
 #include "exec.h"
 #include "journal.h"
 #include "netns.h"

@@ -5,6 +5,7 @@
 #include "bench.h"
 #include "kind.h"
 #include "topo.h"
+#include "hooks.h"
 #include "print.h"
 #include "stats.h"
 #include "undo.h"

@@ -16,6 +16,7 @@
 #include "bench.h"
 #include "dev.h"
 #include "kind.h"
+#include "hooks.h"
 #include "journal.h"
 #include "qdisc.h"
 #include "row.h"

@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "kind.h"
 #include "topo.h"
+#include "hooks.h"
 #include "exec.h"
 #include "stats.h"
 

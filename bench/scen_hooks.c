@@ -10,6 +10,7 @@
 #include "kind.h"
 #include "opts.h"
 #include "scenario.h"
+#include "hooks.h"
 
 static bool no_bare; /* --no-bare */
 

@@ -9,6 +9,7 @@
 #include "kind.h"
 #include "path.h"
 #include "scenario.h"
+#include "hooks.h"
 
 struct bench_row *bench_row_add(struct bench *b, const char *name,
 				const struct bench_kind *kind)

@@ -39,6 +39,7 @@
 #include "row.h"
 #include "scope.h"
 #include "topo.h"
+#include "hooks.h"
 #include "nl.h"
 #include "stats.h"
 

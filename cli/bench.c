@@ -32,6 +32,7 @@
 #include "summary.h"
 #include "topo.h"
 #include "cli.h"
+#include "hooks.h"
 #include "qdisc.h"
 #include "exec.h"
 #include "json.h"

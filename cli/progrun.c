@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
+#include "hooks.h"
 #include "opts.h"
 #include "pkt.h"
 #include "print.h"

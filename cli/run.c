@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 #include "hookcmp.h"
 #include "cli.h"
+#include "hooks.h"
 #include "journal.h"
 #include "json.h"
 #include "netns.h"

@@ -23,6 +23,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "hooks.h"
+#include "sock.h"
 #include "journal.h"
 #include "print.h"
 #include "undo.h"

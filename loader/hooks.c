@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "hooks.h"
+#include "opts.h"
 
 /* The hooks, in the order help lists them: a hook is one entry here. */
 #define HC_HOOKS(X) X(xdp) X(tc) X(socket) X(xsk) X(netfilter) X(cgroup) X(lwt)

@@ -1,86 +1,114 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What hook files share with each other; nothing outside them. */
+/*
+ * The hooks layer (loader/): the table of hooks, the run options they
+ * parse, what each offers prog-run and bench, and what they share.
+ */
 #ifndef HC_HOOKS_H
 #define HC_HOOKS_H
 
 #include "hookcmp.h"
-#include "opts.h"
 
-/* xdp.c: XDP's slot, for the xdp hook and the xsk hook's program. */
-enum { HC_XDP_NATIVE, HC_XDP_GENERIC }; /* --xdp-mode */
-enum { HC_XDP_NETLINK, HC_XDP_LINK }; /* --xdp-attach */
+/* The hook's options in r, as its file's struct T; offsets for its opts. */
+#define HC_CFG(r, T) ((T *)(r)->hook_cfg)
+#define HC_CFG_OFF(T, f) (offsetof(struct hc_run, hook_cfg) + offsetof(T, f))
+#define HC_CFG_FITS(T)                                                         \
+	_Static_assert(sizeof(T) <= sizeof(((struct hc_run *)0)->hook_cfg),   \
+		       #T " fits in hook_cfg")
 
-/* The first member of the xdp and xsk hooks' options. */
-struct hc_xdp_cfg {
-	int mode;
-	int attach;
-	bool replace; /* take over the slot, put its program back after */
+/* A program a hook offers prog-run, or a row it offers bench: its options. */
+struct hc_hook_row {
+	const char *name;
+	const char *args; /* run options after --hook NAME */
+	unsigned int flags; /* HC_ROW_* */
+	/* Where no driver runs it (bench's inject): what to say instead. */
+	const char *no_driver;
+	/* Its program runs in the driver (native XDP), on what it hands over. */
+	bool driver;
+	/*
+	 * The kernel functions its path runs, for bench's path check
+	 * (bench/path.c): groups of alternatives "a|b", a trailing '*' a
+	 * prefix, '!' a group it must not run; drop_path: what a row that
+	 * drops every frame must not run either.
+	 */
+	const char *path, *drop_path;
+	/* Its frames' IPv4 destination where its path needs one (a route). */
+	const char *dst4;
 };
 
-/* Their modes: the attach. */
-#define HC_XDP_MODES HC_CHOICES("--xdp-attach netlink", "--xdp-attach link")
+enum {
+	HC_ROW_EVERY = 1, /* in bench's per-hook scenarios too, not only hooks */
+	HC_ROW_BARE = 2, /* bench's hooks scenario adds NAME-bare (--bare) */
+	HC_ROW_LOCAL = 4, /* it sees only frames addressed to the device */
+};
 
-/* Their options, in the hook's struct T (hc_xdp_cfg first). */
-#define HC_XDP_OPTS(T)                                                         \
-	{ "xdp-mode", 0, HC_OPT_ENUM, HC_CFG_OFF(T, xdp.mode), NULL,           \
-	  "XDP in the driver or in the generic path (default native)",         \
-	  HC_CHOICES("native", "generic") },                                   \
-		{ "xdp-attach", 0, HC_OPT_ENUM, HC_CFG_OFF(T, xdp.attach),     \
-		  NULL,                                                        \
-		  "XDP over netlink, or as a bpf_link that dies with hookcmp (default netlink)", \
-		  HC_CHOICES("netlink", "link") },                             \
-	{                                                                      \
-		"replace", 0, HC_OPT_FLAG, HC_CFG_OFF(T, xdp.replace), NULL,   \
-			"take the XDP slot from the program there, and put it back after", \
-			.scope = 1                                                     \
-	}
+/* hooks.c: the table of hooks, NULL-terminated */
+extern const struct hc_hook *const hc_hooks[];
+const struct hc_hook *hc_hook_by_name(const char *name);
+/* The hook offering row name to bench (or prog-run: variants), and the row. */
+const struct hc_hook_row *hc_hook_row_find(const char *name, bool variant,
+					   const struct hc_hook **hook);
+/*
+ * The hooks' run options (--hook, --bare, each hook's own), appended to
+ * a command's table of n of max entries (and room for the {} that ends
+ * it): its struct holds the hc_run first. The new count, or -E2BIG, or
+ * -EINVAL for two hooks that declare an option differently.
+ */
+int hc_hook_opts(struct hc_opt *opts, int n, int max);
+/*
+ * After hc_opts_parse(opts, given): a hook named, its defaults set if
+ * --hook was given, each of its options given where its modes allow
+ * (opts' own scopes are the command's). -EINVAL with err saying why.
+ */
+int hc_hook_parsed(struct hc_run *r, const struct hc_opt *opts,
+		   unsigned long long given, struct hc_err *err);
+/* "--hook tc --tc-attach tcx --bare": where a run is, for messages. */
+void hc_hook_where(const struct hc_run *r, char *buf, size_t size);
+/* --help for hc_hook_opts' options, each with the hooks it goes with. */
+void hc_hook_help(FILE *f);
+/*
+ * Options as one string ("--hook tc --qdisc ingress"), parsed into r as
+ * run parses them and checked; run's other options stay as r has them.
+ */
+int hc_run_args(struct hc_run *r, const char *args, struct hc_err *err);
+
+/* Every program a hook can load, for prog-run and the differential test. */
+struct hc_variant {
+	const char *name;
+	const struct hc_hook *hook;
+	const char *args;
+};
+#define HC_MAX_VARIANTS 16
+/* The hooks' variants, in the table's order, up to max: how many. */
+int hc_variants(struct hc_variant *v, int max);
+/*
+ * r as a run of hook h with options args (a variant's, a row's) and
+ * nothing loaded; its logic is the caller's to set.
+ */
+int hc_run_of(struct hc_run *r, const struct hc_hook *h, const char *args,
+	      struct hc_err *err);
+
+/* xdp.c: where --replace pins the program it takes the slot from. */
+#define HC_BPFFS "/sys/fs/bpf"
+#define HC_PIN_DIR HC_BPFFS "/hookcmp"
 
 /*
- * What xdp.c attached: the first member of the xdp and xsk hooks' state
- * (r->state), set up by hc_xdp_state_init in their load.
+ * cg.c: the cgroup2 hierarchy's root as this process reaches it (a
+ * mount it can see, else one of its own): an fd, and the process's
+ * cgroup below it in home; or negative errno.
  */
-struct hc_xdp_state {
-	int link_fd; /* --xdp-attach link */
-	bool attached; /* over netlink, or not known: detach decides */
-	__u32 foreign_id; /* --replace: the program it took the slot from */
-	int foreign_fd; /* open while foreign_id is set */
-	char pin[128]; /* where that program waits, pinned */
-};
-void hc_xdp_state_init(struct hc_xdp_state *x);
-int hc_xdp_attach(struct hc_run *r);
-int hc_xdp_detach(struct hc_run *r);
-/* XDP_DROP, XDP_PASS, XDP_REDIRECT as hookcmp's verdicts. */
-__u32 hc_xdp_verdict(int retval);
-/* What --replace took over, for the user. */
-void hc_xdp_attached(const struct hc_run *r, char *buf, size_t size);
-unsigned int hc_xdp_modes(const struct hc_run *r);
-const char *hc_xdp_mode_name(const struct hc_run *r);
-const char *hc_xdp_attach_via(const struct hc_run *r);
-__u64 hc_xdp_caps(const struct hc_run *r);
+int hc_cgroup_root(char *home, size_t size);
 
-/* sock.c: the UDP socket, for the socket and cgroup hooks. */
-struct hc_udp_cfg {
-	__u32 port; /* the first member of both hooks' options */
-};
-
-#define HC_UDP_PORT_OPT(scope_bits)                                            \
-	{                                                                      \
-		"port", 0, HC_OPT_U32, HC_CFG_OFF(struct hc_udp_cfg, port),    \
-			"PORT", "UDP port the udp socket binds (default 9)",   \
-			NULL, 1, 65535, .def = "9", .scope = scope_bits        \
-	}
-
-/* The socket of the socket and cgroup hooks: their state's first member. */
-struct hc_sock_state {
-	int fd; /* -1: none */
-};
-int hc_udp_open(struct hc_run *r, int filter_fd);
-void hc_sock_close(struct hc_run *r);
-int hc_sock_drain(struct hc_run *r);
-/* 0 a drop, else a pass: a socket filter's, and cgroup_skb's (1). */
-__u32 hc_sock_verdict(int retval);
-__u64 hc_udp_caps(const struct hc_run *r);
-void hc_udp_idle_hint(const struct hc_run *r, double secs, char *buf,
-		      size_t size);
+/* redirect.c: the redirect target, checked with the run's hook. */
+/* Said of a --redirect option (run's or a hook's) with nothing to redirect. */
+#define HC_REDIRECT_UNASKED \
+	"the --redirect options need a redirect verdict: --action redirect, or a rule ending in 'redirect'"
+bool hc_conf_redirects(const struct hc_conf *c);
+/*
+ * Finds redirect_dev in the current namespace (r->nl's) and sets
+ * conf.redirect.ifindex. -ENODEV or -EINVAL, with r->err saying why, for
+ * a target the kernel would drop every frame for; a target that drops
+ * only now (down, or no NAPI behind a veth) gets a sentence in warn.
+ */
+int hc_redirect_check(struct hc_run *r, char *warn, size_t size);
 
 #endif

@@ -24,6 +24,7 @@
 #include <linux/rtnetlink.h>
 #include <bpf/libbpf.h>
 #include "hooks.h"
+#include "opts.h"
 #include "journal.h"
 #include "netns.h"
 #include "print.h"

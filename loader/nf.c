@@ -18,6 +18,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "hooks.h"
+#include "opts.h"
 #include "print.h"
 #include "nf.skel.h"
 

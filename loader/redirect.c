@@ -4,7 +4,7 @@
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
-#include "hookcmp.h"
+#include "hooks.h"
 #include "nl.h"
 
 bool hc_conf_redirects(const struct hc_conf *c)

@@ -14,6 +14,7 @@
 #include <linux/capability.h>
 #include <bpf/libbpf.h>
 #include "hooks.h"
+#include "sock.h"
 #include "sock.skel.h"
 
 enum { HC_SOCK_UDP, HC_SOCK_PACKET };

@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "hooks.h"
+#include "opts.h"
 #include "journal.h"
 #include "qdisc.h"
 #include "tc.skel.h"

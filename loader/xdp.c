@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "hooks.h"
+#include "xdp.h"
 #include "journal.h"
 #include "print.h"
 #include "undo.h"

@@ -27,6 +27,7 @@
 #include <xdp/xsk.h>
 #include "hc_user.h"
 #include "hooks.h"
+#include "xdp.h"
 #include "print.h"
 #include "nl.h"
 #include "stats.h"

@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include "fixtures.h"
 #include "hc_user.h"
+#include "hooks.h"
 #include "print.h"
 #include "nl.h"
 #include "rules.h"

@@ -7,6 +7,7 @@
 #include "exec.h"
 #include "fixtures.h"
 #include "hc_user.h"
+#include "hooks.h"
 #include "journal.h"
 #include "json.h"
 #include "opts.h"
