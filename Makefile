@@ -34,10 +34,15 @@ BPF_HDRS := $(wildcard progs/*.h)
 HOOKS := $(patsubst progs/%.bpf.c,%,$(wildcard progs/*.bpf.c))
 SKELS := $(HOOKS:%=build/%.skel.h)
 
-CMD_SRCS := $(wildcard cli/*.c) $(wildcard bench/*.c)
+CMD_SRCS := $(wildcard cli/*.c)
+CMD_OBJS := $(CMD_SRCS:%.c=build/%.o)
+# bench/ and its rooms (subfolders): a new file there needs no line here.
+BENCH_SRCS := $(wildcard bench/*.c bench/*/*.c)
+BENCH_OBJS := $(BENCH_SRCS:%.c=build/%.o)
 LIB_SRCS := $(wildcard core/*.c qdisc/*.c loader/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
-HDRS := $(wildcard core/*.h qdisc/*.h loader/*.h bench/*.h cli/*.h) $(BPF_HDRS)
+HDRS := $(wildcard core/*.h qdisc/*.h loader/*.h bench/*.h bench/*/*.h cli/*.h) \
+	$(BPF_HDRS)
 
 FUZZ := rules classify netlink journal
 FUZZ_SECONDS ?= 60
@@ -63,27 +68,30 @@ build/%.skel.h: build/%.bpf.o
 # Each object's headers, as the compiler found them (-MMD); the skeletons
 # first, as a header can be included only once it exists.
 DEPFLAGS = -MMD -MP
-$(LIB_OBJS) $(CMD_SRCS:%.c=build/%.o): build/%.o: %.c $(STAMP) | $(SKELS)
+$(LIB_OBJS) $(BENCH_OBJS) $(CMD_OBJS): build/%.o: %.c $(STAMP) | $(SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
+# Made anew, so a file moved or renamed leaves no member behind.
 build/libhookcmp.a: $(LIB_OBJS)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
-hookcmp: $(CMD_SRCS:%.c=build/%.o) build/libhookcmp.a
+# The bench, as a library over libhookcmp.a: a program takes what it uses.
+build/libbench.a: $(BENCH_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+hookcmp: $(CMD_OBJS) build/libbench.a build/libhookcmp.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/test_%: build/tests/test_%.o build/libhookcmp.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The bench's statistics, planner and scope checks, tested on their own.
-TEST_BENCH_OBJS := build/tests/test_bench.o build/bench/statistics.o build/bench/plan.o \
-	build/bench/summary.o build/bench/scope.o build/bench/run.o build/bench/topo.o \
-	build/bench/clock.o build/bench/path.o build/bench/profile.o build/bench/diff.o \
-	build/bench/variant.o build/bench/env.o build/bench/undo.o build/bench/ipt.o \
-	build/bench/row.o build/bench/jparse.o build/bench/sample.o \
-	build/bench/report.o \
-	build/libhookcmp.a
+# tests/mutate.sh links a changed copy of a bench/ file before these: the
+# linker then takes that file's member of libbench.a for nothing.
+TEST_BENCH_OBJS := build/tests/test_bench.o build/libbench.a build/libhookcmp.a
 build/test_bench: $(TEST_BENCH_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -204,7 +212,8 @@ install: hookcmp build/hookcmp.8
 
 format:
 	clang-format -i progs/*.c progs/*.h core/*.c core/*.h qdisc/*.c qdisc/*.h \
-		loader/*.c loader/*.h bench/*.c bench/*.h tests/*.c tests/*.h tests/fuzz/*.c
+		loader/*.c loader/*.h $(BENCH_SRCS) $(wildcard bench/*.h bench/*/*.h) \
+		tests/*.c tests/*.h tests/fuzz/*.c
 
 clean:
 	rm -rf build hookcmp

@@ -23,9 +23,10 @@ LDLIBS=$(mk LDLIBS)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-# build DIR FILE: test_bench with bench/FILE.c replaced by DIR/FILE.c.
+# build DIR FILE: test_bench with bench/FILE.c replaced by DIR/FILE.c,
+# whose object comes before libbench.a: its member there goes unused.
 build() {
-	local objs=${OBJS/build\/bench\/$2.o/$1\/$2.o}
+	local objs="$1/$2.o $OBJS"
 
 	# shellcheck disable=SC2086
 	$CC $FLAGS -c "$1/$2.c" -o "$1/$2.o" 2>"$1/cc.err" &&
