@@ -13,7 +13,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lmnl -l
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
-CPPFLAGS += -D_GNU_SOURCE -Iprogs -Icore -Iqdisc -Iloader -Ibench -Icli -Ibuild $(PKG_CFLAGS)
+CPPFLAGS += -D_GNU_SOURCE -Iprogs -Icore -Iqdisc -Iloader -Ibench $(patsubst %/,-I%,$(wildcard bench/*/)) -Icli -Ibuild $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lm -lpthread
 ifeq ($(SANITIZE),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer

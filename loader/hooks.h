@@ -26,7 +26,7 @@ struct hc_hook_row {
 	bool driver;
 	/*
 	 * The kernel functions its path runs, for bench's path check
-	 * (bench/path.c): groups of alternatives "a|b", a trailing '*' a
+	 * (bench/watch/path.c): groups of alternatives "a|b", a trailing '*' a
 	 * prefix, '!' a group it must not run; drop_path: what a row that
 	 * drops every frame must not run either.
 	 */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Mutation check of the bench's statistics: each mutation is one sed edit
-# of a copy of bench/statistics.c, bench/summary.c or bench/path.c; build/test_bench,
+# of a copy of bench's statistics.c, summary.c or path.c; build/test_bench,
 # rebuilt against the copy, must fail. The unmutated copy must pass.
 # Needs the objects `make build/test_bench` leaves in build/.
 cd "$(dirname "$0")/.." || exit 1
@@ -33,14 +33,24 @@ build() {
 		$CC $LDFLAGS -o "$1/test_bench" $objs $LDLIBS 2>>"$1/cc.err"
 }
 
-# mutant DIR FILE WHAT SED: the mutation of bench/FILE.c must fail
+# src FILE: bench's FILE.c, in whichever of its rooms it is.
+src() {
+	local f
+
+	for f in bench/"$1".c bench/*/"$1".c; do
+		[ -e "$f" ] && echo "$f" && return
+	done
+}
+
+# mutant DIR FILE WHAT SED: the mutation of bench's FILE.c must fail
 # test_bench, which stops at its first failure.
 mutant() {
-	local d=$1 file=$2 what=$3
+	local d=$1 file=$2 what=$3 orig
 
+	orig=$(src "$file")
 	mkdir -p "$d"
-	sed -e "$4" "bench/$file.c" >"$d/$file.c"
-	if cmp -s "bench/$file.c" "$d/$file.c"; then
+	sed -e "$4" "$orig" >"$d/$file.c"
+	if cmp -s "$orig" "$d/$file.c"; then
 		echo "FAIL mutation did not apply: $what"
 	elif ! build "$d" "$file"; then
 		echo "FAIL mutation does not compile: $what"
@@ -66,7 +76,7 @@ mutate() {
 
 # The control: the same build of the tree's own sources passes.
 mkdir -p "$T/0"
-cp bench/statistics.c "$T/0/statistics.c"
+cp "$(src statistics)" "$T/0/statistics.c"
 if build "$T/0" statistics && "$T/0/test_bench" >"$T/out" 2>&1; then
 	echo "PASS mutate control: the unmutated copy passes"
 else
