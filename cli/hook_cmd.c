@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* hookcmp run: attach to DEV, count per class, detach; its option table. */
+/* hookcmp run (--hook): attach to DEV, count per class, detach; its options. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
