@@ -612,69 +612,67 @@ static void gen_count(const struct gen_cli *c, struct gen_job *j)
 		j->tx = j->sent;
 }
 
-/* The summary: a sentence (two with --hit-rate), or one JSON object. */
-static void gen_print(const struct gen_cli *c, const struct gen_job *j)
+/*
+ * The summary: a sentence (two with --hit-rate), or one JSON object that
+ * holds what did not leave too. A value both show is one call, unless the
+ * sentence has it elsewhere than the JSON's documented order (doc/): then
+ * a call for each, next to the words around it.
+ */
+static void gen_print(struct hc_pr *p, const struct gen_cli *c,
+		      const struct gen_job *j)
 {
-	if (c->json) {
-		struct hc_pr p = HC_PR_INIT(HC_PR_JSON, stdout);
+	const char *method =
+		c->inject ? "inject" : hc_gen_method_name(j->method);
+	__u64 pps = j->secs > 0 ? (__u64)(j->tx / j->secs) : 0;
 
-		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
-		hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "gen");
-		hc_pr_fstr(&p, HC_PR_JSON, "dev", NULL, j->dev);
-		hc_pr_fstr(&p, HC_PR_JSON, "method", NULL,
-			   c->inject ? "inject" :
-				       hc_gen_method_name(j->method));
-		hc_pr_fu64(&p, HC_PR_JSON, "raw", NULL, c->raw);
-		hc_pr_fu64(&p, HC_PR_JSON, "packets", NULL, j->tx);
-		hc_pr_fu64(&p, HC_PR_JSON, "offered", NULL, j->sent);
-		if (c->inject)
-			hc_pr_fu64(&p, HC_PR_JSON, "queue", NULL, j->cfg.queue);
-		else
-			hc_pr_fu64(&p, HC_PR_JSON, "tx_dropped", NULL,
-				   j->tx_drop);
-		hc_pr_fnum(&p, HC_PR_JSON, "duration_s", NULL, j->secs);
-		hc_pr_fu64(&p, HC_PR_JSON, "pps", NULL,
-			   j->secs > 0 ? (__u64)(j->tx / j->secs) : 0);
-		hc_pr_fu64(&p, HC_PR_JSON, "size", NULL, c->size);
-		hc_pr_fu64(&p, HC_PR_JSON, "flows", NULL, c->flows);
-		hc_pr_fu64(&p, HC_PR_JSON, "threads", NULL, c->threads);
-		if (c->rules_file) {
-			hc_pr_fnum(&p, HC_PR_JSON, "hit_rate", NULL,
-				   (double)j->hit_p / j->hit_q);
-			hc_pr_fu64(&p, HC_PR_JSON, "hits", NULL, j->hits);
-			hc_pr_fu64(&p, HC_PR_JSON, "hit_prefixes", NULL,
-				   j->hit_prefixes);
-			hc_pr_fu64(&p, HC_PR_JSON, "sources", NULL, j->sources);
-		}
-		if (j->method == HC_GEN_LIVE && !c->raw && !j->cfg.refresh)
-			hc_pr_fu64(&p, HC_PR_JSON, "modified", NULL,
-				   j->modified);
-		if (j->why[0])
-			hc_pr_fstr(&p, HC_PR_JSON,
-				   c->allow_drops ? "warning" : "error", NULL,
-				   j->why);
-		hc_pr_close(&p, HC_PR_JSON, '}');
-	} else if (c->inject) {
-		printf("gen: %llu packets entered the receive path of %s (RX queue %u) in %.3f s: %.0f pps (inject%s, %u flow%s, %u B, %u thread%s)\n",
-		       (unsigned long long)j->tx, j->dev, j->cfg.queue, j->secs,
-		       j->secs > 0 ? j->tx / j->secs : 0, c->raw ? " raw" : "",
-		       c->flows, c->flows > 1 ? "s" : "", c->size, c->threads,
-		       c->threads > 1 ? "s" : "");
-	} else {
-		printf("gen: %llu packets left %s in %.3f s: %.0f pps, of %llu offered (%s%s, %u flow%s, %u B, %u thread%s)\n",
-		       (unsigned long long)j->tx, j->dev, j->secs,
-		       j->secs > 0 ? j->tx / j->secs : 0,
-		       (unsigned long long)j->sent,
-		       hc_gen_method_name(j->method), c->raw ? " raw" : "",
-		       c->flows, c->flows > 1 ? "s" : "", c->size, c->threads,
-		       c->threads > 1 ? "s" : "");
+	hc_pr_open(p, HC_PR_JSON, NULL, '{');
+	hc_pr_fstr(p, HC_PR_JSON, "type", NULL, "gen");
+	hc_pr_fstr(p, HC_PR_JSON, "dev", NULL, j->dev);
+	hc_pr_fstr(p, HC_PR_JSON, "method", NULL, method);
+	hc_pr_fu64(p, HC_PR_JSON, "raw", NULL, c->raw);
+	hc_pr_fu64(p, HC_PR_ALL, "packets", "gen: %llu packets ", j->tx);
+	hc_pr_fstr(p, HC_PR_TEXT, "dev",
+		   c->inject ? "entered the receive path of %s" : "left %s",
+		   j->dev);
+	hc_pr_fu64(p, HC_PR_JSON, "offered", NULL, j->sent);
+	if (c->inject)
+		hc_pr_fu64(p, HC_PR_ALL, "queue", " (RX queue %llu)",
+			   j->cfg.queue);
+	else
+		hc_pr_fu64(p, HC_PR_JSON, "tx_dropped", NULL, j->tx_drop);
+	hc_pr_fnum(p, HC_PR_ALL, "duration_s", " in %.3f s", j->secs);
+	hc_pr_fu64(p, HC_PR_ALL, "pps", ": %llu pps", pps);
+	if (!c->inject)
+		hc_pr_fu64(p, HC_PR_TEXT, "offered", ", of %llu offered",
+			   j->sent);
+	hc_pr_fstr(p, HC_PR_TEXT, "method", " (%s", method);
+	hc_pr_text(p, "%s", c->raw ? " raw" : "");
+	hc_pr_fu64(p, HC_PR_JSON, "size", NULL, c->size);
+	hc_pr_fu64(p, HC_PR_ALL, "flows", ", %llu flow", c->flows);
+	hc_pr_text(p, "%s", c->flows > 1 ? "s" : "");
+	hc_pr_fu64(p, HC_PR_TEXT, "size", ", %llu B", c->size);
+	hc_pr_fu64(p, HC_PR_ALL, "threads", ", %llu thread", c->threads);
+	hc_pr_text(p, "%s)\n", c->threads > 1 ? "s" : "");
+	if (c->rules_file) {
+		hc_pr_fnum(p, HC_PR_JSON, "hit_rate", NULL,
+			   (double)j->hit_p / j->hit_q);
+		hc_pr_fu64(p, HC_PR_ALL, "hits", "gen: %llu", j->hits);
+		hc_pr_fu64(p, HC_PR_TEXT, "offered", " of %llu offered",
+			   j->sent);
+		hc_pr_fnum(p, HC_PR_TEXT, "hit_rate",
+			   " hit the set (--hit-rate %g)",
+			   (double)j->hit_p / j->hit_q);
+		hc_pr_fu64(p, HC_PR_ALL, "hit_prefixes",
+			   ", from %llu of its prefixes", j->hit_prefixes);
+		hc_pr_fu64(p, HC_PR_ALL, "sources", "; %llu distinct sources\n",
+			   j->sources);
 	}
-	if (!c->json && c->rules_file)
-		printf("gen: %llu of %llu offered hit the set (--hit-rate %g), from %llu of its prefixes; %llu distinct sources\n",
-		       (unsigned long long)j->hits, (unsigned long long)j->sent,
-		       (double)j->hit_p / j->hit_q,
-		       (unsigned long long)j->hit_prefixes,
-		       (unsigned long long)j->sources);
+	if (j->method == HC_GEN_LIVE && !c->raw && !j->cfg.refresh)
+		hc_pr_fu64(p, HC_PR_JSON, "modified", NULL, j->modified);
+	if (j->why[0])
+		hc_pr_fstr(p, HC_PR_JSON, c->allow_drops ? "warning" : "error",
+			   NULL, j->why);
+	hc_pr_close(p, HC_PR_JSON, '}');
 }
 
 /* After the summary: what came back edited, what did not leave; the exit. */
@@ -706,6 +704,7 @@ int cmd_gen(int argc, char **argv)
 			     .queue = UINT32_MAX };
 	struct gen_job j = { .hit_q = 1 };
 	int ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct hc_pr p;
 	int ret;
 
 	ret = gen_parse(&c, argc, argv, &j.dev);
@@ -728,7 +727,8 @@ int cmd_gen(int argc, char **argv)
 	if (!ret && lost(j.sent, j.tx))
 		gen_lost(j.why, sizeof(j.why), j.dev, j.sent, j.tx, j.tx_drop,
 			 j.method == HC_GEN_LIVE || j.method == HC_GEN_STAGE);
-	gen_print(&c, &j);
+	p = (struct hc_pr)HC_PR_INIT(c.json ? HC_PR_JSON : HC_PR_TEXT, stdout);
+	gen_print(&p, &c, &j);
 	fflush(stdout);
 	return gen_exit(&c, &j, ret);
 out:
