@@ -448,6 +448,35 @@ static int verdicts(const struct cmp_cmd *o, const struct bench_cmp *c)
 	return 0;
 }
 
+/*
+ * OLD's runs and NEW's into r (NEW's from *rold on), --calibration's
+ * document into *cal: 0, or an exit code after saying why not.
+ */
+static int compare_load(const struct cmp_cmd *o, struct runs *r,
+			const char *const *pos, int npos, int nold, int *rold,
+			struct jp **cal)
+{
+	int code;
+
+	code = load_runs(r, pos, nold, "compare");
+	*rold = r->n;
+	code = code ?: load_runs(r, pos + nold, npos - nold, "compare");
+	if (!code && (*rold > BENCH_CMP_RUNS || r->n - *rold > BENCH_CMP_RUNS))
+		code = hc_fail(HC_EXIT_USAGE,
+			       "bench compare: at most %d runs a side",
+			       BENCH_CMP_RUNS);
+	if (!code && o->cal)
+		*cal = load(o->cal, &code);
+	if (code)
+		return code;
+	if (*cal && strcmp(jp_str(*cal, "type", ""), "calibration"))
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"bench compare: --calibration %s: not a document of bench calibrate",
+			o->cal);
+	return 0;
+}
+
 int cmd_bench_compare(int argc, char **argv)
 {
 	struct cmp_cmd o = {};
@@ -478,24 +507,9 @@ int cmd_bench_compare(int argc, char **argv)
 			"bench compare: needs OLD.json NEW.json, or OLD.json... -- NEW.json..., bench runs (hookcmp bench -o FILE)");
 		goto out;
 	}
-	code = load_runs(r, pos, nold, "compare");
-	rold = r->n;
-	code = code ?: load_runs(r, pos + nold, npos - nold, "compare");
-	if (!code && (rold > BENCH_CMP_RUNS || r->n - rold > BENCH_CMP_RUNS))
-		code = hc_fail(HC_EXIT_USAGE,
-			       "bench compare: at most %d runs a side",
-			       BENCH_CMP_RUNS);
-	if (!code && o.cal)
-		cal = load(o.cal, &code);
+	code = compare_load(&o, r, pos, npos, nold, &rold, &cal);
 	if (code)
 		goto out;
-	if (cal && strcmp(jp_str(cal, "type", ""), "calibration")) {
-		code = hc_fail(
-			HC_EXIT_USAGE,
-			"bench compare: --calibration %s: not a document of bench calibrate",
-			o.cal);
-		goto out;
-	}
 	set[0] = (struct bench_cmp_set){ "OLD", r->doc, rold };
 	set[1] = (struct bench_cmp_set){ "NEW", r->doc + rold, r->n - rold };
 	opts.allow_mismatch = o.allow;
