@@ -183,11 +183,19 @@ static void states(struct hc_pr *p, const struct bench_cmp *c)
 	hc_pr_close(p, HC_PR_JSON, ']');
 }
 
-static void side_json(struct hc_pr *p, const char *key,
-		      const struct bench_cmp_set *s, const char *const *path)
+/* The runs of a side: a line each, or JSON's summary of them. */
+static void side(struct hc_pr *p, const char *key,
+		 const struct bench_cmp_set *s, const char *const *path)
 {
 	const struct jp *d = s->doc[0];
+	int i;
 
+	for (i = 0; i < s->n; i++)
+		hc_pr_text(p, "%s: %s (%s, %s, %g rounds, kernel %s)\n", key,
+			   path[i], jp_str(s->doc[i], "scenario", "?"),
+			   jp_str(s->doc[i], "topology", "?"),
+			   jp_num(s->doc[i], "rounds", 0),
+			   jp_str(jp_get(s->doc[i], "env"), "kernel", "?"));
 	hc_pr_open(p, HC_PR_JSON, key, '{');
 	hc_pr_list(p, HC_PR_JSON, "files", path, s->n);
 	hc_pr_fu64(p, HC_PR_JSON, "runs", NULL, s->n);
@@ -199,95 +207,83 @@ static void side_json(struct hc_pr *p, const char *key,
 	hc_pr_close(p, HC_PR_JSON, '}');
 }
 
+/*
+ * What was compared and how, and what differs between the runs: said
+ * where the text says it (and only when it is so), where JSON has it
+ * (always, null or empty when not so).
+ */
+static void report_head(struct hc_pr *p, const struct cmp_cmd *o,
+			const struct bench_cmp_set *set,
+			const char *const *const *path,
+			const struct bench_cmp *c)
+{
+	int has;
+
+	side(p, "old", &set[0], path[0]);
+	side(p, "new", &set[1], path[1]);
+	hc_pr_fnum(p, HC_PR_JSON, "threshold_pct", NULL, o->threshold ?: NAN);
+	hc_pr_fnum(p, HC_PR_JSON, "margin_pct", NULL,
+		   o->threshold ?: BENCH_CMP_MARGIN);
+	hc_pr_fnum(p, HC_PR_JSON, "level", NULL, BENCH_LEVEL);
+	hc_pr_fstr(p, HC_PR_JSON, "interval", NULL, "t over per-run estimates");
+	hc_pr_fstr(p, HC_PR_JSON, "correction", NULL, "holm");
+	/* NULL is null */
+	hc_pr_fstr(p, HC_PR_JSON, "calibration", NULL, o->cal);
+	has = c->mismatch[0] ? HC_PR_ALL : HC_PR_JSON;
+	hc_pr_fstr(p, has, "mismatch",
+		   "Warning: the runs differ (--allow-mismatch): %s\n",
+		   c->mismatch[0] ? c->mismatch : NULL);
+	if (c->env_diff[0])
+		hc_pr_text(p, "\nThe machines differ (against %s):\n", c->ref);
+	has = c->env_diff[0] ? HC_PR_ALL : HC_PR_JSON;
+	hc_pr_lines(p, has, "env_diff", "%s", c->env_diff);
+	has = c->left_out_why[0] ? HC_PR_ALL : HC_PR_JSON;
+	hc_pr_lines(p, has, "left_out", "\nRuns left out, failed:\n%s",
+		    c->left_out_why);
+	if (c->nstate)
+		hc_pr_text(
+			p,
+			"\nStates that move rows' costs, not alike in all runs (%s):\n",
+			o->allow_env ?
+				"--allow-env-change: the rows are judged anyway" :
+				"the rows they move are confounded");
+	states(p, c);
+	hc_pr_bool(p, HC_PR_JSON, "allow_env_change", NULL, 0, o->allow_env);
+	hc_pr_fu64(p, HC_PR_JSON, "regressed", NULL, c->regressed);
+	hc_pr_fu64(p, HC_PR_JSON, "judged", NULL, c->judged);
+	hc_pr_fu64(p, HC_PR_JSON, "confounded", NULL, c->confounded);
+}
+
+static void report_row(struct hc_pr *p, const void *c, int i)
+{
+	row_columns(p, &((const struct bench_cmp *)c)->rows[i]);
+}
+
+/* The comparison: a table with what it says around it, or one document. */
 static void report(const struct cmp_cmd *o, const struct bench_cmp_set *set,
 		   const char *const *const *path, const struct bench_cmp *c,
 		   FILE *f)
 {
 	struct hc_pr p = HC_PR_INIT(o->json ? HC_PR_JSON : HC_PR_TEXT, f);
-	int i, k;
 
-	if (o->json) {
-		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
-		hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "compare");
-		side_json(&p, "old", &set[0], path[0]);
-		side_json(&p, "new", &set[1], path[1]);
-		hc_pr_json_num(&p, "threshold_pct", o->threshold ?: NAN);
-		hc_pr_json_num(&p, "margin_pct",
-			       o->threshold ?: BENCH_CMP_MARGIN);
-		hc_pr_json_num(&p, "level", BENCH_LEVEL);
-		hc_pr_fstr(&p, HC_PR_JSON, "interval", NULL,
-			   "t over per-run estimates");
-		hc_pr_fstr(&p, HC_PR_JSON, "correction", NULL, "holm");
-		/* NULL is null */
-		hc_pr_fstr(&p, HC_PR_JSON, "calibration", NULL, o->cal);
-		hc_pr_fstr(&p, HC_PR_JSON, "mismatch", NULL,
-			   c->mismatch[0] ? c->mismatch : NULL);
-		hc_pr_lines(&p, HC_PR_JSON, "env_diff", NULL, c->env_diff);
-		hc_pr_lines(&p, HC_PR_JSON, "left_out", NULL, c->left_out_why);
-		states(&p, c);
-		hc_pr_bool(&p, HC_PR_JSON, "allow_env_change", NULL, 0,
-			   o->allow_env);
-		hc_pr_fu64(&p, HC_PR_JSON, "regressed", NULL, c->regressed);
-		hc_pr_fu64(&p, HC_PR_JSON, "judged", NULL, c->judged);
-		hc_pr_fu64(&p, HC_PR_JSON, "confounded", NULL, c->confounded);
-		hc_pr_open(&p, HC_PR_JSON, "rows", '[');
-		for (i = 0; i < c->n; i++) {
-			hc_pr_open(&p, HC_PR_JSON, NULL, '{');
-			row_columns(&p, &c->rows[i]);
-			hc_pr_close(&p, HC_PR_JSON, '}');
-		}
-		hc_pr_close(&p, HC_PR_JSON, ']');
-		hc_pr_close(&p, HC_PR_JSON, '}');
-		fputc('\n', f);
-		return;
-	}
-	for (k = 0; k < 2; k++)
-		for (i = 0; i < set[k].n; i++)
-			fprintf(f, "%s: %s (%s, %s, %g rounds, kernel %s)\n",
-				k ? "new" : "old", path[k][i],
-				jp_str(set[k].doc[i], "scenario", "?"),
-				jp_str(set[k].doc[i], "topology", "?"),
-				jp_num(set[k].doc[i], "rounds", 0),
-				jp_str(jp_get(set[k].doc[i], "env"), "kernel",
-				       "?"));
-	if (c->mismatch[0])
-		fprintf(f, "Warning: the runs differ (--allow-mismatch): %s\n",
-			c->mismatch);
-	if (c->env_diff[0])
-		fprintf(f, "\nThe machines differ (against %s):\n%s",
-			c->ref, c->env_diff);
-	if (c->left_out_why[0])
-		fprintf(f, "\nRuns left out, failed:\n%s", c->left_out_why);
-	if (c->nstate) {
-		fprintf(f,
-			"\nStates that move rows' costs, not alike in all runs (%s):\n",
-			o->allow_env ? "--allow-env-change: the rows are judged anyway" :
-				       "the rows they move are confounded");
-		states(&p, c);
-	}
-	fputc('\n', f);
-	/* a pass to size the columns, then the header and the rows */
-	for (k = 0; k < 2; k++) {
-		p.measure = !k;
-		p.header = true;
-		p.col = 0;
-		row_columns(&p, &c->rows[0]);
-		hc_pr_end(&p);
-		p.header = false;
-		for (i = 0; i < c->n; i++) {
-			p.col = 0;
-			row_columns(&p, &c->rows[i]);
-			hc_pr_end(&p);
-		}
-	}
-	fprintf(f,
+	hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+	hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "compare");
+	report_head(&p, o, set, path, c);
+	hc_pr_text(&p, "\n");
+	hc_pr_table(&p, "rows", c->n, report_row, c);
+	hc_pr_close(&p, HC_PR_JSON, '}');
+	hc_pr_text(
+		&p,
 		"\nchange: NEW/OLD of each run's median ns/pkt (geometric means over runs); vs baseline: the same of each run's Hodges-Lehmann ratio to its baseline row, round by round, which a shift of the whole machine cancels; [95%%]: Student's t over the runs' estimates (their spread holds what moves between runs and boots), never narrower than the runs' own intervals allow, or with one run a side each run's own interval widened by --calibration's between-run variance; verdict from vs baseline where the row has one (only those fail --threshold); p holm: p-value of no change after Holm's correction for the rows judged; mde: the change found with 80%% power; between: the runs' spread beyond their own noise\n");
-	fprintf(f, "same: the whole interval within +-%g%%\n",
-		o->threshold ?: BENCH_CMP_MARGIN);
+	hc_pr_text(&p, "same: the whole interval within +-%g%%\n",
+		   o->threshold ?: BENCH_CMP_MARGIN);
 	if (o->threshold)
-		fprintf(f, "threshold %g%%: %d row%s slower past it\n",
-			o->threshold, c->regressed,
-			c->regressed == 1 ? "" : "s");
+		hc_pr_text(&p, "threshold %g%%: %d row%s slower past it\n",
+			   o->threshold, c->regressed,
+			   c->regressed == 1 ? "" : "s");
+	/* The document has a blank line after it, as it always had. */
+	if (p.mode == HC_PR_JSON)
+		fputc('\n', f);
 }
 
 static int plot(const struct cmp_cmd *o, const struct bench_cmp_set *set,
@@ -452,6 +448,35 @@ static int verdicts(const struct cmp_cmd *o, const struct bench_cmp *c)
 	return 0;
 }
 
+/*
+ * OLD's runs and NEW's into r (NEW's from *rold on), --calibration's
+ * document into *cal: 0, or an exit code after saying why not.
+ */
+static int compare_load(const struct cmp_cmd *o, struct runs *r,
+			const char *const *pos, int npos, int nold, int *rold,
+			struct jp **cal)
+{
+	int code;
+
+	code = load_runs(r, pos, nold, "compare");
+	*rold = r->n;
+	code = code ?: load_runs(r, pos + nold, npos - nold, "compare");
+	if (!code && (*rold > BENCH_CMP_RUNS || r->n - *rold > BENCH_CMP_RUNS))
+		code = hc_fail(HC_EXIT_USAGE,
+			       "bench compare: at most %d runs a side",
+			       BENCH_CMP_RUNS);
+	if (!code && o->cal)
+		*cal = load(o->cal, &code);
+	if (code)
+		return code;
+	if (*cal && strcmp(jp_str(*cal, "type", ""), "calibration"))
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"bench compare: --calibration %s: not a document of bench calibrate",
+			o->cal);
+	return 0;
+}
+
 int cmd_bench_compare(int argc, char **argv)
 {
 	struct cmp_cmd o = {};
@@ -482,24 +507,9 @@ int cmd_bench_compare(int argc, char **argv)
 			"bench compare: needs OLD.json NEW.json, or OLD.json... -- NEW.json..., bench runs (hookcmp bench -o FILE)");
 		goto out;
 	}
-	code = load_runs(r, pos, nold, "compare");
-	rold = r->n;
-	code = code ?: load_runs(r, pos + nold, npos - nold, "compare");
-	if (!code && (rold > BENCH_CMP_RUNS || r->n - rold > BENCH_CMP_RUNS))
-		code = hc_fail(HC_EXIT_USAGE,
-			       "bench compare: at most %d runs a side",
-			       BENCH_CMP_RUNS);
-	if (!code && o.cal)
-		cal = load(o.cal, &code);
+	code = compare_load(&o, r, pos, npos, nold, &rold, &cal);
 	if (code)
 		goto out;
-	if (cal && strcmp(jp_str(cal, "type", ""), "calibration")) {
-		code = hc_fail(
-			HC_EXIT_USAGE,
-			"bench compare: --calibration %s: not a document of bench calibrate",
-			o.cal);
-		goto out;
-	}
 	set[0] = (struct bench_cmp_set){ "OLD", r->doc, rold };
 	set[1] = (struct bench_cmp_set){ "NEW", r->doc + rold, r->n - rold };
 	opts.allow_mismatch = o.allow;
@@ -573,36 +583,43 @@ static void cal_columns(struct hc_pr *p, const struct bench_cal_row *r)
 	hc_pr_str(p, HC_PR_TEXT, NULL, "disagreeing runs", 0, n ? list : "-");
 }
 
+static void cal_row(struct hc_pr *p, const void *cal, int i)
+{
+	cal_columns(p, &((const struct bench_cal *)cal)->rows[i]);
+}
+
 void bench_cal_rows(struct hc_pr *p, const struct bench_cal *cal)
 {
-	int i, k;
-
-	if (p->mode == HC_PR_JSON) {
-		hc_pr_open(p, HC_PR_JSON, "rows", '[');
-		for (i = 0; i < cal->n; i++) {
-			hc_pr_open(p, HC_PR_JSON, NULL, '{');
-			cal_columns(p, &cal->rows[i]);
-			hc_pr_close(p, HC_PR_JSON, '}');
-		}
-		hc_pr_close(p, HC_PR_JSON, ']');
-		return;
-	}
-	for (k = 0; k < 2 && cal->n; k++) {
-		p->measure = !k;
-		p->header = true;
-		p->col = 0;
-		cal_columns(p, &cal->rows[0]);
-		hc_pr_end(p);
-		p->header = false;
-		for (i = 0; i < cal->n; i++) {
-			p->col = 0;
-			cal_columns(p, &cal->rows[i]);
-			hc_pr_end(p);
-		}
-	}
-	fprintf(p->f,
+	hc_pr_table(p, "rows", cal->n, cal_row, cal);
+	hc_pr_text(
+		p,
 		"\nbetween: the runs' spread beyond their own noise (DerSimonian-Laird), as a percent; I2: its share of the whole spread; disagreeing runs: a run whose estimate lies beyond |z| > %.2f of the others' mean, on the runs' own variances\n",
 		BENCH_CAL_Z);
+}
+
+/* The calibration of runs r: a table and what it is for, or a document. */
+static void cal_report(struct hc_pr *p, const struct runs *r,
+		       const struct bench_cal *cal)
+{
+	hc_pr_open(p, HC_PR_JSON, NULL, '{');
+	hc_pr_fstr(p, HC_PR_JSON, "type", NULL, "calibration");
+	hc_pr_fstr(p, HC_PR_JSON, "scenario", NULL,
+		   jp_str(r->doc[0], "scenario", ""));
+	hc_pr_fstr(p, HC_PR_JSON, "topology", NULL,
+		   jp_str(r->doc[0], "topology", ""));
+	hc_pr_fstr(p, HC_PR_JSON, "kernel", NULL,
+		   jp_str(jp_get(r->doc[0], "env"), "kernel", ""));
+	hc_pr_fu64(p, HC_PR_JSON, "runs", NULL, r->n);
+	hc_pr_fu64(p, HC_PR_JSON, "df", NULL, cal->df);
+	bench_cal_rows(p, cal);
+	hc_pr_close(p, HC_PR_JSON, '}');
+	hc_pr_text(
+		p,
+		"%d runs (%d df). Write it with -j for bench compare --calibration.\n",
+		r->n, cal->df);
+	/* The document has a blank line after it, as it always had. */
+	if (p->mode == HC_PR_JSON)
+		fputc('\n', p->f);
 }
 
 int cmd_bench_calibrate(int argc, char **argv)
@@ -650,25 +667,7 @@ int cmd_bench_calibrate(int argc, char **argv)
 		goto out;
 	}
 	p.mode = o.json ? HC_PR_JSON : HC_PR_TEXT;
-	if (o.json) {
-		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
-		hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "calibration");
-		hc_pr_fstr(&p, HC_PR_JSON, "scenario", NULL,
-			   jp_str(r->doc[0], "scenario", ""));
-		hc_pr_fstr(&p, HC_PR_JSON, "topology", NULL,
-			   jp_str(r->doc[0], "topology", ""));
-		hc_pr_fstr(&p, HC_PR_JSON, "kernel", NULL,
-			   jp_str(jp_get(r->doc[0], "env"), "kernel", ""));
-		hc_pr_fu64(&p, HC_PR_JSON, "runs", NULL, r->n);
-		hc_pr_fu64(&p, HC_PR_JSON, "df", NULL, cal.df);
-		bench_cal_rows(&p, &cal);
-		hc_pr_close(&p, HC_PR_JSON, '}');
-		putchar('\n');
-		goto out;
-	}
-	bench_cal_rows(&p, &cal);
-	printf("%d runs (%d df). Write it with -j for bench compare --calibration.\n",
-	       r->n, cal.df);
+	cal_report(&p, r, &cal);
 out:
 	free(cal.rows);
 	if (r)

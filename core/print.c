@@ -227,6 +227,37 @@ void hc_pr_end(struct hc_pr *p)
 	p->col = 0;
 }
 
+void hc_pr_table(struct hc_pr *p, const char *key, int n,
+		 void (*cols)(struct hc_pr *p, const void *arg, int i),
+		 const void *arg)
+{
+	int pass, i;
+
+	if (p->mode == HC_PR_JSON) {
+		hc_pr_open(p, HC_PR_JSON, key, '[');
+		for (i = 0; i < n; i++) {
+			hc_pr_open(p, HC_PR_JSON, NULL, '{');
+			cols(p, arg, i);
+			hc_pr_close(p, HC_PR_JSON, '}');
+		}
+		hc_pr_close(p, HC_PR_JSON, ']');
+		return;
+	}
+	/* Text: a pass that sizes the columns, then the one printed. */
+	for (pass = p->mode == HC_PR_TEXT ? 0 : 1; pass < 2 && n; pass++) {
+		p->measure = !pass;
+		p->header = true;
+		p->col = 0;
+		cols(p, arg, 0);
+		hc_pr_end(p);
+		p->header = false;
+		for (i = 0; i < n; i++) {
+			cols(p, arg, i);
+			hc_pr_end(p);
+		}
+	}
+}
+
 /* CSV of a free-form value: a column, or its name in the header. */
 static bool csv_col(struct hc_pr *p, const char *key)
 {
@@ -323,16 +354,25 @@ void hc_pr_json_raw(struct hc_pr *p, const char *key, const char *text)
 
 void hc_text_printf(FILE *f, const char *fmt, ...)
 {
-	char buf[2048];
+	char buf[2048], *text = buf;
 	const unsigned char *c;
 	va_list ap;
+	int len;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	len = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	for (c = (const unsigned char *)buf; *c; c++)
+	/* A longer text (a list of lines) whole, unless memory is short. */
+	if (len >= (int)sizeof(buf) && (text = malloc(len + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(text, len + 1, fmt, ap);
+		va_end(ap);
+	}
+	for (c = (const unsigned char *)(text ?: buf); *c; c++)
 		if ((*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7f)
 			fprintf(f, "\\x%02x", *c);
 		else
 			fputc(*c, f);
+	if (text != buf)
+		free(text);
 }

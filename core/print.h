@@ -68,6 +68,15 @@ void hc_pr_open(struct hc_pr *p, int which, const char *key, char c);
 void hc_pr_close(struct hc_pr *p, int which, char c);
 /* A line of columns ends (text and CSV), if it has any. */
 void hc_pr_end(struct hc_pr *p);
+/*
+ * A table of n rows, row i's columns printed by cols(p, arg, i): in JSON
+ * an array under key of an object per row; in text the columns' labels
+ * over the rows, each column as wide as its widest cell; in CSV the
+ * columns' names over the rows.
+ */
+void hc_pr_table(struct hc_pr *p, const char *key, int n,
+		 void (*cols)(struct hc_pr *p, const void *arg, int i),
+		 const void *arg);
 
 /*
  * Free-form lines, as iproute2's print_*(PRINT_ANY, key, fmt, v): text

@@ -11,6 +11,7 @@
 #include "journal.h"
 #include "json.h"
 #include "opts.h"
+#include "print.h"
 #include "qdisc.h"
 #include "rules.h"
 #include "set.h"
@@ -434,6 +435,84 @@ static void test_json_strings(void)
 			printf("  expected %s, got %s\n", cases[i].out, buf);
 		free(buf);
 	}
+}
+
+/* A row of test_printer_table's: a name and a number. */
+struct t_prow {
+	const char *name;
+	double v;
+};
+
+static void t_prow_cols(struct hc_pr *p, const void *arg, int i)
+{
+	const struct t_prow *r = (const struct t_prow *)arg + i;
+
+	hc_pr_str(p, HC_PR_ALL, "name", "row", -4, r->name);
+	hc_pr_num(p, HC_PR_TEXT | HC_PR_JSON, "ns", "ns/pkt", 6, 1, r->v);
+	hc_pr_num(p, HC_PR_CSV, "ns_csv", NULL, 0, 2, r->v);
+}
+
+/* One table's columns, three outputs: each its own shape of them. */
+static void test_printer_table(void)
+{
+	static const struct t_prow rows[] = { { "base", 100.25 },
+					      { "a-longer", 7 } };
+	static const struct {
+		int mode, n;
+		const char *out;
+	} cases[] = {
+		{ HC_PR_TEXT, 2,
+		  "row      ns/pkt\nbase      100.2\na-longer    7.0\n" },
+		{ HC_PR_JSON, 2,
+		  "{\"rows\":[{\"name\":\"base\",\"ns\":100.25},{\"name\":\"a-longer\",\"ns\":7}]}\n" },
+		{ HC_PR_CSV, 2,
+		  "name,ns_csv\n\"base\",100.25\n\"a-longer\",7.00\n" },
+		{ HC_PR_TEXT, 0, "" },
+		{ HC_PR_JSON, 0, "{\"rows\":[]}\n" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		struct hc_pr p = HC_PR_INIT(cases[i].mode, f);
+
+		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+		hc_pr_table(&p, "rows", cases[i].n, t_prow_cols, rows);
+		hc_pr_close(&p, HC_PR_JSON, '}');
+		fclose(f);
+		CHECK_STR(buf, cases[i].out,
+			  "printer: table %u (mode %d, %d rows)", i,
+			  cases[i].mode, cases[i].n);
+		free(buf);
+	}
+}
+
+/* Free text: control characters written as \xHH, however long the text. */
+static void test_text_printf(void)
+{
+	char long_text[5000], *want, *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	memset(long_text, 'x', sizeof(long_text) - 1);
+	long_text[sizeof(long_text) - 1] = '\0';
+	long_text[4000] = '\033';
+	hc_text_printf(f, "%s\t%s\n", long_text, "end");
+	fclose(f);
+	want = strdup(long_text);
+	want[4000] = '\0';
+	CHECK_EQ(len, 4000 + 4 + 998 + 5,
+		 "text printer: a 5000-byte text whole");
+	CHECK_EQ(strncmp(buf, want, 4000), 0,
+		 "text printer: the text before the control character");
+	CHECK_STR(buf + 4000 + 4 + 998, "\tend\n",
+		  "text printer: the end of a long text, tab and newline kept");
+	CHECK_EQ(strncmp(buf + 4000, "\\x1b", 4), 0,
+		 "text printer: ESC as \\x1b");
+	free(want);
+	free(buf);
 }
 
 /* A kind of the test's own: a field of every type in its data. */
@@ -1494,6 +1573,8 @@ int main(void)
 	test_hooks();
 	test_numbers();
 	test_json_strings();
+	test_printer_table();
+	test_text_printf();
 	test_journal_records();
 	test_classify();
 	test_parse_none_reads_nothing();

@@ -279,6 +279,421 @@ static void gen_usage(void)
 	hc_opts_help(stdout, gen_opts, NULL);
 }
 
+/* One gen: where it sends, what, and what the device counted of it. */
+struct gen_job {
+	const char *dev;
+	int ifindex;
+	struct hc_gen_cfg cfg;
+	struct hc_srcs srcs;
+	__u32 hit_p, hit_q; /* --hit-rate, 0 / 1 without */
+	struct hc_nl *nl;
+	struct hc_link_info before;
+	struct hc_gen g;
+	int method; /* the way the frames went: g.method */
+	__u64 sent; /* frames the loop sent: offered */
+	__u64 tx, tx_drop; /* the device's counts of them */
+	/* --hit-rate: hits sent, the distinct prefixes they came from. */
+	__u64 hits, hit_prefixes, sources;
+	__u64 modified;
+	double secs;
+	char why[256]; /* why frames did not leave, or "" */
+};
+
+/* The options into c, and the device: 0, or an exit code. */
+static int gen_parse(struct gen_cli *c, int argc, char **argv, const char **dev)
+{
+	struct hc_err err = {};
+	const char *pos[1];
+	int npos, ret;
+
+	ret = hc_opts_parse(gen_opts, c, argc, argv, pos, &npos, 1, NULL, &err);
+	hc_json_pretty = c->pretty;
+	c->json |= c->pretty;
+	hc_json_mode = c->json;
+	if (ret)
+		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
+	if (c->help) {
+		gen_usage();
+		return 0;
+	}
+	if (npos != 1)
+		return hc_fail(HC_EXIT_USAGE,
+			       "name one device: hookcmp gen DEV");
+	if (c->count && c->duration)
+		return hc_fail(HC_EXIT_USAGE,
+			       "--count and --duration exclude each other");
+	if (c->raw &&
+	    (c->method >= HC_GEN_PACKET || c->flows > 1 || c->refresh))
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--raw is one fixed live frame: no --method packet or stage, no --flows, no --refresh");
+	if (c->inject && (c->method >= HC_GEN_PACKET || c->allow_drops))
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--inject is live frames into DEV's receive path: no --method packet or stage, and none can fail to leave (--allow-drops)");
+	if (c->queue != UINT32_MAX && !c->inject)
+		return hc_fail(HC_EXIT_USAGE, "--queue goes with --inject");
+	*dev = pos[0];
+	return 0;
+}
+
+/* The frame the options describe into s; c->size becomes its size. */
+static int gen_spec(struct gen_cli *c, struct hc_pkt_spec *s)
+{
+	s->ipv6 = c->ipv6;
+	s->proto = c->proto == 0 ? 17 : c->proto == 1 ? 6 : 1;
+	s->vlan = c->vlan;
+	s->size = c->size ? c->size : hc_pkt_min_size(s);
+	c->size = s->size;
+	s->sport = c->sport;
+	s->dport = c->dport;
+	hc_parse_mac("02:00:00:00:00:02", s->dst_mac);
+	if (c->dst_mac && hc_parse_mac(c->dst_mac, s->dst_mac))
+		return hc_fail(HC_EXIT_USAGE,
+			       "--dst-mac '%s': not a MAC address", c->dst_mac);
+	if (c->src_mac && hc_parse_mac(c->src_mac, s->src_mac))
+		return hc_fail(HC_EXIT_USAGE,
+			       "--src-mac '%s': not a MAC address", c->src_mac);
+	inet_pton(AF_INET, "198.18.0.1", &s->src4);
+	inet_pton(AF_INET, "198.18.0.2", &s->dst4);
+	inet_pton(AF_INET6, "2001:2::1", &s->src6);
+	inet_pton(AF_INET6, "2001:2::2", &s->dst6);
+	if (c->src &&
+	    inet_pton(c->ipv6 ? AF_INET6 : AF_INET, c->src,
+		      c->ipv6 ? (void *)&s->src6 : (void *)&s->src4) != 1)
+		return hc_fail(HC_EXIT_USAGE,
+			       "--src '%s': not an IPv%d address", c->src,
+			       c->ipv6 ? 6 : 4);
+	if (c->dst &&
+	    inet_pton(c->ipv6 ? AF_INET6 : AF_INET, c->dst,
+		      c->ipv6 ? (void *)&s->dst6 : (void *)&s->dst4) != 1)
+		return hc_fail(HC_EXIT_USAGE,
+			       "--dst '%s': not an IPv%d address", c->dst,
+			       c->ipv6 ? 6 : 4);
+	return 0;
+}
+
+/* --rules-file and --hit-rate: the sources drawn over the set, into j. */
+static int gen_sources(const struct gen_cli *c, struct gen_job *j)
+{
+	struct hc_pkt_spec *s = &j->cfg.spec;
+	struct hc_err err = {};
+	struct hc_set *set;
+	int ret;
+
+	if (c->hit_rate && !c->rules_file)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--hit-rate aims at a set: give its --rules-file");
+	if (c->hit_rate && hc_srcs_rate(c->hit_rate, &j->hit_p, &j->hit_q))
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--hit-rate '%s': not a fraction from 0 to 1 (0.25) or a percent (25%%), with at most 6 decimals",
+			c->hit_rate);
+	if (c->rules_file && c->raw)
+		return hc_fail(HC_EXIT_USAGE,
+			       "--raw is one fixed frame: no --rules-file");
+	if (!c->rules_file)
+		return 0;
+	set = hc_set_new();
+	if (!set)
+		return hc_fail(HC_EXIT_FAIL, "--rules-file: %s",
+			       strerror(ENOMEM));
+	/* run's reader: its messages start with PATH:LINE. */
+	ret = hc_set_read(set, c->rules_file, &err);
+	if (ret) {
+		hc_set_free(set);
+		return hc_fail(ret == -ENOMEM ? HC_EXIT_FAIL : HC_EXIT_USAGE,
+			       "--rules-file %s", err.msg);
+	}
+	/* The same table from the same file: a fixed seed. */
+	ret = hc_srcs_draw(&j->srcs, set, c->ipv6,
+			   c->ipv6 ? (void *)&s->src6 : (void *)&s->src4,
+			   j->hit_p, j->hit_q, 1, &err);
+	hc_set_free(set);
+	if (ret)
+		return hc_fail(ret == -ENOMEM ? HC_EXIT_FAIL : HC_EXIT_USAGE,
+			       "--rules-file %s: %s", c->rules_file, err.msg);
+	j->cfg.srcs = &j->srcs;
+	j->cfg.percpu = c->threads > 1;
+	return 0;
+}
+
+/* What the generator is asked for, from the options: 0 or an exit code. */
+static int gen_config(struct gen_cli *c, struct gen_job *j, int ncpu)
+{
+	struct hc_gen_cfg *cfg = &j->cfg;
+	int ret;
+
+	ret = gen_spec(c, &cfg->spec);
+	if (ret)
+		return ret;
+	if (c->threads > (__u32)ncpu)
+		return hc_fail(HC_EXIT_USAGE,
+			       "--threads %u: this machine has %d CPUs",
+			       c->threads, ncpu);
+	ret = gen_sources(c, j);
+	if (ret)
+		return ret;
+	cfg->flows = c->flows;
+	cfg->method = c->method;
+	cfg->raw = c->raw;
+	/*
+	 * A stack that untags VLAN frames edits live frames in place, and
+	 * they come back so: refresh them, at its cost, said below.
+	 */
+	cfg->refresh = c->refresh ||
+		       (c->vlan && !c->raw && c->method != HC_GEN_PACKET);
+	cfg->inject = c->inject;
+	cfg->queue = c->queue == UINT32_MAX ? 0 : c->queue;
+	return 0;
+}
+
+/*
+ * The device, its MAC and its counters before, once it is known to be one
+ * gen may flood, with frames it can take: 0 or an exit code.
+ */
+static int gen_device(const struct gen_cli *c, struct gen_job *j)
+{
+	struct hc_pkt_spec *s = &j->cfg.spec;
+	__u32 mtu, most;
+	struct hc_err err = {};
+	bool uplink = false;
+	int ret;
+
+	ret = hc_check_privileges();
+	if (ret)
+		return ret;
+	ret = hc_cmd_device(c->netns, j->dev, "gen", &j->ifindex);
+	if (ret)
+		return ret;
+	if (!c->src_mac && hc_dev_mac(j->dev, s->src_mac))
+		return hc_fail(HC_EXIT_FAIL, "reading the MAC of %s: %s",
+			       j->dev, strerror(errno));
+
+	/* The device's own TX counter says how many really left. */
+	j->nl = hc_nl_open(&err);
+	if (!j->nl || hc_nl_link_get(j->nl, j->ifindex, &j->before, &err))
+		return hc_fail(HC_EXIT_FAIL, "reading the counters of %s: %s",
+			       j->dev, strerror(errno));
+	/* A flood out of the uplink reaches a real network: not by accident. */
+	if (!c->force && !c->netns &&
+	    !hc_nl_default_route_via(j->nl, j->ifindex, &uplink, NULL) &&
+	    uplink)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			c->inject ?
+				"%s holds this namespace's default route: gen --inject would feed its receive path, this host's stack; --force injects anyway" :
+				"%s holds this namespace's default route: gen would flood a real network; --force sends anyway",
+			j->dev);
+
+	/* The MTU, the Ethernet header and a tag if any, as packet_snd() takes. */
+	mtu = j->before.mtu;
+	most = mtu + 14 + (c->vlan ? 4 : 0);
+	if (c->size > most)
+		return hc_fail(
+			HC_EXIT_USAGE,
+			"--size %u: more than %s's MTU %u takes (%u-byte frames%s): ip%s%s link set dev %s mtu %u raises it",
+			c->size, j->dev, mtu, most,
+			c->vlan ? " with the tag" : "", c->netns ? " -n " : "",
+			c->netns ? c->netns : "", j->dev,
+			c->size - 14 - (c->vlan ? 4 : 0));
+	return 0;
+}
+
+/* The generator opened, or why not; what it chose said: 0 or exit code. */
+static int gen_open(const struct gen_cli *c, struct gen_job *j)
+{
+	struct hc_err err = {};
+	int ret;
+
+	ret = hc_gen_open(&j->g, j->ifindex, &j->cfg, &err);
+	if (ret) {
+		hc_gen_close(&j->g);
+		if (ret == -EMSGSIZE)
+			return hc_fail(
+				HC_EXIT_USAGE, "gen on %s: %s%s", j->dev,
+				err.msg,
+				c->inject ?
+					"" :
+					"; --method packet sends up to the MTU");
+		/* The kernel checks the queue against the device's: usage. */
+		if (j->cfg.queue && ret == -EINVAL)
+			return hc_fail(HC_EXIT_USAGE, "gen on %s: %s: %s",
+				       j->dev, err.msg, strerror(-ret));
+		/* only live frames were asked for: auto's fallback failed else */
+		if (err.hint[0] &&
+		    (c->method == HC_GEN_LIVE || c->raw || c->inject))
+			return gen_live_refused(c, j->dev, ret, &err);
+		return hc_fail(hc_exit_code(ret), "gen on %s: %s: %s", j->dev,
+			       err.msg, strerror(-ret));
+	}
+	j->method = j->g.method;
+	if (c->method == HC_GEN_AUTO && j->method == HC_GEN_PACKET)
+		fprintf(stderr, "hookcmp gen: %s; using AF_PACKET\n", err.msg);
+	if (j->cfg.refresh && !c->refresh && j->method == HC_GEN_LIVE)
+		fprintf(stderr,
+			"hookcmp gen: --vlan turns --refresh on (a receiver that untags the tag edits live frames in place): each frame's headers are rewritten before it is sent, about 6-10%% fewer frames per second\n");
+	return 0;
+}
+
+/*
+ * The threads send, and the generator closes: what they sent into j.
+ * 0, or the first thread's -errno.
+ */
+static int gen_send(const struct gen_cli *c, struct gen_job *j, int ncpu)
+{
+	struct worker w[256] = {};
+	__u64 longest = 0;
+	double t0;
+	int i, ret = 0;
+
+	t0 = hc_now();
+	for (i = 0; i < (int)c->threads; i++) {
+		w[i].g = &j->g;
+		w[i].cpu = c->threads > 1 ? i % ncpu : -1;
+		w[i].count =
+			c->count ? c->count / c->threads +
+					   (i < (int)(c->count % c->threads)) :
+				   0;
+		w[i].end = t0 + (c->count ? 0 : c->duration ? c->duration : 1);
+		w[i].rate = c->rate ? (double)c->rate / c->threads : 0;
+		pthread_create(&w[i].tid, NULL, worker_run, &w[i]);
+	}
+	if (c->progress || (!c->json && isatty(STDERR_FILENO)))
+		progress(w, c->threads, c->count, t0, w[0].end);
+	for (i = 0; i < (int)c->threads; i++) {
+		pthread_join(w[i].tid, NULL);
+		j->sent += w[i].sent;
+		/* Each thread from the table's start (srcs.h). */
+		j->hits += hc_srcs_hits(w[i].sent, j->hit_p, j->hit_q);
+		longest = w[i].sent > longest ? w[i].sent : longest;
+		if (w[i].err && !ret)
+			ret = w[i].err;
+	}
+	j->secs = hc_now() - t0;
+	j->modified = hc_gen_modified(&j->g);
+	hc_gen_close(&j->g);
+	j->hit_prefixes = hc_srcs_hits(longest, j->hit_p, j->hit_q);
+	if (j->hit_prefixes > j->srcs.prefixes)
+		j->hit_prefixes = j->srcs.prefixes;
+	j->sources = j->srcs.n;
+	return ret;
+}
+
+/*
+ * What left, by the device's counters. A veth counts what its peer has
+ * taken off the ring: wait while it drains, until every frame is counted
+ * as gone or dropped, or the counts hold for 0.2 s (a slow machine takes
+ * its time; the limit is for a device that counts otherwise).
+ */
+static void gen_count(const struct gen_cli *c, struct gen_job *j)
+{
+	struct hc_link_info after;
+	struct hc_err err = {};
+	int still;
+	double t1;
+
+	for (still = 0, t1 = hc_now(); still < 4 && hc_now() - t1 < 10;) {
+		__u64 was = j->tx + j->tx_drop;
+
+		usleep(50000);
+		if (hc_nl_link_get(j->nl, j->ifindex, &after, &err))
+			break;
+		j->tx = after.stats.tx_packets - j->before.stats.tx_packets;
+		j->tx_drop =
+			after.stats.tx_dropped - j->before.stats.tx_dropped;
+		if (j->tx + j->tx_drop >= j->sent)
+			break;
+		still = j->tx + j->tx_drop == was ? still + 1 : 0;
+	}
+	/* Injected, each frame the loop ran entered the receive path. */
+	if (c->inject)
+		j->tx = j->sent;
+}
+
+/*
+ * The summary: a sentence (two with --hit-rate), or one JSON object that
+ * holds what did not leave too. A value both show is one call, unless the
+ * sentence has it elsewhere than the JSON's documented order (doc/): then
+ * a call for each, next to the words around it.
+ */
+static void gen_print(struct hc_pr *p, const struct gen_cli *c,
+		      const struct gen_job *j)
+{
+	const char *method =
+		c->inject ? "inject" : hc_gen_method_name(j->method);
+	__u64 pps = j->secs > 0 ? (__u64)(j->tx / j->secs) : 0;
+
+	hc_pr_open(p, HC_PR_JSON, NULL, '{');
+	hc_pr_fstr(p, HC_PR_JSON, "type", NULL, "gen");
+	hc_pr_fstr(p, HC_PR_JSON, "dev", NULL, j->dev);
+	hc_pr_fstr(p, HC_PR_JSON, "method", NULL, method);
+	hc_pr_fu64(p, HC_PR_JSON, "raw", NULL, c->raw);
+	hc_pr_fu64(p, HC_PR_ALL, "packets", "gen: %llu packets ", j->tx);
+	hc_pr_fstr(p, HC_PR_TEXT, "dev",
+		   c->inject ? "entered the receive path of %s" : "left %s",
+		   j->dev);
+	hc_pr_fu64(p, HC_PR_JSON, "offered", NULL, j->sent);
+	if (c->inject)
+		hc_pr_fu64(p, HC_PR_ALL, "queue", " (RX queue %llu)",
+			   j->cfg.queue);
+	else
+		hc_pr_fu64(p, HC_PR_JSON, "tx_dropped", NULL, j->tx_drop);
+	hc_pr_fnum(p, HC_PR_ALL, "duration_s", " in %.3f s", j->secs);
+	hc_pr_fu64(p, HC_PR_ALL, "pps", ": %llu pps", pps);
+	if (!c->inject)
+		hc_pr_fu64(p, HC_PR_TEXT, "offered", ", of %llu offered",
+			   j->sent);
+	hc_pr_fstr(p, HC_PR_TEXT, "method", " (%s", method);
+	hc_pr_text(p, "%s", c->raw ? " raw" : "");
+	hc_pr_fu64(p, HC_PR_JSON, "size", NULL, c->size);
+	hc_pr_fu64(p, HC_PR_ALL, "flows", ", %llu flow", c->flows);
+	hc_pr_text(p, "%s", c->flows > 1 ? "s" : "");
+	hc_pr_fu64(p, HC_PR_TEXT, "size", ", %llu B", c->size);
+	hc_pr_fu64(p, HC_PR_ALL, "threads", ", %llu thread", c->threads);
+	hc_pr_text(p, "%s)\n", c->threads > 1 ? "s" : "");
+	if (c->rules_file) {
+		hc_pr_fnum(p, HC_PR_JSON, "hit_rate", NULL,
+			   (double)j->hit_p / j->hit_q);
+		hc_pr_fu64(p, HC_PR_ALL, "hits", "gen: %llu", j->hits);
+		hc_pr_fu64(p, HC_PR_TEXT, "offered", " of %llu offered",
+			   j->sent);
+		hc_pr_fnum(p, HC_PR_TEXT, "hit_rate",
+			   " hit the set (--hit-rate %g)",
+			   (double)j->hit_p / j->hit_q);
+		hc_pr_fu64(p, HC_PR_ALL, "hit_prefixes",
+			   ", from %llu of its prefixes", j->hit_prefixes);
+		hc_pr_fu64(p, HC_PR_ALL, "sources", "; %llu distinct sources\n",
+			   j->sources);
+	}
+	if (j->method == HC_GEN_LIVE && !c->raw && !j->cfg.refresh)
+		hc_pr_fu64(p, HC_PR_JSON, "modified", NULL, j->modified);
+	if (j->why[0])
+		hc_pr_fstr(p, HC_PR_JSON, c->allow_drops ? "warning" : "error",
+			   NULL, j->why);
+	hc_pr_close(p, HC_PR_JSON, '}');
+}
+
+/* After the summary: what came back edited, what did not leave; the exit. */
+static int gen_exit(const struct gen_cli *c, const struct gen_job *j, int ret)
+{
+	if (j->modified)
+		fprintf(stderr,
+			"Warning: %llu sampled frames came back edited by a receiver (a stack that untags --vlan, a router), and left again as it made them: --refresh writes the headers into every frame\n",
+			(unsigned long long)j->modified);
+	if (j->why[0] && !c->allow_drops) {
+		fprintf(stderr, "Error: gen on %s: %s\n", j->dev, j->why);
+		return HC_EXIT_FAIL;
+	}
+	if (j->why[0])
+		fprintf(stderr, "Warning: %s\n", j->why);
+	if (ret)
+		return hc_fail(HC_EXIT_FAIL, "gen on %s stopped: %s", j->dev,
+			       strerror(-ret));
+	return hc_stop_sig ? 128 + hc_stop_sig : 0;
+}
+
 int cmd_gen(int argc, char **argv)
 {
 	struct gen_cli c = { .flows = 1,
@@ -287,337 +702,37 @@ int cmd_gen(int argc, char **argv)
 			     .threads = 1,
 			     .proto = 0,
 			     .queue = UINT32_MAX };
-	struct hc_gen_cfg cfg = {};
-	struct hc_pkt_spec *s = &cfg.spec;
-	struct worker w[256] = {};
-	struct hc_err err = {};
-	struct hc_link_info before, after;
-	struct hc_nl *nl = NULL;
-	struct hc_gen g;
-	struct hc_set *set = NULL;
-	struct hc_srcs srcs = {};
-	__u32 hit_p = 0, hit_q = 1;
-	/* --hit-rate: hits sent, the distinct prefixes they came from. */
-	__u64 hits = 0, longest = 0, hit_prefixes, nsrcs;
-	__u64 tx = 0, tx_drop = 0, modified = 0;
-	bool uplink = false;
-	const char *pos[1];
-	const char *dev;
-	char why[256];
-	int npos, ifindex, ret, i;
+	struct gen_job j = { .hit_q = 1 };
 	int ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	double t0, t1, dt;
-	__u64 sent = 0;
-	int still;
+	struct hc_pr p;
+	int ret;
 
-	ret = hc_opts_parse(gen_opts, &c, argc, argv, pos, &npos, 1, NULL,
-			    &err);
-	hc_json_pretty = c.pretty;
-	c.json |= c.pretty;
-	hc_json_mode = c.json;
-	if (ret)
-		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
-	if (c.help) {
-		gen_usage();
-		return 0;
-	}
-	if (npos != 1)
-		return hc_fail(HC_EXIT_USAGE,
-			       "name one device: hookcmp gen DEV");
-	if (c.count && c.duration)
-		return hc_fail(HC_EXIT_USAGE,
-			       "--count and --duration exclude each other");
-	if (c.raw && (c.method >= HC_GEN_PACKET || c.flows > 1 || c.refresh))
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--raw is one fixed live frame: no --method packet or stage, no --flows, no --refresh");
-	if (c.inject && (c.method >= HC_GEN_PACKET || c.allow_drops))
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--inject is live frames into DEV's receive path: no --method packet or stage, and none can fail to leave (--allow-drops)");
-	if (c.queue != UINT32_MAX && !c.inject)
-		return hc_fail(HC_EXIT_USAGE, "--queue goes with --inject");
-	dev = pos[0];
-
-	s->ipv6 = c.ipv6;
-	s->proto = c.proto == 0 ? 17 : c.proto == 1 ? 6 : 1;
-	s->vlan = c.vlan;
-	s->size = c.size ? c.size : hc_pkt_min_size(s);
-	c.size = s->size;
-	s->sport = c.sport;
-	s->dport = c.dport;
-	hc_parse_mac("02:00:00:00:00:02", s->dst_mac);
-	if (c.dst_mac && hc_parse_mac(c.dst_mac, s->dst_mac))
-		return hc_fail(HC_EXIT_USAGE,
-			       "--dst-mac '%s': not a MAC address", c.dst_mac);
-	if (c.src_mac && hc_parse_mac(c.src_mac, s->src_mac))
-		return hc_fail(HC_EXIT_USAGE,
-			       "--src-mac '%s': not a MAC address", c.src_mac);
-	inet_pton(AF_INET, "198.18.0.1", &s->src4);
-	inet_pton(AF_INET, "198.18.0.2", &s->dst4);
-	inet_pton(AF_INET6, "2001:2::1", &s->src6);
-	inet_pton(AF_INET6, "2001:2::2", &s->dst6);
-	if (c.src &&
-	    inet_pton(c.ipv6 ? AF_INET6 : AF_INET, c.src,
-		      c.ipv6 ? (void *)&s->src6 : (void *)&s->src4) != 1)
-		return hc_fail(HC_EXIT_USAGE,
-			       "--src '%s': not an IPv%d address", c.src,
-			       c.ipv6 ? 6 : 4);
-	if (c.dst &&
-	    inet_pton(c.ipv6 ? AF_INET6 : AF_INET, c.dst,
-		      c.ipv6 ? (void *)&s->dst6 : (void *)&s->dst4) != 1)
-		return hc_fail(HC_EXIT_USAGE,
-			       "--dst '%s': not an IPv%d address", c.dst,
-			       c.ipv6 ? 6 : 4);
-	if (c.threads > (__u32)ncpu)
-		return hc_fail(HC_EXIT_USAGE,
-			       "--threads %u: this machine has %d CPUs",
-			       c.threads, ncpu);
-	if (c.hit_rate && !c.rules_file)
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--hit-rate aims at a set: give its --rules-file");
-	if (c.hit_rate && hc_srcs_rate(c.hit_rate, &hit_p, &hit_q))
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--hit-rate '%s': not a fraction from 0 to 1 (0.25) or a percent (25%%), with at most 6 decimals",
-			c.hit_rate);
-	if (c.rules_file && c.raw)
-		return hc_fail(HC_EXIT_USAGE,
-			       "--raw is one fixed frame: no --rules-file");
-	if (c.rules_file) {
-		set = hc_set_new();
-		if (!set)
-			return hc_fail(HC_EXIT_FAIL, "--rules-file: %s",
-				       strerror(ENOMEM));
-		/* run's reader: its messages start with PATH:LINE. */
-		ret = hc_set_read(set, c.rules_file, &err);
-		if (ret) {
-			hc_set_free(set);
-			return hc_fail(ret == -ENOMEM ? HC_EXIT_FAIL :
-							HC_EXIT_USAGE,
-				       "--rules-file %s", err.msg);
-		}
-		/* The same table from the same file: a fixed seed. */
-		ret = hc_srcs_draw(&srcs, set, c.ipv6,
-				   c.ipv6 ? (void *)&s->src6 : (void *)&s->src4,
-				   hit_p, hit_q, 1, &err);
-		hc_set_free(set);
-		if (ret)
-			return hc_fail(
-				ret == -ENOMEM ? HC_EXIT_FAIL : HC_EXIT_USAGE,
-				"--rules-file %s: %s", c.rules_file, err.msg);
-		cfg.srcs = &srcs;
-		cfg.percpu = c.threads > 1;
-	}
-	cfg.flows = c.flows;
-	cfg.method = c.method;
-	cfg.raw = c.raw;
-	/*
-	 * A stack that untags VLAN frames edits live frames in place, and
-	 * they come back so: refresh them, at its cost, said below.
-	 */
-	cfg.refresh =
-		c.refresh || (c.vlan && !c.raw && c.method != HC_GEN_PACKET);
-	cfg.inject = c.inject;
-	cfg.queue = c.queue == UINT32_MAX ? 0 : c.queue;
-
-	ret = hc_check_privileges();
-	if (ret)
+	ret = gen_parse(&c, argc, argv, &j.dev);
+	if (ret || c.help)
 		return ret;
-	ret = hc_cmd_device(c.netns, dev, "gen", &ifindex);
+	ret = gen_config(&c, &j, ncpu) ?: gen_device(&c, &j);
 	if (ret)
-		return ret;
-	if (!c.src_mac && hc_dev_mac(dev, s->src_mac))
-		return hc_fail(HC_EXIT_FAIL, "reading the MAC of %s: %s", dev,
-			       strerror(errno));
-
-	/* The device's own TX counter says how many really left. */
-	nl = hc_nl_open(&err);
-	if (!nl || hc_nl_link_get(nl, ifindex, &before, &err))
-		return hc_fail(HC_EXIT_FAIL, "reading the counters of %s: %s",
-			       dev, strerror(errno));
-	/* A flood out of the uplink reaches a real network: not by accident. */
-	if (!c.force && !c.netns &&
-	    !hc_nl_default_route_via(nl, ifindex, &uplink, NULL) && uplink) {
-		hc_nl_close(nl);
-		return hc_fail(
-			HC_EXIT_USAGE,
-			c.inject ?
-				"%s holds this namespace's default route: gen --inject would feed its receive path, this host's stack; --force injects anyway" :
-				"%s holds this namespace's default route: gen would flood a real network; --force sends anyway",
-			dev);
-	}
-
-	/* The MTU, the Ethernet header and a tag if any, as packet_snd() takes. */
-	if (c.size > before.mtu + 14 + (c.vlan ? 4 : 0)) {
-		hc_nl_close(nl);
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--size %u: more than %s's MTU %u takes (%u-byte frames%s): ip%s%s link set dev %s mtu %u raises it",
-			c.size, dev, before.mtu,
-			before.mtu + 14 + (c.vlan ? 4 : 0),
-			c.vlan ? " with the tag" : "", c.netns ? " -n " : "",
-			c.netns ? c.netns : "", dev,
-			c.size - 14 - (c.vlan ? 4 : 0));
-	}
-
+		goto out;
 	hc_install_signals();
-	ret = hc_gen_open(&g, ifindex, &cfg, &err);
-	if (ret) {
-		hc_gen_close(&g);
-		hc_nl_close(nl);
-		if (ret == -EMSGSIZE)
-			return hc_fail(
-				HC_EXIT_USAGE, "gen on %s: %s%s", dev, err.msg,
-				c.inject ?
-					"" :
-					"; --method packet sends up to the MTU");
-		/* The kernel checks the queue against the device's: usage. */
-		if (cfg.queue && ret == -EINVAL)
-			return hc_fail(HC_EXIT_USAGE, "gen on %s: %s: %s", dev,
-				       err.msg, strerror(-ret));
-		/* only live frames were asked for: auto's fallback failed else */
-		if (err.hint[0] &&
-		    (c.method == HC_GEN_LIVE || c.raw || c.inject))
-			return gen_live_refused(&c, dev, ret, &err);
-		return hc_fail(hc_exit_code(ret), "gen on %s: %s: %s", dev,
-			       err.msg, strerror(-ret));
-	}
-	if (c.method == HC_GEN_AUTO && g.method == HC_GEN_PACKET)
-		fprintf(stderr, "hookcmp gen: %s; using AF_PACKET\n", err.msg);
-	if (cfg.refresh && !c.refresh && g.method == HC_GEN_LIVE)
-		fprintf(stderr,
-			"hookcmp gen: --vlan turns --refresh on (a receiver that untags the tag edits live frames in place): each frame's headers are rewritten before it is sent, about 6-10%% fewer frames per second\n");
-
-	t0 = hc_now();
-	for (i = 0; i < (int)c.threads; i++) {
-		w[i].g = &g;
-		w[i].cpu = c.threads > 1 ? i % ncpu : -1;
-		w[i].count = c.count ?
-				     c.count / c.threads +
-					     (i < (int)(c.count % c.threads)) :
-				     0;
-		w[i].end = t0 + (c.count ? 0 : c.duration ? c.duration : 1);
-		w[i].rate = c.rate ? (double)c.rate / c.threads : 0;
-		pthread_create(&w[i].tid, NULL, worker_run, &w[i]);
-	}
-	if (c.progress || (!c.json && isatty(STDERR_FILENO)))
-		progress(w, c.threads, c.count, t0, w[0].end);
-	ret = 0;
-	for (i = 0; i < (int)c.threads; i++) {
-		pthread_join(w[i].tid, NULL);
-		sent += w[i].sent;
-		/* Each thread from the table's start (srcs.h). */
-		hits += hc_srcs_hits(w[i].sent, hit_p, hit_q);
-		longest = w[i].sent > longest ? w[i].sent : longest;
-		if (w[i].err && !ret)
-			ret = w[i].err;
-	}
-	dt = hc_now() - t0;
-	modified = hc_gen_modified(&g);
-	hc_gen_close(&g);
-	hit_prefixes = hc_srcs_hits(longest, hit_p, hit_q);
-	if (hit_prefixes > srcs.prefixes)
-		hit_prefixes = srcs.prefixes;
-	nsrcs = srcs.n;
-	hc_srcs_free(&srcs);
-	/*
-	 * A veth counts what its peer has taken off the ring: wait while it
-	 * drains, until every frame is counted as gone or dropped, or the
-	 * counts hold for 0.2 s (a slow machine takes its time; the limit is
-	 * for a device that counts otherwise).
-	 */
-	for (still = 0, t1 = hc_now(); still < 4 && hc_now() - t1 < 10;) {
-		__u64 was = tx + tx_drop;
-
-		usleep(50000);
-		if (hc_nl_link_get(nl, ifindex, &after, &err))
-			break;
-		tx = after.stats.tx_packets - before.stats.tx_packets;
-		tx_drop = after.stats.tx_dropped - before.stats.tx_dropped;
-		if (tx + tx_drop >= sent)
-			break;
-		still = tx + tx_drop == was ? still + 1 : 0;
-	}
-	hc_nl_close(nl);
-	/* Injected, each frame the loop ran entered the receive path. */
-	if (c.inject)
-		tx = sent;
+	ret = gen_open(&c, &j);
+	if (ret)
+		goto out;
+	ret = gen_send(&c, &j, ncpu);
+	hc_srcs_free(&j.srcs);
+	gen_count(&c, &j);
+	hc_nl_close(j.nl);
+	j.nl = NULL;
 
 	/* One document: what did not leave is in it, not a second one. */
-	why[0] = '\0';
-	if (!ret && lost(sent, tx))
-		gen_lost(why, sizeof(why), dev, sent, tx, tx_drop,
-			 g.method == HC_GEN_LIVE || g.method == HC_GEN_STAGE);
-	if (c.json) {
-		struct hc_pr p = HC_PR_INIT(HC_PR_JSON, stdout);
-
-		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
-		hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "gen");
-		hc_pr_fstr(&p, HC_PR_JSON, "dev", NULL, dev);
-		hc_pr_fstr(&p, HC_PR_JSON, "method", NULL,
-			   c.inject ? "inject" : hc_gen_method_name(g.method));
-		hc_pr_fu64(&p, HC_PR_JSON, "raw", NULL, c.raw);
-		hc_pr_fu64(&p, HC_PR_JSON, "packets", NULL, tx);
-		hc_pr_fu64(&p, HC_PR_JSON, "offered", NULL, sent);
-		if (c.inject)
-			hc_pr_fu64(&p, HC_PR_JSON, "queue", NULL, cfg.queue);
-		else
-			hc_pr_fu64(&p, HC_PR_JSON, "tx_dropped", NULL, tx_drop);
-		hc_pr_fnum(&p, HC_PR_JSON, "duration_s", NULL, dt);
-		hc_pr_fu64(&p, HC_PR_JSON, "pps", NULL,
-			   dt > 0 ? (__u64)(tx / dt) : 0);
-		hc_pr_fu64(&p, HC_PR_JSON, "size", NULL, c.size);
-		hc_pr_fu64(&p, HC_PR_JSON, "flows", NULL, c.flows);
-		hc_pr_fu64(&p, HC_PR_JSON, "threads", NULL, c.threads);
-		if (c.rules_file) {
-			hc_pr_fnum(&p, HC_PR_JSON, "hit_rate", NULL,
-				   (double)hit_p / hit_q);
-			hc_pr_fu64(&p, HC_PR_JSON, "hits", NULL, hits);
-			hc_pr_fu64(&p, HC_PR_JSON, "hit_prefixes", NULL,
-				   hit_prefixes);
-			hc_pr_fu64(&p, HC_PR_JSON, "sources", NULL, nsrcs);
-		}
-		if (g.method == HC_GEN_LIVE && !c.raw && !cfg.refresh)
-			hc_pr_fu64(&p, HC_PR_JSON, "modified", NULL, modified);
-		if (why[0])
-			hc_pr_fstr(&p, HC_PR_JSON,
-				   c.allow_drops ? "warning" : "error", NULL,
-				   why);
-		hc_pr_close(&p, HC_PR_JSON, '}');
-	} else if (c.inject) {
-		printf("gen: %llu packets entered the receive path of %s (RX queue %u) in %.3f s: %.0f pps (inject%s, %u flow%s, %u B, %u thread%s)\n",
-		       (unsigned long long)tx, dev, cfg.queue, dt,
-		       dt > 0 ? tx / dt : 0, c.raw ? " raw" : "", c.flows,
-		       c.flows > 1 ? "s" : "", c.size, c.threads,
-		       c.threads > 1 ? "s" : "");
-	} else {
-		printf("gen: %llu packets left %s in %.3f s: %.0f pps, of %llu offered (%s%s, %u flow%s, %u B, %u thread%s)\n",
-		       (unsigned long long)tx, dev, dt, dt > 0 ? tx / dt : 0,
-		       (unsigned long long)sent,
-		       hc_gen_method_name(g.method),
-		       c.raw ? " raw" : "", c.flows, c.flows > 1 ? "s" : "",
-		       c.size, c.threads, c.threads > 1 ? "s" : "");
-	}
-	if (!c.json && c.rules_file)
-		printf("gen: %llu of %llu offered hit the set (--hit-rate %g), from %llu of its prefixes; %llu distinct sources\n",
-		       (unsigned long long)hits, (unsigned long long)sent,
-		       (double)hit_p / hit_q, (unsigned long long)hit_prefixes,
-		       (unsigned long long)nsrcs);
+	if (!ret && lost(j.sent, j.tx))
+		gen_lost(j.why, sizeof(j.why), j.dev, j.sent, j.tx, j.tx_drop,
+			 j.method == HC_GEN_LIVE || j.method == HC_GEN_STAGE);
+	p = (struct hc_pr)HC_PR_INIT(c.json ? HC_PR_JSON : HC_PR_TEXT, stdout);
+	gen_print(&p, &c, &j);
 	fflush(stdout);
-	if (modified)
-		fprintf(stderr,
-			"Warning: %llu sampled frames came back edited by a receiver (a stack that untags --vlan, a router), and left again as it made them: --refresh writes the headers into every frame\n",
-			(unsigned long long)modified);
-	if (why[0] && !c.allow_drops) {
-		fprintf(stderr, "Error: gen on %s: %s\n", dev, why);
-		return HC_EXIT_FAIL;
-	}
-	if (why[0])
-		fprintf(stderr, "Warning: %s\n", why);
-	if (ret)
-		return hc_fail(HC_EXIT_FAIL, "gen on %s stopped: %s", dev,
-			       strerror(-ret));
-	return hc_stop_sig ? 128 + hc_stop_sig : 0;
+	return gen_exit(&c, &j, ret);
+out:
+	hc_srcs_free(&j.srcs);
+	hc_nl_close(j.nl);
+	return ret;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* hookcmp run: attach to DEV, count per class, detach; its option table. */
+/* hookcmp run (--hook): attach to DEV, count per class, detach; its options. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -278,6 +278,32 @@ static int read_set(struct run_cli *c)
 	return 0;
 }
 
+/* The --rule texts into the program's rules, each deep enough. */
+static int parse_rules(struct run_cli *c)
+{
+	struct hc_conf *conf = &c->r.conf;
+	struct hc_err err = {};
+	int i;
+
+	for (i = 0; i < c->nr_rules; i++) {
+		struct hc_rule *rule = &conf->rules[i];
+
+		if (hc_rule_parse(c->rules[i], rule, &err))
+			return hc_fail(HC_EXIT_USAGE, "rule %d '%s': %s", i + 1,
+				       c->rules[i], err.msg);
+		if (hc_rule_depth(rule) > conf->parse)
+			return hc_fail(
+				HC_EXIT_USAGE,
+				"rule %d '%s' needs --parse %s or deeper (have %s)",
+				i + 1, c->rules[i],
+				hc_parse_names[hc_rule_depth(rule)],
+				hc_parse_names[conf->parse]);
+	}
+	conf->nr_rules = c->nr_rules;
+	c->r.rule_texts = c->rules;
+	return 0;
+}
+
 static int parse_run(struct run_cli *c, int argc, char **argv)
 {
 	static struct hc_opt opts[HC_MAX_OPTS + 1];
@@ -286,7 +312,7 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 	struct hc_err err = {};
 	struct hc_conf *conf = &c->r.conf;
 	char here[128];
-	int n, npos, i, ret;
+	int n, npos, ret;
 
 	for (n = 0; run_opts[n].name; n++)
 		opts[n] = run_opts[n];
@@ -335,23 +361,7 @@ static int parse_run(struct run_cli *c, int argc, char **argv)
 
 	conf->parse = c->parse;
 	conf->def_verdict = c->action;
-	for (i = 0; i < c->nr_rules; i++) {
-		struct hc_rule *rule = &conf->rules[i];
-
-		if (hc_rule_parse(c->rules[i], rule, &err))
-			return hc_fail(HC_EXIT_USAGE, "rule %d '%s': %s", i + 1,
-				       c->rules[i], err.msg);
-		if (hc_rule_depth(rule) > conf->parse)
-			return hc_fail(
-				HC_EXIT_USAGE,
-				"rule %d '%s' needs --parse %s or deeper (have %s)",
-				i + 1, c->rules[i],
-				hc_parse_names[hc_rule_depth(rule)],
-				hc_parse_names[conf->parse]);
-	}
-	conf->nr_rules = c->nr_rules;
-	c->r.rule_texts = c->rules;
-	ret = read_set(c);
+	ret = parse_rules(c) ?: read_set(c);
 	if (ret)
 		return ret;
 	ret = check_redirect_opts(c);
@@ -429,113 +439,95 @@ static int run_loop(struct hc_run *r, const struct hc_snap *start)
 	return hc_stop_sig ? 128 + hc_stop_sig : 0;
 }
 
-static int run(int argc, char **argv, struct hc_set **set)
+/*
+ * What is checked before anything is made: privileges, the journal, the
+ * device and what the hook needs there. 0, or an exit code.
+ */
+static int run_preflight(struct run_cli *c)
 {
-	struct run_cli c = {
-		.parse = HC_PARSE_L4,
-		.action = HC_DROP,
-		.set = set,
-	};
-	struct hc_run *r = &c.r;
-	const struct hc_hook *h;
-	struct hc_snap start, end;
-	bool busy = false;
-	char hook[32];
-	int ret, err;
+	struct hc_run *r = &c->r;
+	const struct hc_hook *h = r->hook;
+	char hook[32], who[64];
+	int ret;
 
-	hc_run_init(r);
-	ret = parse_run(&c, argc, argv);
-	if (ret)
-		return ret;
-	if (c.help)
-		return HC_CMD_USAGE;
-	if (c.version)
-		return hc_show_version(r->json);
-	ret = hc_check_privileges() ?: hc_cmd_journal(c.journal);
+	ret = hc_check_privileges() ?: hc_cmd_journal(c->journal);
 	if (ret)
 		return ret;
 	if (!hc_jit_enabled())
 		hc_text_printf(
 			stderr,
 			"Warning: the BPF JIT is off (net.core.bpf_jit_enable=0): costs are the interpreter's\n");
-	snprintf(hook, sizeof(hook), "--hook %s", r->hook->name);
+	snprintf(hook, sizeof(hook), "--hook %s", h->name);
 	ret = hc_cmd_device(r->netns, r->dev, hook, &r->ifindex);
-	if (ret)
+	if (ret || !h->caps)
 		return ret;
 	/* In the namespace: a port's privilege is its sysctl. */
-	h = r->hook;
-	if (h->caps) {
-		char who[64];
+	snprintf(who, sizeof(who), "--hook %s (%s) needs more", h->name,
+		 h->attach_name(r));
+	return hc_check_caps(h->caps(r), who);
+}
 
-		snprintf(who, sizeof(who), "--hook %s (%s) needs more", h->name,
-			 h->attach_name(r));
-		ret = hc_check_caps(h->caps(r), who);
-		if (ret)
-			return ret;
-	}
-
-	warn_stale(r);
-	libbpf_set_print(r->verbose ? libbpf_print : libbpf_quiet);
-	hc_install_signals();
+/*
+ * Netlink, and where it would cut the caller off or redirect to: 0, or
+ * an exit code after saying why.
+ */
+static int run_open(struct hc_run *r)
+{
+	char warn[256];
+	bool busy = false;
+	int err;
 
 	r->nl = hc_nl_open(&r->err);
-	if (!r->nl) {
-		ret = fail_step(r, "netlink failed", -errno);
-		goto out;
-	}
+	if (!r->nl)
+		return fail_step(r, "netlink failed", -errno);
 	/*
 	 * Without -n we run where the caller is, and their own session most
 	 * likely leaves through the default route: do not cut it by accident.
 	 */
 	if (!r->force && !r->netns &&
-	    !hc_nl_default_route_via(r->nl, r->ifindex, &busy, NULL) && busy) {
-		ret = hc_fail(
+	    !hc_nl_default_route_via(r->nl, r->ifindex, &busy, NULL) && busy)
+		return hc_fail(
 			HC_EXIT_USAGE,
 			"%s holds this namespace's default route: hookcmp could cut you off (ssh). --force attaches anyway; add --duration SEC as a dead-man's timer",
 			r->dev);
-		goto out;
-	}
-	if (r->redirect_dev) {
-		char warn[256];
+	if (!r->redirect_dev)
+		return 0;
+	err = hc_redirect_check(r, warn, sizeof(warn));
+	if (err == -ENODEV || err == -EINVAL)
+		return hc_fail(HC_EXIT_USAGE, "%s", r->err.msg);
+	if (err)
+		return fail_step(r, "redirect target lookup failed", err);
+	if (warn[0])
+		hc_text_printf(stderr, "Warning: %s\n", warn);
+	return 0;
+}
 
-		err = hc_redirect_check(r, warn, sizeof(warn));
-		if (err == -ENODEV || err == -EINVAL) {
-			ret = hc_fail(HC_EXIT_USAGE, "%s", r->err.msg);
-			goto out;
-		}
-		if (err) {
-			ret = fail_step(r, "redirect target lookup failed",
-					err);
-			goto out;
-		}
-		if (warn[0])
-			hc_text_printf(stderr, "Warning: %s\n", warn);
-	}
+/*
+ * The program loaded and attached, the counts' start in *start, and what
+ * runs where said: 0, or an exit code.
+ */
+static int run_attach(struct hc_run *r, struct hc_snap *start)
+{
+	const struct hc_hook *h = r->hook;
+	int err;
+
 	err = hc_fault(&r->err, "load") ?: h->load(r);
-	if (err) {
-		ret = fail_step(r, "load failed", err);
-		goto out;
-	}
-	if (hc_stop_sig) {
-		ret = 128 + hc_stop_sig;
-		goto out;
-	}
+	if (err)
+		return fail_step(r, "load failed", err);
+	if (hc_stop_sig)
+		return 128 + hc_stop_sig;
 	/*
 	 * The map is new at load, so the totals start from zero and also hold
 	 * what arrives between attach and the first read.
 	 */
-	memset(&start, 0, sizeof(start));
-	start.t = hc_now();
+	memset(start, 0, sizeof(*start));
+	start->t = hc_now();
 	err = h->attach(r);
-	if (err) {
-		ret = fail_step(r, "attach failed", err);
-		goto out;
-	}
+	if (err)
+		return fail_step(r, "attach failed", err);
 	err = hc_fault(&r->err, "run");
-	if (err) {
-		ret = fail_step(r, "run failed", err);
-		goto out;
-	}
+	if (err)
+		return fail_step(r, "run failed", err);
 	if (h->attached) {
 		char note[512] = "";
 
@@ -550,24 +542,66 @@ static int run(int argc, char **argv, struct hc_set **set)
 			r->redirect_dev ? ", redirecting to " : "",
 			r->redirect_dev ?: "", r->redirect_dev ? " via " : "",
 			r->redirect_dev ? h->redirect_via(r) : "");
-	ret = run_loop(r, &start);
+	return 0;
+}
+
+/*
+ * Counts until stopped, then detaches and prints the totals: the exit
+ * code of the run.
+ */
+static int run_count(struct hc_run *r, const struct hc_snap *start)
+{
+	struct hc_snap end;
+	int ret, err;
+
+	ret = run_loop(r, start);
 	if (ret == -ENODEV) {
 		/* The counts stay; what was attached is followed after. */
 		hc_text_printf(
 			stderr,
 			"Error: %s (%s %s) disappeared while hookcmp ran on it (deleted, or moved to another namespace)\n",
-			r->dev, h->name, h->attach_name(r));
+			r->dev, r->hook->name, r->hook->attach_name(r));
 		ret = HC_EXIT_FAIL;
 	}
-
 	/* Totals come after detach, so they hold every packet we counted. */
 	detach(r);
 	err = hc_run_read(r, &end);
 	if (err)
-		ret = fail_step(r, "reading counters failed", err);
-	else
-		hc_stats_summary(r, &start, &end);
-out:
+		return fail_step(r, "reading counters failed", err);
+	hc_stats_summary(r, start, &end);
+	return ret;
+}
+
+static int run(int argc, char **argv, struct hc_set **set)
+{
+	struct run_cli c = {
+		.parse = HC_PARSE_L4,
+		.action = HC_DROP,
+		.set = set,
+	};
+	struct hc_run *r = &c.r;
+	struct hc_snap start;
+	int ret;
+
+	hc_run_init(r);
+	ret = parse_run(&c, argc, argv);
+	if (ret)
+		return ret;
+	if (c.help)
+		return HC_CMD_USAGE;
+	if (c.version)
+		return hc_show_version(r->json);
+	ret = run_preflight(&c);
+	if (ret)
+		return ret;
+
+	warn_stale(r);
+	libbpf_set_print(r->verbose ? libbpf_print : libbpf_quiet);
+	hc_install_signals();
+	ret = run_open(r) ?: run_attach(r, &start);
+	if (!ret)
+		ret = run_count(r, &start);
+	/* Whatever stopped it: undo what is there, follow what is left. */
 	detach(r);
 	hc_prog_unload(r);
 	if (follow(r) && !ret)
