@@ -78,6 +78,21 @@ static void set_refresh(struct hc_gen *g)
 	memcpy(s->bss->refresh_hdr, g->frame, g->lo.l4_off);
 }
 
+/*
+ * The flows' fields into a skeleton, open or loaded (its .bss is mapped),
+ * and every CPU's count back to the first flow.
+ */
+static void vary_set(struct gen_bpf *s, const struct hc_gen *g)
+{
+	if (!s)
+		return;
+	s->bss->flows = g->flows;
+	s->bss->vary_off = g->vary_off;
+	s->bss->csum_off = g->lo.csum_off;
+	s->bss->base = g->base;
+	memset(s->bss->flow_seq, 0, sizeof(s->bss->flow_seq));
+}
+
 __u64 hc_gen_modified(const struct hc_gen *g)
 {
 	const struct gen_bpf *s = g->skel;
@@ -110,10 +125,7 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 	if (!s)
 		return -errno;
 	g->skel = s;
-	s->rodata->flows = cfg->flows;
-	s->rodata->vary_off = g->lo.l4_off + (cfg->spec.proto == 1 ? 4 : 0);
-	s->rodata->csum_off = g->lo.csum_off;
-	s->rodata->base = g->base;
+	vary_set(s, g);
 	s->rodata->verdict = cfg->inject ? XDP_PASS : XDP_TX;
 	g->refresh = cfg->refresh;
 	set_refresh(g);
@@ -315,6 +327,13 @@ int hc_gen_live_probe(struct hc_err *err)
 	return ret;
 }
 
+/* The field flows vary: the source port, or ICMP's echo id (pkt.c). */
+static void set_field(struct hc_gen *g, const struct hc_pkt_spec *spec)
+{
+	g->base = spec->proto == 1 ? 0x4843 : spec->sport;
+	g->vary_off = g->lo.l4_off + (spec->proto == 1 ? 4 : 0);
+}
+
 int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 		struct hc_err *err)
 {
@@ -325,13 +344,13 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 	g->prog_fd = g->drop_fd = g->sock_fd = g->stage_ns = -1;
 	g->flows = cfg->flows ? cfg->flows : 1;
 	g->queue = cfg->queue;
-	g->base = cfg->spec.proto == 1 ? 0x4843 : cfg->spec.sport;
 	ret = hc_pkt_build(&cfg->spec, g->frame, &g->lo);
 	if (ret) {
 		hc_err_set(err, "a %u-byte frame cannot hold these headers",
 			   cfg->spec.size);
 		return ret;
 	}
+	set_field(g, &cfg->spec);
 	if (cfg->srcs) {
 		if (!cfg->srcs->n || cfg->srcs->ipv6 != cfg->spec.ipv6 ||
 		    cfg->raw)

@@ -49,7 +49,8 @@ struct hc_gen {
 	int drop_fd; /* live: the same loop returning XDP_DROP, its floor */
 	int sock_fd;
 	__u32 flows;
-	__u16 base;
+	__u16 base; /* the first flow's value of the field flows vary */
+	__u32 vary_off; /* that field's offset in the frame */
 	bool refresh;
 	__u32 queue; /* inject: the RX queue the frames arrive on */
 	const struct hc_srcs *srcs;
