@@ -344,6 +344,9 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 	g->prog_fd = g->drop_fd = g->sock_fd = g->stage_ns = -1;
 	g->flows = cfg->flows ? cfg->flows : 1;
 	g->queue = cfg->queue;
+	g->raw = cfg->raw;
+	if (g->flows > HC_GEN_FLOWS_MAX || (g->raw && g->flows > 1))
+		return -EINVAL;
 	ret = hc_pkt_build(&cfg->spec, g->frame, &g->lo);
 	if (ret) {
 		hc_err_set(err, "a %u-byte frame cannot hold these headers",
@@ -392,12 +395,27 @@ int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec)
 {
 	int ret;
 
-	if (g->flows > 1 || g->srcs)
+	if (g->srcs)
 		return -EINVAL;
 	ret = hc_pkt_build(spec, g->frame, &g->lo);
-	if (!ret)
-		set_refresh(g);
-	return ret;
+	if (ret)
+		return ret;
+	set_field(g, spec);
+	set_refresh(g);
+	vary_set(g->skel, g);
+	g->flow_next = 0;
+	return 0;
+}
+
+int hc_gen_set_flows(struct hc_gen *g, __u32 flows)
+{
+	flows = flows ?: 1;
+	if (flows > HC_GEN_FLOWS_MAX || (g->raw && flows > 1))
+		return -EINVAL;
+	g->flows = flows;
+	g->flow_next = 0;
+	vary_set(g->skel, g);
+	return 0;
 }
 
 /* RFC 1624, as the program does (gen.bpf.c): one 16-bit word at a time. */
@@ -432,7 +450,23 @@ static void packet_src(struct hc_gen *g, __u8 *f, __u64 idx)
 		csum_replace(f + g->lo.csum_off, old, src, len);
 }
 
-/* AF_PACKET: a batch of frames per sendmmsg, the flows laid out in turn. */
+/* Frame f's field to the flow's value, its L4 checksum mended. */
+static void packet_flow(const struct hc_gen *g, __u8 *f, __u32 flow)
+{
+	__u16 v = htons((__u16)(g->base + flow)), old;
+
+	memcpy(&old, f + g->vary_off, 2);
+	memcpy(f + g->vary_off, &v, 2);
+	if (g->lo.csum_off)
+		csum_replace(f + g->lo.csum_off, (__u8 *)&old, (__u8 *)&v, 2);
+}
+
+/*
+ * AF_PACKET: a batch of frames per sendmmsg. Several flows: each call
+ * takes the next count frames of the sequence (threads take stretches
+ * of their own), the n-th frame the flow n mod flows, so that calls one
+ * after the other go on where the last one stopped.
+ */
 static int packet_send(struct hc_gen *g, __u64 first, __u64 count, __u64 *sent,
 		       const volatile int *stop)
 {
@@ -440,29 +474,19 @@ static int packet_send(struct hc_gen *g, __u64 first, __u64 count, __u64 *sent,
 	__u8 *frames = malloc(PACKET_BATCH * g->lo.len);
 	struct mmsghdr msg[PACKET_BATCH];
 	struct iovec iov[PACKET_BATCH];
-	__u32 flow = 0, i;
+	bool vary = g->flows > 1;
+	__u64 at = vary ? __atomic_fetch_add(&g->flow_next, count,
+					     __ATOMIC_RELAXED) :
+			  0;
+	__u32 flow, i;
 	int n, ret = 0;
 
 	if (!frames)
 		return -ENOMEM;
 	for (i = 0; i < PACKET_BATCH; i++) {
 		__u8 *f = frames + i * g->lo.len;
-		__u16 v = g->base + flow, *field, old;
-		__u32 sum;
 
 		memcpy(f, g->frame, g->lo.len);
-		if (g->flows > 1) {
-			field = (__u16 *)(f + g->lo.l4_off +
-					  (g->base == 0x4843 ? 4 : 0));
-			old = *field;
-			*field = htons(v);
-			sum = (__u16) ~*(__u16 *)(f + g->lo.csum_off) +
-			      (__u16)~old + htons(v);
-			sum = (sum & 0xffff) + (sum >> 16);
-			sum = (sum & 0xffff) + (sum >> 16);
-			*(__u16 *)(f + g->lo.csum_off) = (__u16)~sum ?: 0xffff;
-			flow = (flow + 1) % g->flows;
-		}
 		iov[i] = (struct iovec){ .iov_base = f, .iov_len = g->lo.len };
 		msg[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i],
 							.msg_iovlen = 1 } };
@@ -470,11 +494,20 @@ static int packet_send(struct hc_gen *g, __u64 first, __u64 count, __u64 *sent,
 	while (*sent < count && !(stop && *stop)) {
 		__u64 want = count - *sent;
 
-		for (i = 0; g->srcs && i < PACKET_BATCH && i < want; i++)
-			packet_src(g, frames + i * g->lo.len,
-				   first + *sent + i);
-		n = sendmmsg(g->sock_fd, msg,
-			     want < PACKET_BATCH ? want : PACKET_BATCH, 0);
+		if (want > PACKET_BATCH)
+			want = PACKET_BATCH;
+		flow = vary ? (at + *sent) % g->flows : 0;
+		for (i = 0; i < want; i++) {
+			__u8 *f = frames + i * g->lo.len;
+
+			if (g->srcs)
+				packet_src(g, f, first + *sent + i);
+			if (vary) {
+				packet_flow(g, f, flow);
+				flow = flow + 1 < g->flows ? flow + 1 : 0;
+			}
+		}
+		n = sendmmsg(g->sock_fd, msg, want, 0);
 		if (n < 0) {
 			if (errno == ENOBUFS || errno == EAGAIN ||
 			    errno == EINTR)
