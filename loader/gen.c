@@ -150,6 +150,7 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 	bpf_program__set_autoload(
 		cfg->raw ? s->progs.hc_gen : s->progs.hc_gen_raw, false);
 	bpf_program__set_autoload(s->progs.hc_stage, false);
+	bpf_program__set_autoload(s->progs.hc_stage_vary, false);
 	ret = gen_bpf__load(s);
 	if (ret)
 		return ret;
@@ -216,6 +217,26 @@ static int packet_open(struct hc_gen *g, struct hc_err *err)
 }
 
 /*
+ * The stage's entries, one a copy, all naming device to; with several
+ * flows, each with the program that varies the copies as they leave.
+ */
+static int stage_entries(struct hc_gen *g, __u32 to, __u32 copies)
+{
+	struct gen_bpf *s = g->stage_skel;
+	struct bpf_devmap_val v = { .ifindex = to };
+	__u32 key;
+
+	if (g->flows > 1)
+		v.bpf_prog.fd = bpf_program__fd(s->progs.hc_stage_vary);
+	vary_set(s, g);
+	for (key = 0; key < copies; key++)
+		if (bpf_map_update_elem(bpf_map__fd(s->maps.stage_tx), &key, &v,
+					0))
+			return -errno;
+	return 0;
+}
+
+/*
  * The stage's program on its veth, redirecting to st->to (an ifindex of
  * the current namespace, where the devmap resolves it), then AF_PACKET.
  */
@@ -223,7 +244,7 @@ static int stage_open(struct hc_gen *g, const struct hc_gen_stage *st,
 		      struct hc_err *err)
 {
 	struct gen_bpf *s = gen_bpf__open_opts(hc_prog_open_opts());
-	__u32 copies = st->copies ?: 1, key, to = st->to;
+	__u32 copies = st->copies ?: 1;
 	int ret;
 
 	if (!s)
@@ -234,11 +255,8 @@ static int stage_open(struct hc_gen *g, const struct hc_gen_stage *st,
 	bpf_program__set_autoload(s->progs.hc_gen_raw, false);
 	bpf_program__set_autoload(s->progs.hc_gen_probe, false);
 	ret = bpf_map__set_max_entries(s->maps.stage_tx, copies) ?:
-		      gen_bpf__load(s);
-	for (key = 0; !ret && key < copies; key++)
-		if (bpf_map_update_elem(bpf_map__fd(s->maps.stage_tx), &key,
-					&to, 0))
-			ret = -errno;
+		      gen_bpf__load(s)				 ?:
+		      stage_entries(g, st->to, copies);
 	if (ret) {
 		hc_err_set(err, "loading the stage's program");
 		return ret;
@@ -403,6 +421,7 @@ int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec)
 	set_field(g, spec);
 	set_refresh(g);
 	vary_set(g->skel, g);
+	vary_set(g->stage_skel, g);
 	g->flow_next = 0;
 	return 0;
 }
@@ -415,6 +434,8 @@ int hc_gen_set_flows(struct hc_gen *g, __u32 flows)
 	g->flows = flows;
 	g->flow_next = 0;
 	vary_set(g->skel, g);
+	if (g->stage_skel)
+		return stage_entries(g, g->stage.to, g->stage.copies ?: 1);
 	return 0;
 }
 
@@ -465,7 +486,8 @@ static void packet_flow(const struct hc_gen *g, __u8 *f, __u32 flow)
  * AF_PACKET: a batch of frames per sendmmsg. Several flows: each call
  * takes the next count frames of the sequence (threads take stretches
  * of their own), the n-th frame the flow n mod flows, so that calls one
- * after the other go on where the last one stopped.
+ * after the other go on where the last one stopped; the stage varies
+ * its copies itself (hc_stage_vary).
  */
 static int packet_send(struct hc_gen *g, __u64 first, __u64 count, __u64 *sent,
 		       const volatile int *stop)
@@ -474,7 +496,7 @@ static int packet_send(struct hc_gen *g, __u64 first, __u64 count, __u64 *sent,
 	__u8 *frames = malloc(PACKET_BATCH * g->lo.len);
 	struct mmsghdr msg[PACKET_BATCH];
 	struct iovec iov[PACKET_BATCH];
-	bool vary = g->flows > 1;
+	bool vary = g->flows > 1 && g->method != HC_GEN_STAGE;
 	__u64 at = vary ? __atomic_fetch_add(&g->flow_next, count,
 					     __ATOMIC_RELAXED) :
 			  0;

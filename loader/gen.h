@@ -79,9 +79,10 @@ int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec);
  * Another number of flows for an open generator, 1 to HC_GEN_FLOWS_MAX
  * (0: 1): frame n carries the spec's port (ICMP: echo id) plus n mod
  * flows, wrapping within 16 bits, its L4 checksum mended; n counts on
- * over hc_gen_send() calls, from 0 again here. Live frames count per
- * CPU, in the program; AF_PACKET's per generator, the stage's frames
- * sent too. -EINVAL over the most, or several with raw.
+ * over hc_gen_send() calls, from 0 again here. Live frames and the
+ * stage's copies count per CPU, in the program; AF_PACKET's per
+ * generator. -EINVAL over the most, or several with raw; -errno if the
+ * stage's entries cannot take its program.
  */
 int hc_gen_set_flows(struct hc_gen *g, __u32 flows);
 /* The methods' names, in the enum's order, NULL-terminated: the options'. */

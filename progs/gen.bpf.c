@@ -265,7 +265,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_DEVMAP);
 	__uint(max_entries, 1); /* sized by the loader: one entry a copy */
 	__type(key, __u32);
-	__type(value, __u32);
+	__type(value, struct bpf_devmap_val);
 } stage_tx SEC(".maps");
 
 const volatile __u32 stage_copies = 1;
@@ -280,6 +280,17 @@ int hc_stage(struct xdp_md *ctx)
 {
 	return bpf_redirect_map(&stage_tx, 0,
 				stage_copies > 1 ? BPF_F_BROADCAST : 0);
+}
+
+/*
+ * Several flows on the stage: each entry's program, run on every copy
+ * as it leaves (bq_xmit_all), so that copies of one frame are flows in
+ * turn, not a run of one; with one flow the entries hold none.
+ */
+SEC("xdp/devmap")
+int hc_stage_vary(struct xdp_md *ctx)
+{
+	return vary(ctx) ? XDP_ABORTED : XDP_PASS;
 }
 
 /*

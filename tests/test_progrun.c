@@ -371,7 +371,9 @@ static void test_repeat(const struct hc_variant *v)
  * after run, each from the frame as built, the port (ICMP: echo id) is
  * the first plus n mod flows from a count per CPU (the thread pinned),
  * its L4 checksum valid, in hc_gen and in the floor (hc_gen_probe) alike;
- * flows changed after the load (.bss) take effect.
+ * flows changed after the load (.bss) take effect. The stage's copies
+ * run the same vary() as a devmap program (hc_stage_vary), which
+ * BPF_PROG_RUN refuses: it must load.
  */
 static void test_gen_vary(void)
 {
