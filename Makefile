@@ -82,7 +82,8 @@ TEST_BENCH_OBJS := build/tests/test_bench.o build/bench/statistics.o build/bench
 	build/bench/clock.o build/bench/path.o build/bench/profile.o build/bench/diff.o \
 	build/bench/variant.o build/bench/env.o build/bench/undo.o build/bench/ipt.o \
 	build/bench/row.o build/bench/jparse.o build/bench/sample.o \
-	build/bench/report.o \
+	build/bench/report.o build/bench/scenario.o build/bench/kind_bpf.o \
+	build/bench/kind_gen.o build/bench/kind_xsk.o \
 	build/libhookcmp.a
 build/test_bench: $(TEST_BENCH_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
