@@ -335,6 +335,7 @@ struct bench_row {
 		struct bench_qdisc_row qdisc; /* qdisc */
 	};
 	__u32 size; /* frame length */
+	__u32 flows; /* source ports its frames cycle through; 0 or 1: one */
 	bool local; /* frames addressed to the DUT's MAC and IP */
 	bool drop; /* the hook must pass nothing */
 	bool forward; /* every frame must reach the sink */
@@ -360,7 +361,7 @@ struct bench_row {
 	int variant_left_pid[8];
 	int nvariant_left;
 	int base; /* its index, -1 for none */
-	int gen; /* index of the gen-only row at this size */
+	int gen; /* index of the gen-only row at this size and flows */
 	__u32 window_packets; /* veth: per window, set in the warm-up */
 
 	struct bench_round *rd;
@@ -497,6 +498,7 @@ struct bench_net {
 	int gen_fd; /* the generator's own program, gen.prog_fd between rows */
 	struct hc_pkt_spec spec; /* the frame, but for size and destination */
 	__u32 frame_size; /* what the generator sends now */
+	__u32 frame_flows;
 	bool frame_local;
 	struct in_addr frame_dst4;
 };

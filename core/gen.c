@@ -78,6 +78,21 @@ static void set_refresh(struct hc_gen *g)
 	memcpy(s->bss->refresh_hdr, g->frame, g->lo.l4_off);
 }
 
+/*
+ * The flows' fields into a skeleton, open or loaded (its .bss is mapped),
+ * and every CPU's count back to the first flow.
+ */
+static void vary_set(struct gen_bpf *s, const struct hc_gen *g)
+{
+	if (!s)
+		return;
+	s->bss->flows = g->flows;
+	s->bss->vary_off = g->vary_off;
+	s->bss->csum_off = g->lo.csum_off;
+	s->bss->base = g->base;
+	memset(s->bss->flow_seq, 0, sizeof(s->bss->flow_seq));
+}
+
 __u64 hc_gen_modified(const struct hc_gen *g)
 {
 	const struct gen_bpf *s = g->skel;
@@ -110,10 +125,7 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 	if (!s)
 		return -errno;
 	g->skel = s;
-	s->rodata->flows = cfg->flows;
-	s->rodata->vary_off = g->lo.l4_off + (cfg->spec.proto == 1 ? 4 : 0);
-	s->rodata->csum_off = g->lo.csum_off;
-	s->rodata->base = g->base;
+	vary_set(s, g);
 	s->rodata->verdict = cfg->inject ? XDP_PASS : XDP_TX;
 	g->refresh = cfg->refresh;
 	set_refresh(g);
@@ -138,6 +150,7 @@ static int live_open(struct hc_gen *g, const struct hc_gen_cfg *cfg,
 	bpf_program__set_autoload(
 		cfg->raw ? s->progs.hc_gen : s->progs.hc_gen_raw, false);
 	bpf_program__set_autoload(s->progs.hc_stage, false);
+	bpf_program__set_autoload(s->progs.hc_stage_vary, false);
 	ret = gen_bpf__load(s);
 	if (ret)
 		return ret;
@@ -204,6 +217,26 @@ static int packet_open(struct hc_gen *g, struct hc_err *err)
 }
 
 /*
+ * The stage's entries, one a copy, all naming device to; with several
+ * flows, each with the program that varies the copies as they leave.
+ */
+static int stage_entries(struct hc_gen *g, __u32 to, __u32 copies)
+{
+	struct gen_bpf *s = g->stage_skel;
+	struct bpf_devmap_val v = { .ifindex = to };
+	__u32 key;
+
+	if (g->flows > 1)
+		v.bpf_prog.fd = bpf_program__fd(s->progs.hc_stage_vary);
+	vary_set(s, g);
+	for (key = 0; key < copies; key++)
+		if (bpf_map_update_elem(bpf_map__fd(s->maps.stage_tx), &key, &v,
+					0))
+			return -errno;
+	return 0;
+}
+
+/*
  * The stage's program on its veth, redirecting to st->to (an ifindex of
  * the current namespace, where the devmap resolves it), then AF_PACKET.
  */
@@ -211,7 +244,7 @@ static int stage_open(struct hc_gen *g, const struct hc_gen_stage *st,
 		      struct hc_err *err)
 {
 	struct gen_bpf *s = gen_bpf__open_opts(hc_prog_open_opts());
-	__u32 copies = st->copies ?: 1, key, to = st->to;
+	__u32 copies = st->copies ?: 1;
 	int ret;
 
 	if (!s)
@@ -222,11 +255,8 @@ static int stage_open(struct hc_gen *g, const struct hc_gen_stage *st,
 	bpf_program__set_autoload(s->progs.hc_gen_raw, false);
 	bpf_program__set_autoload(s->progs.hc_gen_probe, false);
 	ret = bpf_map__set_max_entries(s->maps.stage_tx, copies) ?:
-		      gen_bpf__load(s);
-	for (key = 0; !ret && key < copies; key++)
-		if (bpf_map_update_elem(bpf_map__fd(s->maps.stage_tx), &key,
-					&to, 0))
-			ret = -errno;
+		      gen_bpf__load(s)				 ?:
+		      stage_entries(g, st->to, copies);
 	if (ret) {
 		hc_err_set(err, "loading the stage's program");
 		return ret;
@@ -315,6 +345,13 @@ int hc_gen_live_probe(struct hc_err *err)
 	return ret;
 }
 
+/* The field flows vary: the source port, or ICMP's echo id (pkt.c). */
+static void set_field(struct hc_gen *g, const struct hc_pkt_spec *spec)
+{
+	g->base = spec->proto == 1 ? 0x4843 : spec->sport;
+	g->vary_off = g->lo.l4_off + (spec->proto == 1 ? 4 : 0);
+}
+
 int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 		struct hc_err *err)
 {
@@ -325,13 +362,16 @@ int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 	g->prog_fd = g->drop_fd = g->sock_fd = g->stage_ns = -1;
 	g->flows = cfg->flows ? cfg->flows : 1;
 	g->queue = cfg->queue;
-	g->base = cfg->spec.proto == 1 ? 0x4843 : cfg->spec.sport;
+	g->raw = cfg->raw;
+	if (g->flows > HC_GEN_FLOWS_MAX || (g->raw && g->flows > 1))
+		return -EINVAL;
 	ret = hc_pkt_build(&cfg->spec, g->frame, &g->lo);
 	if (ret) {
 		hc_err_set(err, "a %u-byte frame cannot hold these headers",
 			   cfg->spec.size);
 		return ret;
 	}
+	set_field(g, &cfg->spec);
 	if (cfg->srcs) {
 		if (!cfg->srcs->n || cfg->srcs->ipv6 != cfg->spec.ipv6 ||
 		    cfg->raw)
@@ -373,12 +413,30 @@ int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec)
 {
 	int ret;
 
-	if (g->flows > 1 || g->srcs)
+	if (g->srcs)
 		return -EINVAL;
 	ret = hc_pkt_build(spec, g->frame, &g->lo);
-	if (!ret)
-		set_refresh(g);
-	return ret;
+	if (ret)
+		return ret;
+	set_field(g, spec);
+	set_refresh(g);
+	vary_set(g->skel, g);
+	vary_set(g->stage_skel, g);
+	g->flow_next = 0;
+	return 0;
+}
+
+int hc_gen_set_flows(struct hc_gen *g, __u32 flows)
+{
+	flows = flows ?: 1;
+	if (flows > HC_GEN_FLOWS_MAX || (g->raw && flows > 1))
+		return -EINVAL;
+	g->flows = flows;
+	g->flow_next = 0;
+	vary_set(g->skel, g);
+	if (g->stage_skel)
+		return stage_entries(g, g->stage.to, g->stage.copies ?: 1);
+	return 0;
 }
 
 /* RFC 1624, as the program does (gen.bpf.c): one 16-bit word at a time. */
@@ -413,7 +471,24 @@ static void packet_src(struct hc_gen *g, __u8 *f, __u64 idx)
 		csum_replace(f + g->lo.csum_off, old, src, len);
 }
 
-/* AF_PACKET: a batch of frames per sendmmsg, the flows laid out in turn. */
+/* Frame f's field to the flow's value, its L4 checksum mended. */
+static void packet_flow(const struct hc_gen *g, __u8 *f, __u32 flow)
+{
+	__u16 v = htons((__u16)(g->base + flow)), old;
+
+	memcpy(&old, f + g->vary_off, 2);
+	memcpy(f + g->vary_off, &v, 2);
+	if (g->lo.csum_off)
+		csum_replace(f + g->lo.csum_off, (__u8 *)&old, (__u8 *)&v, 2);
+}
+
+/*
+ * AF_PACKET: a batch of frames per sendmmsg. Several flows: each call
+ * takes the next count frames of the sequence (threads take stretches
+ * of their own), the n-th frame the flow n mod flows, so that calls one
+ * after the other go on where the last one stopped; the stage varies
+ * its copies itself (hc_stage_vary).
+ */
 static int packet_send(struct hc_gen *g, __u64 first, __u64 count, __u64 *sent,
 		       const volatile int *stop)
 {
@@ -421,29 +496,19 @@ static int packet_send(struct hc_gen *g, __u64 first, __u64 count, __u64 *sent,
 	__u8 *frames = malloc(PACKET_BATCH * g->lo.len);
 	struct mmsghdr msg[PACKET_BATCH];
 	struct iovec iov[PACKET_BATCH];
-	__u32 flow = 0, i;
+	bool vary = g->flows > 1 && g->method != HC_GEN_STAGE;
+	__u64 at = vary ? __atomic_fetch_add(&g->flow_next, count,
+					     __ATOMIC_RELAXED) :
+			  0;
+	__u32 flow, i;
 	int n, ret = 0;
 
 	if (!frames)
 		return -ENOMEM;
 	for (i = 0; i < PACKET_BATCH; i++) {
 		__u8 *f = frames + i * g->lo.len;
-		__u16 v = g->base + flow, *field, old;
-		__u32 sum;
 
 		memcpy(f, g->frame, g->lo.len);
-		if (g->flows > 1) {
-			field = (__u16 *)(f + g->lo.l4_off +
-					  (g->base == 0x4843 ? 4 : 0));
-			old = *field;
-			*field = htons(v);
-			sum = (__u16) ~*(__u16 *)(f + g->lo.csum_off) +
-			      (__u16)~old + htons(v);
-			sum = (sum & 0xffff) + (sum >> 16);
-			sum = (sum & 0xffff) + (sum >> 16);
-			*(__u16 *)(f + g->lo.csum_off) = (__u16)~sum ?: 0xffff;
-			flow = (flow + 1) % g->flows;
-		}
 		iov[i] = (struct iovec){ .iov_base = f, .iov_len = g->lo.len };
 		msg[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i],
 							.msg_iovlen = 1 } };
@@ -451,11 +516,20 @@ static int packet_send(struct hc_gen *g, __u64 first, __u64 count, __u64 *sent,
 	while (*sent < count && !(stop && *stop)) {
 		__u64 want = count - *sent;
 
-		for (i = 0; g->srcs && i < PACKET_BATCH && i < want; i++)
-			packet_src(g, frames + i * g->lo.len,
-				   first + *sent + i);
-		n = sendmmsg(g->sock_fd, msg,
-			     want < PACKET_BATCH ? want : PACKET_BATCH, 0);
+		if (want > PACKET_BATCH)
+			want = PACKET_BATCH;
+		flow = vary ? (at + *sent) % g->flows : 0;
+		for (i = 0; i < want; i++) {
+			__u8 *f = frames + i * g->lo.len;
+
+			if (g->srcs)
+				packet_src(g, f, first + *sent + i);
+			if (vary) {
+				packet_flow(g, f, flow);
+				flow = flow + 1 < g->flows ? flow + 1 : 0;
+			}
+		}
+		n = sendmmsg(g->sock_fd, msg, want, 0);
 		if (n < 0) {
 			if (errno == ENOBUFS || errno == EAGAIN ||
 			    errno == EINTR)

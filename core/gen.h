@@ -13,6 +13,9 @@
 
 enum hc_gen_method { HC_GEN_AUTO, HC_GEN_LIVE, HC_GEN_PACKET, HC_GEN_STAGE };
 
+/* Flows: values of a 16-bit field, the source port or ICMP's echo id. */
+#define HC_GEN_FLOWS_MAX 65536
+
 /*
  * The stage: AF_PACKET sends on the generator's device, whose veth peer
  * (in), in native XDP, redirects every frame to another device (to) as an
@@ -27,7 +30,7 @@ struct hc_gen_stage {
 
 struct hc_gen_cfg {
 	struct hc_pkt_spec spec;
-	__u32 flows;
+	__u32 flows; /* 1 to HC_GEN_FLOWS_MAX; 0: 1 */
 	enum hc_gen_method method;
 	bool raw; /* live only: no per-frame work at all */
 	bool refresh; /* live: write L2 and L3 headers into every frame */
@@ -49,7 +52,10 @@ struct hc_gen {
 	int drop_fd; /* live: the same loop returning XDP_DROP, its floor */
 	int sock_fd;
 	__u32 flows;
-	__u16 base;
+	__u16 base; /* the first flow's value of the field flows vary */
+	__u32 vary_off; /* that field's offset in the frame */
+	__u64 flow_next; /* AF_PACKET: the next frame's place in the flows */
+	bool raw;
 	bool refresh;
 	__u32 queue; /* inject: the RX queue the frames arrive on */
 	const struct hc_srcs *srcs;
@@ -64,11 +70,21 @@ struct hc_gen {
 int hc_gen_open(struct hc_gen *g, int ifindex, const struct hc_gen_cfg *cfg,
 		struct hc_err *err);
 /*
- * Another frame for an open one-flow generator, whose program never looks
- * into the frame: one program serves every frame size, and stays where it
- * is attached. -EINVAL with several flows or a spec that does not fit.
+ * Another frame for an open generator: one program serves every frame,
+ * and stays where it is attached; the flows start again from the spec's
+ * port. -EINVAL with --hit-rate's sources, or a spec that does not fit.
  */
 int hc_gen_set_frame(struct hc_gen *g, const struct hc_pkt_spec *spec);
+/*
+ * Another number of flows for an open generator, 1 to HC_GEN_FLOWS_MAX
+ * (0: 1): frame n carries the spec's port (ICMP: echo id) plus n mod
+ * flows, wrapping within 16 bits, its L4 checksum mended; n counts on
+ * over hc_gen_send() calls, from 0 again here. Live frames and the
+ * stage's copies count per CPU, in the program; AF_PACKET's per
+ * generator. -EINVAL over the most, or several with raw; -errno if the
+ * stage's entries cannot take its program.
+ */
+int hc_gen_set_flows(struct hc_gen *g, __u32 flows);
 /* The methods' names, in the enum's order, NULL-terminated: the options'. */
 extern const char *const hc_gen_methods[];
 const char *hc_gen_method_name(enum hc_gen_method m);

@@ -2,11 +2,13 @@
 /*
  * The generator's program, run by BPF_PROG_RUN in live-frames mode: each
  * XDP_TX sends the frame out of the device. With several flows it rewrites
- * the source port (the echo id for ICMP) and patches the L4 checksum; the
- * kernel recycles the frame with our edits, so the next value comes from
- * the frame itself, with no shared state between CPUs. A receiver's edits
- * come back too: a router rewrites the MACs and the TTL in place, so with
- * refresh the L2 and L3 headers are written again into every frame;
+ * the source port (the echo id for ICMP) and patches the L4 checksum. The
+ * port comes from a count per CPU, not from the frame: the loop runs a
+ * batch of pages (64) in turn, each holding the frame as its last run
+ * left it, so a port taken from the frame would be one for the whole
+ * batch. The kernel recycles the frames with our edits, and a receiver's
+ * edits come back too: a router rewrites the MACs and the TTL in place, so
+ * with refresh the L2 and L3 headers are written again into every frame;
  * without, one frame in 64 is compared with them, to say so. --inject
  * returns XDP_PASS instead: the kernel builds an skb of each frame and
  * hands it to the receive path of the device given as ingress_ifindex
@@ -21,10 +23,6 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
-const volatile __u32 flows = 1;
-const volatile __u32 vary_off; /* offset of the 16-bit field to vary */
-const volatile __u32 csum_off; /* offset of the L4 checksum, 0 if none */
-const volatile __u16 base; /* first value of that field */
 const volatile __u32 verdict = XDP_TX; /* XDP_PASS: --inject */
 const volatile __u32 nr_srcs; /* --hit-rate: entries of srcs, 0: off */
 const volatile __u32 src_off; /* offset of the source address */
@@ -41,7 +39,14 @@ struct {
 } srcs SEC(".maps");
 
 #define HDR_MAX 64
-/* In .bss, not .rodata: a new frame size changes the IP length. */
+/*
+ * In .bss, not .rodata: an open generator changes them (gen.c), a new
+ * frame size the IP length, a new number of flows the ports.
+ */
+__u32 flows; /* values of the field to vary; 0 or 1: none varies */
+__u32 vary_off; /* offset of that 16-bit field */
+__u32 csum_off; /* offset of the L4 checksum, 0 if none */
+__u16 base; /* the field's first value, host order */
 __u32 refresh_len; /* bytes of refresh_hdr to write, 0: none */
 __u32 check_len; /* else: bytes of it to compare, in sampled frames */
 __u8 refresh_hdr[HDR_MAX];
@@ -53,6 +58,12 @@ struct {
 	__u32 n;
 	__u32 pad[15];
 } seq[SEQ_CPUS];
+
+/* The next flow of each CPU's frames, from 0 to flows - 1. */
+struct {
+	__u32 n;
+	__u32 pad[15];
+} flow_seq[SEQ_CPUS];
 
 /* --hit-rate's count per thread: a CPU's, as many as gen has threads. */
 #define SRC_CPUS 256
@@ -176,13 +187,51 @@ static __always_inline int set_src(struct xdp_md *ctx, const __u16 *old)
 	return 0;
 }
 
+/*
+ * Several flows: the field takes this CPU's next value, base + n (wrapping
+ * within 16 bits), n from 0 to flows - 1 in turn; the L4 checksum follows.
+ * A frame may hold any value before: a page's last one, or the spec's.
+ */
+static __always_inline int vary(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	__u32 sum, off = vary_off, coff = csum_off, n = flows, cpu, idx;
+	__u16 *field, *csum, old, new;
+
+	if (n <= 1)
+		return 0;
+	if (off > 256 || coff > 256)
+		return -1;
+	field = data + off;
+	csum = data + coff;
+	if ((void *)(field + 1) > end || (void *)(csum + 1) > end)
+		return -1;
+	cpu = bpf_get_smp_processor_id() & (SEQ_CPUS - 1);
+	idx = flow_seq[cpu].n;
+	if (idx >= n)
+		idx = 0;
+	flow_seq[cpu].n = idx + 1 >= n ? 0 : idx + 1;
+	old = *field;
+	new = bpf_htons((__u16)(base + idx));
+	*field = new;
+	if (coff) {
+		/* RFC 1624: HC' = ~(~HC + ~m + m') */
+		sum = (__u16) ~*csum + (__u16)~old + new;
+		sum = (sum & 0xffff) + (sum >> 16);
+		sum = (sum & 0xffff) + (sum >> 16);
+		new = ~sum;
+		*csum = new ?: 0xffff;
+	}
+	return 0;
+}
+
 SEC("xdp")
 int hc_gen(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *end = (void *)(long)ctx->data_end;
-	__u16 *field, *csum, old, new, next, old_src[8];
-	__u32 sum, off = vary_off, coff = csum_off;
+	__u16 old_src[8];
 
 	if (nr_srcs) {
 		if (src_off > 256 || data + src_off + 16 > end)
@@ -194,28 +243,8 @@ int hc_gen(struct xdp_md *ctx)
 	check(ctx);
 	if (nr_srcs && set_src(ctx, old_src))
 		return XDP_ABORTED;
-	if (flows <= 1)
-		return verdict;
-	if (off > 256 || coff > 256)
+	if (vary(ctx))
 		return XDP_ABORTED;
-	field = data + off;
-	csum = data + coff;
-	if ((void *)(field + 1) > end || (void *)(csum + 1) > end)
-		return XDP_ABORTED;
-	old = *field;
-	next = bpf_ntohs(old) + 1;
-	if ((__u16)(next - base) >= flows)
-		next = base;
-	new = bpf_htons(next);
-	*field = new;
-	if (coff) {
-		/* RFC 1624: HC' = ~(~HC + ~m + m') */
-		sum = (__u16) ~*csum + (__u16)~old + new;
-		sum = (sum & 0xffff) + (sum >> 16);
-		sum = (sum & 0xffff) + (sum >> 16);
-		new = ~sum;
-		*csum = new ?: 0xffff;
-	}
 	return verdict;
 }
 
@@ -236,7 +265,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_DEVMAP);
 	__uint(max_entries, 1); /* sized by the loader: one entry a copy */
 	__type(key, __u32);
-	__type(value, __u32);
+	__type(value, struct bpf_devmap_val);
 } stage_tx SEC(".maps");
 
 const volatile __u32 stage_copies = 1;
@@ -253,10 +282,25 @@ int hc_stage(struct xdp_md *ctx)
 				stage_copies > 1 ? BPF_F_BROADCAST : 0);
 }
 
-/* Asks the kernel whether it runs live frames, without sending one. */
+/*
+ * Several flows on the stage: each entry's program, run on every copy
+ * as it leaves (bq_xmit_all), so that copies of one frame are flows in
+ * turn, not a run of one; with one flow the entries hold none.
+ */
+SEC("xdp/devmap")
+int hc_stage_vary(struct xdp_md *ctx)
+{
+	return vary(ctx) ? XDP_ABORTED : XDP_PASS;
+}
+
+/*
+ * Asks the kernel whether it runs live frames, without sending one; and
+ * inject's floor: the generator's own work, the flows', dropped.
+ */
 SEC("xdp")
 int hc_gen_probe(struct xdp_md *ctx)
 {
+	vary(ctx);
 	return XDP_DROP;
 }
 

@@ -281,4 +281,24 @@ static inline int fx_build(const struct fx *f, const struct fx_addrs *a,
 	return f->len ? f->len : off;
 }
 
+/*
+ * Whether the L4 checksum of a frame hc_pkt_build() made (lo) is right:
+ * the sum over its pseudo-header (none for ICMPv4) and segment folds to 0.
+ */
+static inline bool fx_l4_csum_ok(const uint8_t *f,
+				 const struct hc_pkt_layout *lo, bool ipv6,
+				 uint8_t proto)
+{
+	const uint8_t *l3 = f + lo->l4_off - (ipv6 ? 40 : 20);
+	uint32_t plen = lo->len - lo->l4_off, sum = 0;
+
+	if (ipv6 || proto != 1) {
+		sum = ipv6 ? hc_csum_add(0, l3 + 8, 32) :
+			     hc_csum_add(0, l3 + 12, 8);
+		sum += (ipv6 && proto == 1 ? 58 : proto) + plen;
+	}
+	sum = hc_csum_add(sum, f + lo->l4_off, plen);
+	return hc_csum_fold(sum) == 0;
+}
+
 #endif

@@ -10,6 +10,7 @@
 #include "plan.h"
 #include "report.h"
 #include "row.h"
+#include "scenario.h"
 #include "scope.h"
 #include "statistics.h"
 #include "summary.h"
@@ -854,6 +855,98 @@ static void free_rows(struct bench *b)
 	for (i = 0; i < b->rows.n; i++)
 		free(b->rows.row[i].rd);
 	free(b);
+}
+
+/* ---- gen-only rows: one per frame size and number of flows ---- */
+
+/* A scenario's rows: name, size, flows; its first row the baseline. */
+struct t_gen_row {
+	const char *name;
+	__u32 size, flows;
+};
+static const struct t_gen_row *t_gen_rows;
+
+static void t_gen_build(struct bench *b)
+{
+	const struct t_gen_row *w;
+
+	for (w = t_gen_rows; w->name; w++) {
+		struct bench_row *r = bench_row_add(b, w->name, &hook_kind);
+
+		r->size = w->size;
+		r->flows = w->flows;
+		bench_row_base(r, "%s", t_gen_rows[0].name);
+	}
+}
+
+/*
+ * Every row's gen index names the gen-only row of its size and flows; one
+ * flow (0 or 1) keeps today's names, several add "-Nflows", once each.
+ */
+static void test_gen_rows(void)
+{
+	static const struct t_gen_row one[] = {
+		{ "a", 60, 0 },
+		{ "b", 60, 1 },
+		{ NULL },
+	};
+	static const struct t_gen_row flows[] = {
+		{ "a", 60, 0 },	  { "b", 60, 256 },   { "c", 60, 1 },
+		{ "d", 60, 256 }, { "e", 60, 65536 }, { NULL },
+	};
+	static const struct t_gen_row sizes[] = {
+		{ "a", 60, 1 },	 { "b", 1514, 0 }, { "c", 1514, 16 },
+		{ "d", 60, 16 }, { NULL },
+	};
+	static const struct {
+		const struct t_gen_row *rows;
+		const char *gens; /* each row's gen-only, in order */
+		int n; /* rows in all, gen-only's included */
+	} cases[] = {
+		{ one, "gen-only gen-only", 3 },
+		{ flows,
+		  "gen-only gen-only-256flows gen-only gen-only-256flows gen-only-65536flows",
+		  8 },
+		{ sizes,
+		  "gen-only-60 gen-only-1514 gen-only-1514-16flows gen-only-60-16flows",
+		  8 },
+	};
+	struct bench_scenario scen = { .name = "test",
+				       .baseline = "a",
+				       .build = t_gen_build };
+	unsigned int c;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct bench *b = calloc(1, sizeof(*b));
+		struct hc_err err = {};
+		char got[256] = "";
+		size_t len = 0;
+		bool same = true;
+		int i, ret;
+
+		t_gen_rows = cases[c].rows;
+		b->rows.scen = &scen;
+		b->net.topo = &bench_topo_veth;
+		ret = bench_rows_build(b, &err);
+		for (i = 0; !ret && t_gen_rows[i].name; i++) {
+			const struct bench_row
+				*r = &b->rows.row[i],
+				*g = r->gen >= 0 ? &b->rows.row[r->gen] : NULL;
+
+			len += snprintf(got + len, sizeof(got) - len, "%s%s",
+					i ? " " : "", g ? g->name : "-");
+			same &= g && g->kind->generator && g->size == r->size &&
+				g->flows == (r->flows ?: 1) && g->gen == r->gen;
+		}
+		CHECK_STR(got, cases[c].gens,
+			  "gen rows %u: each row's gen-only by size and flows",
+			  c);
+		t_result(
+			!ret && same && b->rows.n == cases[c].n,
+			"gen rows %u: of the same size and flows, each its own gen, %d rows (want %d) (%s)",
+			c, b->rows.n, cases[c].n, err.msg);
+		free_rows(b);
+	}
 }
 
 /* ---- scope checks: /proc/softirqs, /proc/stat, the window's evidence ---- */
@@ -2968,5 +3061,6 @@ int main(int argc, char **argv)
 	test_compare();
 	test_compare_rules();
 	test_runs_coverage();
+	test_gen_rows();
 	return t_failed ? 1 : 0;
 }

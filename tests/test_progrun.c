@@ -26,6 +26,7 @@
 #include "stats.h"
 #include "test.h"
 #include "bad.skel.h"
+#include "gen.skel.h"
 
 static const struct ruleset {
 	const char *name;
@@ -364,6 +365,95 @@ static void test_repeat(const struct hc_variant *v)
 		(unsigned long long)other,
 		verdict_name(verdict_of(v, opts.retval)), err);
 	hc_prog_unload(&r);
+}
+
+/*
+ * The generator's program over several flows (gen.bpf.c's vary()): run
+ * after run, each from the frame as built, the port (ICMP: echo id) is
+ * the first plus n mod flows from a count per CPU (the thread pinned),
+ * its L4 checksum valid, in hc_gen and in the floor (hc_gen_probe) alike;
+ * flows changed after the load (.bss) take effect. The stage's copies
+ * run the same vary() as a devmap program (hc_stage_vary), which
+ * BPF_PROG_RUN refuses: it must load.
+ */
+static void test_gen_vary(void)
+{
+	static const struct {
+		const char *name;
+		__u8 proto;
+		bool ipv6;
+		__u16 sport;
+		__u32 flows[2];
+	} cases[] = {
+		{ "udp4", 17, false, 1024, { 5, 3 } },
+		{ "udp6, 16 bits wrap", 17, true, 65534, { 65536, 4 } },
+		{ "tcp4", 6, false, 80, { 7, 1 } },
+		{ "icmp6", 1, true, 0, { 3, 2 } },
+	};
+	enum { RUNS = 12 };
+	__u8 frame[HC_PKT_MIN + 40], out[sizeof(frame)];
+	unsigned int i, k, h;
+	cpu_set_t set, old;
+
+	sched_getaffinity(0, sizeof(old), &old);
+	CPU_ZERO(&set);
+	CPU_SET(sched_getcpu(), &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct hc_pkt_spec spec = { .proto = cases[i].proto,
+					    .ipv6 = cases[i].ipv6,
+					    .sport = cases[i].sport,
+					    .dport = 9,
+					    .size = HC_PKT_MIN + 40 };
+		__u16 base = spec.proto == 1 ? 0x4843 : spec.sport, port;
+		struct hc_pkt_layout lo;
+		struct gen_bpf *s = gen_bpf__open();
+		__u32 bad_port = 0, bad_sum = 0, flows, n;
+		int err = s ? 0 : -errno, prog;
+
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame,
+			    .data_out = out, .data_size_in = sizeof(frame));
+		if (!err)
+			err = hc_pkt_build(&spec, frame, &lo);
+		if (!err) {
+			bpf_program__set_autoload(s->progs.hc_gen_raw, false);
+			s->bss->flows = cases[i].flows[0];
+			s->bss->vary_off =
+				lo.l4_off + (spec.proto == 1 ? 4 : 0);
+			s->bss->csum_off = lo.csum_off;
+			s->bss->base = base;
+			err = gen_bpf__load(s);
+		}
+		for (h = 0; !err && h < 2; h++) {
+			prog = bpf_program__fd(h ? s->progs.hc_gen_probe :
+						   s->progs.hc_gen);
+			/* after the load: the count starts again */
+			flows = s->bss->flows = cases[i].flows[h];
+			memset(s->bss->flow_seq, 0, sizeof(s->bss->flow_seq));
+			for (k = 0; !err && k < RUNS; k++) {
+				opts.data_size_out = sizeof(out);
+				if (bpf_prog_test_run_opts(prog, &opts)) {
+					err = -errno;
+					break;
+				}
+				n = flows > 1 ? k % flows : 0;
+				memcpy(&port,
+				       out + lo.l4_off +
+					       (spec.proto == 1 ? 4 : 0),
+				       2);
+				bad_port += ntohs(port) != (__u16)(base + n);
+				bad_sum += !fx_l4_csum_ok(out, &lo, spec.ipv6,
+							  spec.proto);
+			}
+		}
+		t_result(
+			!err && !bad_port && !bad_sum,
+			"prog-run gen %s, %u then %u flows, %d runs each: ports in turn (%u wrong), checksums valid (%u wrong) (err %d)",
+			cases[i].name, cases[i].flows[0], cases[i].flows[1],
+			RUNS, bad_port, bad_sum, err);
+		gen_bpf__destroy(s);
+	}
+	sched_setaffinity(0, sizeof(old), &old);
 }
 
 static void bad_destroy(void *s)
@@ -772,6 +862,7 @@ int main(void)
 	}
 	libbpf_set_print(NULL);
 	test_verifier_log();
+	test_gen_vary();
 	for (v = 0; v < nvars; v++) {
 		const struct hc_variant *var = &vars[v];
 		struct hc_run r = run_of(var);

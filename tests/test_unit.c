@@ -4,8 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
 #include "exec.h"
 #include "fixtures.h"
+#include "gen.h"
 #include "hc_user.h"
 #include "hooks.h"
 #include "journal.h"
@@ -1568,6 +1571,116 @@ static void test_exec_script(void)
 	unlink(out);
 }
 
+static const struct {
+	const char *name;
+	__u8 proto;
+	bool ipv6;
+	__u16 vlan, sport;
+	__u32 size, flows;
+	__u32 sends[2]; /* two calls, one after the other */
+} gen_flows[] = {
+	/* more flows than a batch (64): the second call goes on */
+	{ "udp4, 100 flows", 17, false, 0, 1024, 60, 100, { 70, 90 } },
+	/* the port wraps within 16 bits, 65535 to 0 */
+	{ "udp6, 65536 flows", 17, true, 0, 65500, 90, 65536, { 30, 50 } },
+	{ "tcp4 vlan, 3 flows", 6, false, 7, 80, 64, 3, { 5, 64 } },
+	{ "icmp4, 5 flows", 1, false, 0, 1024, 60, 5, { 7, 9 } },
+	{ "icmp6, 7 flows", 1, true, 0, 1024, 1514, 7, { 3, 8 } },
+	{ "udp4, 1 flow", 17, false, 0, 2000, 60, 1, { 65, 2 } },
+};
+
+/*
+ * AF_PACKET's frames over several flows (packet_send), through a stream
+ * socket in the AF_PACKET socket's place: frame n of the calls, one after
+ * the other, carries the first port (ICMP: echo id) plus n mod flows,
+ * with a valid L4 checksum; a new number of flows starts again.
+ */
+static void test_gen_flows(void)
+{
+	static __u8 buf[200 * HC_PKT_STD];
+	unsigned int i, k;
+
+	for (i = 0; i < sizeof(gen_flows) / sizeof(gen_flows[0]); i++) {
+		const typeof(gen_flows[0]) *c = &gen_flows[i];
+		struct hc_pkt_spec spec = { .proto = c->proto,
+					    .ipv6 = c->ipv6,
+					    .vlan = c->vlan,
+					    .sport = c->sport,
+					    .dport = 9,
+					    .size = c->size };
+		__u32 n = c->sends[0] + c->sends[1], bad_port = 0, bad_sum = 0;
+		__u64 sent[2] = {};
+		struct hc_gen g;
+		int sv[2], ret;
+		size_t got = 0;
+		ssize_t r;
+
+		inet_pton(AF_INET, "198.18.0.1", &spec.src4);
+		inet_pton(AF_INET, "198.18.0.2", &spec.dst4);
+		inet_pton(AF_INET6, "2001:2::1", &spec.src6);
+		inet_pton(AF_INET6, "2001:2::2", &spec.dst6);
+		memset(&g, 0, sizeof(g));
+		g.prog_fd = g.drop_fd = g.stage_ns = -1;
+		g.method = HC_GEN_PACKET;
+		if (!t_result(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv),
+			      "gen flows %s: socketpair", c->name))
+			continue;
+		g.sock_fd = sv[0];
+		/* a frame first, as bench sets a row's before its flows */
+		ret = hc_gen_set_frame(&g, &spec)			   ?:
+			      hc_gen_set_flows(&g, 1)			   ?:
+			      hc_gen_send(&g, 3, &sent[0], NULL)	   ?:
+			      hc_gen_set_flows(&g, c->flows)		   ?:
+			      hc_gen_send(&g, c->sends[0], &sent[0], NULL) ?:
+			      hc_gen_send(&g, c->sends[1], &sent[1], NULL);
+		CHECK_EQ(ret, 0, "gen flows %s: sent", c->name);
+		n += 3;
+		while (!ret && got < n * g.lo.len &&
+		       (r = read(sv[1], buf + got, n * g.lo.len - got)) > 0)
+			got += r;
+		for (k = 0; !ret && got == n * g.lo.len && k < n; k++) {
+			const __u8 *f = buf + k * g.lo.len;
+			__u32 flow = k < 3 ? 0 : (k - 3) % c->flows;
+			__u16 port;
+
+			memcpy(&port, f + g.lo.l4_off + (c->proto == 1 ? 4 : 0),
+			       2);
+			bad_port +=
+				ntohs(port) !=
+				(__u16)((c->proto == 1 ? 0x4843 : c->sport) +
+					flow);
+			bad_sum += !fx_l4_csum_ok(f, &g.lo, c->ipv6, c->proto);
+		}
+		t_result(
+			!ret && got == n * g.lo.len && !bad_port && !bad_sum &&
+				sent[0] == c->sends[0] &&
+				sent[1] == c->sends[1],
+			"gen flows %s: %u frames over two calls, the ports in turn (%u wrong), valid checksums (%u wrong)",
+			c->name, n, bad_port, bad_sum);
+		hc_gen_close(&g);
+		close(sv[1]);
+	}
+}
+
+/* What an open generator refuses: too many flows, or any with raw. */
+static void test_gen_flows_bounds(void)
+{
+	struct hc_gen g;
+	int a, b, c;
+
+	memset(&g, 0, sizeof(g));
+	g.prog_fd = g.drop_fd = g.sock_fd = g.stage_ns = -1;
+	a = hc_gen_set_flows(&g, HC_GEN_FLOWS_MAX + 1);
+	b = hc_gen_set_flows(&g, 0) ?: (int)g.flows;
+	g.raw = true;
+	c = hc_gen_set_flows(&g, 2);
+	t_result(
+		a == -EINVAL && b == 1 && c == -EINVAL &&
+			!hc_gen_set_flows(&g, 1),
+		"gen flows: %u refused (%d), 0 is 1 (%d), raw takes one only (%d)",
+		HC_GEN_FLOWS_MAX + 1, a, b, c);
+}
+
 int main(void)
 {
 	test_hooks();
@@ -1592,5 +1705,7 @@ int main(void)
 	test_srcs_hits();
 	test_srcs_draw();
 	test_exec_script();
+	test_gen_flows();
+	test_gen_flows_bounds();
 	return t_failed ? 1 : 0;
 }

@@ -107,22 +107,30 @@ void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
 		}
 }
 
-/* The generator alone, at a frame size: "gen-only", or "gen-only-SIZE". */
-static int gen_row(struct bench *b, __u32 size, bool sizes_differ)
+/*
+ * The generator alone, at a frame size and a number of flows (varying
+ * the port is its work): "gen-only", or "gen-only-SIZE" where the sizes
+ * differ, then "-Nflows" for several flows: one keeps its name.
+ */
+static int gen_row(struct bench *b, __u32 size, __u32 flows, bool sizes_differ)
 {
 	struct bench_row *r;
 	char name[40];
-	int i;
+	int i, len;
 
+	flows = flows ?: 1;
 	if (sizes_differ)
-		snprintf(name, sizeof(name), "gen-only-%u", size);
+		len = snprintf(name, sizeof(name), "gen-only-%u", size);
 	else
-		snprintf(name, sizeof(name), "gen-only");
+		len = snprintf(name, sizeof(name), "gen-only");
+	if (flows > 1)
+		snprintf(name + len, sizeof(name) - len, "-%uflows", flows);
 	i = bench_row_find(&b->rows, name);
 	if (i >= 0)
 		return i;
 	r = bench_row_add(b, name, &bench_kind_gen);
 	r->size = size;
+	r->flows = flows;
 	r->drop = false;
 	return b->rows.n - 1;
 }
@@ -365,10 +373,11 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 		sizes_differ |= b->rows.row[i].size != b->rows.row[0].size;
 	/* Traffic from elsewhere (--dev): no generator of ours to measure. */
 	for (i = 0; i < n; i++) {
-		b->rows.row[i].gen = -1;
+		struct bench_row *r = &b->rows.row[i];
+
+		r->gen = -1;
 		if (b->net.topo->own_gen)
-			b->rows.row[i].gen =
-				gen_row(b, b->rows.row[i].size, sizes_differ);
+			r->gen = gen_row(b, r->size, r->flows, sizes_differ);
 	}
 	for (i = n; i < b->rows.n; i++)
 		b->rows.row[i].gen = i;

@@ -22,7 +22,10 @@ void bench_row_base(struct bench_row *r, const char *fmt, ...)
  */
 void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
 			 void (*set)(struct bench_row *r, int level));
-/* The scenario's rows, gen-only rows per frame size, baselines resolved. */
+/*
+ * The scenario's rows, gen-only rows per frame size and number of flows,
+ * baselines resolved.
+ */
 int bench_rows_build(struct bench *b, struct hc_err *err);
 int bench_row_find(const struct bench_rows *rows, const char *name);
 

@@ -573,7 +573,7 @@ static void dev_header(const struct bench *b)
 			b->net.dut_name, local);
 	if (b->opt.gen_cmd)
 		fprintf(stderr,
-			"--gen-cmd runs for every window, with HC_ROW, HC_ROUND, HC_SIZE, HC_DEV, HC_DST_MAC, HC_DST_IP and HC_DST_PORT in its environment\n");
+			"--gen-cmd runs for every window, with HC_ROW, HC_ROUND, HC_SIZE, HC_FLOWS, HC_DEV, HC_DST_MAC, HC_DST_IP and HC_DST_PORT in its environment\n");
 }
 
 static int dev_up(struct bench *b, struct hc_err *err)
@@ -812,8 +812,8 @@ struct traffic {
 	struct hc_proc p;
 	bool cmd, running;
 	char out[8192];
-	char env[7][64];
-	const char *envp[8];
+	char env[8][64];
+	const char *envp[9];
 };
 
 static int traffic_start(struct bench *b, struct bench_row *r, int round,
@@ -835,9 +835,11 @@ static int traffic_start(struct bench *b, struct bench_row *r, int round,
 	snprintf(t->env[5], 64, "HC_DST_IP=%s",
 		 r->hook && r->hook->dst4 ? r->hook->dst4 : b->net.dut.ip);
 	snprintf(t->env[6], 64, "HC_DST_PORT=9");
-	for (i = 0; i < 7; i++)
+	/* The row's flows, as its size: the command's to send, or not. */
+	snprintf(t->env[7], 64, "HC_FLOWS=%u", r->flows ?: 1);
+	for (i = 0; i < 8; i++)
 		t->envp[i] = t->env[i];
-	t->envp[7] = NULL;
+	t->envp[8] = NULL;
 	/* Where bench was started: ssh and ip netns exec work from there. */
 	ret = hc_proc_start(&t->p, b->net.fd_root, 0, argv, t->envp, t->out,
 			    sizeof(t->out));

@@ -515,6 +515,7 @@ static int gen_up(struct bench *b, struct hc_err *err)
 			b->net.gen.drop_fd, -1, XDP_FLAGS_SKB_MODE, err);
 	b->net.gen_fd = b->net.gen.prog_fd;
 	b->net.frame_size = 0;
+	b->net.frame_flows = 1;
 	return ret;
 }
 
@@ -560,23 +561,34 @@ static void veth_down_all(struct bench *b)
 	veth_down(b);
 }
 
+/*
+ * The row's frame and flows, set before its windows. A new frame starts
+ * the flows again from the first; so does a new number of them.
+ */
 static int frame_for(struct bench *b, const struct bench_row *r)
 {
 	static const __u8 other[6] = { 2, 0, 0, 0, 0, 2 };
 	struct hc_pkt_spec spec = b->net.spec;
+	__u32 flows = r->flows ?: 1;
+	int ret = 0;
 
 	if (r->hook && r->hook->dst4 &&
 	    inet_pton(AF_INET, r->hook->dst4, &spec.dst4) != 1)
 		return -EINVAL;
-	if (b->net.frame_size == r->size && b->net.frame_local == r->local &&
-	    b->net.frame_dst4.s_addr == spec.dst4.s_addr)
-		return 0;
-	spec.size = r->size;
-	memcpy(spec.dst_mac, r->local ? b->net.dut_mac : other, 6);
-	b->net.frame_size = r->size;
-	b->net.frame_local = r->local;
-	b->net.frame_dst4 = spec.dst4;
-	return hc_gen_set_frame(&b->net.gen, &spec);
+	if (b->net.frame_size != r->size || b->net.frame_local != r->local ||
+	    b->net.frame_dst4.s_addr != spec.dst4.s_addr) {
+		spec.size = r->size;
+		memcpy(spec.dst_mac, r->local ? b->net.dut_mac : other, 6);
+		b->net.frame_size = r->size;
+		b->net.frame_local = r->local;
+		b->net.frame_dst4 = spec.dst4;
+		ret = hc_gen_set_frame(&b->net.gen, &spec);
+	}
+	if (!ret && b->net.frame_flows != flows) {
+		ret = hc_gen_set_flows(&b->net.gen, flows);
+		b->net.frame_flows = ret ? 0 : flows;
+	}
+	return ret;
 }
 
 /* dropped: the veth's TX drops, and what the hook's own rings dropped. */
@@ -807,8 +819,22 @@ static int veth_measure(struct bench *b, struct bench_row *r,
 
 	ret = frame_for(b, r);
 	if (ret) {
-		hc_err_set(err, "a %u-byte frame for %s", r->size, r->name);
+		if (r->flows > 1)
+			hc_err_set(err, "a %u-byte frame over %u flows for %s",
+				   r->size, r->flows, r->name);
+		else
+			hc_err_set(err, "a %u-byte frame for %s", r->size,
+				   r->name);
 		return ret;
+	}
+	/* inject: a row's own program in the live loop varies no port. */
+	if (r->flows > 1 && b->net.gen.method == HC_GEN_LIVE &&
+	    b->net.gen.prog_fd != b->net.gen_fd && !r->kind->generator) {
+		hc_err_set(
+			&rerr,
+			"the live loop runs the row's own program in the generator's place, which varies no port: one flow only");
+		bench_row_fail(r, "flows", -EOPNOTSUPP, &rerr);
+		return 0;
 	}
 	ret = hc_fault(&rerr, "bench-read") ?: read_all(b, r, &c0, &d0);
 	if (ret) {
