@@ -1,14 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The scenarios: a file each (scen_*.c), a line each here. */
+/*
+ * The scenarios, in the order help lists them: a file each, a line here
+ * (each ends in '\\', the list in an empty line).
+ */
 #include "bench.h"
 #include "scenario.h"
 
-extern const struct bench_scenario bench_scen_hooks, bench_scen_static_key,
-	bench_scen_parse, bench_scen_rules, bench_scen_size, bench_scen_aa,
-	bench_scen_forward, bench_scen_scale;
+/* clang-format off */
+#define BENCH_SCENARIOS(X)	\
+	X(hooks)		\
+	X(static_key)		\
+	X(parse)		\
+	X(rules)		\
+	X(size)			\
+	X(aa)			\
+	X(forward)		\
+	X(scale)		\
+
+/* clang-format on */
+
+#define BENCH_SCEN_DECLARE(n) extern const struct bench_scenario bench_scen_##n;
+#define BENCH_SCEN_ENTRY(n) &bench_scen_##n,
+BENCH_SCENARIOS(BENCH_SCEN_DECLARE)
 
 const struct bench_scenario *const bench_scenarios[] = {
-	&bench_scen_hooks,   &bench_scen_static_key, &bench_scen_parse,
-	&bench_scen_rules,   &bench_scen_size,	     &bench_scen_aa,
-	&bench_scen_forward, &bench_scen_scale,	     NULL,
+	BENCH_SCENARIOS(BENCH_SCEN_ENTRY) NULL
 };
