@@ -1969,5 +1969,47 @@ test_scale() {
 	root_state_same "$name: nothing left behind"
 }
 
+# flows at two counts: a row per path and count, each with its flows, a
+# gen-only at each count, the growth fitted per path, --flows checked,
+# nothing left behind.
+test_flows() {
+	local name="bench flows" f="$T/flows.json" m=$MISSING
+	# shellcheck disable=SC2086
+	"$HC" bench --scenario flows --flows 1,4096 --hooks xdp-native,tc-clsact,stack,iptables-raw \
+		$SHORT $NOPATH -o "$f" >"$T/flows.out" 2>"$T/flows.err"
+	check_eq "$name: exit status" "$?" 0 "$T/flows.err"
+	load_skips "$name" "$f"
+	check_eq "$name: rows per path and count, gen-only at each count" "$(jq -c '[.rows[].name]' "$f")" \
+		'["xdp-native-1flow","xdp-native-4096flows","tc-clsact-1flow","tc-clsact-4096flows","stack-1flow","stack-4096flows","iptables-raw-1flow","iptables-raw-4096flows","gen-only","gen-only-4096flows"]'
+	check_eq "$name: every row valid" "$(jq -c --arg m "$m" --arg load "$LOAD_REASON" \
+		--argjson ok '[]' "$UNEXPECTED" "$f")" "[]"
+	check "$name: every round accounted for" jq_true "$ACCOUNTED" "$f"
+	check "$name: each row's flows" jq_true \
+		'[.rows[] | .flows] == [1, 4096, 1, 4096, 1, 4096, 1, 4096, 1, 4096]' "$f"
+	check "$name: each row compared with its path's fewest flows" jq_true \
+		'.baseline == "its fewest flows" and
+		all(.rows[] | select(.flags | index("generator") | not);
+			.baseline == (.name | sub("-[0-9]+flows?$"; "-1flow")))' "$f"
+	check "$name: the growth of each path" jq_true '
+		[.growth[] | [.path, .rows, .verdict]] ==
+		[["xdp-native", 2, null], ["tc-clsact", 2, null], ["stack", 2, null],
+		 ["iptables-raw", 2, null]] and
+		all(.growth[]; (.ns_per_doubling.median | type == "number" or . == null) and
+			(.ns_per_flow.median | type == "number" or . == null))' "$f"
+	check "$name: the text's growth, a line per path" grep -qE \
+		'^  tc-clsact +(-|[-+0-9.]+ \[n/a\]) +n/a +per flow (-|[-+0-9.]+ \[n/a\])$' "$T/flows.out"
+	check "$name: every column fits its cells" aligned "$T/flows.out"
+	"$HC" bench --scenario flows --hooks none --rounds 1 >/dev/null 2>"$T/flows.err"
+	check "$name: default counts 1 to 65,536" grep -qF \
+		"xdp-native-{1flow,16flows,256flows,4096flows,65536flows}" "$T/flows.err"
+	"$HC" bench --scenario flows --flows 16,1 --rounds 1 >/dev/null 2>"$T/flows.err"
+	check_eq "$name: --flows descending: usage" "$?" 2 "$T/flows.err"
+	check "$name: and says what it expected" grep -q "^Error: --flows '16,1': expected up to 8 ascending flow counts from 1 to 65536" "$T/flows.err"
+	"$HC" bench --flows 16 --rounds 1 >/dev/null 2>"$T/flows.err"
+	check_eq "$name: --flows elsewhere: usage" "$?" 2 "$T/flows.err"
+	check "$name: and says whose it is" grep -q "flows is the flows scenario's, not hooks's" "$T/flows.err"
+	root_state_same "$name: nothing left behind"
+}
+
 # tests/bench.sh [NAME...]: these tests, or all of them (tests/lib.sh).
 run_tests "$@"

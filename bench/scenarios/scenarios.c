@@ -16,6 +16,7 @@
 	X(aa)			\
 	X(forward)		\
 	X(scale)		\
+	X(flows)		\
 
 /* clang-format on */
 
