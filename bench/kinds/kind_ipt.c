@@ -19,6 +19,20 @@
 #include "journal.h"
 #include "scale.h"
 
+/*
+ * An iptables row's own: its journal record, whose data is also what it
+ * made (ipt_made).
+ */
+struct ipt_state {
+	struct hc_jrec rec;
+};
+BENCH_KSTATE_FITS(struct ipt_state);
+
+static struct hc_jrec *ipt_rec(struct bench_row *r)
+{
+	return &BENCH_KSTATE(r, struct ipt_state)->rec;
+}
+
 /* Our rules' comment, scale's chain's and set's name: no one else's. */
 static void tag(char *buf, size_t size)
 {
@@ -67,7 +81,7 @@ static const char *ipt_dev_refused(const char *dev)
  */
 static void ipt_made(struct bench *b, struct bench_row *r, unsigned int made)
 {
-	__u32 *val = HC_JDATA(&r->rec[0], struct bench_jval)->val;
+	__u32 *val = HC_JDATA(ipt_rec(r), struct bench_jval)->val;
 
 	val[0] = !hc_ipt_raw_exists(b->net.fd_dut);
 	val[1] = made;
@@ -84,14 +98,14 @@ static int ipt_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	if (ret)
 		return ret;
 	ipt_made(b, r, 0);
-	return bench_journal(b, &r->rec[0], &bench_jkind_ipt, b->net.if_dut, NULL, true, err) ?:
+	return bench_journal(b, ipt_rec(r), &bench_jkind_ipt, b->net.if_dut, NULL, true, err) ?:
 		       hc_ipt_rule(b->net.fd_dut, true, b->net.dut_name,
 				   comment, err);
 }
 
 static void ipt_teardown(struct bench *b, struct bench_row *r)
 {
-	__u32 *val = HC_JDATA(&r->rec[0], struct bench_jval)->val;
+	__u32 *val = HC_JDATA(ipt_rec(r), struct bench_jval)->val;
 	char t[32], why[256];
 
 	if (!val[2])
@@ -103,7 +117,7 @@ static void ipt_teardown(struct bench *b, struct bench_row *r)
 	    (hc_ipt_raw_put(b->net.fd_dut, why, sizeof(why)) || why[0]))
 		fprintf(stderr, "Warning: %s: left table ip raw: %s\n", r->name,
 			why);
-	hc_journal_del(&r->rec[0]);
+	hc_journal_del(ipt_rec(r));
 	/* A visit that skips setup (a fault) must not destroy the set again. */
 	val[1] = val[2] = 0;
 }
@@ -210,13 +224,13 @@ static int rules_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	if (ret)
 		return ret;
 	ipt_made(b, r, 0);
-	ret = bench_journal(b, &r->rec[0], &bench_jkind_ipt_chain, b->net.if_dut, NULL, true, err) ?:
+	ret = bench_journal(b, ipt_rec(r), &bench_jkind_ipt_chain, b->net.if_dut, NULL, true, err) ?:
 		      hc_exec_script(b->net.fd_dut, argv, rules_script, &s,
 				     err);
 	if (ret)
 		return ret;
 	/* made (a restore is all or nothing): teardown's to delete */
-	HC_JDATA(&r->rec[0], struct bench_jval)->val[1] = HC_IPT_CHAIN;
+	HC_JDATA(ipt_rec(r), struct bench_jval)->val[1] = HC_IPT_CHAIN;
 	return ipt_first(b, t, HC_IPT_CHAIN, err);
 }
 
@@ -278,7 +292,7 @@ static int ipset_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		return -EEXIST;
 	}
 	ipt_made(b, r, HC_IPT_SET | HC_IPT_SET_OURS);
-	return bench_journal(b, &r->rec[0], &bench_jkind_ipset, b->net.if_dut, NULL, true, err) ?:
+	return bench_journal(b, ipt_rec(r), &bench_jkind_ipset, b->net.if_dut, NULL, true, err) ?:
 		       hc_exec_script(b->net.fd_dut, restore, ipset_script, &s, err) ?:
 		       ipt_first(b, t, HC_IPT_SET, err);
 }

@@ -17,6 +17,13 @@
 #include "journal.h"
 #include "scale.h"
 
+/* An nft row's own: its table's journal record, and whether it made it. */
+struct nft_state {
+	struct hc_jrec rec;
+	bool made; /* teardown's to delete (a script is all or nothing) */
+};
+BENCH_KSTATE_FITS(struct nft_state);
+
 /*
  * A table of our own, by a name no other run makes: its chain "in", set
  * "block", counter "seen", and rules with the comment of its name.
@@ -53,10 +60,16 @@ static int nft_free(struct bench *b, const char *t, struct hc_err *err)
 	return 0;
 }
 
-/* Made: teardown's to undo (a script is all or nothing). */
+/* Before the table is made: cleanup deletes it by its name. */
+static int nft_journal(struct bench *b, struct bench_row *r, struct hc_err *err)
+{
+	return bench_journal(b, &BENCH_KSTATE(r, struct nft_state)->rec,
+			     &bench_jkind_nft, b->net.if_dut, NULL, true, err);
+}
+
 static int nft_made(struct bench_row *r, int ret)
 {
-	HC_JDATA(&r->rec[0], struct bench_jval)->val[0] = !ret;
+	BENCH_KSTATE(r, struct nft_state)->made = !ret;
 	return ret;
 }
 
@@ -74,22 +87,22 @@ static int nft_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		"add rule netdev %s in counter drop comment \"%s\"",
 		t, t, b->net.dut_name, t, t);
 	return nft_free(b, t, err) ?:
-		       bench_journal(b, &r->rec[0], &bench_jkind_nft, b->net.if_dut, NULL, true, err) ?:
+		       nft_journal(b, r, err) ?:
 		       nft_made(r, hc_exec(b->net.fd_dut, argv, NULL, 0, err));
 }
 
 static void nft_teardown(struct bench *b, struct bench_row *r)
 {
-	__u32 *val = HC_JDATA(&r->rec[0], struct bench_jval)->val;
+	struct nft_state *s = BENCH_KSTATE(r, struct nft_state);
 	char t[32], why[512];
 
 	table(t, sizeof(t));
-	if (val[0] &&
+	if (s->made &&
 	    (hc_nft_put(b->net.fd_dut, t, why, sizeof(why)) || why[0]))
 		fprintf(stderr, "Warning: %s: left table netdev %s: %s\n",
 			r->name, t, why);
-	val[0] = 0;
-	hc_journal_del(&r->rec[0]);
+	s->made = false;
+	hc_journal_del(&s->rec);
 }
 
 /*
@@ -203,7 +216,7 @@ static int setup(struct bench *b, struct bench_row *r, const char *set,
 
 	table(t, sizeof(t));
 	return nft_free(b, t, err) ?:
-		       bench_journal(b, &r->rec[0], &bench_jkind_nft, b->net.if_dut, NULL, true, err) ?:
+		       nft_journal(b, r, err) ?:
 		       nft_made(r, hc_exec_script(b->net.fd_dut, argv, script,
 						  &s, err));
 }
