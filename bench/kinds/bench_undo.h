@@ -1,28 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hookcmp bench: bench's journal records, and putting a --tune record
- * back (undo.c). Not undo.h: here that name would hide core/undo.h
- * from the bench files that include it.
+ * hookcmp bench: bench's journal records (undo.c). Not undo.h: here
+ * that name would hide core/undo.h from the bench files that include it.
  */
 #ifndef HC_BENCH_UNDO_H
 #define HC_BENCH_UNDO_H
 
 #include "bench.h"
 
-extern const struct hc_jkind bench_jkind_gro, bench_jkind_threaded,
-	bench_jkind_channels, bench_jkind_link, bench_jkind_ipt,
-	bench_jkind_nft, bench_jkind_variant, bench_jkind_ipt_chain,
-	bench_jkind_ipset;
-/* Their data: --tune's (gro, threaded, channels) and iptables'. */
+extern const struct hc_jkind bench_jkind_ipt, bench_jkind_nft,
+	bench_jkind_variant, bench_jkind_ipt_chain, bench_jkind_ipset;
+/* iptables' data: 1 if raw was not, what it made */
 struct bench_jval {
-	/* what --tune found; iptables: 1 if raw was not, what it made */
 	__u32 val[4];
 };
 struct bench_jvariant {
 	char cmd[1024]; /* its --undo */
 	__u32 timeout; /* --variant-timeout, in seconds */
 };
-int bench_tune_put(const struct hc_jrec *rec);
 
 struct hc_proc;
 /*
