@@ -8,12 +8,7 @@
 
 #include "bench.h"
 
-extern const struct hc_jkind bench_jkind_ipt, bench_jkind_nft,
-	bench_jkind_variant, bench_jkind_ipt_chain, bench_jkind_ipset;
-/* iptables' data: 1 if raw was not, what it made */
-struct bench_jval {
-	__u32 val[4];
-};
+extern const struct hc_jkind bench_jkind_variant;
 struct bench_jvariant {
 	char cmd[1024]; /* its --undo */
 	__u32 timeout; /* --variant-timeout, in seconds */

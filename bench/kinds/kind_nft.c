@@ -9,13 +9,15 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
-#include "bench_undo.h"
 #include "dev.h"
 #include "kind.h"
 #include "exec.h"
 #include "ipt.h"
 #include "journal.h"
 #include "scale.h"
+#include "undo.h"
+
+static const struct hc_jkind nft_jkind;
 
 /* An nft row's own: its table's journal record, and whether it made it. */
 struct nft_state {
@@ -64,7 +66,7 @@ static int nft_free(struct bench *b, const char *t, struct hc_err *err)
 static int nft_journal(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
 	return bench_journal(b, &BENCH_KSTATE(r, struct nft_state)->rec,
-			     &bench_jkind_nft, b->net.if_dut, NULL, true, err);
+			     &nft_jkind, b->net.if_dut, NULL, true, err);
 }
 
 static int nft_made(struct bench_row *r, int ret)
@@ -275,3 +277,31 @@ const struct bench_kind bench_kind_nft_rules = {
 	.forks = true,
 	.counted = "nft_do_chain",
 };
+
+/*
+ * The journal's: the table a killed bench's nft row left, by its name;
+ * what it holds that is not bench's stays, said.
+ */
+static void nft_undo(struct hc_undo_ctx *c)
+{
+	char name[HC_RUN_NAME_MAX], why[512] = "";
+	int ret;
+
+	if (hc_undo_ns_missing(c))
+		return;
+	hc_ipt_rec_name(c->rec, name, sizeof(name));
+	/* Gone already is as good as deleted: nothing else has its name. */
+	ret = hc_nft_put(-1, name, why, sizeof(why));
+	if (ret && !why[0])
+		return hc_undo_failed(c, ret);
+	if (why[0])
+		return hc_undo_say(c, ret ? "failed" : "deleted", ret != 0,
+				   "deleted; left table netdev %s: %s", name,
+				   why);
+	hc_undo_say(c, "deleted", false, "deleted");
+}
+
+static const struct hc_jkind nft_jkind = { .name = "nft",
+					   .undo = nft_undo,
+					   .print = hc_ipt_rec_print };
+HC_JKIND(nft_jkind);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What bench leaves in the journal, undone by cleanup: its iptables
- * rules, ipset set and nft table, and a --variant's --undo due.
+ * What bench leaves in the journal, undone by cleanup: a --variant's
+ * --undo due.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,66 +14,9 @@
 #include "bench.h"
 #include "bench_undo.h"
 #include "exec.h"
-#include "ipt.h"
 #include "journal.h"
 #include "print.h"
 #include "undo.h"
-
-/*
- * The name of what the record's run made: its run's (hc_run_name), or
- * an older record's own, in its mode.
- */
-static void rule_name(const struct hc_jrec *j, char *buf, size_t size)
-{
-	if (j->mode[0] || hc_run_name(j, buf, size))
-		snprintf(buf, size, "%s", j->mode);
-}
-
-static void print_name(const struct hc_jrec *j, struct hc_pr *p)
-{
-	char name[HC_RUN_NAME_MAX];
-
-	rule_name(j, name, sizeof(name));
-	hc_pr_fstr(p, HC_PR_ALL, "name", " %s", name);
-}
-
-/*
- * bench's iptables rules, ipset set and nft table, by name; a table that
- * holds what is not bench's (or iptables-nft's) stays, said.
- */
-static void undo_rule(struct hc_undo_ctx *c)
-{
-	const struct hc_jrec *j = c->rec;
-	const __u32 *val = HC_JDATA(j, const struct bench_jval)->val;
-	char name[HC_RUN_NAME_MAX], why[512] = "";
-	int ret = 0;
-
-	if (hc_undo_ns_missing(c))
-		return;
-	rule_name(j, name, sizeof(name));
-	/* Gone already is as good as deleted: nothing else has its name. */
-	if (j->kind == &bench_jkind_nft) {
-		ret = hc_nft_put(-1, name, why, sizeof(why));
-	} else {
-		unsigned int made = val[1]; /* what the row made: hc_ipt_put */
-
-		/* an iptables-chain record may be older than val[1] */
-		if (j->kind == &bench_jkind_ipt_chain)
-			made |= HC_IPT_CHAIN;
-		hc_ipt_put(-1, j->dev, name, made);
-		if (val[0])
-			ret = hc_ipt_raw_put(-1, why, sizeof(why));
-	}
-	if (ret && !why[0])
-		return hc_undo_failed(c, ret);
-	if (why[0])
-		return hc_undo_say(
-			c, ret ? "failed" : "deleted", ret != 0,
-			"deleted; left table %s%s: %s",
-			j->kind == &bench_jkind_nft ? "netdev " : "ip raw",
-			j->kind == &bench_jkind_nft ? name : "", why);
-	hc_undo_say(c, "deleted", false, "deleted");
-}
 
 /*
  * What a --setup or --undo said: its stderr as exec keeps it (the last
@@ -274,13 +217,7 @@ static void undo_variant(struct hc_undo_ctx *c)
 		    v->cmd, daemons);
 }
 
-HC_JDATA_FITS(struct bench_jval);
 HC_JDATA_FITS(struct bench_jvariant);
-
-static const struct hc_jfield val_fields[] = {
-	HC_JFIELD(struct bench_jval, val, HC_JF_VAL),
-	{},
-};
 
 static const struct hc_jfield variant_fields[] = {
 	HC_JFIELD(struct bench_jvariant, cmd, HC_JF_STR, 5),
@@ -288,28 +225,7 @@ static const struct hc_jfield variant_fields[] = {
 	{},
 };
 
-const struct hc_jkind bench_jkind_ipt = { .name = "iptables",
-					  .fields = val_fields,
-					  .undo = undo_rule,
-					  .print = print_name };
-/* scale's: its chain, the jump to it and the DROP rule after it */
-const struct hc_jkind bench_jkind_ipt_chain = { .name = "iptables-chain",
-						.fields = val_fields,
-						.undo = undo_rule,
-						.print = print_name };
-/* scale's: its ipset set, the rule matching it and the DROP rule after it */
-const struct hc_jkind bench_jkind_ipset = { .name = "ipset",
-					    .fields = val_fields,
-					    .undo = undo_rule,
-					    .print = print_name };
-const struct hc_jkind bench_jkind_nft = { .name = "nft",
-					  .undo = undo_rule,
-					  .print = print_name };
 const struct hc_jkind bench_jkind_variant = { .name = "variant",
 					      .fields = variant_fields,
 					      .undo = undo_variant };
-HC_JKIND(bench_jkind_ipt);
-HC_JKIND(bench_jkind_nft);
-HC_JKIND(bench_jkind_ipt_chain);
-HC_JKIND(bench_jkind_ipset);
 HC_JKIND(bench_jkind_variant);
