@@ -312,12 +312,6 @@ struct bench_prof_fn {
 	bool path; /* one of the row's path functions */
 };
 
-struct bench_qdisc_row {
-	const char *kind; /* "ingress" or "clsact" */
-	bool other_dev; /* on BENCH_OTHER_DEV instead of the DUT */
-	bool u32; /* plus a u32 filter that matches nothing */
-};
-
 /* --variant: a change of the user's, made and undone around a row's visit. */
 struct bench_variant {
 	const char *name, *setup, *undo;
@@ -325,15 +319,29 @@ struct bench_variant {
 };
 #define BENCH_MAX_VARIANTS 4
 
+/*
+ * A row's kind state: the largest kind's, the qdisc's two journal records
+ * and what it puts in place.
+ */
+#define BENCH_KSTATE_SIZE (2 * sizeof(struct hc_jrec) + 16)
+/* r's kind state as its kind's struct T (const T for a const r). */
+#define BENCH_KSTATE(r, T) ((T *)(r)->kstate)
+#define BENCH_KSTATE_FITS(T)                                               \
+	_Static_assert(sizeof(T) <= BENCH_KSTATE_SIZE && _Alignof(T) <= 8, \
+		       #T " fits in a row's kind state")
+
 struct bench_row {
 	char name[40];
 	const struct bench_kind *kind;
 	const struct hc_hook_row
 		*hook; /* a hook's row (run.hook): NULL if none */
-	union {
-		struct hc_run run; /* bpf, and flower's program after them */
-		struct bench_qdisc_row qdisc; /* qdisc */
-	};
+	/*
+	 * The hook's run, as its scenario configures it: the bpf, xsk and
+	 * forward kinds', and flower's program after its filters.
+	 */
+	struct hc_run run;
+	/* Its kind's own state (kind_*.c), read through BENCH_KSTATE. */
+	_Alignas(8) unsigned char kstate[BENCH_KSTATE_SIZE];
 	__u32 size; /* frame length */
 	__u32 flows; /* source ports its frames cycle through; 0 or 1: one */
 	bool local; /* frames addressed to the DUT's MAC and IP */
@@ -346,9 +354,6 @@ struct bench_row {
 	const char *series;
 	__u32 entries; /* the set its kind puts in place, 0: none */
 	bool hit; /* tests: its set holds the traffic's source (scale.h) */
-	/* What its kind's setup changed and journalled (not the bpf kind's). */
-	struct hc_jrec rec[2];
-	bool created; /* qdisc: it made the qdisc, so only it deletes it */
 	char base_name[40]; /* the row this one is compared with */
 	const struct bench_variant *variant; /* ROW+NAME: ROW with it; NULL */
 	int vbase; /* ROW's index, -1 for none */

@@ -19,7 +19,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "bench_undo.h"
 #include "dev.h"
 #include "diff.h"
 #include "env.h"
@@ -31,6 +30,7 @@
 #include "scenario.h"
 #include "summary.h"
 #include "topo.h"
+#include "variant.h"
 #include "cli.h"
 #include "hooks.h"
 #include "qdisc.h"
@@ -125,9 +125,9 @@ static int parse_setup(void *cfg, const char *arg, struct hc_err *err)
 static int parse_undo(void *cfg, const char *arg, struct hc_err *err)
 {
 	/* The journal keeps it, for cleanup after a kill -9. */
-	if (strlen(arg) >= sizeof(((struct bench_jvariant *)0)->cmd)) {
-		hc_err_set(err, "--undo: at most %zu bytes",
-			   sizeof(((struct bench_jvariant *)0)->cmd) - 1);
+	if (strlen(arg) >= BENCH_VARIANT_UNDO_MAX) {
+		hc_err_set(err, "--undo: at most %d bytes",
+			   BENCH_VARIANT_UNDO_MAX - 1);
 		return -EINVAL;
 	}
 	return variant_part(cfg, "undo", V(undo), arg, err);
@@ -714,8 +714,7 @@ static int plan_variants(struct bench_opts *o, const struct jp *vs)
 
 		if (o->nvariants == BENCH_MAX_VARIANTS ||
 		    !jp_str(v, "name", NULL) || !jp_str(v, "setup", NULL) ||
-		    strlen(jp_str(v, "undo", "")) >=
-			    sizeof(((struct bench_jvariant *)0)->cmd))
+		    strlen(jp_str(v, "undo", "")) >= BENCH_VARIANT_UNDO_MAX)
 			return hc_fail(
 				HC_EXIT_USAGE,
 				"--plan %s: its variants are not ones this bench runs",

@@ -6,7 +6,9 @@
 #include <unistd.h>
 #include "exec.h"
 #include "ipt.h"
+#include "journal.h"
 #include "jparse.h"
+#include "print.h"
 
 #define IPSET_TRIES 50 /* 20 ms apart: a second for a set still in use */
 /* A listing this long is read only by pages it fills: 100k rules, 25 MB. */
@@ -366,4 +368,18 @@ int hc_nft_put(int nsfd, const char *t, char *why, size_t size)
 		snprintf(why + n, size - n,
 			 "; deleted only hookcmp's own in it");
 	return ret;
+}
+
+void hc_ipt_rec_name(const struct hc_jrec *j, char *buf, size_t size)
+{
+	if (j->mode[0] || hc_run_name(j, buf, size))
+		snprintf(buf, size, "%s", j->mode);
+}
+
+void hc_ipt_rec_print(const struct hc_jrec *j, struct hc_pr *p)
+{
+	char name[HC_RUN_NAME_MAX];
+
+	hc_ipt_rec_name(j, name, sizeof(name));
+	hc_pr_fstr(p, HC_PR_ALL, "name", " %s", name);
 }

@@ -13,6 +13,7 @@
 #include "hookcmp.h"
 
 struct jp;
+struct hc_pr;
 
 /* Whether the raw table is there (iptables-nft makes it on first use). */
 bool hc_ipt_raw_exists(int nsfd);
@@ -64,5 +65,13 @@ int hc_ipt_raw_put(int nsfd, char *why, size_t size);
  * Gone already is deleted. 0, or -errno and why.
  */
 int hc_nft_put(int nsfd, const char *t, char *why, size_t size);
+
+/*
+ * The tag (iptables, ipset) or table (nft) that a journal record's run
+ * made its rules under: its run's name (hc_run_name), or an older
+ * record's own, in its mode; and what the record kinds print of it.
+ */
+void hc_ipt_rec_name(const struct hc_jrec *j, char *buf, size_t size);
+void hc_ipt_rec_print(const struct hc_jrec *j, struct hc_pr *p);
 
 #endif

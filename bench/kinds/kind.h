@@ -12,4 +12,12 @@ extern const struct bench_kind bench_kind_bpf, bench_kind_stack,
 	bench_kind_nft_rules, bench_kind_ipt_rules, bench_kind_ipt_ipset,
 	bench_kind_flower;
 
+/*
+ * A row of bench_kind_qdisc: its qdisc (kind "ingress" or "clsact"), on
+ * the second device or the DUT, with a u32 filter that matches nothing
+ * or without.
+ */
+void bench_row_qdisc(struct bench_row *r, const char *kind, bool other_dev,
+		     bool u32);
+
 #endif

@@ -27,6 +27,15 @@
 #define FLOWER_PRIO_PROG 0xffff /* the program's: after every filter */
 #define FLOWER_MAX (FLOWER_PRIO_PROG - 1)
 
+/*
+ * A flower row's own, beside the program's run (r->run): its filters'
+ * journal record, whose data says where they are (struct hc_jflower).
+ */
+struct flower_state {
+	struct hc_jrec rec;
+};
+BENCH_KSTATE_FITS(struct flower_state);
+
 static void flower_init(struct bench_row *r)
 {
 	const struct hc_hook_row *row;
@@ -80,7 +89,8 @@ static void flower_missing(struct bench *b, const struct bench_row *r, int ret,
 static int flower_setup(struct bench *b, struct bench_row *r,
 			struct hc_err *err)
 {
-	struct hc_jflower *jf = HC_JDATA(&r->rec[0], struct hc_jflower);
+	struct hc_jrec *rec = &BENCH_KSTATE(r, struct flower_state)->rec;
+	struct hc_jflower *jf = HC_JDATA(rec, struct hc_jflower);
 	struct hc_filter f = { .ifindex = b->net.if_dut,
 			       .parent = hc_tc_dirs[HC_TC_DIR_INGRESS].parent };
 	char why[sizeof(err->msg)];
@@ -102,8 +112,8 @@ static int flower_setup(struct bench *b, struct bench_row *r,
 	jf->prio = 1;
 	jf->n = r->entries;
 	flower_cookie(jf->cookie);
-	ret = bench_journal(b, &r->rec[0], &hc_jkind_flower, f.ifindex,
-			    "flower", true, err);
+	ret = bench_journal(b, rec, &hc_jkind_flower, f.ifindex, "flower", true,
+			    err);
 	for (i = 0; !ret && i < r->entries; i++) {
 		f.prio = jf->prio + i;
 		ret = hc_flower_attach(
@@ -127,7 +137,8 @@ static int flower_setup(struct bench *b, struct bench_row *r,
 /* The filters first: the program's qdisc goes only once they have. */
 static void flower_teardown(struct bench *b, struct bench_row *r)
 {
-	struct hc_jflower *jf = HC_JDATA(&r->rec[0], struct hc_jflower);
+	struct hc_jrec *rec = &BENCH_KSTATE(r, struct flower_state)->rec;
+	struct hc_jflower *jf = HC_JDATA(rec, struct hc_jflower);
 	struct hc_filter f = { .ifindex = b->net.if_dut,
 			       .parent = jf->parent,
 			       .prio = jf->prio };
@@ -139,11 +150,11 @@ static void flower_teardown(struct bench *b, struct bench_row *r)
 				       NULL);
 	jf->n = 0;
 	/* Left: undone again as cleanup would, or the record stays. */
-	if (ret < 0 && r->rec[0].name[0]) {
-		if (hc_undo_end(&pass, &r->rec[0], hc_undo_print, NULL))
-			hc_cleanup_hint(r->rec[0].netns, r->rec[0].dev, NULL);
+	if (ret < 0 && rec->name[0]) {
+		if (hc_undo_end(&pass, rec, hc_undo_print, NULL))
+			hc_cleanup_hint(rec->netns, rec->dev, NULL);
 	} else {
-		hc_journal_del(&r->rec[0]);
+		hc_journal_del(rec);
 	}
 	bench_kind_bpf.teardown(b, r);
 }

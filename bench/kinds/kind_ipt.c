@@ -11,13 +11,40 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
-#include "bench_undo.h"
 #include "dev.h"
 #include "kind.h"
 #include "exec.h"
 #include "ipt.h"
 #include "journal.h"
 #include "scale.h"
+#include "undo.h"
+
+static const struct hc_jkind ipt_jkind, ipt_jkind_chain, ipt_jkind_ipset;
+
+/*
+ * An iptables row's own: its journal record, whose data (struct
+ * ipt_jdata) is also what it made (ipt_made).
+ */
+struct ipt_state {
+	struct hc_jrec rec;
+};
+BENCH_KSTATE_FITS(struct ipt_state);
+
+/* Its record's data, as cleanup reads it too. */
+struct ipt_jdata {
+	/*
+	 * 1 if the raw table was not there (iptables-nft made it for us);
+	 * what it made besides its DROP rule (hc_ipt_put's made); 1 once
+	 * past the checks: teardown's to undo
+	 */
+	__u32 val[4];
+};
+HC_JDATA_FITS(struct ipt_jdata);
+
+static struct hc_jrec *ipt_rec(struct bench_row *r)
+{
+	return &BENCH_KSTATE(r, struct ipt_state)->rec;
+}
 
 /* Our rules' comment, scale's chain's and set's name: no one else's. */
 static void tag(char *buf, size_t size)
@@ -67,7 +94,7 @@ static const char *ipt_dev_refused(const char *dev)
  */
 static void ipt_made(struct bench *b, struct bench_row *r, unsigned int made)
 {
-	__u32 *val = HC_JDATA(&r->rec[0], struct bench_jval)->val;
+	__u32 *val = HC_JDATA(ipt_rec(r), struct ipt_jdata)->val;
 
 	val[0] = !hc_ipt_raw_exists(b->net.fd_dut);
 	val[1] = made;
@@ -84,14 +111,14 @@ static int ipt_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	if (ret)
 		return ret;
 	ipt_made(b, r, 0);
-	return bench_journal(b, &r->rec[0], &bench_jkind_ipt, b->net.if_dut, NULL, true, err) ?:
+	return bench_journal(b, ipt_rec(r), &ipt_jkind, b->net.if_dut, NULL, true, err) ?:
 		       hc_ipt_rule(b->net.fd_dut, true, b->net.dut_name,
 				   comment, err);
 }
 
 static void ipt_teardown(struct bench *b, struct bench_row *r)
 {
-	__u32 *val = HC_JDATA(&r->rec[0], struct bench_jval)->val;
+	__u32 *val = HC_JDATA(ipt_rec(r), struct ipt_jdata)->val;
 	char t[32], why[256];
 
 	if (!val[2])
@@ -103,7 +130,7 @@ static void ipt_teardown(struct bench *b, struct bench_row *r)
 	    (hc_ipt_raw_put(b->net.fd_dut, why, sizeof(why)) || why[0]))
 		fprintf(stderr, "Warning: %s: left table ip raw: %s\n", r->name,
 			why);
-	hc_journal_del(&r->rec[0]);
+	hc_journal_del(ipt_rec(r));
 	/* A visit that skips setup (a fault) must not destroy the set again. */
 	val[1] = val[2] = 0;
 }
@@ -210,13 +237,13 @@ static int rules_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	if (ret)
 		return ret;
 	ipt_made(b, r, 0);
-	ret = bench_journal(b, &r->rec[0], &bench_jkind_ipt_chain, b->net.if_dut, NULL, true, err) ?:
+	ret = bench_journal(b, ipt_rec(r), &ipt_jkind_chain, b->net.if_dut, NULL, true, err) ?:
 		      hc_exec_script(b->net.fd_dut, argv, rules_script, &s,
 				     err);
 	if (ret)
 		return ret;
 	/* made (a restore is all or nothing): teardown's to delete */
-	HC_JDATA(&r->rec[0], struct bench_jval)->val[1] = HC_IPT_CHAIN;
+	HC_JDATA(ipt_rec(r), struct ipt_jdata)->val[1] = HC_IPT_CHAIN;
 	return ipt_first(b, t, HC_IPT_CHAIN, err);
 }
 
@@ -278,7 +305,7 @@ static int ipset_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		return -EEXIST;
 	}
 	ipt_made(b, r, HC_IPT_SET | HC_IPT_SET_OURS);
-	return bench_journal(b, &r->rec[0], &bench_jkind_ipset, b->net.if_dut, NULL, true, err) ?:
+	return bench_journal(b, ipt_rec(r), &ipt_jkind_ipset, b->net.if_dut, NULL, true, err) ?:
 		       hc_exec_script(b->net.fd_dut, restore, ipset_script, &s, err) ?:
 		       ipt_first(b, t, HC_IPT_SET, err);
 }
@@ -297,3 +324,57 @@ const struct bench_kind bench_kind_ipt_ipset = {
 	.forks = true,
 	.counted = "ipt_do_table|nft_do_chain",
 };
+
+/*
+ * The journal's: the rules, chain and set a killed bench's iptables rows
+ * left, by their tag; the raw table with them if the row's run made it
+ * and it holds what is not bench's (or iptables-nft's), said.
+ */
+static void ipt_undo(struct hc_undo_ctx *c)
+{
+	const struct hc_jrec *j = c->rec;
+	const __u32 *val = HC_JDATA(j, const struct ipt_jdata)->val;
+	unsigned int made = val[1]; /* what the row made: hc_ipt_put */
+	char name[HC_RUN_NAME_MAX], why[512] = "";
+	int ret = 0;
+
+	if (hc_undo_ns_missing(c))
+		return;
+	hc_ipt_rec_name(j, name, sizeof(name));
+	/* an iptables-chain record may be older than val[1] */
+	if (j->kind == &ipt_jkind_chain)
+		made |= HC_IPT_CHAIN;
+	/* Gone already is as good as deleted: nothing else has its name. */
+	hc_ipt_put(-1, j->dev, name, made);
+	if (val[0])
+		ret = hc_ipt_raw_put(-1, why, sizeof(why));
+	if (ret && !why[0])
+		return hc_undo_failed(c, ret);
+	if (why[0])
+		return hc_undo_say(c, ret ? "failed" : "deleted", ret != 0,
+				   "deleted; left table ip raw: %s", why);
+	hc_undo_say(c, "deleted", false, "deleted");
+}
+
+static const struct hc_jfield ipt_jfields[] = {
+	HC_JFIELD(struct ipt_jdata, val, HC_JF_VAL),
+	{},
+};
+
+static const struct hc_jkind ipt_jkind = { .name = "iptables",
+					   .fields = ipt_jfields,
+					   .undo = ipt_undo,
+					   .print = hc_ipt_rec_print };
+/* iptables-rules': its chain, the jump to it and the DROP rule after it */
+static const struct hc_jkind ipt_jkind_chain = { .name = "iptables-chain",
+						 .fields = ipt_jfields,
+						 .undo = ipt_undo,
+						 .print = hc_ipt_rec_print };
+/* iptables-ipset's: its set, the rule matching it and the DROP rule */
+static const struct hc_jkind ipt_jkind_ipset = { .name = "ipset",
+						 .fields = ipt_jfields,
+						 .undo = ipt_undo,
+						 .print = hc_ipt_rec_print };
+HC_JKIND(ipt_jkind);
+HC_JKIND(ipt_jkind_chain);
+HC_JKIND(ipt_jkind_ipset);

@@ -9,13 +9,22 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
-#include "bench_undo.h"
 #include "dev.h"
 #include "kind.h"
 #include "exec.h"
 #include "ipt.h"
 #include "journal.h"
 #include "scale.h"
+#include "undo.h"
+
+static const struct hc_jkind nft_jkind;
+
+/* An nft row's own: its table's journal record, and whether it made it. */
+struct nft_state {
+	struct hc_jrec rec;
+	bool made; /* teardown's to delete (a script is all or nothing) */
+};
+BENCH_KSTATE_FITS(struct nft_state);
 
 /*
  * A table of our own, by a name no other run makes: its chain "in", set
@@ -53,10 +62,16 @@ static int nft_free(struct bench *b, const char *t, struct hc_err *err)
 	return 0;
 }
 
-/* Made: teardown's to undo (a script is all or nothing). */
+/* Before the table is made: cleanup deletes it by its name. */
+static int nft_journal(struct bench *b, struct bench_row *r, struct hc_err *err)
+{
+	return bench_journal(b, &BENCH_KSTATE(r, struct nft_state)->rec,
+			     &nft_jkind, b->net.if_dut, NULL, true, err);
+}
+
 static int nft_made(struct bench_row *r, int ret)
 {
-	HC_JDATA(&r->rec[0], struct bench_jval)->val[0] = !ret;
+	BENCH_KSTATE(r, struct nft_state)->made = !ret;
 	return ret;
 }
 
@@ -74,22 +89,22 @@ static int nft_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		"add rule netdev %s in counter drop comment \"%s\"",
 		t, t, b->net.dut_name, t, t);
 	return nft_free(b, t, err) ?:
-		       bench_journal(b, &r->rec[0], &bench_jkind_nft, b->net.if_dut, NULL, true, err) ?:
+		       nft_journal(b, r, err) ?:
 		       nft_made(r, hc_exec(b->net.fd_dut, argv, NULL, 0, err));
 }
 
 static void nft_teardown(struct bench *b, struct bench_row *r)
 {
-	__u32 *val = HC_JDATA(&r->rec[0], struct bench_jval)->val;
+	struct nft_state *s = BENCH_KSTATE(r, struct nft_state);
 	char t[32], why[512];
 
 	table(t, sizeof(t));
-	if (val[0] &&
+	if (s->made &&
 	    (hc_nft_put(b->net.fd_dut, t, why, sizeof(why)) || why[0]))
 		fprintf(stderr, "Warning: %s: left table netdev %s: %s\n",
 			r->name, t, why);
-	val[0] = 0;
-	hc_journal_del(&r->rec[0]);
+	s->made = false;
+	hc_journal_del(&s->rec);
 }
 
 /*
@@ -203,7 +218,7 @@ static int setup(struct bench *b, struct bench_row *r, const char *set,
 
 	table(t, sizeof(t));
 	return nft_free(b, t, err) ?:
-		       bench_journal(b, &r->rec[0], &bench_jkind_nft, b->net.if_dut, NULL, true, err) ?:
+		       nft_journal(b, r, err) ?:
 		       nft_made(r, hc_exec_script(b->net.fd_dut, argv, script,
 						  &s, err));
 }
@@ -262,3 +277,31 @@ const struct bench_kind bench_kind_nft_rules = {
 	.forks = true,
 	.counted = "nft_do_chain",
 };
+
+/*
+ * The journal's: the table a killed bench's nft row left, by its name;
+ * what it holds that is not bench's stays, said.
+ */
+static void nft_undo(struct hc_undo_ctx *c)
+{
+	char name[HC_RUN_NAME_MAX], why[512] = "";
+	int ret;
+
+	if (hc_undo_ns_missing(c))
+		return;
+	hc_ipt_rec_name(c->rec, name, sizeof(name));
+	/* Gone already is as good as deleted: nothing else has its name. */
+	ret = hc_nft_put(-1, name, why, sizeof(why));
+	if (ret && !why[0])
+		return hc_undo_failed(c, ret);
+	if (why[0])
+		return hc_undo_say(c, ret ? "failed" : "deleted", ret != 0,
+				   "deleted; left table netdev %s: %s", name,
+				   why);
+	hc_undo_say(c, "deleted", false, "deleted");
+}
+
+static const struct hc_jkind nft_jkind = { .name = "nft",
+					   .undo = nft_undo,
+					   .print = hc_ipt_rec_print };
+HC_JKIND(nft_jkind);

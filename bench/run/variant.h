@@ -8,6 +8,9 @@
 
 #include "bench.h"
 
+/* The longest --undo, with its NUL: the journal keeps it for cleanup. */
+#define BENCH_VARIANT_UNDO_MAX 1024
+
 /*
  * The row's --setup, in the DUT's namespace, the machine's settings read
  * into before first; with undo, its --undo, and then the settings again:

@@ -10,13 +10,13 @@
 #include "scenario.h"
 
 static const struct {
-	const char *name;
-	struct bench_qdisc_row q;
+	const char *name, *qdisc;
+	bool other_dev, u32;
 } qdisc_rows[] = {
-	{ "ingress-other-dev", { "ingress", .other_dev = true } },
-	{ "ingress", { "ingress" } },
-	{ "clsact", { "clsact" } },
-	{ "ingress+u32", { "ingress", .u32 = true } },
+	{ "ingress-other-dev", "ingress", .other_dev = true },
+	{ "ingress", "ingress" },
+	{ "clsact", "clsact" },
+	{ "ingress+u32", "ingress", .u32 = true },
 };
 
 static const char *const pass_hooks[] = { "xdp-native", "xdp-generic",
@@ -30,10 +30,8 @@ static void sk_build(struct bench *b)
 	bench_row_add(b, "nothing", &bench_kind_stack);
 	for (i = 0; i < sizeof(qdisc_rows) / sizeof(qdisc_rows[0]); i++) {
 		r = bench_row_add(b, qdisc_rows[i].name, &bench_kind_qdisc);
-		r->qdisc = qdisc_rows[i].q;
-		r->other = r->qdisc.other_dev;
-		if (r->qdisc.u32)
-			bench_row_path(r, "tcf_classify");
+		bench_row_qdisc(r, qdisc_rows[i].qdisc, qdisc_rows[i].other_dev,
+				qdisc_rows[i].u32);
 	}
 	for (i = 0; i < sizeof(pass_hooks) / sizeof(pass_hooks[0]); i++) {
 		r = bench_row_hook(b, pass_hooks[i],

@@ -24,9 +24,9 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include "bench.h"
-#include "bench_undo.h"
 #include "clock.h"
 #include "dev.h"
+#include "dev_jkinds.h"
 #include "env.h"
 #include "profile.h"
 #include "row.h"
@@ -439,7 +439,7 @@ static int tune_original(struct bench *b, struct hc_jrec *rec,
 		}
 	}
 	if (!ret && first)
-		memcpy(rec->data, first->data, sizeof(struct bench_jval));
+		memcpy(rec->data, first->data, sizeof(struct bench_jtune));
 	free(recs);
 	return ret;
 }
@@ -448,7 +448,7 @@ static int tune_one(struct bench *b, const struct tune *t, long v,
 		    struct hc_err *err)
 {
 	struct hc_jrec *rec = &b->net.tuned[b->net.ntuned];
-	__u32 *val = HC_JDATA(rec, struct bench_jval)->val;
+	__u32 *val = HC_JDATA(rec, struct bench_jtune)->val;
 	struct ethtool_channels ch;
 	int old = 0, ret;
 	bool gro;
