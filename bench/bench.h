@@ -5,7 +5,7 @@
  * takes it away; a topology (topo.c: a veth pair and a generator of our
  * own; dev.c: a given device with traffic from elsewhere) holds the
  * device rows attach to and measures each window; run.c measures every
- * row once per round in the order plan.c draws; statistics.c turns the
+ * row once per round in the order order.c draws; statistics.c turns the
  * rounds into estimates; report.c prints them as text, JSON or CSV.
  */
 #ifndef HC_BENCH_H
@@ -22,11 +22,11 @@
 #include "ethtool.h"
 #include "gen.h"
 #include "stats.h"
-#include "plan.h"
+#include "order.h"
 #include "statistics.h"
 #include "clock.h"
 
-#define BENCH_MAX_ROWS BENCH_PLAN_MAX
+#define BENCH_MAX_ROWS BENCH_ORDER_MAX
 #define BENCH_GEN_DEV "hcg"
 #define BENCH_DUT_DEV "hcd"
 #define BENCH_OTHER_DEV "hcx" /* a second device in the DUT's namespace */

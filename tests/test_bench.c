@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unprivileged: the bench's statistics and its round planner. */
+/* Unprivileged: the bench's statistics and its rounds' order. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "bench.h"
 #include "diff.h"
 #include "path.h"
-#include "plan.h"
+#include "order.h"
 #include "report.h"
 #include "row.h"
 #include "scenario.h"
@@ -711,7 +711,7 @@ static void test_runs_p_ci(void)
 
 static bool is_permutation(const int *order, int n)
 {
-	bool seen[BENCH_PLAN_MAX] = {};
+	bool seen[BENCH_ORDER_MAX] = {};
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -763,21 +763,21 @@ static void test_window_estimator(void)
 		 "window estimator: the windows' mean is not (%.2f of 100)", mm);
 }
 
-static void test_planner(void)
+static void test_order(void)
 {
-	int a[50][BENCH_PLAN_MAX], b[BENCH_PLAN_MAX], c[BENCH_PLAN_MAX];
-	struct bench_plan p, q, r;
+	int a[50][BENCH_ORDER_MAX], b[BENCH_ORDER_MAX], c[BENCH_ORDER_MAX];
+	struct bench_order p, q, r;
 	bool perm = true, differ = true, same = true, other_seed = false;
 	bool first_varies = false;
 	int round, n = 10;
 
-	bench_plan_init(&p, n, SEED);
-	bench_plan_init(&q, n, SEED);
-	bench_plan_init(&r, n, SEED + 1);
+	bench_order_init(&p, n, SEED);
+	bench_order_init(&q, n, SEED);
+	bench_order_init(&r, n, SEED + 1);
 	for (round = 0; round < 50; round++) {
-		bench_plan_next(&p, a[round]);
-		bench_plan_next(&q, b);
-		bench_plan_next(&r, c);
+		bench_order_next(&p, a[round]);
+		bench_order_next(&q, b);
+		bench_order_next(&r, c);
 		perm &= is_permutation(a[round], n);
 		if (round)
 			differ &= !!memcmp(a[round], a[round - 1],
@@ -786,26 +786,26 @@ static void test_planner(void)
 		other_seed |= !!memcmp(a[round], c, n * sizeof(int));
 		first_varies |= round && a[round][0] != a[0][0];
 	}
-	t_result(perm, "planner: every row exactly once in each of 50 rounds");
+	t_result(perm, "order: every row exactly once in each of 50 rounds");
 	t_result(differ && first_varies,
-		 "planner: each round's order differs from the one before");
-	t_result(same, "planner: the same seed gives the same orders");
-	t_result(other_seed, "planner: another seed gives other orders");
+		 "order: each round's order differs from the one before");
+	t_result(same, "order: the same seed gives the same orders");
+	t_result(other_seed, "order: another seed gives other orders");
 
 	/* Two rows must alternate: never the same order twice in a row. */
-	bench_plan_init(&p, 2, SEED);
+	bench_order_init(&p, 2, SEED);
 	differ = true;
 	for (round = 0; round < 20; round++) {
-		bench_plan_next(&p, a[round]);
+		bench_order_next(&p, a[round]);
 		if (round)
 			differ &= a[round][0] != a[round - 1][0];
 	}
 	t_result(differ && is_permutation(a[0], 2),
-		 "planner: two rows alternate who goes first");
-	bench_plan_init(&p, 1, SEED);
-	bench_plan_next(&p, a[0]);
-	bench_plan_next(&p, a[1]);
-	t_result(a[0][0] == 0 && a[1][0] == 0, "planner: one row, every round");
+		 "order: two rows alternate who goes first");
+	bench_order_init(&p, 1, SEED);
+	bench_order_next(&p, a[0]);
+	bench_order_next(&p, a[1]);
+	t_result(a[0][0] == 0 && a[1][0] == 0, "order: one row, every round");
 }
 
 /* ---- bench_summarize on rounds made up here ---- */
@@ -3037,7 +3037,7 @@ int main(int argc, char **argv)
 	test_growth();
 	test_window_estimator();
 	test_window_q();
-	test_planner();
+	test_order();
 	test_summary_inline();
 	test_summary_zero_base();
 	test_summary_split();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The measurement: one unmeasured warm-up round, then rounds in which
- * every row runs once, in the planner's order. A row's hook is put in
+ * every row runs once, in order.c's order. A row's hook is put in
  * place before its timed window and taken away after it; the window holds
  * only the generator's call. Every window is accounted for: generated =
  * seen at the hook (forward: at the sink) + dropped before it (+ forward:
@@ -276,7 +276,7 @@ static int finish(struct bench *b, struct bench_row *r,
 }
 
 /*
- * Visit v of a round: the rows in the planner's order, then in reverse,
+ * Visit v of a round: the rows in the round's order, then in reverse,
  * and so on (ABBA), so that each row's windows fall early and late.
  */
 static int visits(struct bench *b, const int *order, int round,
@@ -458,7 +458,7 @@ int bench_run(struct bench *b, struct hc_err *err)
 {
 	struct bench_round acc[BENCH_MAX_ROWS + 1] = {};
 	int order[BENCH_MAX_ROWS];
-	struct bench_plan plan;
+	struct bench_order ord;
 	int round, i, ret, fret;
 	double t, t1 = 0;
 
@@ -469,10 +469,10 @@ int bench_run(struct bench *b, struct hc_err *err)
 		snprintf(b->rows.row[i].path_check.why,
 			 sizeof(b->rows.row[i].path_check.why),
 			 "--no-path-check");
-	bench_plan_init(&plan, b->rows.n, b->opt.seed);
+	bench_order_init(&ord, b->rows.n, b->opt.seed);
 	for (round = 0; !hc_stop_sig; round++) {
 		t = hc_now();
-		bench_plan_next(&plan, order);
+		bench_order_next(&ord, order);
 		ret = visits(b, order, round, acc, err);
 		if (!round && !ret) {
 			size_windows(b, acc);
