@@ -6,7 +6,8 @@
  * own; dev.c: a given device with traffic from elsewhere) holds the
  * device rows attach to and measures each window; run.c measures every
  * row once per round in the order order.c draws; statistics.c turns the
- * rounds into estimates; report.c prints them as text, JSON or CSV.
+ * rounds into estimates; report.c prints them as text, JSON or CSV;
+ * plan.c writes and reads back what a later run repeats (--plan).
  */
 #ifndef HC_BENCH_H
 #define HC_BENCH_H

@@ -4,10 +4,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "bench.h"
 #include "diff.h"
 #include "path.h"
 #include "order.h"
+#include "plan.h"
+#include "print.h"
 #include "report.h"
 #include "row.h"
 #include "scenario.h"
@@ -3008,6 +3011,234 @@ static void test_report_unresolved(void)
 	free_rows(b);
 }
 
+/* ---- the plan: --plan's document ---- */
+
+static bool plan_given_none(const struct bench_opts *o, const char *name)
+{
+	return false;
+}
+
+static bool plan_given_two(const struct bench_opts *o, const char *name)
+{
+	return !strcmp(name, "variant") || !strcmp(name, "windows");
+}
+
+/* text into a file of its own, whose name goes into path */
+static bool plan_file(char *path, size_t size, const char *text)
+{
+	const char *dir = getenv("TMPDIR");
+	bool ok;
+	int fd;
+
+	snprintf(path, size, "%s/hc-plan-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return false;
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	close(fd);
+	return ok;
+}
+
+/* err's sentence holds part: what says what is checked */
+static bool plan_said(const struct hc_err *err, const char *part,
+		      const char *what)
+{
+	bool ok = strstr(err->msg, part) != NULL;
+
+	if (!ok)
+		printf("  expected '%s' in '%s'\n", part, err->msg);
+	return t_result(ok, "%s", what);
+}
+
+/* c as calloc left it, its rows' rounds and plan freed */
+static void plan_reset(struct bench *c)
+{
+	int i;
+
+	for (i = 0; i < c->rows.n; i++)
+		free(c->rows.row[i].rd);
+	jp_free(c->rows.plan_doc);
+	memset(c, 0, sizeof(*c));
+}
+
+/*
+ * --plan text into c, anew: bench_plan_load's return and err; its path
+ * then "P", for the sentences of bench_plan_rows.
+ */
+static int plan_try(struct bench *c, const char *text, struct hc_err *err)
+{
+	char path[256];
+	int ret;
+
+	plan_reset(c);
+	memset(err, 0, sizeof(*err));
+	if (!plan_file(path, sizeof(path), text))
+		return -EIO;
+	c->opt.plan_path = path;
+	ret = bench_plan_load(c, bench_scenarios, plan_given_none, err);
+	unlink(path);
+	c->opt.plan_path = "P";
+	return ret;
+}
+
+static void test_plan(void)
+{
+	static const char *const names[] = { "gen-only", "a", "b", "a+v" };
+	struct bench *b = calloc(1, sizeof(*b)), *c = calloc(1, sizeof(*c));
+	char path[256], want[512], *doc = NULL;
+	struct hc_err err = {};
+	struct hc_pr p;
+	size_t len = 0;
+	FILE *f;
+	int i, ret;
+
+	/* a run to repeat: inject on the stage, split, with a variant */
+	b->rows.scen = bench_scenarios[1];
+	b->net.topo = &bench_topo_veth;
+	b->opt.topology = 1;
+	b->opt.cpu_mode = BENCH_SPLIT;
+	b->opt.windows = 12;
+	b->opt.visits = 3;
+	b->opt.variant[0] = (struct bench_variant){ "v", "true", "false" };
+	b->opt.nvariants = 1;
+	for (i = 0; i < 4; i++) {
+		fake_row(b, names[i], i ? &hook_kind : &gen_kind, -1, NULL, 0);
+		b->rows.row[i].window_packets = 1024 * (i + 1);
+	}
+	f = open_memstream(&doc, &len);
+	if (!f)
+		return;
+	p = (struct hc_pr)HC_PR_INIT(HC_PR_JSON, f);
+	hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+	bench_plan_json(&p, b);
+	hc_pr_close(&p, HC_PR_JSON, '}');
+	fclose(f);
+	if (!t_result(plan_file(path, sizeof(path), doc), "plan: written"))
+		goto out;
+
+	c->opt.plan_path = path;
+	ret = bench_plan_load(c, bench_scenarios, plan_given_none, &err);
+	if (!CHECK_EQ(ret, 0, "plan: read back"))
+		printf("  %s\n", err.msg);
+	CHECK_STR(bench_scenarios[c->opt.scenario]->name,
+		  bench_scenarios[1]->name, "plan: its scenario");
+	CHECK_EQ(c->opt.topology, 1, "plan: its topology");
+	CHECK_EQ(c->opt.cpu_mode, BENCH_SPLIT, "plan: its CPU mode");
+	CHECK_EQ(c->opt.windows, 12, "plan: its windows");
+	CHECK_EQ(c->opt.visits, 3, "plan: its visits");
+	CHECK_STR(c->opt.hooks ?: "", "a,b",
+		  "plan: its rows, without generators' and variants'");
+	t_result(c->opt.nvariants == 1 &&
+			 !strcmp(c->opt.variant[0].name, "v") &&
+			 !strcmp(c->opt.variant[0].setup, "true") &&
+			 !strcmp(c->opt.variant[0].undo, "false") &&
+			 !c->opt.variant[0].path,
+		 "plan: its variant, as given");
+	t_result(c->rows.planned, "plan: the warm-up sizes no window");
+
+	/* the rows, once built: each its windows */
+	for (i = 0; i < 4; i++)
+		fake_row(c, names[i], i ? &hook_kind : &gen_kind, -1, NULL, 0);
+	ret = bench_plan_rows(c, &err);
+	if (!CHECK_EQ(ret, 0, "plan: the rows' windows"))
+		printf("  %s\n", err.msg);
+	for (i = 0; i < 4; i++)
+		CHECK_EQ(c->rows.row[i].window_packets, 1024 * (i + 1),
+			 "plan: row %s's windows", names[i]);
+	c->opt.stage_copies = 64;
+	CHECK_EQ(bench_plan_rows(c, &err), 0,
+		 "plan: windows of whole sends of the stage's copies");
+	c->opt.stage_copies = 0;
+	c->rows.n = 3;
+	CHECK_EQ(bench_plan_rows(c, &err), -EINVAL, "plan: a row fewer");
+	snprintf(
+		want, sizeof(want),
+		"--plan %s: 4 rows in it, 3 here: a row of it is no row of this bench",
+		path);
+	CHECK_STR(err.msg, want, "plan: a row fewer, said");
+	snprintf(c->rows.row[2].name, sizeof(c->rows.row[2].name), "zz");
+	CHECK_EQ(bench_plan_rows(c, &err), -EINVAL, "plan: a row not in it");
+	snprintf(want, sizeof(want), "--plan %s: row zz is not in it", path);
+	CHECK_STR(err.msg, want, "plan: a row not in it, said");
+	c->rows.n = 4;
+	plan_reset(c);
+
+	/* what --plan decides is refused beside it, the first it lists */
+	c->opt.plan_path = path;
+	CHECK_EQ(bench_plan_load(c, bench_scenarios, plan_given_two, &err),
+		 -EINVAL, "plan: --windows beside it");
+	snprintf(want, sizeof(want),
+		 "--plan decides --windows: it repeats %s's", path);
+	CHECK_STR(err.msg, want, "plan: --windows beside it, said");
+	t_result(!c->rows.plan_doc, "plan: refused before it is read");
+	unlink(path);
+
+	/* the stage's copies: a plan of another feed */
+	ret = plan_try(
+		c,
+		"{\"plan\":{\"scenario\":\"hooks\",\"topology\":\"veth\",\"cpu_mode\":\"inline\",\"windows\":20,\"visits\":2,\"rows\":[\"a\"],\"window_packets\":{\"a\":1000}}}",
+		&err);
+	if (!CHECK_EQ(ret, 0, "plan: a document of one plan"))
+		printf("  %s\n", err.msg);
+	fake_row(c, "a", &hook_kind, -1, NULL, 0);
+	c->opt.stage_copies = 64;
+	CHECK_EQ(bench_plan_rows(c, &err), -EINVAL,
+		 "plan: windows of part of the stage's send");
+	CHECK_STR(
+		err.msg,
+		"--plan P: row a's windows are 1000 packets, and the stage sends 64 copies of each frame: a plan of another feed (bench compare refuses those too)",
+		"plan: windows of part of the stage's send, said");
+
+	/* bench --runs: its first run's */
+	ret = plan_try(
+		c,
+		"{\"runs\":[{\"plan\":{\"scenario\":\"rules\",\"topology\":\"inject\",\"cpu_mode\":\"inline\",\"rows\":[],\"window_packets\":{\"x\":64}}},{}]}",
+		&err);
+	if (!CHECK_EQ(ret, 0, "plan: bench --runs's"))
+		printf("  %s\n", err.msg);
+	CHECK_STR(bench_scenarios[c->opt.scenario]->name, "rules",
+		  "plan: bench --runs's, its first run's");
+
+	/* documents that are not plans of this bench */
+	ret = plan_try(c, "{\"plan\":", &err);
+	CHECK_EQ(ret, -EINVAL, "plan: not JSON");
+	plan_said(&err, ": not JSON: byte 8: ", "plan: not JSON, said");
+	ret = plan_try(c, "{\"plan\":{\"window_packets\":{}}}", &err);
+	CHECK_EQ(ret, -EINVAL, "plan: none in it");
+	plan_said(&err,
+		  ": no plan in it (a bench document of hookcmp " HC_VERSION
+		  " or later)",
+		  "plan: none in it, said");
+	ret = plan_try(
+		c,
+		"{\"plan\":{\"scenario\":\"test\",\"topology\":\"dev\",\"window_packets\":{\"a\":64}}}",
+		&err);
+	CHECK_EQ(ret, -EINVAL, "plan: another bench's");
+	plan_said(
+		&err,
+		": scenario test, topology dev, CPU mode ?: not one this bench runs (--dev runs have no plan to repeat)",
+		"plan: another bench's, said");
+	ret = plan_try(
+		c,
+		"{\"plan\":{\"scenario\":\"hooks\",\"topology\":\"veth\",\"cpu_mode\":\"inline\",\"variants\":[{\"name\":\"v\"}],\"window_packets\":{\"a\":64}}}",
+		&err);
+	CHECK_EQ(ret, -EINVAL, "plan: a variant without its change");
+	plan_said(&err, ": its variants are not ones this bench runs",
+		  "plan: a variant without its change, said");
+	plan_reset(c);
+	c->opt.plan_path = "/nonexistent/plan.json";
+	CHECK_EQ(bench_plan_load(c, bench_scenarios, plan_given_none, &err),
+		 -ENOENT, "plan: no such file");
+	CHECK_STR(err.msg,
+		  "--plan /nonexistent/plan.json: No such file or directory",
+		  "plan: no such file, said");
+out:
+	plan_reset(c);
+	free(c);
+	free(doc);
+	free_rows(b);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--coverage")) {
@@ -3038,6 +3269,7 @@ int main(int argc, char **argv)
 	test_window_estimator();
 	test_window_q();
 	test_order();
+	test_plan();
 	test_summary_inline();
 	test_summary_zero_base();
 	test_summary_split();
