@@ -363,7 +363,7 @@ struct bench_row {
 	int nvariant_left;
 	int base; /* its index, -1 for none */
 	int gen; /* index of the gen-only row at this size and flows */
-	__u32 window_packets; /* veth: per window, set in the warm-up */
+	__u32 window_packets; /* veth: per window; plan.c sets it */
 
 	struct bench_round *rd;
 	int nrd, cap;
@@ -446,8 +446,8 @@ struct bench_opts {
 	int feed; /* enum hc_gen_method: how frames reach the DUT, 0: auto */
 	__u32 stage_copies; /* XDP frames per frame sent, a power of 2 <= 64 */
 	__u32 rounds, max_rounds, packets, seed;
-	__u32 windows,
-		window_packets; /* veth: per row and round; 0: calibrate */
+	/* veth: per row and round; window_packets: plan.c's, 0: calibrate */
+	__u32 windows, window_packets;
 	__u32 visits; /* veth: turns per row and round, the windows shared out */
 	double target_ci; /* percent; 0: a fixed number of rounds */
 	double max_time; /* with it: give up after this many seconds; 0: none */

@@ -501,26 +501,15 @@ static int pick_feed(struct bench *b)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--stage-copies is the stage's, and the feed is %s",
 			       hc_gen_method_name(b->net.feed));
-	if (b->net.feed != HC_GEN_STAGE)
-		return inject_feed(b);
-	if (!b->opt.stage_copies)
+	if (b->net.feed == HC_GEN_STAGE && !b->opt.stage_copies)
 		b->opt.stage_copies = BENCH_STAGE_COPIES;
 	if (b->opt.stage_copies & (b->opt.stage_copies - 1))
 		return hc_fail(HC_EXIT_USAGE,
 			       "--stage-copies %u: a power of 2, up to 64",
 			       b->opt.stage_copies);
-	/* Whole frames sent: windows of whole copies. */
-	if (b->opt.packets)
-		b->opt.window_packets = (b->opt.window_packets +
-					 b->opt.stage_copies - 1) /
-					b->opt.stage_copies *
-					b->opt.stage_copies;
-	if (b->opt.window_packets % b->opt.stage_copies)
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--window-packets %u: the stage sends %u copies of each frame; give a multiple of %u",
-			b->opt.window_packets, b->opt.stage_copies,
-			b->opt.stage_copies);
+	/* The stage sends whole copies: windows of them. */
+	if (bench_window_opts(&b->opt, b->opt.stage_copies ?: 1, &err))
+		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
 	return inject_feed(b);
 }
 
@@ -713,10 +702,6 @@ static int dev_usage(struct bench *b)
 				HC_EXIT_USAGE,
 				"--visits %u is more than --windows %u: every visit needs a window",
 				b->opt.visits, b->opt.windows);
-		if (b->opt.packets)
-			b->opt.window_packets =
-				(b->opt.packets + b->opt.windows - 1) /
-				b->opt.windows;
 		if (dev_only)
 			return hc_fail(
 				HC_EXIT_USAGE,

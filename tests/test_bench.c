@@ -3011,7 +3011,86 @@ static void test_report_unresolved(void)
 	free_rows(b);
 }
 
-/* ---- the plan: --plan's document ---- */
+/* ---- the plan (--plan's document), and every window's size ---- */
+
+static void test_window_sizes(void)
+{
+	static const struct {
+		__u32 packets, windows, window_packets, copies;
+		int ret;
+		__u32 want;
+		const char *what;
+	} t[] = {
+		{ 0, 20, 0, 1, 0, 0, "neither: the warm-up sizes them" },
+		{ 0, 20, 3000, 1, 0, 3000, "--window-packets as given" },
+		{ 1000, 20, 0, 1, 0, 50, "--packets in --windows parts" },
+		{ 1001, 20, 0, 1, 0, 51, "--packets: the parts rounded up" },
+		{ 100000, 20, 0, 64, 0, 5056,
+		  "--packets on the stage: whole sends of its copies" },
+		{ 0, 20, 1024, 64, 0, 1024, "--window-packets of whole sends" },
+		{ 0, 20, 1000, 64, -EINVAL, 1000,
+		  "--window-packets of part of a send: refused" },
+	};
+	struct bench *b = calloc(1, sizeof(*b));
+	struct hc_err err = {};
+	struct bench_opts o;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		memset(&o, 0, sizeof(o));
+		o.packets = t[i].packets;
+		o.windows = t[i].windows;
+		o.window_packets = t[i].window_packets;
+		ret = bench_window_opts(&o, t[i].copies, &err);
+		CHECK_EQ(ret, t[i].ret, "window size: %s: its return",
+			 t[i].what);
+		CHECK_EQ(o.window_packets, t[i].want, "window size: %s",
+			 t[i].what);
+	}
+	CHECK_STR(
+		err.msg,
+		"--window-packets 1000: the stage sends 64 copies of each frame; give a multiple of 64",
+		"window size: refused, saying why");
+
+	/* the warm-up's: clamped, a multiple of 64, unless told */
+	b->rows.n = 2;
+	bench_window_calibrate(b, 500);
+	CHECK_EQ(b->rows.row[1].window_packets, 1024,
+		 "window size: the warm-up's, 1024 at least");
+	bench_window_calibrate(b, 5000.5);
+	CHECK_EQ(b->rows.row[0].window_packets, 4992,
+		 "window size: the warm-up's, a multiple of 64");
+	bench_window_calibrate(b, 2e7);
+	CHECK_EQ(b->rows.row[1].window_packets, 10000000,
+		 "window size: the warm-up's, 1e7 at most");
+	bench_window_calibrate(b, 0);
+	CHECK_EQ(b->rows.row[1].window_packets, 10000000,
+		 "window size: no rate measured in the warm-up: as they were");
+	b->opt.window_packets = 2048;
+	bench_window_calibrate(b, 5000);
+	CHECK_EQ(b->rows.row[0].window_packets, 10000000,
+		 "window size: the options' stands against the warm-up's");
+	b->opt.window_packets = 0;
+	b->rows.planned = true;
+	bench_window_calibrate(b, 5000);
+	CHECK_EQ(b->rows.row[0].window_packets, 10000000,
+		 "window size: the plan's stands against the warm-up's");
+
+	/* a row's first visit, the warm-up's: the options', else a start */
+	memset(b, 0, sizeof(*b));
+	bench_window_first(&b->opt, &b->rows.row[0]);
+	CHECK_EQ(b->rows.row[0].window_packets, BENCH_WINDOW_START,
+		 "window size: the first visit's, without options");
+	b->opt.window_packets = 2048;
+	bench_window_first(&b->opt, &b->rows.row[1]);
+	CHECK_EQ(b->rows.row[1].window_packets, 2048,
+		 "window size: the first visit's, the options'");
+	bench_window_first(&b->opt, &b->rows.row[0]);
+	CHECK_EQ(b->rows.row[0].window_packets, BENCH_WINDOW_START,
+		 "window size: a row's, once set, stays at later visits");
+	free(b);
+}
 
 static bool plan_given_none(const struct bench_opts *o, const char *name)
 {
@@ -3269,6 +3348,7 @@ int main(int argc, char **argv)
 	test_window_estimator();
 	test_window_q();
 	test_order();
+	test_window_sizes();
 	test_plan();
 	test_summary_inline();
 	test_summary_zero_base();

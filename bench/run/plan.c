@@ -5,6 +5,9 @@
  * options first and to the rows once they are built. A later run of the
  * same plan measures the same rows in windows of the same sizes, which is
  * what makes two runs' costs comparable (bench compare, diff.c).
+ *
+ * Every window's size is set here, by window_set() alone: from the
+ * options, the plan, the warm-up, or at a row's first visit.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,6 +27,11 @@ static const char *const plan_decides[] = {
 	"windows",  "visits",	"packets",  "window-packets",
 	"dev",	    "variant",	NULL
 };
+
+static void window_set(__u32 *window_packets, __u32 n)
+{
+	*window_packets = n;
+}
 
 void bench_plan_kind_json(struct hc_pr *p, const struct bench *b)
 {
@@ -267,7 +275,7 @@ int bench_plan_rows(struct bench *b, struct hc_err *err)
 				   b->opt.plan_path, r->name);
 			return -EINVAL;
 		}
-		/* The stage sends whole copies (cli/bench.c's pick_feed). */
+		/* The stage sends whole copies (bench_window_opts). */
 		if (b->opt.stage_copies && (__u32)n % b->opt.stage_copies) {
 			hc_err_set(
 				err,
@@ -276,7 +284,7 @@ int bench_plan_rows(struct bench *b, struct hc_err *err)
 				b->opt.stage_copies);
 			return -EINVAL;
 		}
-		r->window_packets = n;
+		window_set(&r->window_packets, n);
 	}
 	if (wp->n != b->rows.n) {
 		hc_err_set(
@@ -286,4 +294,47 @@ int bench_plan_rows(struct bench *b, struct hc_err *err)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int bench_window_opts(struct bench_opts *o, __u32 copies, struct hc_err *err)
+{
+	__u32 n = o->window_packets;
+
+	if (o->packets) {
+		n = (o->packets + o->windows - 1) / o->windows;
+		/* Whole frames sent: windows of whole copies. */
+		n = (n + copies - 1) / copies * copies;
+	}
+	if (n % copies) {
+		hc_err_set(
+			err,
+			"--window-packets %u: the stage sends %u copies of each frame; give a multiple of %u",
+			n, copies, copies);
+		return -EINVAL;
+	}
+	window_set(&o->window_packets, n);
+	return 0;
+}
+
+/*
+ * One size for every row's windows, since a window's cost a packet
+ * depends on its exact count (run.c's size_windows says how much); a
+ * multiple of 64, whole sends of any stage's copies.
+ */
+void bench_window_calibrate(struct bench *b, double n)
+{
+	int i;
+
+	if (b->opt.window_packets || b->rows.planned || !n)
+		return;
+	n = n < 1024 ? 1024 : n > 1e7 ? 1e7 : n;
+	for (i = 0; i < b->rows.n; i++)
+		window_set(&b->rows.row[i].window_packets, (__u32)n / 64 * 64);
+}
+
+void bench_window_first(const struct bench_opts *o, struct bench_row *r)
+{
+	if (!r->window_packets)
+		window_set(&r->window_packets,
+			   o->window_packets ?: BENCH_WINDOW_START);
 }

@@ -3,6 +3,7 @@
  * hookcmp bench: the plan (plan.c), what a later run repeats with --plan
  * and bench compare wants alike on both sides: the scenario, topology,
  * CPU mode, windows, visits, variants, rows and each row's window size.
+ * And the window sizes: every one is decided here, whoever asks.
  */
 #ifndef HC_BENCH_PLAN_H
 #define HC_BENCH_PLAN_H
@@ -44,5 +45,19 @@ int bench_plan_load_windows(struct bench *b, const char *path,
  * hold the same rows. Nothing without a plan.
  */
 int bench_plan_rows(struct bench *b, struct hc_err *err);
+
+/*
+ * The options' window size, once --windows is known: --packets into
+ * --windows equal parts, or --window-packets; whole sends of copies
+ * frames each (the stage's broadcast copies; 1 for other feeds).
+ */
+int bench_window_opts(struct bench_opts *o, __u32 copies, struct hc_err *err);
+/*
+ * After the warm-up: every row's windows n packets (the slowest row's
+ * BENCH_WINDOW_SECS), unless the options or the plan said.
+ */
+void bench_window_calibrate(struct bench *b, double n);
+/* A row's windows at its first visit, the warm-up's: the options' or a start. */
+void bench_window_first(const struct bench_opts *o, struct bench_row *r);
 
 #endif

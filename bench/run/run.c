@@ -19,6 +19,7 @@
 #include "bench.h"
 #include "env.h"
 #include "path.h"
+#include "plan.h"
 #include "row.h"
 #include "run.h"
 #include "summary.h"
@@ -79,14 +80,13 @@ static void account(struct bench *b, struct bench_row *r,
  * same frames differ by up to 5%, a multiple of 16 (the bulk queue's)
  * settling in one state where others flip between two (doc/results.md).
  * A row's delta, gen-only's included, is then between windows alike.
+ * plan.c sets them, unless the options or --plan said.
  */
 static void size_windows(struct bench *b, const struct bench_round *acc)
 {
 	double n = 0, k;
 	int i;
 
-	if (b->opt.window_packets || b->rows.planned)
-		return;
 	for (i = 0; i < b->rows.n; i++) {
 		if (b->rows.row[i].dead || b->rows.row[i].kind->generator ||
 		    !(acc[i].secs > 0))
@@ -95,11 +95,7 @@ static void size_windows(struct bench *b, const struct bench_round *acc)
 		if (k > 0 && (!n || k < n))
 			n = k;
 	}
-	if (!n)
-		return;
-	n = n < 1024 ? 1024 : n > 1e7 ? 1e7 : n;
-	for (i = 0; i < b->rows.n; i++)
-		b->rows.row[i].window_packets = (__u32)n / 64 * 64;
+	bench_window_calibrate(b, n);
 }
 
 /*
@@ -204,8 +200,7 @@ static int visit(struct bench *b, struct bench_row *r, int round, int pos,
 	bench_settings before;
 	double t;
 
-	if (!r->window_packets)
-		r->window_packets = b->opt.window_packets ?: BENCH_WINDOW_START;
+	bench_window_first(&b->opt, r);
 	t = hc_now();
 	rret = hc_fault(&rerr, "bench-row") ?: r->kind->setup(b, r, &rerr);
 	if (!rret && r->variant)
