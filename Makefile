@@ -88,7 +88,7 @@ hookcmp: $(CMD_OBJS) build/libbench.a build/libhookcmp.a
 build/test_%: build/tests/test_%.o build/libhookcmp.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# The bench's statistics, planner and scope checks, tested on their own.
+# The bench's statistics, rounds' order and scope checks, tested on their own.
 # tests/mutate.sh links a changed copy of a bench/ file before these: the
 # linker then takes that file's member of libbench.a for nothing.
 TEST_BENCH_OBJS := build/tests/test_bench.o build/libbench.a build/libhookcmp.a

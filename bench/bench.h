@@ -5,8 +5,9 @@
  * takes it away; a topology (topo.c: a veth pair and a generator of our
  * own; dev.c: a given device with traffic from elsewhere) holds the
  * device rows attach to and measures each window; run.c measures every
- * row once per round in the order plan.c draws; statistics.c turns the
- * rounds into estimates; report.c prints them as text, JSON or CSV.
+ * row once per round in the order order.c draws; statistics.c turns the
+ * rounds into estimates; report.c prints them as text, JSON or CSV;
+ * plan.c writes and reads back what a later run repeats (--plan).
  */
 #ifndef HC_BENCH_H
 #define HC_BENCH_H
@@ -22,11 +23,11 @@
 #include "ethtool.h"
 #include "gen.h"
 #include "stats.h"
-#include "plan.h"
+#include "order.h"
 #include "statistics.h"
 #include "clock.h"
 
-#define BENCH_MAX_ROWS BENCH_PLAN_MAX
+#define BENCH_MAX_ROWS BENCH_ORDER_MAX
 #define BENCH_GEN_DEV "hcg"
 #define BENCH_DUT_DEV "hcd"
 #define BENCH_OTHER_DEV "hcx" /* a second device in the DUT's namespace */
@@ -367,7 +368,7 @@ struct bench_row {
 	int nvariant_left;
 	int base; /* its index, -1 for none */
 	int gen; /* index of the gen-only row at this size and flows */
-	__u32 window_packets; /* veth: per window, set in the warm-up */
+	__u32 window_packets; /* veth: per window; plan.c sets it */
 
 	struct bench_round *rd;
 	int nrd, cap;
@@ -450,8 +451,8 @@ struct bench_opts {
 	int feed; /* enum hc_gen_method: how frames reach the DUT, 0: auto */
 	__u32 stage_copies; /* XDP frames per frame sent, a power of 2 <= 64 */
 	__u32 rounds, max_rounds, packets, seed;
-	__u32 windows,
-		window_packets; /* veth: per row and round; 0: calibrate */
+	/* veth: per row and round; window_packets: plan.c's, 0: calibrate */
+	__u32 windows, window_packets;
 	__u32 visits; /* veth: turns per row and round, the windows shared out */
 	double target_ci; /* percent; 0: a fixed number of rounds */
 	double max_time; /* with it: give up after this many seconds; 0: none */

@@ -23,6 +23,7 @@
 #include "diff.h"
 #include "env.h"
 #include "path.h"
+#include "plan.h"
 #include "profile.h"
 #include "report.h"
 #include "row.h"
@@ -48,8 +49,6 @@
 #define STR(x) STR_(x)
 
 static const char *scen_names[16];
-static const char *const cpu_modes[] = { "split", "inline", NULL };
-static const char *const topologies[] = { "veth", "inject", NULL };
 
 static int parse_seed(void *cfg, const char *arg, struct hc_err *err)
 {
@@ -187,7 +186,7 @@ static const struct hc_opt bench_options[] = {
 	  NULL, 100, 0xffffffff },
 	{ "topology", 0, HC_OPT_ENUM, B(topology), NULL,
 	  "frames from a veth peer (default), or injected into the DUT's receive path from bench's thread",
-	  topologies },
+	  bench_topologies },
 	{ "feed", 0, HC_OPT_ENUM, B(feed), NULL,
 	  "how frames reach the DUT: live XDP frames, AF_PACKET (skbs), or AF_PACKET through a stage that redirects them as XDP frames (default auto: live, else the stage)",
 	  hc_gen_methods },
@@ -196,7 +195,7 @@ static const struct hc_opt bench_options[] = {
 	  NULL, 1, 64 },
 	{ "cpu-mode", 0, HC_OPT_ENUM, B(cpu_mode), NULL,
 	  "DUT NAPI in a kthread on CPU 1, generator on CPU 0; or both inline (default)",
-	  cpu_modes },
+	  bench_cpu_modes },
 	HC_OPT_JSON(B(json),
 		    "the JSON document on stdout instead of the table"),
 	HC_OPT_PRETTY(B(pretty)),
@@ -502,26 +501,15 @@ static int pick_feed(struct bench *b)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--stage-copies is the stage's, and the feed is %s",
 			       hc_gen_method_name(b->net.feed));
-	if (b->net.feed != HC_GEN_STAGE)
-		return inject_feed(b);
-	if (!b->opt.stage_copies)
+	if (b->net.feed == HC_GEN_STAGE && !b->opt.stage_copies)
 		b->opt.stage_copies = BENCH_STAGE_COPIES;
 	if (b->opt.stage_copies & (b->opt.stage_copies - 1))
 		return hc_fail(HC_EXIT_USAGE,
 			       "--stage-copies %u: a power of 2, up to 64",
 			       b->opt.stage_copies);
-	/* Whole frames sent: windows of whole copies. */
-	if (b->opt.packets)
-		b->opt.window_packets = (b->opt.window_packets +
-					 b->opt.stage_copies - 1) /
-					b->opt.stage_copies *
-					b->opt.stage_copies;
-	if (b->opt.window_packets % b->opt.stage_copies)
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--window-packets %u: the stage sends %u copies of each frame; give a multiple of %u",
-			b->opt.window_packets, b->opt.stage_copies,
-			b->opt.stage_copies);
+	/* The stage sends whole copies: windows of them. */
+	if (bench_window_opts(&b->opt, b->opt.stage_copies ?: 1, &err))
+		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
 	return inject_feed(b);
 }
 
@@ -530,7 +518,7 @@ static void header(const struct bench *b)
 	char mode[64];
 
 	snprintf(mode, sizeof(mode), "%s%s",
-		 b->opt.dev ? "device " : cpu_modes[b->opt.cpu_mode],
+		 b->opt.dev ? "device " : bench_cpu_modes[b->opt.cpu_mode],
 		 b->opt.dev ? b->opt.dev : " mode");
 	fprintf(stderr,
 		"hookcmp bench: scenario %s, %s, %d CPUs, BPF JIT %s, seed %u\n",
@@ -633,44 +621,11 @@ static void scenario_target(struct bench_opts *o)
 		o->max_time = sc->max_time;
 }
 
-static int enum_of(const char *const *names, const char *s)
+/* A --plan error: a usage error, but for the memory to read it. */
+static int plan_fail(int ret, const struct hc_err *err)
 {
-	int i;
-
-	for (i = 0; names[i]; i++)
-		if (!strcmp(names[i], s))
-			return i;
-	return -1;
-}
-
-/* The plan of a document (a bench --runs one's first run's) into *plan. */
-static int plan_read(const char *path, struct jp **doc, const struct jp **plan)
-{
-	const struct jp *runs, *wp;
-	struct hc_err herr = {};
-	char why[256], *text;
-	int err;
-
-	text = hc_input_read(path, &herr);
-	if (!text)
-		return hc_fail(errno == ENOMEM ? HC_EXIT_FAIL : HC_EXIT_USAGE,
-			       "--plan %s", herr.msg);
-	err = jp_parse(text, doc, why, sizeof(why));
-	free(text);
-	if (err)
-		return hc_fail(HC_EXIT_USAGE, "--plan %s: not JSON: %s", path,
-			       why);
-	runs = jp_get(*doc, "runs");
-	*plan = jp_get(runs && runs->type == JP_ARR && runs->n ? &runs->kid[0] :
-								 *doc,
-		       "plan");
-	wp = jp_get(*plan, "window_packets");
-	if (!wp || wp->type != JP_OBJ || !wp->n)
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--plan %s: no plan in it (a bench document of hookcmp %s or later)",
-			path, HC_VERSION);
-	return 0;
+	return hc_fail(ret == -ENOMEM ? HC_EXIT_FAIL : HC_EXIT_USAGE, "%s",
+		       err->msg);
 }
 
 /*
@@ -682,8 +637,9 @@ static int plan_read(const char *path, struct jp **doc, const struct jp **plan)
 static int run_child(struct bench *b, const char *env)
 {
 	static char file[4096];
-	const struct jp *plan;
+	struct hc_err err = {};
 	const char *plan_path;
+	int ret;
 
 	if (sscanf(env, "%*d %4095s", file) != 1)
 		return hc_fail(HC_EXIT_USAGE, "%s: \"I FILE [PLAN]\", not '%s'",
@@ -693,136 +649,21 @@ static int run_child(struct bench *b, const char *env)
 	plan_path = strchr(strchr(env, ' ') + 1, ' ');
 	if (!plan_path || b->opt.plan_path)
 		return 0;
-	b->opt.plan_path = plan_path + 1;
-	b->rows.planned = true;
-	return plan_read(b->opt.plan_path, &b->rows.plan_doc, &plan);
+	ret = bench_plan_load_windows(b, plan_path + 1, &err);
+	return ret ? plan_fail(ret, &err) : 0;
 }
 
 /*
  * --plan RUN.json: the scenario, topology, CPU mode, rows, windows and
- * visits of an earlier run, into b; *doc keeps its document for
- * plan_rows(). A bench --runs document's plan is its first run's.
+ * visits of an earlier run (plan.c). A bench --runs document's plan is
+ * its first run's.
  */
-/* The plan's variants, as given then: the run repeats them. */
-static int plan_variants(struct bench_opts *o, const struct jp *vs)
+static int plan_load(struct bench *b)
 {
-	int i;
+	struct hc_err err = {};
+	int ret = bench_plan_load(b, bench_scenarios, given, &err);
 
-	for (i = 0; vs && vs->type == JP_ARR && i < vs->n; i++) {
-		const struct jp *v = &vs->kid[i];
-		struct bench_variant *var = &o->variant[o->nvariants];
-
-		if (o->nvariants == BENCH_MAX_VARIANTS ||
-		    !jp_str(v, "name", NULL) || !jp_str(v, "setup", NULL) ||
-		    strlen(jp_str(v, "undo", "")) >= BENCH_VARIANT_UNDO_MAX)
-			return hc_fail(
-				HC_EXIT_USAGE,
-				"--plan %s: its variants are not ones this bench runs",
-				o->plan_path);
-		var->name = jp_str(v, "name", NULL);
-		var->setup = jp_str(v, "setup", NULL);
-		var->undo = jp_str(v, "undo", NULL);
-		var->path = jp_str(v, "path", NULL);
-		o->nvariants++;
-	}
-	return 0;
-}
-
-/* A variant's row (ROW+NAME): it comes with its variant, not --hooks. */
-static bool variant_row(const struct bench_opts *o, const char *row)
-{
-	size_t n = strlen(row), k;
-	int i;
-
-	for (i = 0; i < o->nvariants; i++) {
-		k = strlen(o->variant[i].name);
-		if (n > k + 1 && row[n - k - 1] == '+' &&
-		    !strcmp(row + n - k, o->variant[i].name))
-			return true;
-	}
-	return false;
-}
-
-static int plan_load(struct bench *b, struct jp **doc)
-{
-	static const char *const decided[] = {
-		"scenario", "topology", "cpu-mode", "hooks",
-		"windows",  "visits",	"packets",  "window-packets",
-		"dev",	    "variant",	NULL
-	};
-	static char hooks[4096];
-	const struct jp *plan, *rows;
-	int i, ret;
-
-	for (i = 0; decided[i]; i++)
-		if (given(&b->opt, decided[i]))
-			return hc_fail(HC_EXIT_USAGE,
-				       "--plan decides --%s: it repeats %s's",
-				       decided[i], b->opt.plan_path);
-	ret = plan_read(b->opt.plan_path, doc, &plan);
-	if (ret)
-		return ret;
-	b->opt.scenario = enum_of(scen_names, jp_str(plan, "scenario", ""));
-	b->opt.topology = enum_of(topologies, jp_str(plan, "topology", ""));
-	b->opt.cpu_mode = enum_of(cpu_modes, jp_str(plan, "cpu_mode", ""));
-	if (b->opt.scenario < 0 || b->opt.topology < 0 || b->opt.cpu_mode < 0)
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--plan %s: scenario %s, topology %s, CPU mode %s: not one this bench runs (--dev runs have no plan to repeat)",
-			b->opt.plan_path, jp_str(plan, "scenario", "?"),
-			jp_str(plan, "topology", "?"),
-			jp_str(plan, "cpu_mode", "?"));
-	b->opt.windows = jp_num(plan, "windows", 0);
-	b->opt.visits = jp_num(plan, "visits", 0);
-	ret = plan_variants(&b->opt, jp_get(plan, "variants"));
-	if (ret)
-		return ret;
-	rows = jp_get(plan, "rows");
-	hooks[0] = '\0';
-	for (i = 0; rows && rows->type == JP_ARR && i < rows->n; i++)
-		if (rows->kid[i].type == JP_STR &&
-		    !variant_row(&b->opt, rows->kid[i].str))
-			snprintf(hooks + strlen(hooks),
-				 sizeof(hooks) - strlen(hooks), "%s%s",
-				 i ? "," : "", rows->kid[i].str);
-	b->opt.hooks = hooks;
-	b->rows.planned = true;
-	return 0;
-}
-
-/* Each built row's windows from the plan, which must have the same rows. */
-static int plan_rows(struct bench *b, const struct jp *doc)
-{
-	const struct jp *runs = jp_get(doc, "runs"), *wp;
-	int i;
-
-	wp = jp_get(jp_get(runs && runs->type == JP_ARR && runs->n ?
-				   &runs->kid[0] :
-				   doc,
-			   "plan"),
-		    "window_packets");
-	for (i = 0; i < b->rows.n; i++) {
-		double n = jp_num(wp, b->rows.row[i].name, 0);
-
-		if (!(n >= 1))
-			return hc_fail(HC_EXIT_USAGE,
-				       "--plan %s: row %s is not in it",
-				       b->opt.plan_path, b->rows.row[i].name);
-		/* The stage sends whole copies (pick_feed). */
-		if (b->opt.stage_copies && (__u32)n % b->opt.stage_copies)
-			return hc_fail(
-				HC_EXIT_USAGE,
-				"--plan %s: row %s's windows are %.0f packets, and the stage sends %u copies of each frame: a plan of another feed (bench compare refuses those too)",
-				b->opt.plan_path, b->rows.row[i].name, n,
-				b->opt.stage_copies);
-		b->rows.row[i].window_packets = n;
-	}
-	if (wp->n != b->rows.n)
-		return hc_fail(
-			HC_EXIT_USAGE,
-			"--plan %s: %d rows in it, %d here: a row of it is no row of this bench",
-			b->opt.plan_path, wp->n, b->rows.n);
-	return 0;
+	return ret ? plan_fail(ret, &err) : 0;
 }
 
 /*
@@ -861,10 +702,6 @@ static int dev_usage(struct bench *b)
 				HC_EXIT_USAGE,
 				"--visits %u is more than --windows %u: every visit needs a window",
 				b->opt.visits, b->opt.windows);
-		if (b->opt.packets)
-			b->opt.window_packets =
-				(b->opt.packets + b->opt.windows - 1) /
-				b->opt.windows;
 		if (dev_only)
 			return hc_fail(
 				HC_EXIT_USAGE,
@@ -961,7 +798,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	run_env = getenv(BENCH_RUN_ENV);
 	ret = run_env ? run_child(b, run_env) : 0;
 	if (!ret && b->opt.plan_path && !b->rows.plan_doc)
-		ret = plan_load(b, &b->rows.plan_doc);
+		ret = plan_load(b);
 	if (ret)
 		return ret;
 	scenario_target(&b->opt);
@@ -998,11 +835,9 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	ret = bench_rows_build(b, &err);
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
-	if (b->rows.plan_doc) {
-		ret = plan_rows(b, b->rows.plan_doc);
-		if (ret)
-			return ret;
-	}
+	ret = bench_plan_rows(b, &err);
+	if (ret)
+		return plan_fail(ret, &err);
 	if (b->opt.cpu_mode == BENCH_SPLIT && sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return hc_fail(HC_EXIT_USAGE, "--cpu-mode split needs 2 CPUs");
 	if (b->opt.target_ci && b->opt.max_rounds < b->opt.rounds)

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unprivileged: the bench's statistics and its round planner. */
+/* Unprivileged: the bench's statistics and its rounds' order. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "bench.h"
 #include "diff.h"
 #include "path.h"
+#include "order.h"
 #include "plan.h"
+#include "print.h"
 #include "report.h"
 #include "row.h"
 #include "scenario.h"
@@ -711,7 +714,7 @@ static void test_runs_p_ci(void)
 
 static bool is_permutation(const int *order, int n)
 {
-	bool seen[BENCH_PLAN_MAX] = {};
+	bool seen[BENCH_ORDER_MAX] = {};
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -763,21 +766,21 @@ static void test_window_estimator(void)
 		 "window estimator: the windows' mean is not (%.2f of 100)", mm);
 }
 
-static void test_planner(void)
+static void test_order(void)
 {
-	int a[50][BENCH_PLAN_MAX], b[BENCH_PLAN_MAX], c[BENCH_PLAN_MAX];
-	struct bench_plan p, q, r;
+	int a[50][BENCH_ORDER_MAX], b[BENCH_ORDER_MAX], c[BENCH_ORDER_MAX];
+	struct bench_order p, q, r;
 	bool perm = true, differ = true, same = true, other_seed = false;
 	bool first_varies = false;
 	int round, n = 10;
 
-	bench_plan_init(&p, n, SEED);
-	bench_plan_init(&q, n, SEED);
-	bench_plan_init(&r, n, SEED + 1);
+	bench_order_init(&p, n, SEED);
+	bench_order_init(&q, n, SEED);
+	bench_order_init(&r, n, SEED + 1);
 	for (round = 0; round < 50; round++) {
-		bench_plan_next(&p, a[round]);
-		bench_plan_next(&q, b);
-		bench_plan_next(&r, c);
+		bench_order_next(&p, a[round]);
+		bench_order_next(&q, b);
+		bench_order_next(&r, c);
 		perm &= is_permutation(a[round], n);
 		if (round)
 			differ &= !!memcmp(a[round], a[round - 1],
@@ -786,26 +789,26 @@ static void test_planner(void)
 		other_seed |= !!memcmp(a[round], c, n * sizeof(int));
 		first_varies |= round && a[round][0] != a[0][0];
 	}
-	t_result(perm, "planner: every row exactly once in each of 50 rounds");
+	t_result(perm, "order: every row exactly once in each of 50 rounds");
 	t_result(differ && first_varies,
-		 "planner: each round's order differs from the one before");
-	t_result(same, "planner: the same seed gives the same orders");
-	t_result(other_seed, "planner: another seed gives other orders");
+		 "order: each round's order differs from the one before");
+	t_result(same, "order: the same seed gives the same orders");
+	t_result(other_seed, "order: another seed gives other orders");
 
 	/* Two rows must alternate: never the same order twice in a row. */
-	bench_plan_init(&p, 2, SEED);
+	bench_order_init(&p, 2, SEED);
 	differ = true;
 	for (round = 0; round < 20; round++) {
-		bench_plan_next(&p, a[round]);
+		bench_order_next(&p, a[round]);
 		if (round)
 			differ &= a[round][0] != a[round - 1][0];
 	}
 	t_result(differ && is_permutation(a[0], 2),
-		 "planner: two rows alternate who goes first");
-	bench_plan_init(&p, 1, SEED);
-	bench_plan_next(&p, a[0]);
-	bench_plan_next(&p, a[1]);
-	t_result(a[0][0] == 0 && a[1][0] == 0, "planner: one row, every round");
+		 "order: two rows alternate who goes first");
+	bench_order_init(&p, 1, SEED);
+	bench_order_next(&p, a[0]);
+	bench_order_next(&p, a[1]);
+	t_result(a[0][0] == 0 && a[1][0] == 0, "order: one row, every round");
 }
 
 /* ---- bench_summarize on rounds made up here ---- */
@@ -3008,6 +3011,313 @@ static void test_report_unresolved(void)
 	free_rows(b);
 }
 
+/* ---- the plan (--plan's document), and every window's size ---- */
+
+static void test_window_sizes(void)
+{
+	static const struct {
+		__u32 packets, windows, window_packets, copies;
+		int ret;
+		__u32 want;
+		const char *what;
+	} t[] = {
+		{ 0, 20, 0, 1, 0, 0, "neither: the warm-up sizes them" },
+		{ 0, 20, 3000, 1, 0, 3000, "--window-packets as given" },
+		{ 1000, 20, 0, 1, 0, 50, "--packets in --windows parts" },
+		{ 1001, 20, 0, 1, 0, 51, "--packets: the parts rounded up" },
+		{ 100000, 20, 0, 64, 0, 5056,
+		  "--packets on the stage: whole sends of its copies" },
+		{ 0, 20, 1024, 64, 0, 1024, "--window-packets of whole sends" },
+		{ 0, 20, 1000, 64, -EINVAL, 1000,
+		  "--window-packets of part of a send: refused" },
+	};
+	struct bench *b = calloc(1, sizeof(*b));
+	struct hc_err err = {};
+	struct bench_opts o;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		memset(&o, 0, sizeof(o));
+		o.packets = t[i].packets;
+		o.windows = t[i].windows;
+		o.window_packets = t[i].window_packets;
+		ret = bench_window_opts(&o, t[i].copies, &err);
+		CHECK_EQ(ret, t[i].ret, "window size: %s: its return",
+			 t[i].what);
+		CHECK_EQ(o.window_packets, t[i].want, "window size: %s",
+			 t[i].what);
+	}
+	CHECK_STR(
+		err.msg,
+		"--window-packets 1000: the stage sends 64 copies of each frame; give a multiple of 64",
+		"window size: refused, saying why");
+
+	/* the warm-up's: clamped, a multiple of 64, unless told */
+	b->rows.n = 2;
+	bench_window_calibrate(b, 500);
+	CHECK_EQ(b->rows.row[1].window_packets, 1024,
+		 "window size: the warm-up's, 1024 at least");
+	bench_window_calibrate(b, 5000.5);
+	CHECK_EQ(b->rows.row[0].window_packets, 4992,
+		 "window size: the warm-up's, a multiple of 64");
+	bench_window_calibrate(b, 2e7);
+	CHECK_EQ(b->rows.row[1].window_packets, 10000000,
+		 "window size: the warm-up's, 1e7 at most");
+	bench_window_calibrate(b, 0);
+	CHECK_EQ(b->rows.row[1].window_packets, 10000000,
+		 "window size: no rate measured in the warm-up: as they were");
+	b->opt.window_packets = 2048;
+	bench_window_calibrate(b, 5000);
+	CHECK_EQ(b->rows.row[0].window_packets, 10000000,
+		 "window size: the options' stands against the warm-up's");
+	b->opt.window_packets = 0;
+	b->rows.planned = true;
+	bench_window_calibrate(b, 5000);
+	CHECK_EQ(b->rows.row[0].window_packets, 10000000,
+		 "window size: the plan's stands against the warm-up's");
+
+	/* a row's first visit, the warm-up's: the options', else a start */
+	memset(b, 0, sizeof(*b));
+	bench_window_first(&b->opt, &b->rows.row[0]);
+	CHECK_EQ(b->rows.row[0].window_packets, BENCH_WINDOW_START,
+		 "window size: the first visit's, without options");
+	b->opt.window_packets = 2048;
+	bench_window_first(&b->opt, &b->rows.row[1]);
+	CHECK_EQ(b->rows.row[1].window_packets, 2048,
+		 "window size: the first visit's, the options'");
+	bench_window_first(&b->opt, &b->rows.row[0]);
+	CHECK_EQ(b->rows.row[0].window_packets, BENCH_WINDOW_START,
+		 "window size: a row's, once set, stays at later visits");
+	free(b);
+}
+
+static bool plan_given_none(const struct bench_opts *o, const char *name)
+{
+	return false;
+}
+
+static bool plan_given_two(const struct bench_opts *o, const char *name)
+{
+	return !strcmp(name, "variant") || !strcmp(name, "windows");
+}
+
+/* text into a file of its own, whose name goes into path */
+static bool plan_file(char *path, size_t size, const char *text)
+{
+	const char *dir = getenv("TMPDIR");
+	bool ok;
+	int fd;
+
+	snprintf(path, size, "%s/hc-plan-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return false;
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	close(fd);
+	return ok;
+}
+
+/* err's sentence holds part: what says what is checked */
+static bool plan_said(const struct hc_err *err, const char *part,
+		      const char *what)
+{
+	bool ok = strstr(err->msg, part) != NULL;
+
+	if (!ok)
+		printf("  expected '%s' in '%s'\n", part, err->msg);
+	return t_result(ok, "%s", what);
+}
+
+/* c as calloc left it, its rows' rounds and plan freed */
+static void plan_reset(struct bench *c)
+{
+	int i;
+
+	for (i = 0; i < c->rows.n; i++)
+		free(c->rows.row[i].rd);
+	jp_free(c->rows.plan_doc);
+	memset(c, 0, sizeof(*c));
+}
+
+/*
+ * --plan text into c, anew: bench_plan_load's return and err; its path
+ * then "P", for the sentences of bench_plan_rows.
+ */
+static int plan_try(struct bench *c, const char *text, struct hc_err *err)
+{
+	char path[256];
+	int ret;
+
+	plan_reset(c);
+	memset(err, 0, sizeof(*err));
+	if (!plan_file(path, sizeof(path), text))
+		return -EIO;
+	c->opt.plan_path = path;
+	ret = bench_plan_load(c, bench_scenarios, plan_given_none, err);
+	unlink(path);
+	c->opt.plan_path = "P";
+	return ret;
+}
+
+static void test_plan(void)
+{
+	static const char *const names[] = { "gen-only", "a", "b", "a+v" };
+	struct bench *b = calloc(1, sizeof(*b)), *c = calloc(1, sizeof(*c));
+	char path[256], want[512], *doc = NULL;
+	struct hc_err err = {};
+	struct hc_pr p;
+	size_t len = 0;
+	FILE *f;
+	int i, ret;
+
+	/* a run to repeat: inject on the stage, split, with a variant */
+	b->rows.scen = bench_scenarios[1];
+	b->net.topo = &bench_topo_veth;
+	b->opt.topology = 1;
+	b->opt.cpu_mode = BENCH_SPLIT;
+	b->opt.windows = 12;
+	b->opt.visits = 3;
+	b->opt.variant[0] = (struct bench_variant){ "v", "true", "false" };
+	b->opt.nvariants = 1;
+	for (i = 0; i < 4; i++) {
+		fake_row(b, names[i], i ? &hook_kind : &gen_kind, -1, NULL, 0);
+		b->rows.row[i].window_packets = 1024 * (i + 1);
+	}
+	f = open_memstream(&doc, &len);
+	if (!f)
+		return;
+	p = (struct hc_pr)HC_PR_INIT(HC_PR_JSON, f);
+	hc_pr_open(&p, HC_PR_JSON, NULL, '{');
+	bench_plan_json(&p, b);
+	hc_pr_close(&p, HC_PR_JSON, '}');
+	fclose(f);
+	if (!t_result(plan_file(path, sizeof(path), doc), "plan: written"))
+		goto out;
+
+	c->opt.plan_path = path;
+	ret = bench_plan_load(c, bench_scenarios, plan_given_none, &err);
+	if (!CHECK_EQ(ret, 0, "plan: read back"))
+		printf("  %s\n", err.msg);
+	CHECK_STR(bench_scenarios[c->opt.scenario]->name,
+		  bench_scenarios[1]->name, "plan: its scenario");
+	CHECK_EQ(c->opt.topology, 1, "plan: its topology");
+	CHECK_EQ(c->opt.cpu_mode, BENCH_SPLIT, "plan: its CPU mode");
+	CHECK_EQ(c->opt.windows, 12, "plan: its windows");
+	CHECK_EQ(c->opt.visits, 3, "plan: its visits");
+	CHECK_STR(c->opt.hooks ?: "", "a,b",
+		  "plan: its rows, without generators' and variants'");
+	t_result(c->opt.nvariants == 1 &&
+			 !strcmp(c->opt.variant[0].name, "v") &&
+			 !strcmp(c->opt.variant[0].setup, "true") &&
+			 !strcmp(c->opt.variant[0].undo, "false") &&
+			 !c->opt.variant[0].path,
+		 "plan: its variant, as given");
+	t_result(c->rows.planned, "plan: the warm-up sizes no window");
+
+	/* the rows, once built: each its windows */
+	for (i = 0; i < 4; i++)
+		fake_row(c, names[i], i ? &hook_kind : &gen_kind, -1, NULL, 0);
+	ret = bench_plan_rows(c, &err);
+	if (!CHECK_EQ(ret, 0, "plan: the rows' windows"))
+		printf("  %s\n", err.msg);
+	for (i = 0; i < 4; i++)
+		CHECK_EQ(c->rows.row[i].window_packets, 1024 * (i + 1),
+			 "plan: row %s's windows", names[i]);
+	c->opt.stage_copies = 64;
+	CHECK_EQ(bench_plan_rows(c, &err), 0,
+		 "plan: windows of whole sends of the stage's copies");
+	c->opt.stage_copies = 0;
+	c->rows.n = 3;
+	CHECK_EQ(bench_plan_rows(c, &err), -EINVAL, "plan: a row fewer");
+	snprintf(
+		want, sizeof(want),
+		"--plan %s: 4 rows in it, 3 here: a row of it is no row of this bench",
+		path);
+	CHECK_STR(err.msg, want, "plan: a row fewer, said");
+	snprintf(c->rows.row[2].name, sizeof(c->rows.row[2].name), "zz");
+	CHECK_EQ(bench_plan_rows(c, &err), -EINVAL, "plan: a row not in it");
+	snprintf(want, sizeof(want), "--plan %s: row zz is not in it", path);
+	CHECK_STR(err.msg, want, "plan: a row not in it, said");
+	c->rows.n = 4;
+	plan_reset(c);
+
+	/* what --plan decides is refused beside it, the first it lists */
+	c->opt.plan_path = path;
+	CHECK_EQ(bench_plan_load(c, bench_scenarios, plan_given_two, &err),
+		 -EINVAL, "plan: --windows beside it");
+	snprintf(want, sizeof(want),
+		 "--plan decides --windows: it repeats %s's", path);
+	CHECK_STR(err.msg, want, "plan: --windows beside it, said");
+	t_result(!c->rows.plan_doc, "plan: refused before it is read");
+	unlink(path);
+
+	/* the stage's copies: a plan of another feed */
+	ret = plan_try(
+		c,
+		"{\"plan\":{\"scenario\":\"hooks\",\"topology\":\"veth\",\"cpu_mode\":\"inline\",\"windows\":20,\"visits\":2,\"rows\":[\"a\"],\"window_packets\":{\"a\":1000}}}",
+		&err);
+	if (!CHECK_EQ(ret, 0, "plan: a document of one plan"))
+		printf("  %s\n", err.msg);
+	fake_row(c, "a", &hook_kind, -1, NULL, 0);
+	c->opt.stage_copies = 64;
+	CHECK_EQ(bench_plan_rows(c, &err), -EINVAL,
+		 "plan: windows of part of the stage's send");
+	CHECK_STR(
+		err.msg,
+		"--plan P: row a's windows are 1000 packets, and the stage sends 64 copies of each frame: a plan of another feed (bench compare refuses those too)",
+		"plan: windows of part of the stage's send, said");
+
+	/* bench --runs: its first run's */
+	ret = plan_try(
+		c,
+		"{\"runs\":[{\"plan\":{\"scenario\":\"rules\",\"topology\":\"inject\",\"cpu_mode\":\"inline\",\"rows\":[],\"window_packets\":{\"x\":64}}},{}]}",
+		&err);
+	if (!CHECK_EQ(ret, 0, "plan: bench --runs's"))
+		printf("  %s\n", err.msg);
+	CHECK_STR(bench_scenarios[c->opt.scenario]->name, "rules",
+		  "plan: bench --runs's, its first run's");
+
+	/* documents that are not plans of this bench */
+	ret = plan_try(c, "{\"plan\":", &err);
+	CHECK_EQ(ret, -EINVAL, "plan: not JSON");
+	plan_said(&err, ": not JSON: byte 8: ", "plan: not JSON, said");
+	ret = plan_try(c, "{\"plan\":{\"window_packets\":{}}}", &err);
+	CHECK_EQ(ret, -EINVAL, "plan: none in it");
+	plan_said(&err,
+		  ": no plan in it (a bench document of hookcmp " HC_VERSION
+		  " or later)",
+		  "plan: none in it, said");
+	ret = plan_try(
+		c,
+		"{\"plan\":{\"scenario\":\"test\",\"topology\":\"dev\",\"window_packets\":{\"a\":64}}}",
+		&err);
+	CHECK_EQ(ret, -EINVAL, "plan: another bench's");
+	plan_said(
+		&err,
+		": scenario test, topology dev, CPU mode ?: not one this bench runs (--dev runs have no plan to repeat)",
+		"plan: another bench's, said");
+	ret = plan_try(
+		c,
+		"{\"plan\":{\"scenario\":\"hooks\",\"topology\":\"veth\",\"cpu_mode\":\"inline\",\"variants\":[{\"name\":\"v\"}],\"window_packets\":{\"a\":64}}}",
+		&err);
+	CHECK_EQ(ret, -EINVAL, "plan: a variant without its change");
+	plan_said(&err, ": its variants are not ones this bench runs",
+		  "plan: a variant without its change, said");
+	plan_reset(c);
+	c->opt.plan_path = "/nonexistent/plan.json";
+	CHECK_EQ(bench_plan_load(c, bench_scenarios, plan_given_none, &err),
+		 -ENOENT, "plan: no such file");
+	CHECK_STR(err.msg,
+		  "--plan /nonexistent/plan.json: No such file or directory",
+		  "plan: no such file, said");
+out:
+	plan_reset(c);
+	free(c);
+	free(doc);
+	free_rows(b);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--coverage")) {
@@ -3037,7 +3347,9 @@ int main(int argc, char **argv)
 	test_growth();
 	test_window_estimator();
 	test_window_q();
-	test_planner();
+	test_order();
+	test_window_sizes();
+	test_plan();
 	test_summary_inline();
 	test_summary_zero_base();
 	test_summary_split();

@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "env.h"
 #include "path.h"
+#include "plan.h"
 #include "report.h"
 #include "summary.h"
 #include "print.h"
@@ -534,8 +535,6 @@ static void line(struct hc_pr *p, const struct bench *b,
 	hc_pr_end(p);
 }
 
-static const char *const cpu_mode_names[] = { "split", "inline" };
-
 static double attach_ms(const struct bench_rows *rows)
 {
 	double *v, m;
@@ -963,64 +962,6 @@ static void dut_json(struct hc_pr *p, const struct bench *b)
 	hc_pr_close(p, HC_PR_JSON, '}');
 }
 
-/* The scenario, topology and CPU mode: in the document and its plan. */
-static void run_kind(struct hc_pr *p, const struct bench *b)
-{
-	hc_pr_fstr(p, HC_PR_JSON, "scenario", NULL, b->rows.scen->name);
-	/* inject on the stage: asked for, and run on the veth topology's */
-	hc_pr_fstr(p, HC_PR_JSON, "topology", NULL,
-		   b->opt.topology > 0 ? "inject" : b->net.topo->name);
-	hc_pr_fstr(p, HC_PR_JSON, "cpu_mode", NULL,
-		   b->opt.dev ? NULL : cpu_mode_names[b->opt.cpu_mode]);
-}
-
-/*
- * What a later run repeats with --plan, and what bench compare wants
- * alike on both sides: the rows, and the windows each row's cost is
- * taken from.
- */
-static void plan_json(struct hc_pr *p, const struct bench *b)
-{
-	int i;
-
-	hc_pr_open(p, HC_PR_JSON, "plan", '{');
-	run_kind(p, b);
-	hc_pr_fu64(p, HC_PR_JSON, "windows", NULL, b->opt.windows);
-	hc_pr_fu64(p, HC_PR_JSON, "visits", NULL, b->opt.visits);
-	/* the rows --hooks selects (the generator's come with them) */
-	hc_pr_open(p, HC_PR_JSON, "rows", '[');
-	for (i = 0; i < b->rows.n; i++)
-		if (!b->rows.row[i].kind->generator)
-			hc_pr_fstr(p, HC_PR_JSON, NULL, NULL,
-				   b->rows.row[i].name);
-	hc_pr_close(p, HC_PR_JSON, ']');
-	/* the changes of ROW+NAME rows, as given */
-	hc_pr_open(p, HC_PR_JSON, "variants", '[');
-	for (i = 0; i < b->opt.nvariants; i++) {
-		const struct bench_variant *v = &b->opt.variant[i];
-
-		hc_pr_open(p, HC_PR_JSON, NULL, '{');
-		hc_pr_fstr(p, HC_PR_JSON, "name", NULL, v->name);
-		hc_pr_fstr(p, HC_PR_JSON, "setup", NULL, v->setup);
-		hc_pr_fstr(p, HC_PR_JSON, "undo", NULL, v->undo);
-		hc_pr_fstr(p, HC_PR_JSON, "path", NULL, v->path);
-		hc_pr_close(p, HC_PR_JSON, '}');
-	}
-	hc_pr_close(p, HC_PR_JSON, ']');
-	/* --dev's windows are times; what they hold, the device's doing */
-	if (b->opt.dev) {
-		hc_pr_fnum(p, HC_PR_JSON, "window_s", NULL, b->opt.window);
-		hc_pr_fnum(p, HC_PR_JSON, "settle_s", NULL, b->opt.settle);
-	} else {
-		hc_pr_open(p, HC_PR_JSON, "window_packets", '{');
-		for (i = 0; i < b->rows.n; i++)
-			hc_pr_fu64(p, HC_PR_JSON, b->rows.row[i].name, NULL,
-				   b->rows.row[i].window_packets);
-		hc_pr_close(p, HC_PR_JSON, '}');
-	}
-	hc_pr_close(p, HC_PR_JSON, '}');
-}
-
 /* The machine, and how the rounds were run and estimated. */
 static void env_json(struct hc_pr *p, const struct bench *b)
 {
@@ -1086,12 +1027,12 @@ void bench_report_json(const struct bench *b, FILE *f)
 
 	hc_pr_open(&p, HC_PR_JSON, NULL, '{');
 	hc_pr_fstr(&p, HC_PR_JSON, "type", NULL, "bench");
-	run_kind(&p, b);
+	bench_plan_kind_json(&p, b);
 	hc_pr_fu64(&p, HC_PR_JSON, "rounds", NULL, b->res.nrounds);
 	hc_pr_fu64(&p, HC_PR_JSON, "seed", NULL, b->opt.seed);
 	hc_pr_fstr(&p, HC_PR_JSON, "baseline", NULL, b->rows.scen->baseline);
 	resolution(&p, &b->res);
-	plan_json(&p, b);
+	bench_plan_json(&p, b);
 	env_json(&p, b);
 	if (b->opt.dev)
 		dut_json(&p, b);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The measurement: one unmeasured warm-up round, then rounds in which
- * every row runs once, in the planner's order. A row's hook is put in
+ * every row runs once, in order.c's order. A row's hook is put in
  * place before its timed window and taken away after it; the window holds
  * only the generator's call. Every window is accounted for: generated =
  * seen at the hook (forward: at the sink) + dropped before it (+ forward:
@@ -19,6 +19,7 @@
 #include "bench.h"
 #include "env.h"
 #include "path.h"
+#include "plan.h"
 #include "row.h"
 #include "run.h"
 #include "summary.h"
@@ -79,14 +80,13 @@ static void account(struct bench *b, struct bench_row *r,
  * same frames differ by up to 5%, a multiple of 16 (the bulk queue's)
  * settling in one state where others flip between two (doc/results.md).
  * A row's delta, gen-only's included, is then between windows alike.
+ * plan.c sets them, unless the options or --plan said.
  */
 static void size_windows(struct bench *b, const struct bench_round *acc)
 {
 	double n = 0, k;
 	int i;
 
-	if (b->opt.window_packets || b->rows.planned)
-		return;
 	for (i = 0; i < b->rows.n; i++) {
 		if (b->rows.row[i].dead || b->rows.row[i].kind->generator ||
 		    !(acc[i].secs > 0))
@@ -95,11 +95,7 @@ static void size_windows(struct bench *b, const struct bench_round *acc)
 		if (k > 0 && (!n || k < n))
 			n = k;
 	}
-	if (!n)
-		return;
-	n = n < 1024 ? 1024 : n > 1e7 ? 1e7 : n;
-	for (i = 0; i < b->rows.n; i++)
-		b->rows.row[i].window_packets = (__u32)n / 64 * 64;
+	bench_window_calibrate(b, n);
 }
 
 /*
@@ -204,8 +200,7 @@ static int visit(struct bench *b, struct bench_row *r, int round, int pos,
 	bench_settings before;
 	double t;
 
-	if (!r->window_packets)
-		r->window_packets = b->opt.window_packets ?: BENCH_WINDOW_START;
+	bench_window_first(&b->opt, r);
 	t = hc_now();
 	rret = hc_fault(&rerr, "bench-row") ?: r->kind->setup(b, r, &rerr);
 	if (!rret && r->variant)
@@ -276,7 +271,7 @@ static int finish(struct bench *b, struct bench_row *r,
 }
 
 /*
- * Visit v of a round: the rows in the planner's order, then in reverse,
+ * Visit v of a round: the rows in the round's order, then in reverse,
  * and so on (ABBA), so that each row's windows fall early and late.
  */
 static int visits(struct bench *b, const int *order, int round,
@@ -458,7 +453,7 @@ int bench_run(struct bench *b, struct hc_err *err)
 {
 	struct bench_round acc[BENCH_MAX_ROWS + 1] = {};
 	int order[BENCH_MAX_ROWS];
-	struct bench_plan plan;
+	struct bench_order ord;
 	int round, i, ret, fret;
 	double t, t1 = 0;
 
@@ -469,10 +464,10 @@ int bench_run(struct bench *b, struct hc_err *err)
 		snprintf(b->rows.row[i].path_check.why,
 			 sizeof(b->rows.row[i].path_check.why),
 			 "--no-path-check");
-	bench_plan_init(&plan, b->rows.n, b->opt.seed);
+	bench_order_init(&ord, b->rows.n, b->opt.seed);
 	for (round = 0; !hc_stop_sig; round++) {
 		t = hc_now();
-		bench_plan_next(&plan, order);
+		bench_order_next(&ord, order);
 		ret = visits(b, order, round, acc, err);
 		if (!round && !ret) {
 			size_windows(b, acc);
