@@ -529,7 +529,7 @@ struct bench_visit {
 /* The scenario's rows, built once, and the plan that sized their windows. */
 struct bench_rows {
 	const struct bench_scenario *scen;
-	struct bench_row row[BENCH_MAX_ROWS + 1];
+	struct bench_row *row; /* BENCH_MAX_ROWS and one (bench_rows_alloc) */
 	int n;
 	bool too_many;
 	bool planned; /* the rows' windows come from it, not the warm-up */

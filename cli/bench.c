@@ -757,7 +757,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	const char *pos[1], *run_env;
 	char plot_sh[512] = "";
 	bool plot_created = false, measured = false, report = false;
-	int npos, ret, i, k;
+	int npos, ret, i;
 
 	for (i = 0; bench_scenarios[i]; i++) {
 		/* The last entry ends the choices: no scenario is left out. */
@@ -934,12 +934,8 @@ out:
 	b->net.topo->down(b);
 	if (b->net.fd_root >= 0)
 		close(b->net.fd_root);
-	for (i = 0; i < b->rows.n; i++) {
-		for (k = 0; k < b->rows.row[i].nrd; k++)
-			bench_round_free(&b->rows.row[i].rd[k]);
-		free(b->rows.row[i].rd);
+	for (i = 0; i < b->rows.n; i++)
 		bench_profile_free(&b->rows.row[i]);
-	}
 	return ret;
 }
 
@@ -960,10 +956,13 @@ int cmd_bench(int argc, char **argv)
 		return cal ? cmd_bench_calibrate(argc - 1, argv) :
 			     cmd_bench_compare(argc - 1, argv);
 	}
-	if (!b)
+	if (!b || bench_rows_alloc(&b->rows)) {
+		free(b);
 		return hc_fail(HC_EXIT_FAIL, "out of memory");
+	}
 	ret = bench_main(b, argc, argv);
 	jp_free(b->rows.plan_doc);
+	bench_rows_free(&b->rows);
 	free(b);
 	return ret;
 }

@@ -20,6 +20,16 @@
 #include "topo.h"
 #include "test.h"
 
+/* A bench with room for its rows, as cmd_bench makes one. */
+static struct bench *new_bench(void)
+{
+	struct bench *b = calloc(1, sizeof(*b));
+
+	if (!b || bench_rows_alloc(&b->rows))
+		abort();
+	return b;
+}
+
 #define SEED 20240611ULL
 
 static bool near(double a, double b, double eps)
@@ -857,6 +867,7 @@ static void free_rows(struct bench *b)
 
 	for (i = 0; i < b->rows.n; i++)
 		free(b->rows.row[i].rd);
+	free(b->rows.row);
 	free(b);
 }
 
@@ -920,7 +931,7 @@ static void test_gen_rows(void)
 	unsigned int c;
 
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		struct bench *b = calloc(1, sizeof(*b));
+		struct bench *b = new_bench();
 		struct hc_err err = {};
 		char got[256] = "";
 		size_t len = 0;
@@ -1122,7 +1133,7 @@ static void test_window_check(void)
 
 static void test_scope_cpus(void)
 {
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct bench_row r = { .kind = &hook_kind }, g = { .kind = &gen_kind };
 	cpu_set_t set;
 
@@ -1151,7 +1162,7 @@ static void test_scope_cpus(void)
  */
 static void test_window_q(void)
 {
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct bench_window win[20] = {};
 	struct bench_round rd = { .win = win, .nwin = 20 };
 	struct bench_row r = { .kind = &hook_kind };
@@ -1180,7 +1191,7 @@ static void test_window_q(void)
 static void test_summary_excluded(void)
 {
 	double gen[10], base[10], row[10];
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct bench_row *g, *bl, *r;
 	int k;
 
@@ -1225,7 +1236,7 @@ static void test_summary_inline(void)
 {
 	/* gen-only at 20 Mpps (50 ns), the baseline at 5 (200), a row at 4 (250). */
 	double gen[8], base[8], row[8], slow[8];
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct bench_row *g, *bl, *r, *o;
 	int k;
 
@@ -1289,7 +1300,7 @@ static void test_summary_inline(void)
 static void test_summary_zero_base(void)
 {
 	double gen[6], base[6], row[6];
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct bench_row *r;
 	int k;
 
@@ -1327,7 +1338,7 @@ static void test_summary_contended(void)
 {
 	static struct bench_window w;
 	double gen[10], base[10], row[10], edge[10];
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct bench_row *g, *bl, *r, *e;
 	int k, i;
 
@@ -1374,7 +1385,7 @@ static void test_summary_split(void)
 {
 	double gen[4] = { 10, 10, 10, 10 }, fast[4] = { 9.9, 9.95, 9.9, 9.85 };
 	double slow[4] = { 5, 5.1, 4.9, 5 };
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct bench_row *f, *s;
 
 	b->opt.cpu_mode = BENCH_SPLIT;
@@ -1406,7 +1417,7 @@ static void test_summary_disagrees(void)
 	double base_ns[8] = { 300, 300, 300, 300, 300, 150, 150, 150 };
 	double row_ns[8] = { 310, 310, 160, 160, 310, 160, 160, 160 };
 	double base[8], row[8], same[8];
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct bench_row *r, *ok;
 	int k;
 
@@ -1460,7 +1471,7 @@ static void test_summary_pairing(void)
 	double d[7] = { 10, 12.5, 9.25, 11, 10.125, 13.75, 8.375 }, gap[7],
 	       w[28];
 	double fast[8], ratio[9], ones[9];
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct bench_row *g, *f, *q;
 	int k;
 
@@ -1511,7 +1522,7 @@ static void test_summary_pairing(void)
 		b->res.resolution_ns, b->res.resolution_pct);
 	free_rows(b);
 
-	b = calloc(1, sizeof(*b));
+	b = new_bench();
 	b->opt.cpu_mode = BENCH_SPLIT;
 	ns_row(b, "base", 0, ones, 9);
 	q = ns_row(b, "halves", 0, ratio, 9);
@@ -1531,7 +1542,7 @@ static void test_summary_paired_outliers(void)
 {
 	double base[8] = { 100, 101, 99, 400, 100.5, 99.5, 100, 101 };
 	double d[8] = { 10, 10.2, 9.9, 10.1, 9.8, 60, 10, 10.1 }, row[8];
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct bench_row *bl, *r;
 	int k;
 
@@ -1558,7 +1569,7 @@ static void test_drift_edge(void)
 	int i, k;
 
 	for (i = 0; i < 2; i++) {
-		struct bench *b = calloc(1, sizeof(*b));
+		struct bench *b = new_bench();
 		struct bench_row *g;
 
 		b->opt.cpu_mode = BENCH_INLINE;
@@ -2736,7 +2747,7 @@ static const char *csv_field(const char *csv, const char *name, const char *col,
 static void test_report_invalid(void)
 {
 	double gen[8], base[8], bad[8];
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct bench_row *r;
 	char *text, *csv, line[512], f[64], v[64];
 	struct jp *doc;
@@ -2806,7 +2817,7 @@ static void test_report_few_rounds(void)
 {
 	static struct bench_window w;
 	double gen[30], base[30], row[30];
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct bench_row *few, *six, *r3;
 	char *text, line[512];
 	const struct jp *jr;
@@ -2860,7 +2871,7 @@ static void test_report_few_rounds(void)
 	free(text);
 	free_rows(b);
 
-	b = calloc(1, sizeof(*b));
+	b = new_bench();
 	b->opt.cpu_mode = BENCH_INLINE;
 	fake_row(b, "gen-only", &gen_kind, -1, gen, 3);
 	fake_row(b, "nothing", &hook_kind, 1, base, 3);
@@ -2883,7 +2894,7 @@ static void test_report_few_rounds(void)
 static void test_report_profile(void)
 {
 	double gen[8], base[8], row[8];
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct bench_prof_fn fg[1] = { { "gen_fn", 10, { NAN, NAN, NAN } } },
 			     fb[1] = { { "base_fn", 20, { NAN, NAN, NAN } } },
 			     fr[2] = { { "row_fn", 30, { 5, 4, 6 } },
@@ -2948,7 +2959,7 @@ static void test_report_profile(void)
 static void test_report_unresolved(void)
 {
 	double base[10], wide[10], narrow[10], sig[10];
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct bench_row *w, *n, *s;
 	char *text, *note;
 	const struct jp *jr;
@@ -3031,7 +3042,7 @@ static void test_window_sizes(void)
 		{ 0, 20, 1000, 64, -EINVAL, 1000,
 		  "--window-packets of part of a send: refused" },
 	};
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = new_bench();
 	struct hc_err err = {};
 	struct bench_opts o;
 	unsigned int i;
@@ -3078,7 +3089,8 @@ static void test_window_sizes(void)
 		 "window size: the plan's stands against the warm-up's");
 
 	/* a row's first visit, the warm-up's: the options', else a start */
-	memset(b, 0, sizeof(*b));
+	memset(&b->opt, 0, sizeof(b->opt));
+	memset(b->rows.row, 0, 2 * sizeof(*b->rows.row));
 	bench_window_first(&b->opt, &b->rows.row[0]);
 	CHECK_EQ(b->rows.row[0].window_packets, BENCH_WINDOW_START,
 		 "window size: the first visit's, without options");
@@ -3129,15 +3141,18 @@ static bool plan_said(const struct hc_err *err, const char *part,
 	return t_result(ok, "%s", what);
 }
 
-/* c as calloc left it, its rows' rounds and plan freed */
+/* c as new_bench() left it, its rows' rounds and plan freed */
 static void plan_reset(struct bench *c)
 {
+	struct bench_row *row = c->rows.row;
 	int i;
 
 	for (i = 0; i < c->rows.n; i++)
-		free(c->rows.row[i].rd);
+		free(row[i].rd);
 	jp_free(c->rows.plan_doc);
 	memset(c, 0, sizeof(*c));
+	memset(row, 0, (BENCH_MAX_ROWS + 1) * sizeof(*row));
+	c->rows.row = row;
 }
 
 /*
@@ -3163,7 +3178,7 @@ static int plan_try(struct bench *c, const char *text, struct hc_err *err)
 static void test_plan(void)
 {
 	static const char *const names[] = { "gen-only", "a", "b", "a+v" };
-	struct bench *b = calloc(1, sizeof(*b)), *c = calloc(1, sizeof(*c));
+	struct bench *b = new_bench(), *c = new_bench();
 	char path[256], want[512], *doc = NULL;
 	struct hc_err err = {};
 	struct hc_pr p;

@@ -46,6 +46,25 @@ void bench_round_free(struct bench_round *rd)
 	rd->win = NULL;
 }
 
+int bench_rows_alloc(struct bench_rows *rows)
+{
+	rows->row = calloc(BENCH_MAX_ROWS + 1, sizeof(*rows->row));
+	return rows->row ? 0 : -ENOMEM;
+}
+
+void bench_rows_free(struct bench_rows *rows)
+{
+	int i, k;
+
+	for (i = 0; rows->row && i < rows->n; i++) {
+		for (k = 0; k < rows->row[i].nrd; k++)
+			bench_round_free(&rows->row[i].rd[k]);
+		free(rows->row[i].rd);
+	}
+	free(rows->row);
+	rows->row = NULL;
+}
+
 bool bench_round_accounted(const struct bench_row *r,
 			   const struct bench_round *rd)
 {

@@ -12,6 +12,9 @@ void bench_row_fail(struct bench_row *r, const char *step, int ret,
 void bench_row_invalid(struct bench_row *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void bench_round_free(struct bench_round *rd);
+/* The rows' room, -ENOMEM; and what every row holds, with the room. */
+int bench_rows_alloc(struct bench_rows *rows);
+void bench_rows_free(struct bench_rows *rows);
 /* Whether its frames add up: generated = seen + dropped (gen-only: none). */
 bool bench_round_accounted(const struct bench_row *r,
 			   const struct bench_round *rd);
