@@ -133,6 +133,11 @@ struct bench_topo {
 	 * out (env.c), into fds[3]: how many.
 	 */
 	int (*own_ns)(const struct bench *b, int *fds);
+	/*
+	 * Optional: the CPUs whose busy time a window counts, into cpus (up
+	 * to max): how many. Without it, the clock's threads (path.c).
+	 */
+	int (*rx_cpus)(const struct bench *b, int *cpus, int max);
 };
 
 /*
@@ -424,21 +429,6 @@ struct bench_env {
 	int ncpu; /* possible CPUs: the length of per-CPU arrays */
 };
 
-/* --dev: the device under test as bench found it. */
-struct bench_dut {
-	char driver[32];
-	int queues; /* RX queues (ETHTOOL_GCHANNELS: rx + combined) */
-	char irq_cpus[256]; /* where its interrupts or NAPI kthreads run */
-	cpu_set_t rx_set; /* those CPUs, whose busy time is the rows' cost */
-	cpu_set_t
-		pinned; /* where bench and what it runs went; empty: nowhere */
-	char rx_list[128], pinned_list[128]; /* the two as CPU lists */
-	char ip[16]; /* its IPv4 address, "" if none */
-	bool threaded, gro;
-	struct hc_ethtool_names stats;
-	int rx_cpus; /* the most CPUs one window's traffic came in on */
-};
-
 enum bench_cpu_mode { BENCH_SPLIT, BENCH_INLINE };
 
 /*
@@ -478,9 +468,9 @@ struct bench_opts {
 struct bench_topo_state;
 
 /*
- * Where rows run: the DUT and the namespaces bench's thread moves
- * between. What only the veth topology has is in its state, reached
- * through topo.h's functions.
+ * Where rows run: what every topology gives the rest of bench, the DUT
+ * and the namespaces bench's thread moves between. What only one has is
+ * in its state, reached through its header's functions (topo.h, dev.h).
  */
 struct bench_net {
 	const struct bench_topo *topo;
@@ -493,12 +483,8 @@ struct bench_net {
 	int if_dut, if_other; /* other: the rows' second device, 0: none */
 	char dut_name[IF_NAMESIZE], other_name[IF_NAMESIZE];
 	__u8 dut_mac[6];
+	char dut_ip[16]; /* its IPv4 address, "" if none */
 	bool journal; /* rows journal what they attach: it outlives us */
-	/* --dev: what --tune set, in its order, and the other device's veth. */
-	struct hc_jrec tuned[3];
-	int ntuned;
-	struct hc_jrec other_rec;
-	struct bench_dut dut;
 	/* the task clocks: rows' own threads join them (AF_XDP's consumer) */
 	struct bench_clock clock;
 };

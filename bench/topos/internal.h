@@ -2,13 +2,14 @@
 /*
  * hookcmp bench: each topology's own state, private to bench/topos/. The
  * rest of bench sees struct bench_net, and reaches the rest through
- * topo.h's functions.
+ * topo.h's and dev.h's functions.
  */
 #ifndef HC_BENCH_TOPOS_INTERNAL_H
 #define HC_BENCH_TOPOS_INTERNAL_H
 
 #include <netinet/in.h>
 #include "bench.h"
+#include "dev.h"
 #include "topo.h"
 
 /* veth and inject (topo.c): the generator's side, the sink's, the frame. */
@@ -33,10 +34,19 @@ struct bench_veth {
 	struct in_addr frame_dst4;
 };
 
-/* b->net.state: the topology's up allocates it. */
+/* --dev (dev.c): what --tune set, in its order, the other device's veth. */
+struct bench_devtopo {
+	struct hc_jrec tuned[3];
+	int ntuned;
+	struct hc_jrec other_rec;
+	struct bench_dut dut;
+};
+
+/* b->net.state: the topology's up (veth) or open (dev) allocates it. */
 struct bench_topo_state {
 	union {
 		struct bench_veth veth;
+		struct bench_devtopo dev;
 	};
 };
 
@@ -48,6 +58,14 @@ static inline struct bench_veth *bench_veth(const struct bench *b)
 	if (!b->net.state || (t != &bench_topo_veth && t != &bench_topo_inject))
 		return NULL;
 	return &b->net.state->veth;
+}
+
+/* b's --dev state, NULL before open or on another topology. */
+static inline struct bench_devtopo *bench_devtopo(const struct bench *b)
+{
+	if (!b->net.state || b->net.topo != &bench_topo_dev)
+		return NULL;
+	return &b->net.state->dev;
 }
 
 #endif

@@ -230,7 +230,7 @@ static int topo_up(struct bench *b, struct hc_err *err)
 				     &dut, 15, err);
 	if (step(ret, err, "adding 198.18.0.2/15 to " BENCH_DUT_DEV))
 		return ret;
-	snprintf(b->net.dut.ip, sizeof(b->net.dut.ip), "198.18.0.2");
+	snprintf(b->net.dut_ip, sizeof(b->net.dut_ip), "198.18.0.2");
 	ret = hc_fault(err, "bench-up") ?: links_up(b, err);
 	if (step(ret, err, "bringing the veth devices up"))
 		return ret;
