@@ -129,6 +129,16 @@ struct bench_topo {
 	int (*gen_alone)(struct bench *b, bool on, struct hc_err *err);
 	/* Optional: what its feed adds to a row's path, once it is built. */
 	void (*row_path)(const struct bench *b, struct bench_row *r);
+	/*
+	 * Optional: the namespaces it made, which the machine's state leaves
+	 * out (env.c), into fds[3]: how many.
+	 */
+	int (*own_ns)(const struct bench *b, int *fds);
+	/*
+	 * Optional: the CPUs whose busy time a window counts, into cpus (up
+	 * to max): how many. Without it, the clock's threads (path.c).
+	 */
+	int (*rx_cpus)(const struct bench *b, int *cpus, int max);
 };
 
 /*
@@ -425,21 +435,6 @@ struct bench_env {
 	int ncpu; /* possible CPUs: the length of per-CPU arrays */
 };
 
-/* --dev: the device under test as bench found it. */
-struct bench_dut {
-	char driver[32];
-	int queues; /* RX queues (ETHTOOL_GCHANNELS: rx + combined) */
-	char irq_cpus[256]; /* where its interrupts or NAPI kthreads run */
-	cpu_set_t rx_set; /* those CPUs, whose busy time is the rows' cost */
-	cpu_set_t
-		pinned; /* where bench and what it runs went; empty: nowhere */
-	char rx_list[128], pinned_list[128]; /* the two as CPU lists */
-	char ip[16]; /* its IPv4 address, "" if none */
-	bool threaded, gro;
-	struct hc_ethtool_names stats;
-	int rx_cpus; /* the most CPUs one window's traffic came in on */
-};
-
 enum bench_cpu_mode { BENCH_SPLIT, BENCH_INLINE };
 
 /*
@@ -475,38 +470,29 @@ struct bench_opts {
 	unsigned long long given; /* the options given, by index */
 };
 
-/* Where rows run: the topology's namespaces, devices, sink and generator. */
+/* The topology's own state (bench/topos/internal.h), its up's or open's. */
+struct bench_topo_state;
+
+/*
+ * Where rows run: what every topology gives the rest of bench, the DUT
+ * and the namespaces bench's thread moves between. What only one has is
+ * in its state, reached through its header's functions (topo.h, dev.h).
+ */
 struct bench_net {
 	const struct bench_topo *topo;
-	enum hc_gen_method feed; /* how frames reach the DUT (not --dev) */
-	int fd_root, fd_gen, fd_dut; /* fd_gen: where the thread waits */
-	struct hc_nl *nl_gen, *nl_dut;
-	int if_gen, if_dut, if_other, if_spare, if_discard;
-	int if_feed, if_stage; /* stage: AF_PACKET's veth, and its peer's */
-	struct hc_gen_stage stage;
+	struct bench_topo_state *state;
+	/* how frames reach the DUT: picked with the options (not --dev) */
+	enum hc_gen_method feed;
+	int fd_root; /* where bench started */
+	int fd_gen, fd_dut; /* fd_gen: where the thread waits between steps */
+	struct hc_nl *nl_dut;
+	int if_dut, if_other; /* other: the rows' second device, 0: none */
 	char dut_name[IF_NAMESIZE], other_name[IF_NAMESIZE];
 	__u8 dut_mac[6];
-	/* forward: the sink, and the counter at its end */
-	int fd_sink;
-	struct hc_nl *nl_sink;
-	int if_out, if_sink;
-	__u8 sink_mac[6];
-	struct hc_run sink;
+	char dut_ip[16]; /* its IPv4 address, "" if none */
 	bool journal; /* rows journal what they attach: it outlives us */
-	/* --dev: what --tune set, in its order, and the other device's veth. */
-	struct hc_jrec tuned[3];
-	int ntuned;
-	struct hc_jrec other_rec;
-	struct bench_dut dut;
-	bool threaded; /* split: NAPI kthreads to pin again when NAPI returns */
+	/* the task clocks: rows' own threads join them (AF_XDP's consumer) */
 	struct bench_clock clock;
-	struct hc_gen gen;
-	int gen_fd; /* the generator's own program, gen.prog_fd between rows */
-	struct hc_pkt_spec spec; /* the frame, but for size and destination */
-	__u32 frame_size; /* what the generator sends now */
-	__u32 frame_flows;
-	bool frame_local;
-	struct in_addr frame_dst4;
 };
 
 /* What watches a visit: perf's control channel, or the sampler (path.c). */

@@ -770,9 +770,8 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	}
 	b->opt.rounds = DEFAULT_ROUNDS;
 	b->opt.max_rounds = DEFAULT_MAX_ROUNDS;
-	b->net.fd_gen = b->net.fd_dut = b->net.fd_sink = b->net.fd_root = -1;
+	b->net.fd_gen = b->net.fd_dut = b->net.fd_root = -1;
 	b->watch.perf_fd = b->watch.perf_ack = -1;
-	b->net.gen.sock_fd = -1;
 	b->net.clock.self = b->net.clock.softirqd = b->net.clock.softirqd_dut =
 		-1;
 	b->env.ncpu = libbpf_num_possible_cpus();

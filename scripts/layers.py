@@ -10,6 +10,8 @@ down that list or stays in its folder, no two files of a folder use
 each other, however indirectly (qdisc/ aside: its journal kinds in
 jkinds.c undo what qdisc.c makes, and qdisc.c journals with them), and
 only the printer (print.o) calls the JSON writer's jw_* functions.
+A room's private header, its internal.h, is included only from its
+own files (the compiler's .d files say who includes what).
 
   scripts/layers.py [BUILD]     check BUILD (default: build)
   scripts/layers.py --selftest  check that a wrong graph is caught
@@ -113,6 +115,40 @@ def check(uses, objs):
     return fails
 
 
+def dep_rules(build):
+    """Each object's source and the headers it includes, from the .d
+    files under BUILD: [(source, [header])], paths as make wrote them."""
+    rules = []
+    for d, _, fs in os.walk(build):
+        for f in sorted(fs):
+            if not f.endswith('.d'):
+                continue
+            with open(os.path.join(d, f)) as fh:
+                text = fh.read().replace('\\\n', ' ')
+            for line in text.splitlines():
+                target, sep, deps = line.partition(':')
+                deps = deps.split()
+                # -MP's empty rules name a header and nothing else.
+                if sep and target.strip().endswith('.o') and deps:
+                    rules.append((deps[0], deps[1:]))
+    return rules
+
+
+def private_includes(rules, root='.'):
+    """The failures: a room's internal.h included from outside the room."""
+    fails = []
+    for src, headers in rules:
+        where = os.path.dirname(os.path.normpath(os.path.join(root, src)))
+        for h in headers:
+            if os.path.basename(h) != 'internal.h':
+                continue
+            room = os.path.dirname(os.path.normpath(os.path.join(root, h)))
+            if where != room and not where.startswith(room + os.sep):
+                fails.append("a room's internal.h included from outside "
+                             'the room: %s includes %s' % (src, h))
+    return fails
+
+
 def selftest():
     objs = ['b/core/util.o', 'b/cli/run.o', 'b/bench/a.o', 'b/bench/b.o',
             'b/bench/c.o', 'b/loader/xdp.o', 'b/qdisc/qdisc.o',
@@ -146,9 +182,18 @@ def selftest():
              ('layers: a bench/ subfolder using cli/ is caught', sub_up, 1),
              ('layers: three bench/ files in a circle are caught', circle, 1),
              ('layers: two core files in a circle are caught', core_circle, 1)]
+    inside = [('bench/topos/topo.c', ['bench/bench.h',
+                                      'bench/topos/internal.h'])]
+    outside = inside + [('bench/kinds/kind_bpf.c',
+                         ['bench/topos/topo.h', 'bench/topos/internal.h'])]
+    tests = [('tests/test_bench.c', ['bench/topos/internal.h'])]
+    cases += [('layers: internal.h from its own room passes', inside, 0),
+              ('layers: internal.h from another room is caught', outside, 1),
+              ('layers: internal.h from the tests is caught', tests, 1)]
     bad = 0
     for name, uses, want in cases:
-        got = len(check(uses, objs))
+        got = len(private_includes(uses) if isinstance(uses, list) else
+                  check(uses, objs))
         ok = got == want
         bad += not ok
         print('%s %s%s' % ('PASS' if ok else 'FAIL', name,
@@ -171,13 +216,15 @@ def main():
     if not objs:
         print('FAIL layers: no objects under %s: build first' % build)
         return 1
-    fails = check(symbols(objs), objs)
+    fails = check(symbols(objs), objs) + private_includes(dep_rules(build),
+                                                          root)
     for f in fails:
         print('FAIL layers: %s' % f)
     if not fails:
         folder = {lay: f for f, lay in FOLDERS.items()}
         print('PASS layers: %d objects: every use points down %s, no '
-              'files of a folder in a circle, JSON only through the printer' %
+              'files of a folder in a circle, JSON only through the printer, '
+              "a room's internal.h only in the room" %
               (len(objs), ' -> '.join(folder[lay] + '/'
                                       for lay in reversed(ORDER))))
     return 1 if fails else 0

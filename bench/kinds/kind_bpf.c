@@ -40,7 +40,7 @@ static int bpf_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	memset(&run->err, 0, sizeof(run->err));
 	run->nl = b->net.nl_dut;
 	run->dev = loop ? BENCH_GEN_DEV : b->net.dut_name;
-	run->ifindex = loop ? b->net.if_gen : b->net.if_dut;
+	run->ifindex = loop ? bench_topo_gen_ifindex(b) : b->net.if_dut;
 	if (loop && hc_run_args(run, r->hook->no_driver, err))
 		return -EINVAL;
 	run->netns = b->opt.netns;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "dev.h"
 #include "env.h"
 #include "path.h"
 #include "plan.h"
@@ -96,9 +97,10 @@ static void dev_counter(struct hc_pr *p, const char *name, unsigned long long v,
  * JSON all of them, text the non-zero ones bench accounts with and the
  * driver's on drops, misses, XDP and RX queues.
  */
-static void dev_counts(struct hc_pr *p, const struct bench_net *net,
+static void dev_counts(struct hc_pr *p, const struct bench *b,
 		       const struct bench_dev_count *d, const __u64 *ethtool)
 {
+	const struct hc_ethtool_names *stats = &bench_dev_dut(b)->stats;
 	const char *name;
 	int s;
 
@@ -110,8 +112,8 @@ static void dev_counts(struct hc_pr *p, const struct bench_net *net,
 	dev_counter(p, "rx_over_errors", d->rx_over_errors, true);
 	hc_pr_close(p, HC_PR_JSON, '}');
 	hc_pr_open(p, HC_PR_JSON, "ethtool", '{');
-	for (s = 0; ethtool && s < net->dut.stats.n; s++) {
-		name = net->dut.stats.name[s];
+	for (s = 0; ethtool && s < stats->n; s++) {
+		name = stats->name[s];
 		dev_counter(p, name, ethtool[s], kept(name));
 	}
 	hc_pr_close(p, HC_PR_JSON, '}');
@@ -123,7 +125,7 @@ static void device_json(struct hc_pr *p, const struct bench *b,
 {
 	int i;
 
-	dev_counts(p, &b->net, &rd->dev, rd->ethtool);
+	dev_counts(p, b, &rd->dev, rd->ethtool);
 	hc_pr_open(p, HC_PR_JSON, "steady", '[');
 	hc_pr_fnum(p, HC_PR_JSON, NULL, NULL, rd->steady_from);
 	hc_pr_fnum(p, HC_PR_JSON, NULL, NULL, rd->steady_to);
@@ -560,7 +562,8 @@ static double attach_ms(const struct bench_rows *rows)
  */
 static void device_text(struct hc_pr *p, const struct bench *b)
 {
-	__u64 *sum = calloc(b->net.dut.stats.n + 1, sizeof(*sum));
+	int nstats = bench_dev_dut(b)->stats.n;
+	__u64 *sum = calloc(nstats + 1, sizeof(*sum));
 	int i, k, s;
 
 	hc_pr_text(
@@ -574,7 +577,7 @@ static void device_text(struct hc_pr *p, const struct bench *b)
 		bool known = true;
 
 		if (sum)
-			memset(sum, 0, b->net.dut.stats.n * sizeof(*sum));
+			memset(sum, 0, nstats * sizeof(*sum));
 		for (k = 0; k < r->nrd; k++) {
 			const struct bench_round *rd = &r->rd[k];
 
@@ -586,7 +589,7 @@ static void device_text(struct hc_pr *p, const struct bench *b)
 			d.rx_missed_errors += rd->dev.rx_missed_errors;
 			d.rx_fifo_errors += rd->dev.rx_fifo_errors;
 			d.rx_over_errors += rd->dev.rx_over_errors;
-			for (s = 0; sum && s < b->net.dut.stats.n; s++)
+			for (s = 0; sum && s < nstats; s++)
 				sum[s] += rd->ethtool ? rd->ethtool[s] : 0;
 		}
 		hc_pr_text(p, "  %-22s", r->name);
@@ -594,7 +597,7 @@ static void device_text(struct hc_pr *p, const struct bench *b)
 			hc_pr_fu64(p, HC_PR_TEXT, "generated",
 				   " generated %llu", gen);
 		hc_pr_fu64(p, HC_PR_TEXT, "seen", " seen %llu", seen);
-		dev_counts(p, &b->net, &d, sum);
+		dev_counts(p, b, &d, sum);
 		hc_pr_text(p, "\n");
 	}
 	free(sum);
@@ -933,23 +936,23 @@ void bench_report_text(const struct bench *b, FILE *f)
 /* --dev: the device under test, as bench found it. */
 static void dut_json(struct hc_pr *p, const struct bench *b)
 {
+	const struct bench_dut *d = bench_dev_dut(b);
 	char mac[18];
 
 	hc_mac_str(b->net.dut_mac, mac, sizeof(mac));
 	hc_pr_open(p, HC_PR_JSON, "device", '{');
 	hc_pr_fstr(p, HC_PR_JSON, "name", NULL, b->net.dut_name);
 	hc_pr_fstr(p, HC_PR_JSON, "netns", NULL, b->opt.netns ?: "");
-	hc_pr_fstr(p, HC_PR_JSON, "driver", NULL, b->net.dut.driver);
-	hc_pr_fu64(p, HC_PR_JSON, "rx_queues", NULL, b->net.dut.queues);
-	hc_pr_fstr(p, HC_PR_JSON, "rx_cpus_where", NULL, b->net.dut.irq_cpus);
-	hc_pr_fu64(p, HC_PR_JSON, "rx_cpus_seen", NULL, b->net.dut.rx_cpus);
-	hc_pr_fstr(p, HC_PR_JSON, "rx_cpus_counted", NULL, b->net.dut.rx_list);
-	hc_pr_fstr(p, HC_PR_JSON, "pinned_cpus", NULL, b->net.dut.pinned_list);
-	hc_pr_bool(p, HC_PR_JSON, "gro", NULL, 0, b->net.dut.gro);
-	hc_pr_bool(p, HC_PR_JSON, "threaded_napi", NULL, 0,
-		   b->net.dut.threaded);
+	hc_pr_fstr(p, HC_PR_JSON, "driver", NULL, d->driver);
+	hc_pr_fu64(p, HC_PR_JSON, "rx_queues", NULL, d->queues);
+	hc_pr_fstr(p, HC_PR_JSON, "rx_cpus_where", NULL, d->irq_cpus);
+	hc_pr_fu64(p, HC_PR_JSON, "rx_cpus_seen", NULL, d->rx_cpus);
+	hc_pr_fstr(p, HC_PR_JSON, "rx_cpus_counted", NULL, d->rx_list);
+	hc_pr_fstr(p, HC_PR_JSON, "pinned_cpus", NULL, d->pinned_list);
+	hc_pr_bool(p, HC_PR_JSON, "gro", NULL, 0, d->gro);
+	hc_pr_bool(p, HC_PR_JSON, "threaded_napi", NULL, 0, d->threaded);
 	hc_pr_fstr(p, HC_PR_JSON, "dst_mac", NULL, mac);
-	hc_pr_fstr(p, HC_PR_JSON, "dst_ip", NULL, b->net.dut.ip);
+	hc_pr_fstr(p, HC_PR_JSON, "dst_ip", NULL, b->net.dut_ip);
 	hc_pr_fu64(p, HC_PR_JSON, "dst_port", NULL, 9);
 	hc_pr_fstr(p, HC_PR_JSON, "traffic", NULL,
 		   b->opt.gen_cmd ? "gen-cmd" : "external");

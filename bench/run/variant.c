@@ -281,7 +281,7 @@ static void venv_fill(struct venv *e, const struct bench *b,
 	snprintf(e->s[i++], 128, "HC_PEER=%s", b->opt.dev ? "" : BENCH_GEN_DEV);
 	snprintf(e->s[i++], 128, "HC_DUT_MAC=%02x:%02x:%02x:%02x:%02x:%02x",
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
-	snprintf(e->s[i++], 128, "HC_DUT_IP=%s", b->net.dut.ip);
+	snprintf(e->s[i++], 128, "HC_DUT_IP=%s", b->net.dut_ip);
 	snprintf(e->s[i++], 128, "HC_NETNS=/proc/%d/fd/%d", getpid(),
 		 b->net.fd_dut);
 	for (k = 0; k < i; k++)

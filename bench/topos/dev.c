@@ -28,6 +28,7 @@
 #include "dev.h"
 #include "dev_jkinds.h"
 #include "env.h"
+#include "internal.h"
 #include "profile.h"
 #include "row.h"
 #include "scope.h"
@@ -57,6 +58,19 @@ static const struct tune tunes[] = {
 	{ "channels", &bench_jkind_channels },
 	{},
 };
+
+static struct bench_dut *dev_dut(const struct bench *b)
+{
+	return &bench_devtopo(b)->dut;
+}
+
+const struct bench_dut *bench_dev_dut(const struct bench *b)
+{
+	static const struct bench_dut none;
+	const struct bench_devtopo *st = bench_devtopo(b);
+
+	return st ? &st->dut : &none;
+}
 
 int bench_journal(struct bench *b, struct hc_jrec *rec,
 		  const struct hc_jkind *kind, int ifindex, const char *mode,
@@ -168,7 +182,7 @@ static const char *cpulist(const cpu_set_t *set, char *buf, size_t size)
 static void irq_cpus(struct bench *b)
 {
 	char path[320], cpus[64], comm[32], prefix[32];
-	struct bench_dut *d = &b->net.dut;
+	struct bench_dut *d = dev_dut(b);
 	size_t len = 0, size = sizeof(d->irq_cpus);
 	struct dirent *de;
 	pid_t pids[64];
@@ -219,7 +233,7 @@ static void irq_cpus(struct bench *b)
  */
 static void pin_away(struct bench *b)
 {
-	struct bench_dut *d = &b->net.dut;
+	struct bench_dut *d = dev_dut(b);
 	char *rx = d->rx_list;
 	cpu_set_t spare;
 	int i;
@@ -274,7 +288,7 @@ static int rx_queues(const char *dev)
 
 static void dut_read(struct bench *b)
 {
-	struct bench_dut *d = &b->net.dut;
+	struct bench_dut *d = dev_dut(b);
 	struct in_addr a;
 	int on;
 
@@ -282,7 +296,7 @@ static void dut_read(struct bench *b)
 	d->queues = rx_queues(b->net.dut_name);
 	irq_cpus(b);
 	if (!hc_nl_addr4_get(b->net.nl_dut, b->net.if_dut, &a, NULL))
-		inet_ntop(AF_INET, &a, d->ip, sizeof(d->ip));
+		inet_ntop(AF_INET, &a, b->net.dut_ip, sizeof(b->net.dut_ip));
 	d->threaded = !hc_dev_threaded(b->net.dut_name, &on) && on;
 	hc_ethtool_gro(b->net.dut_name, &d->gro);
 	hc_ethtool_stat_names(b->net.dut_name, &d->stats);
@@ -360,6 +374,9 @@ static int dev_open(struct bench *b, struct hc_err *err)
 	bool uplink = false;
 	int ret;
 
+	b->net.state = calloc(1, sizeof(*b->net.state));
+	if (!b->net.state)
+		return -ENOMEM;
 	snprintf(b->net.dut_name, sizeof(b->net.dut_name), "%s", b->opt.dev);
 	if (strlen(b->opt.dev) >= IF_NAMESIZE) {
 		hc_err_set(err, "device name '%s' is too long", b->opt.dev);
@@ -447,13 +464,14 @@ static int tune_original(struct bench *b, struct hc_jrec *rec,
 static int tune_one(struct bench *b, const struct tune *t, long v,
 		    struct hc_err *err)
 {
-	struct hc_jrec *rec = &b->net.tuned[b->net.ntuned];
+	struct bench_devtopo *st = bench_devtopo(b);
+	struct hc_jrec *rec = &st->tuned[st->ntuned];
 	__u32 *val = HC_JDATA(rec, struct bench_jtune)->val;
 	struct ethtool_channels ch;
 	int old = 0, ret;
 	bool gro;
 
-	if (b->net.ntuned == 3) {
+	if (st->ntuned == 3) {
 		hc_err_set(err, "--tune %s: once is enough", t->key);
 		return -EINVAL;
 	}
@@ -502,7 +520,7 @@ static int tune_one(struct bench *b, const struct tune *t, long v,
 		hc_journal_unlock();
 	if (ret)
 		return ret;
-	b->net.ntuned++;
+	st->ntuned++;
 	return 0;
 }
 
@@ -527,7 +545,7 @@ static int other_up(struct bench *b, struct hc_err *err)
 		return ret;
 	}
 	b->net.if_other = if_nametoindex(b->net.other_name);
-	ret = bench_journal(b, &b->net.other_rec, &bench_jkind_link, b->net.if_other, "veth", true, err) ?:
+	ret = bench_journal(b, &bench_devtopo(b)->other_rec, &bench_jkind_link, b->net.if_other, "veth", true, err) ?:
 		      hc_nl_link_up(b->net.nl_dut, b->net.if_other, true, err);
 	if (ret)
 		hc_err_set(err, "bringing %s up", b->net.other_name);
@@ -536,7 +554,7 @@ static int other_up(struct bench *b, struct hc_err *err)
 
 static void dev_header(const struct bench *b)
 {
-	const struct bench_dut *d = &b->net.dut;
+	const struct bench_dut *d = dev_dut(b);
 	char local[200] = "";
 	size_t len = 0;
 	int i;
@@ -565,9 +583,9 @@ static void dev_header(const struct bench *b)
 		"send to dst MAC %02x:%02x:%02x:%02x:%02x:%02x, dst IP %s, UDP dport 9%s%s%s\n",
 		b->net.dut_mac[0], b->net.dut_mac[1], b->net.dut_mac[2],
 		b->net.dut_mac[3], b->net.dut_mac[4], b->net.dut_mac[5],
-		d->ip[0] ? d->ip : "(none)", len ? " (" : "", local,
-		len ? " see only frames addressed so)" : "");
-	if (len && !d->ip[0])
+		b->net.dut_ip[0] ? b->net.dut_ip : "(none)", len ? " (" : "",
+		local, len ? " see only frames addressed so)" : "");
+	if (len && !b->net.dut_ip[0])
 		fprintf(stderr,
 			"Warning: %s has no IPv4 address: %s will see nothing\n",
 			b->net.dut_name, local);
@@ -585,7 +603,7 @@ static int dev_up(struct bench *b, struct hc_err *err)
 	if (ret)
 		return ret;
 	/* --tune threaded=on makes new kthreads, wherever they run. */
-	if (b->net.ntuned)
+	if (bench_devtopo(b)->ntuned)
 		irq_cpus(b);
 	pin_away(b);
 	return 0;
@@ -606,25 +624,29 @@ static void settle(struct hc_jrec *rec)
 
 static void dev_down(struct bench *b)
 {
+	struct bench_devtopo *st = bench_devtopo(b);
 	int i;
 
 	if (b->net.fd_dut >= 0)
 		bench_enter(b->net.fd_dut);
-	for (i = b->net.ntuned - 1; i >= 0; i--) {
-		if (bench_tune_put(&b->net.tuned[i]))
-			settle(&b->net.tuned[i]);
+	for (i = st ? st->ntuned - 1 : -1; i >= 0; i--) {
+		if (bench_tune_put(&st->tuned[i]))
+			settle(&st->tuned[i]);
 		else
-			hc_journal_del(&b->net.tuned[i]);
+			hc_journal_del(&st->tuned[i]);
 	}
-	if (b->net.other_rec.name[0]) {
+	if (st && st->other_rec.name[0]) {
 		if (hc_nl_link_del(b->net.nl_dut, b->net.if_other, NULL))
-			settle(&b->net.other_rec);
+			settle(&st->other_rec);
 		else
-			hc_journal_del(&b->net.other_rec);
+			hc_journal_del(&st->other_rec);
 	}
 	hc_nl_close(b->net.nl_dut);
 	b->net.nl_dut = NULL;
-	hc_ethtool_names_free(&b->net.dut.stats);
+	if (st)
+		hc_ethtool_names_free(&st->dut.stats);
+	free(b->net.state);
+	b->net.state = NULL;
 	if (b->net.fd_root >= 0)
 		bench_enter(b->net.fd_root);
 	if (b->net.fd_gen >= 0)
@@ -654,7 +676,7 @@ static double busy_ns(const struct bench *b)
 	if (bench_snap_read(&s) || !(s.hz > 0))
 		return NAN;
 	for (i = 0; i < BENCH_MAX_CPUS; i++)
-		if (CPU_ISSET(i, &b->net.dut.rx_set) && s.cpu[i].stat)
+		if (CPU_ISSET(i, &dev_dut(b)->rx_set) && s.cpu[i].stat)
 			ticks += s.cpu[i].busy;
 	return ticks * 1e9 / s.hz;
 }
@@ -833,7 +855,7 @@ static int traffic_start(struct bench *b, struct bench_row *r, int round,
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
 	/* A row whose path needs a destination of its own (a route) has it. */
 	snprintf(t->env[5], 64, "HC_DST_IP=%s",
-		 r->hook && r->hook->dst4 ? r->hook->dst4 : b->net.dut.ip);
+		 r->hook && r->hook->dst4 ? r->hook->dst4 : b->net.dut_ip);
 	snprintf(t->env[6], 64, "HC_DST_PORT=9");
 	/* The row's flows, as its size: the command's to send, or not. */
 	snprintf(t->env[7], 64, "HC_FLOWS=%u", r->flows ?: 1);
@@ -889,7 +911,7 @@ static void deltas(struct bench *b, struct bench_round *rd,
 		   const struct snap *s0, const struct snap *s1,
 		   const __u64 *e0, const __u64 *e1)
 {
-	int i, n = b->net.dut.stats.n;
+	int i, n = dev_dut(b)->stats.n;
 
 	rd->seen = s1->c.seen - s0->c.seen;
 	rd->passed = s1->c.passed - s0->c.passed;
@@ -980,8 +1002,8 @@ static void count_cpus(struct bench *b, const struct samples *w)
 		total += c1[i] - w->cpu[i];
 	for (i = 0; total && i < b->env.ncpu; i++)
 		n += (c1[i] - w->cpu[i]) * 100 >= total;
-	if (n > b->net.dut.rx_cpus)
-		b->net.dut.rx_cpus = n;
+	if (n > dev_dut(b)->rx_cpus)
+		dev_dut(b)->rx_cpus = n;
 }
 
 /* What the command said it sent; the row fails if it failed or said nothing. */
@@ -1013,7 +1035,7 @@ static bool veth_without_napi(struct bench *b)
 	struct hc_err e = {};
 	bool gro = true;
 
-	return !strcmp(b->net.dut.driver, "veth") &&
+	return !strcmp(dev_dut(b)->driver, "veth") &&
 	       !hc_ethtool_gro(b->net.dut_name, &gro) && !gro &&
 	       !hc_nl_link_get(b->net.nl_dut, b->net.if_dut, &li, &e) &&
 	       !li.drv_id;
@@ -1043,6 +1065,7 @@ static void dev_precheck(struct bench *b, struct bench_row *r)
  */
 static void dev_cause(struct bench *b, struct bench_round *rd, const char *out)
 {
+	const struct bench_dut *d = dev_dut(b);
 	__u64 threads = 0;
 	char *c = rd->cause;
 	size_t size = sizeof(rd->cause);
@@ -1055,21 +1078,20 @@ static void dev_cause(struct bench *b, struct bench_round *rd, const char *out)
 			"the generator says only %llu of the %llu frames it offered left its device",
 			(unsigned long long)rd->generated,
 			(unsigned long long)rd->offered);
-	else if (!json_count(out, "\"threads\"", &threads) &&
-		 b->net.dut.queues > 0 && threads > (__u64)b->net.dut.queues)
+	else if (!json_count(out, "\"threads\"", &threads) && d->queues > 0 &&
+		 threads > (__u64)d->queues)
 		snprintf(
 			c, size,
 			"%s has %d RX channel%s, fewer than the generator's %llu threads (its TX queues): ethtool -L %s combined %llu, or --threads %d",
-			b->net.dut_name, b->net.dut.queues,
-			b->net.dut.queues > 1 ? "s" : "",
+			b->net.dut_name, d->queues, d->queues > 1 ? "s" : "",
 			(unsigned long long)threads, b->net.dut_name,
-			(unsigned long long)threads, b->net.dut.queues);
+			(unsigned long long)threads, d->queues);
 }
 
 static int dev_measure(struct bench *b, struct bench_row *r,
 		       struct bench_round *rd, bool perf, struct hc_err *err)
 {
-	int n = b->net.dut.stats.n, ret, k, done = 0;
+	int n = dev_dut(b)->stats.n, ret, k, done = 0;
 	struct traffic *t = calloc(1, sizeof(*t));
 	__u64 *e0 = calloc(n + 1, sizeof(__u64));
 	__u64 *e1 = calloc(n + 1, sizeof(__u64));
@@ -1183,8 +1205,10 @@ out:
 
 static void dev_describe(const struct bench *b, FILE *f)
 {
+	const struct bench_dut *d = dev_dut(b);
+
 	fprintf(f, "device %s (%s), traffic %s, %d round%s, seed %u; ",
-		b->net.dut_name, b->net.dut.driver[0] ? b->net.dut.driver : "?",
+		b->net.dut_name, d->driver[0] ? d->driver : "?",
 		b->opt.gen_cmd ? "from --gen-cmd" :
 				 "already flowing (--external)",
 		b->res.nrounds, b->res.nrounds == 1 ? "" : "s", b->opt.seed);
@@ -1192,20 +1216,31 @@ static void dev_describe(const struct bench *b, FILE *f)
 		b->rows.scen->baseline);
 	fprintf(f,
 		"ns/pkt: non-idle time (user, nice, system, irq, softirq in /proc/stat) of the receive CPUs %s per packet seen at the hook, over the steady %g s samples of each window; iptables and nft rows read their counters at the windows' edges only, and count by the device's rx_packets in between\n",
-		b->net.dut.rx_list, SAMPLE_SECS);
-	if (b->net.dut.pinned_list[0])
+		d->rx_list, SAMPLE_SECS);
+	if (d->pinned_list[0])
 		fprintf(f,
 			"bench and what it runs pinned to CPU %s, away from them\n",
-			b->net.dut.pinned_list);
+			d->pinned_list);
 	else
 		fprintf(f,
 			"bench and what it runs share those CPUs: their time is in every cost\n");
-	if (b->net.dut.rx_cpus && b->net.dut.rx_cpus < b->net.dut.queues &&
-	    b->net.dut.rx_cpus < b->env.cpus)
+	if (d->rx_cpus && d->rx_cpus < d->queues && d->rx_cpus < b->env.cpus)
 		fprintf(f,
 			"Warning: traffic came in on %d CPU%s but %s has %d RX queues: too few flows for RSS, or its interrupts on too few CPUs\n",
-			b->net.dut.rx_cpus, b->net.dut.rx_cpus > 1 ? "s" : "",
-			b->net.dut_name, b->net.dut.queues);
+			d->rx_cpus, d->rx_cpus > 1 ? "s" : "", b->net.dut_name,
+			d->queues);
+}
+
+/* The receive CPUs: their busy time is the rows' cost. */
+static int dev_rx_cpus(const struct bench *b, int *cpus, int max)
+{
+	const cpu_set_t *rx = &dev_dut(b)->rx_set;
+	int c, n = 0;
+
+	for (c = 0; c < CPU_SETSIZE && n < max; c++)
+		if (CPU_ISSET(c, rx))
+			cpus[n++] = c;
+	return n;
 }
 
 const struct bench_topo bench_topo_dev = {
@@ -1215,4 +1250,5 @@ const struct bench_topo bench_topo_dev = {
 	.down = dev_down,
 	.measure = dev_measure,
 	.describe = dev_describe,
+	.rx_cpus = dev_rx_cpus,
 };

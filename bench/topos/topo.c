@@ -34,6 +34,7 @@
 #include <linux/if_link.h>
 #include "bench.h"
 #include "clock.h"
+#include "internal.h"
 #include "path.h"
 #include "profile.h"
 #include "row.h"
@@ -73,7 +74,9 @@ static int step(int ret, struct hc_err *err, const char *what)
 
 static int links_up(struct bench *b, struct hc_err *err)
 {
-	return hc_nl_link_up(b->net.nl_gen, b->net.if_gen, true, err)	      ?:
+	struct bench_veth *v = bench_veth(b);
+
+	return hc_nl_link_up(v->nl_gen, v->if_gen, true, err)		      ?:
 		       hc_nl_link_up(b->net.nl_dut, b->net.if_dut, true, err) ?:
 		       hc_nl_link_up(b->net.nl_dut, b->net.if_other, true, err);
 }
@@ -87,9 +90,14 @@ static int links_up(struct bench *b, struct hc_err *err)
  */
 static int sink_counter(struct bench *b)
 {
-	struct hc_run *r = &b->net.sink;
+	struct bench_veth *v = bench_veth(b);
+	struct hc_run *r;
 	int ret;
 
+	/* 13 KB, for forward's scenarios only */
+	r = v->sink = malloc(sizeof(*v->sink));
+	if (!r)
+		return -ENOMEM;
 	hc_run_init(r);
 	ret = hc_run_args(r, "--hook tc --tc-attach tcx", &r->err);
 	if (ret)
@@ -97,8 +105,8 @@ static int sink_counter(struct bench *b)
 	r->conf.parse = HC_PARSE_L4;
 	r->conf.def_verdict = HC_DROP;
 	r->dev = BENCH_SINK_DEV;
-	r->ifindex = b->net.if_sink;
-	r->nl = b->net.nl_sink;
+	r->ifindex = v->if_sink;
+	r->nl = v->nl_sink;
 	r->no_journal = true;
 	ret = r->hook->load(r) ?: r->hook->attach(r);
 	if (ret == -EOPNOTSUPP) {
@@ -118,41 +126,43 @@ static int sink_counter(struct bench *b)
  */
 static int sink_up(struct bench *b, struct hc_err *err)
 {
+	struct bench_veth *v = bench_veth(b);
 	struct hc_err gerr = {};
 	struct in_addr net, dst;
 	int ret, gro = 0;
 
-	b->net.fd_sink = new_ns(b->net.fd_root);
-	ret = b->net.fd_sink < 0 ? b->net.fd_sink : bench_enter(b->net.fd_sink);
-	if (!ret && !(b->net.nl_sink = hc_nl_open(err)))
+	v->fd_sink = new_ns(b->net.fd_root);
+	ret = v->fd_sink < 0 ? v->fd_sink : bench_enter(v->fd_sink);
+	if (!ret && !(v->nl_sink = hc_nl_open(err)))
 		ret = -errno;
 	if (!ret)
 		ret = hc_nl_veth_add(b->net.nl_dut, BENCH_OUT_DEV,
-				     BENCH_SINK_DEV, b->net.fd_sink, err);
+				     BENCH_SINK_DEV, v->fd_sink, err);
 	if (!ret) {
-		b->net.if_sink = if_nametoindex(BENCH_SINK_DEV);
-		ret = hc_dev_mac(BENCH_SINK_DEV, b->net.sink_mac);
+		v->if_sink = if_nametoindex(BENCH_SINK_DEV);
+		ret = hc_dev_mac(BENCH_SINK_DEV, v->sink_mac);
 		gro = hc_fault(&gerr, "bench-sink-gro") ?:
 			      hc_ethtool_set_gro(BENCH_SINK_DEV, true);
 		ret = ret ?: bench_enter(b->net.fd_dut);
-		b->net.if_out = if_nametoindex(BENCH_OUT_DEV);
-		if (!ret && !(b->net.if_sink && b->net.if_out))
+		v->if_out = if_nametoindex(BENCH_OUT_DEV);
+		if (!ret && !(v->if_sink && v->if_out))
 			ret = -ENODEV;
 	}
 	if (step(ret, err, "the sink namespace and its veth pair"))
 		goto out;
 	inet_pton(AF_INET, BENCH_FWD_NET, &net);
 	inet_pton(AF_INET, BENCH_FWD_DST, &dst);
-	ret = hc_nl_link_up(b->net.nl_dut, b->net.if_out, true, err) ?:
-		      hc_nl_link_up(b->net.nl_sink, b->net.if_sink, true, err) ?:
-		      hc_nl_route_add(b->net.nl_dut, &net, 24, b->net.if_out, err) ?:
-		      hc_nl_neigh_add(b->net.nl_dut, b->net.if_out, &dst, b->net.sink_mac, err) ?:
+	ret = hc_nl_link_up(b->net.nl_dut, v->if_out, true, err)       ?:
+		      hc_nl_link_up(v->nl_sink, v->if_sink, true, err) ?:
+		      hc_nl_route_add(b->net.nl_dut, &net, 24, v->if_out, err) ?:
+		      hc_nl_neigh_add(b->net.nl_dut, v->if_out, &dst, v->sink_mac, err) ?:
 		      hc_write_file("/proc/sys/net/ipv4/ip_forward", "1\n");
 	if (step(ret, err, "the DUT's route to the sink"))
 		goto out;
-	ret = bench_enter(b->net.fd_sink) ?: sink_counter(b);
+	ret = bench_enter(v->fd_sink) ?: sink_counter(b);
 	if (ret) {
-		*err = b->net.sink.err;
+		if (v->sink)
+			*err = v->sink->err;
 		step(ret, err, "the counter at the sink");
 	} else if (gro) {
 		fprintf(stderr,
@@ -167,6 +177,7 @@ out:
 
 static int topo_up(struct bench *b, struct hc_err *err)
 {
+	struct bench_veth *v = bench_veth(b);
 	struct in_addr dut;
 	int ret;
 
@@ -188,27 +199,27 @@ static int topo_up(struct bench *b, struct hc_err *err)
 		ret = -errno;
 	if (!ret)
 		ret = bench_enter(b->net.fd_gen);
-	if (!ret && !(b->net.nl_gen = hc_nl_open(err)))
+	if (!ret && !(v->nl_gen = hc_nl_open(err)))
 		ret = -errno;
 	if (step(ret, err, "opening rtnetlink in the new namespaces"))
 		return ret;
 
 	ret = hc_fault(err, "bench-veth") ?:
-		      hc_nl_veth_add(b->net.nl_gen, BENCH_GEN_DEV, BENCH_DUT_DEV, b->net.fd_dut, err) ?:
-		      hc_nl_veth_add(b->net.nl_gen, BENCH_SPARE_DEV, "hcw", -1, err) ?:
+		      hc_nl_veth_add(v->nl_gen, BENCH_GEN_DEV, BENCH_DUT_DEV, b->net.fd_dut, err) ?:
+		      hc_nl_veth_add(v->nl_gen, BENCH_SPARE_DEV, "hcw", -1, err) ?:
 		      hc_nl_veth_add(b->net.nl_dut, BENCH_OTHER_DEV, "hcy", -1,
 				     err);
 	if (step(ret, err, "creating the veth pairs"))
 		return ret;
-	b->net.if_gen = if_nametoindex(BENCH_GEN_DEV);
-	b->net.if_spare = if_nametoindex(BENCH_SPARE_DEV);
+	v->if_gen = if_nametoindex(BENCH_GEN_DEV);
+	v->if_spare = if_nametoindex(BENCH_SPARE_DEV);
 	bench_enter(b->net.fd_dut);
 	b->net.if_dut = if_nametoindex(BENCH_DUT_DEV);
 	b->net.if_other = if_nametoindex(BENCH_OTHER_DEV);
 	ret = hc_dev_mac(BENCH_DUT_DEV, b->net.dut_mac);
 	bench_enter(b->net.fd_gen);
-	if (!ret && !(b->net.if_gen && b->net.if_spare && b->net.if_dut &&
-		      b->net.if_other))
+	if (!ret &&
+	    !(v->if_gen && v->if_spare && b->net.if_dut && b->net.if_other))
 		ret = -ENODEV;
 	if (step(ret, err, "finding the new veth devices"))
 		return ret;
@@ -219,7 +230,7 @@ static int topo_up(struct bench *b, struct hc_err *err)
 				     &dut, 15, err);
 	if (step(ret, err, "adding 198.18.0.2/15 to " BENCH_DUT_DEV))
 		return ret;
-	snprintf(b->net.dut.ip, sizeof(b->net.dut.ip), "198.18.0.2");
+	snprintf(b->net.dut_ip, sizeof(b->net.dut_ip), "198.18.0.2");
 	ret = hc_fault(err, "bench-up") ?: links_up(b, err);
 	if (step(ret, err, "bringing the veth devices up"))
 		return ret;
@@ -231,19 +242,23 @@ static int topo_up(struct bench *b, struct hc_err *err)
 
 static void veth_down(struct bench *b)
 {
+	struct bench_veth *v = bench_veth(b);
+
 	if (b->net.fd_root >= 0)
 		bench_enter(b->net.fd_root);
-	if (b->net.sink.state) {
-		b->net.sink.hook->detach(&b->net.sink);
-		hc_prog_unload(&b->net.sink);
+	if (v && v->sink && v->sink->state) {
+		v->sink->hook->detach(v->sink);
+		hc_prog_unload(v->sink);
 	}
-	hc_nl_close(b->net.nl_gen);
+	if (v) {
+		free(v->sink);
+		hc_nl_close(v->nl_gen);
+		hc_nl_close(v->nl_sink);
+		if (v->fd_sink >= 0)
+			close(v->fd_sink);
+	}
 	hc_nl_close(b->net.nl_dut);
-	hc_nl_close(b->net.nl_sink);
-	b->net.nl_gen = b->net.nl_dut = b->net.nl_sink = NULL;
-	if (b->net.fd_sink >= 0)
-		close(b->net.fd_sink);
-	b->net.fd_sink = -1;
+	b->net.nl_dut = NULL;
 	/* The last reference: the namespaces go, the veth pairs with them. */
 	if (b->net.fd_gen >= 0)
 		close(b->net.fd_gen);
@@ -272,6 +287,7 @@ static int pin_napi(struct bench *b)
 
 static int topo_cpu(struct bench *b, struct hc_err *err)
 {
+	struct bench_veth *v = bench_veth(b);
 	cpu_set_t set;
 	int ret;
 
@@ -287,7 +303,7 @@ static int topo_cpu(struct bench *b, struct hc_err *err)
 		bench_enter(b->net.fd_gen);
 		if (!ret)
 			ret = pin_napi(b);
-		b->net.threaded = !ret;
+		v->threaded = !ret;
 	}
 	if (ret && !err->msg[0])
 		hc_err_set(err, "%s",
@@ -300,12 +316,13 @@ static int topo_cpu(struct bench *b, struct hc_err *err)
 
 int bench_topo_napi(struct bench *b, bool on)
 {
+	struct bench_veth *v = bench_veth(b);
 	int ret;
 
 	ret = bench_enter(b->net.fd_dut) ?:
 					   hc_ethtool_set_gro(BENCH_DUT_DEV, on);
 	bench_enter(b->net.fd_gen);
-	if (!ret && on && b->net.threaded)
+	if (!ret && on && v && v->threaded)
 		ret = pin_napi(b);
 	return ret;
 }
@@ -353,16 +370,15 @@ int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c)
  */
 static int gen_tx_dropped(struct bench *b, __u64 *dropped)
 {
+	struct bench_veth *v = bench_veth(b);
 	struct hc_link_info li, st = {};
-	int ret = hc_nl_link_get(b->net.nl_gen,
-				 b->net.if_discard ?: b->net.if_gen, &li,
+	int ret = hc_nl_link_get(v->nl_gen, v->if_discard ?: v->if_gen, &li,
 				 NULL);
 
 	/* The stage: what its program failed to redirect. */
-	if (!ret && b->net.if_stage)
-		ret = hc_nl_link_get(b->net.nl_gen, b->net.if_stage, &st, NULL);
-	*dropped = (b->net.if_discard ? li.stats.rx_dropped :
-					li.stats.tx_dropped) +
+	if (!ret && v->if_stage)
+		ret = hc_nl_link_get(v->nl_gen, v->if_stage, &st, NULL);
+	*dropped = (v->if_discard ? li.stats.rx_dropped : li.stats.tx_dropped) +
 		   st.stats.rx_dropped;
 	return ret;
 }
@@ -377,15 +393,18 @@ static int gen_tx_dropped(struct bench *b, __u64 *dropped)
  */
 int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
 {
+	struct bench_veth *v = bench_veth(b);
 	struct hc_link_info in, out;
 	struct hc_snap s;
 	__u64 before = 0;
 	int i, ret;
 
-	ret = hc_stats_read(b->net.sink.stats_fd, &s)			      ?:
+	if (!v || !v->sink)
+		return -ENODEV;
+	ret = hc_stats_read(v->sink->stats_fd, &s)			      ?:
 		      hc_nl_link_get(b->net.nl_dut, b->net.if_dut, &in, NULL) ?:
-		      hc_nl_link_get(b->net.nl_dut, b->net.if_out, &out, NULL) ?:
-		      (b->net.if_discard ? 0 : gen_tx_dropped(b, &before));
+		      hc_nl_link_get(b->net.nl_dut, v->if_out, &out, NULL)    ?:
+		      (v->if_discard ? 0 : gen_tx_dropped(b, &before));
 	if (ret)
 		return ret;
 	c->seen = 0;
@@ -403,18 +422,18 @@ int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
  */
 static int packet_up(struct bench *b, struct hc_err *err)
 {
+	struct bench_veth *v = bench_veth(b);
 	int ret = hc_ethtool_set_tso(BENCH_GEN_DEV, false);
 
 	if (step(ret, err, "turning TSO off on " BENCH_GEN_DEV))
 		return ret;
-	ret = hc_nl_link_add(b->net.nl_gen, BENCH_DISCARD_DEV, "ifb", err);
+	ret = hc_nl_link_add(v->nl_gen, BENCH_DISCARD_DEV, "ifb", err);
 
-	b->net.if_discard = ret ? 0 : if_nametoindex(BENCH_DISCARD_DEV);
-	if (!ret && !b->net.if_discard)
+	v->if_discard = ret ? 0 : if_nametoindex(BENCH_DISCARD_DEV);
+	if (!ret && !v->if_discard)
 		ret = -ENODEV;
 	if (!ret)
-		ret = hc_nl_link_up(b->net.nl_gen, b->net.if_discard, true,
-				    err);
+		ret = hc_nl_link_up(v->nl_gen, v->if_discard, true, err);
 	return step(ret, err,
 		    "creating " BENCH_DISCARD_DEV
 		    ", an ifb for the generator's frames alone");
@@ -428,23 +447,25 @@ static int packet_up(struct bench *b, struct hc_err *err)
  */
 static int stage_up(struct bench *b, struct hc_err *err)
 {
+	struct bench_veth *v = bench_veth(b);
 	int ret = hc_fault(err, "bench-stage") ?:
-			  hc_nl_veth_add(b->net.nl_gen, BENCH_FEED_DEV,
+			  hc_nl_veth_add(v->nl_gen, BENCH_FEED_DEV,
 					 BENCH_STAGE_DEV, -1, err);
 
 	if (!ret) {
-		b->net.if_feed = if_nametoindex(BENCH_FEED_DEV);
-		b->net.if_stage = if_nametoindex(BENCH_STAGE_DEV);
-		if (!b->net.if_feed || !b->net.if_stage)
+		v->if_feed = if_nametoindex(BENCH_FEED_DEV);
+		v->if_stage = if_nametoindex(BENCH_STAGE_DEV);
+		if (!v->if_feed || !v->if_stage)
 			ret = -ENODEV;
 	}
-	ret = ret ?: hc_nl_link_up(b->net.nl_gen, b->net.if_feed, true, err) ?:
-		      hc_nl_link_up(b->net.nl_gen, b->net.if_stage, true, err) ?:
+	ret = ret						       ?:
+		      hc_nl_link_up(v->nl_gen, v->if_feed, true, err)  ?:
+		      hc_nl_link_up(v->nl_gen, v->if_stage, true, err) ?:
 		      hc_ethtool_set_tso(BENCH_FEED_DEV, false);
-	b->net.stage = (struct hc_gen_stage){ .nl = b->net.nl_gen,
-					      .in = b->net.if_stage,
-					      .to = b->net.if_gen,
-					      .copies = b->opt.stage_copies };
+	v->stage = (struct hc_gen_stage){ .nl = v->nl_gen,
+					  .in = v->if_stage,
+					  .to = v->if_gen,
+					  .copies = b->opt.stage_copies };
 	return step(ret, err,
 		    "the stage: " BENCH_FEED_DEV " and " BENCH_STAGE_DEV
 		    ", redirecting to " BENCH_GEN_DEV " in native XDP");
@@ -457,12 +478,13 @@ static int stage_up(struct bench *b, struct hc_err *err)
  */
 static int feed_skbs(struct bench *b, struct hc_err *err)
 {
+	struct bench_veth *v = bench_veth(b);
 	struct hc_err e = {};
 
 	if (b->net.feed != HC_GEN_STAGE || !hc_fault(&e, "bench-skbs"))
 		return 0;
-	b->net.if_feed = b->net.if_gen;
-	b->net.stage.copies = 1;
+	v->if_feed = v->if_gen;
+	v->stage.copies = 1;
 	return packet_up(b, err);
 }
 
@@ -473,8 +495,9 @@ static int feed_skbs(struct bench *b, struct hc_err *err)
  */
 static int gen_up(struct bench *b, struct hc_err *err)
 {
+	struct bench_veth *v = bench_veth(b);
 	struct hc_gen_cfg cfg = { .flows = 1 };
-	struct hc_pkt_spec *s = &b->net.spec;
+	struct hc_pkt_spec *s = &v->spec;
 	int ret;
 
 	s->proto = 17;
@@ -492,30 +515,29 @@ static int gen_up(struct bench *b, struct hc_err *err)
 	cfg.spec = *s;
 	cfg.inject = b->net.topo->inject;
 	cfg.method = b->net.feed;
-	cfg.stage = &b->net.stage;
-	b->net.if_discard = 0;
-	ret = hc_fault(err, "bench-gen") ?:
+	cfg.stage = &v->stage;
+	v->if_discard = 0;
+	ret = hc_fault(err, "bench-gen")				  ?:
 		      (cfg.method == HC_GEN_STAGE ? stage_up(b, err) : 0) ?:
-		      feed_skbs(b, err) ?:
-		      hc_gen_open(&b->net.gen,
-				  cfg.method == HC_GEN_STAGE ? b->net.if_feed :
+		      feed_skbs(b, err)					  ?:
+		      hc_gen_open(&v->gen,
+				  cfg.method == HC_GEN_STAGE ? v->if_feed :
 				  cfg.inject		     ? b->net.if_dut :
-							       b->net.if_gen,
+							       v->if_gen,
 				  &cfg, err);
-	if (!ret && b->net.gen.method == HC_GEN_LIVE)
-		ret = hc_nl_xdp_set(b->net.nl_gen, b->net.if_spare,
-				    b->net.gen.prog_fd, -1, XDP_FLAGS_SKB_MODE,
-				    err);
-	else if (!ret && b->net.gen.method == HC_GEN_PACKET)
+	if (!ret && v->gen.method == HC_GEN_LIVE)
+		ret = hc_nl_xdp_set(v->nl_gen, v->if_spare, v->gen.prog_fd, -1,
+				    XDP_FLAGS_SKB_MODE, err);
+	else if (!ret && v->gen.method == HC_GEN_PACKET)
 		ret = packet_up(b, err);
 	/* inject: the floor's loop, held on the spare's other end. */
 	if (!ret && cfg.inject)
-		ret = hc_nl_xdp_set(
-			b->net.nl_gen, if_nametoindex(BENCH_SPARE_PEER),
-			b->net.gen.drop_fd, -1, XDP_FLAGS_SKB_MODE, err);
-	b->net.gen_fd = b->net.gen.prog_fd;
-	b->net.frame_size = 0;
-	b->net.frame_flows = 1;
+		ret = hc_nl_xdp_set(v->nl_gen, if_nametoindex(BENCH_SPARE_PEER),
+				    v->gen.drop_fd, -1, XDP_FLAGS_SKB_MODE,
+				    err);
+	v->gen_fd = v->gen.prog_fd;
+	v->frame_size = 0;
+	v->frame_flows = 1;
 	return ret;
 }
 
@@ -529,10 +551,26 @@ static int failed(int ret, struct hc_err *err, const char *what)
 	return ret;
 }
 
+/* Its state, every fd -1 until made: down() closes only what up made. */
+static int veth_state(struct bench *b)
+{
+	struct bench_topo_state *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	s->veth.fd_sink = -1;
+	s->veth.gen.sock_fd = s->veth.gen.stage_ns = -1;
+	b->net.state = s;
+	return 0;
+}
+
 static int veth_up(struct bench *b, struct hc_err *err)
 {
 	int ret;
 
+	ret = veth_state(b);
+	if (ret)
+		return failed(ret, err, "topology");
 	snprintf(b->net.dut_name, sizeof(b->net.dut_name), BENCH_DUT_DEV);
 	snprintf(b->net.other_name, sizeof(b->net.other_name), BENCH_OTHER_DEV);
 	ret = topo_up(b, err);
@@ -556,9 +594,14 @@ static int veth_up(struct bench *b, struct hc_err *err)
 
 static void veth_down_all(struct bench *b)
 {
+	struct bench_veth *v = bench_veth(b);
+
 	bench_clock_close(&b->net.clock);
-	hc_gen_close(&b->net.gen);
+	if (v)
+		hc_gen_close(&v->gen);
 	veth_down(b);
+	free(b->net.state);
+	b->net.state = NULL;
 }
 
 /*
@@ -567,26 +610,27 @@ static void veth_down_all(struct bench *b)
  */
 static int frame_for(struct bench *b, const struct bench_row *r)
 {
+	struct bench_veth *v = bench_veth(b);
 	static const __u8 other[6] = { 2, 0, 0, 0, 0, 2 };
-	struct hc_pkt_spec spec = b->net.spec;
+	struct hc_pkt_spec spec = v->spec;
 	__u32 flows = r->flows ?: 1;
 	int ret = 0;
 
 	if (r->hook && r->hook->dst4 &&
 	    inet_pton(AF_INET, r->hook->dst4, &spec.dst4) != 1)
 		return -EINVAL;
-	if (b->net.frame_size != r->size || b->net.frame_local != r->local ||
-	    b->net.frame_dst4.s_addr != spec.dst4.s_addr) {
+	if (v->frame_size != r->size || v->frame_local != r->local ||
+	    v->frame_dst4.s_addr != spec.dst4.s_addr) {
 		spec.size = r->size;
 		memcpy(spec.dst_mac, r->local ? b->net.dut_mac : other, 6);
-		b->net.frame_size = r->size;
-		b->net.frame_local = r->local;
-		b->net.frame_dst4 = spec.dst4;
-		ret = hc_gen_set_frame(&b->net.gen, &spec);
+		v->frame_size = r->size;
+		v->frame_local = r->local;
+		v->frame_dst4 = spec.dst4;
+		ret = hc_gen_set_frame(&v->gen, &spec);
 	}
-	if (!ret && b->net.frame_flows != flows) {
-		ret = hc_gen_set_flows(&b->net.gen, flows);
-		b->net.frame_flows = ret ? 0 : flows;
+	if (!ret && v->frame_flows != flows) {
+		ret = hc_gen_set_flows(&v->gen, flows);
+		v->frame_flows = ret ? 0 : flows;
 	}
 	return ret;
 }
@@ -709,6 +753,7 @@ static int timed(struct bench *b, struct bench_row *r, bool perf, bool dut,
 {
 	/* ~40 KB each: what ran on which CPU, around every window */
 	static __thread struct bench_snap snap[2];
+	struct bench_veth *v = bench_veth(b);
 	int n = b->visit.windows, ret, k = 0;
 	struct edge z;
 	__u64 sent;
@@ -726,7 +771,7 @@ static int timed(struct bench *b, struct bench_row *r, bool perf, bool dut,
 		struct bench_window *w = &rd->win[rd->nwin];
 
 		ret = hc_fault(err, "bench-send") ?:
-			      hc_gen_send(&b->net.gen, r->window_packets, &sent,
+			      hc_gen_send(&v->gen, r->window_packets, &sent,
 					  &hc_stop_sig);
 		rd->generated += sent;
 		if (!ret && r->kind->paced)
@@ -811,6 +856,7 @@ static int veth_measure(struct bench *b, struct bench_row *r,
 	struct bench_count c0 = { .cpu = cpu0 }, c1 = { .cpu = cpu1 };
 	/* Split, the rows' work runs in the DUT's NAPI kthreads. */
 	bool dut = b->opt.cpu_mode == BENCH_SPLIT && !r->kind->generator;
+	struct bench_veth *v = bench_veth(b);
 	struct hc_err rerr = {};
 	struct edge e, z;
 	struct pace p;
@@ -828,8 +874,8 @@ static int veth_measure(struct bench *b, struct bench_row *r,
 		return ret;
 	}
 	/* inject: a row's own program in the live loop varies no port. */
-	if (r->flows > 1 && b->net.gen.method == HC_GEN_LIVE &&
-	    b->net.gen.prog_fd != b->net.gen_fd && !r->kind->generator) {
+	if (r->flows > 1 && v->gen.method == HC_GEN_LIVE &&
+	    v->gen.prog_fd != v->gen_fd && !r->kind->generator) {
 		hc_err_set(
 			&rerr,
 			"the live loop runs the row's own program in the generator's place, which varies no port: one flow only");
@@ -884,21 +930,21 @@ static int veth_measure(struct bench *b, struct bench_row *r,
  */
 static int veth_gen_alone(struct bench *b, bool on, struct hc_err *err)
 {
+	struct bench_veth *v = bench_veth(b);
 	int ret;
 
 	/* AF_PACKET: a veth without NAPI takes skbs all the same. */
-	if (b->net.if_discard) {
-		ret = hc_gen_bind(&b->net.gen,
-				  on ? b->net.if_discard : b->net.if_gen);
+	if (v->if_discard) {
+		ret = hc_gen_bind(&v->gen, on ? v->if_discard : v->if_gen);
 		if (ret && err)
 			hc_err_set(err, "binding AF_PACKET to %s",
 				   on ? BENCH_DISCARD_DEV : BENCH_GEN_DEV);
 		return ret;
 	}
-	if (b->net.if_stage) {
+	if (v->if_stage) {
 		ret = hc_nl_link_set_up(b->net.nl_dut, b->net.if_dut, !on,
 					err);
-		if (!ret && !on && b->net.threaded)
+		if (!ret && !on && v->threaded)
 			ret = pin_napi(b);
 		if (ret && err && !err->msg[0])
 			hc_err_set(err, "taking " BENCH_DUT_DEV " %s",
@@ -915,14 +961,31 @@ static int veth_gen_alone(struct bench *b, bool on, struct hc_err *err)
 
 void bench_live_prog(struct bench *b, int fd)
 {
-	if (b->net.topo->inject)
-		b->net.gen.prog_fd = fd >= 0 ? fd : b->net.gen_fd;
+	struct bench_veth *v = bench_veth(b);
+
+	if (b->net.topo->inject && v)
+		v->gen.prog_fd = fd >= 0 ? fd : v->gen_fd;
+}
+
+int bench_topo_gen_ifindex(const struct bench *b)
+{
+	const struct bench_veth *v = bench_veth(b);
+
+	return v ? v->if_gen : 0;
+}
+
+const __u8 *bench_topo_sink_mac(const struct bench *b)
+{
+	static const __u8 none[6];
+	const struct bench_veth *v = bench_veth(b);
+
+	return v ? v->sink_mac : none;
 }
 
 /* inject: the same loop returning XDP_DROP, the floor of every row. */
 static int inject_gen_alone(struct bench *b, bool on, struct hc_err *err)
 {
-	bench_live_prog(b, on ? b->net.gen.drop_fd : -1);
+	bench_live_prog(b, on ? bench_veth(b)->gen.drop_fd : -1);
 	return 0;
 }
 
@@ -949,6 +1012,19 @@ static void veth_row_path(const struct bench *b, struct bench_row *r)
 	bench_row_path(r, b->net.feed == HC_GEN_PACKET ?
 				  "veth_xdp_rcv_skb !veth_xdp_rcv_one" :
 				  "veth_xdp_rcv_one !" ON_SKB);
+}
+
+/* The DUT's, the generator's (inject: the DUT's again) and the sink's. */
+static int veth_own_ns(const struct bench *b, int *fds)
+{
+	const struct bench_veth *v = bench_veth(b);
+
+	if (!v)
+		return 0;
+	fds[0] = b->net.fd_dut;
+	fds[1] = b->net.fd_gen;
+	fds[2] = v->fd_sink;
+	return 3;
 }
 
 static const char *const cpu_mode_names[] = { "split", "inline" };
@@ -1000,6 +1076,7 @@ const struct bench_topo bench_topo_veth = {
 	.own_gen = true,
 	.gen_alone = veth_gen_alone,
 	.row_path = veth_row_path,
+	.own_ns = veth_own_ns,
 };
 
 /* The veth topology's, with one namespace and the frames injected. */
@@ -1014,4 +1091,5 @@ const struct bench_topo bench_topo_inject = {
 	.own_gen = true,
 	.inject = true,
 	.gen_alone = inject_gen_alone,
+	.own_ns = veth_own_ns,
 };

@@ -15,6 +15,11 @@ int bench_topo_napi(struct bench *b, bool on);
 /* inject: the program the live loop runs (fd < 0: the generator's own). */
 void bench_live_prog(struct bench *b, int fd);
 int bench_dut_rx(struct bench *b, __u64 *rx);
+/* hcg's ifindex, where inject's live loop holds a row's program; 0: none. */
+int bench_topo_gen_ifindex(const struct bench *b);
+/* forward: the MAC of the sink's veth, the DUT's next hop; zeros: none. */
+const __u8 *bench_topo_sink_mac(const struct bench *b);
+
 /* veth: a round's time, costs and rate from its windows. */
 void bench_round_costs(const struct bench *b, const struct bench_row *r,
 		       struct bench_round *rd);

@@ -773,11 +773,11 @@ static int take(void *data)
  */
 int bench_env_take(struct bench *b, struct bench_env *env, bool made)
 {
-	int own[] = { b->net.fd_dut, b->net.fd_gen, b->net.fd_sink };
+	const struct bench_topo *t = b->net.topo;
+	int own[3], n = made && t->own_ns ? t->own_ns(b, own) : 0;
 	struct take_ctx c = { env,
-			      { own, made && !b->opt.dev ? 3 : 0,
-				b->opt.dev ? b->net.fd_dut : -1, b->opt.dev,
-				b->net.if_dut },
+			      { own, n, b->opt.dev ? b->net.fd_dut : -1,
+				b->opt.dev, b->net.if_dut },
 			      made };
 	int ret = b->net.fd_root < 0 ? -EBADF :
 				       hc_netns_run(b->net.fd_root, take, &c);

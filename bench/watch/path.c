@@ -167,12 +167,10 @@ static int open_sampler(struct bench *b, const struct bench_row *r,
 			struct hc_sampler *s, __u64 period)
 {
 	pid_t tids[HC_SAMPLE_MAX];
-	int cpus[HC_SAMPLE_MAX], n = 0, c;
+	int cpus[HC_SAMPLE_MAX], n;
 
-	if (b->opt.dev) {
-		for (c = 0; c < CPU_SETSIZE && n < HC_SAMPLE_MAX; c++)
-			if (CPU_ISSET(c, &b->net.dut.rx_set))
-				cpus[n++] = c;
+	if (b->net.topo->rx_cpus) {
+		n = b->net.topo->rx_cpus(b, cpus, HC_SAMPLE_MAX);
 		return hc_sampler_open(s, NULL, cpus, n, period);
 	}
 	n = bench_clock_tids(&b->net.clock,
