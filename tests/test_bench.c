@@ -885,7 +885,8 @@ static void t_gen_build(struct bench *b)
 	const struct t_gen_row *w;
 
 	for (w = t_gen_rows; w->name; w++) {
-		struct bench_row *r = bench_row_add(b, w->name, &hook_kind);
+		struct bench_row *r =
+			bench_row_add(&b->rows, w->name, &hook_kind);
 
 		r->size = w->size;
 		r->flows = w->flows;

@@ -10,9 +10,9 @@
 
 static void aa_build(struct bench *b)
 {
-	bench_row_base(bench_row_add(b, "nothing-a", &bench_kind_stack),
+	bench_row_base(bench_row_add(&b->rows, "nothing-a", &bench_kind_stack),
 		       "nothing-a");
-	bench_row_base(bench_row_add(b, "nothing-b", &bench_kind_stack),
+	bench_row_base(bench_row_add(&b->rows, "nothing-b", &bench_kind_stack),
 		       "nothing-a");
 }
 

@@ -41,8 +41,7 @@ static void forward_build(struct bench *b)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(redirects) / sizeof(redirects[0]); i++) {
-		r = bench_row_hook(b, redirects[i].hook,
-				   "");
+		r = bench_row_hook(&b->rows, redirects[i].hook, "");
 		snprintf(r->name, sizeof(r->name), "%s", redirects[i].name);
 		r->kind = &bench_kind_fwd_bpf;
 		r->run.conf.def_verdict = HC_REDIRECT;
@@ -52,8 +51,9 @@ static void forward_build(struct bench *b)
 		bench_row_path(r, "!ip_forward");
 		forwards(r);
 	}
-	forwards(bench_row_add(b, "stack-forward", &bench_kind_fwd_stack));
-	forwards(bench_row_add(b, "nft-fwd", &bench_kind_fwd_nft));
+	forwards(bench_row_add(&b->rows, "stack-forward",
+			       &bench_kind_fwd_stack));
+	forwards(bench_row_add(&b->rows, "nft-fwd", &bench_kind_fwd_nft));
 }
 
 const struct bench_scenario bench_scen_forward = {

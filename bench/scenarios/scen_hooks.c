@@ -23,18 +23,18 @@ static void hooks_build(struct bench *b)
 
 	for (h = hc_hooks; *h; h++)
 		for (row = (*h)->rows; row && row->name; row++)
-			bench_row_hook(b, row->name, "");
-	bench_row_add(b, "iptables-raw", &bench_kind_ipt)->local = true;
-	bench_row_add(b, "nft-ingress", &bench_kind_nft);
-	bench_row_add(b, "stack", &bench_kind_stack);
+			bench_row_hook(&b->rows, row->name, "");
+	bench_row_add(&b->rows, "iptables-raw", &bench_kind_ipt)->local = true;
+	bench_row_add(&b->rows, "nft-ingress", &bench_kind_nft);
+	bench_row_add(&b->rows, "stack", &bench_kind_stack);
 	for (h = hc_hooks; *h && !no_bare; h++)
 		for (row = (*h)->rows; row && row->name; row++)
 			if (row->flags & HC_ROW_BARE)
-				bench_row_hook(b, row->name, "-bare")->run.bare =
-					true;
+				bench_row_hook(&b->rows, row->name, "-bare")
+					->run.bare = true;
 	/* AF_XDP's floor: not reading the frame. */
 	if (!no_bare) {
-		r = bench_row_hook(b, "xsk-l4", "");
+		r = bench_row_hook(&b->rows, "xsk-l4", "");
 		snprintf(r->name, sizeof(r->name), "xsk-none");
 		r->run.conf.parse = HC_PARSE_NONE;
 	}

@@ -13,7 +13,7 @@ static void parse_build(struct bench *b)
 	static const char *const depths[] = { "-none", "-l2", "-l3", "-l4",
 					      NULL };
 
-	bench_rows_per_hook(b, depths, parse_set);
+	bench_rows_per_hook(&b->rows, depths, parse_set);
 }
 
 const struct bench_scenario bench_scen_parse = {

@@ -27,7 +27,7 @@ static void rules_build(struct bench *b)
 	static const char *const names[] = { "-0rules", "-1rules", "-8rules",
 					     "-64rules", NULL };
 
-	bench_rows_per_hook(b, names, rules_set);
+	bench_rows_per_hook(&b->rows, names, rules_set);
 }
 
 const struct bench_scenario bench_scen_rules = {

@@ -14,7 +14,7 @@ static void size_build(struct bench *b)
 {
 	static const char *const names[] = { "-60", "-512", "-1500", NULL };
 
-	bench_rows_per_hook(b, names, size_set);
+	bench_rows_per_hook(&b->rows, names, size_set);
 }
 
 const struct bench_scenario bench_scen_size = {

@@ -27,15 +27,15 @@ static void sk_build(struct bench *b)
 	struct bench_row *r;
 	unsigned int i;
 
-	bench_row_add(b, "nothing", &bench_kind_stack);
+	bench_row_add(&b->rows, "nothing", &bench_kind_stack);
 	for (i = 0; i < sizeof(qdisc_rows) / sizeof(qdisc_rows[0]); i++) {
-		r = bench_row_add(b, qdisc_rows[i].name, &bench_kind_qdisc);
+		r = bench_row_add(&b->rows, qdisc_rows[i].name,
+				  &bench_kind_qdisc);
 		bench_row_qdisc(r, qdisc_rows[i].qdisc, qdisc_rows[i].other_dev,
 				qdisc_rows[i].u32);
 	}
 	for (i = 0; i < sizeof(pass_hooks) / sizeof(pass_hooks[0]); i++) {
-		r = bench_row_hook(b, pass_hooks[i],
-				   "-pass");
+		r = bench_row_hook(&b->rows, pass_hooks[i], "-pass");
 		r->run.conf.def_verdict = HC_PASS;
 		r->drop = false;
 		bench_row_path(r, BENCH_PATH_STACK);

@@ -11,16 +11,16 @@
 #include "scenario.h"
 #include "hooks.h"
 
-struct bench_row *bench_row_add(struct bench *b, const char *name,
+struct bench_row *bench_row_add(struct bench_rows *rows, const char *name,
 				const struct bench_kind *kind)
 {
 	/* The slot past the end takes what does not fit; build refuses it. */
-	struct bench_row *r = &b->rows.row[b->rows.n];
+	struct bench_row *r = &rows->row[rows->n];
 
-	if (b->rows.n < BENCH_MAX_ROWS)
-		b->rows.n++;
+	if (rows->n < BENCH_MAX_ROWS)
+		rows->n++;
 	else
-		b->rows.too_many = true;
+		rows->too_many = true;
 	memset(r, 0, sizeof(*r));
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	r->kind = kind;
@@ -43,7 +43,7 @@ void bench_row_base(struct bench_row *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-struct bench_row *bench_row_hook(struct bench *b, const char *name,
+struct bench_row *bench_row_hook(struct bench_rows *rows, const char *name,
 				 const char *suffix)
 {
 	const struct hc_hook_row *row;
@@ -54,7 +54,7 @@ struct bench_row *bench_row_hook(struct bench *b, const char *name,
 
 	row = hc_hook_row_find(name, false, &hook);
 	snprintf(rname, sizeof(rname), "%s%s", name, suffix);
-	r = bench_row_add(b, rname, &bench_kind_bpf);
+	r = bench_row_add(rows, rname, &bench_kind_bpf);
 	r->hook = row;
 	run = &r->run;
 	hc_run_init(run);
@@ -86,7 +86,7 @@ int bench_row_find(const struct bench_rows *rows, const char *name)
 	return -1;
 }
 
-void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
+void bench_rows_per_hook(struct bench_rows *rows, const char *const *suffixes,
 			 void (*set)(struct bench_row *r, int level))
 {
 	const struct hc_hook *const *h;
@@ -99,7 +99,8 @@ void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
 			if (!(row->flags & HC_ROW_EVERY))
 				continue;
 			for (i = 0; suffixes[i]; i++) {
-				r = bench_row_hook(b, row->name, suffixes[i]);
+				r = bench_row_hook(rows, row->name,
+						   suffixes[i]);
 				set(r, i);
 				bench_row_base(r, "%s%s", row->name,
 					       suffixes[0]);
@@ -112,7 +113,8 @@ void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
  * the port is its work): "gen-only", or "gen-only-SIZE" where the sizes
  * differ, then "-Nflows" for several flows: one keeps its name.
  */
-static int gen_row(struct bench *b, __u32 size, __u32 flows, bool sizes_differ)
+static int gen_row(struct bench_rows *rows, __u32 size, __u32 flows,
+		   bool sizes_differ)
 {
 	struct bench_row *r;
 	char name[40];
@@ -125,14 +127,14 @@ static int gen_row(struct bench *b, __u32 size, __u32 flows, bool sizes_differ)
 		len = snprintf(name, sizeof(name), "gen-only");
 	if (flows > 1)
 		snprintf(name + len, sizeof(name) - len, "-%uflows", flows);
-	i = bench_row_find(&b->rows, name);
+	i = bench_row_find(rows, name);
 	if (i >= 0)
 		return i;
-	r = bench_row_add(b, name, &bench_kind_gen);
+	r = bench_row_add(rows, name, &bench_kind_gen);
 	r->size = size;
 	r->flows = flows;
 	r->drop = false;
-	return b->rows.n - 1;
+	return rows->n - 1;
 }
 
 /* "xdp", "tc", "socket", "xsk": a row's hook, as --hook names it. */
@@ -150,15 +152,16 @@ static bool row_matches(const struct bench_row *r, const char *w)
 }
 
 /* One kind of name --hooks may give (1 hooks, 2 families), once. */
-static size_t names(const struct bench *b, int what, char *buf, size_t size)
+static size_t names(const struct bench_rows *rows, int what, char *buf,
+		    size_t size)
 {
 	const char *seen[BENCH_MAX_ROWS];
 	int i, m, n = 0;
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < b->rows.n; i++) {
-		const struct bench_row *r = &b->rows.row[i];
+	for (i = 0; i < rows->n; i++) {
+		const struct bench_row *r = &rows->row[i];
 		const char *w = !r->hook  ? NULL :
 				what == 1 ? r->hook->name :
 					    family(r);
@@ -166,7 +169,7 @@ static size_t names(const struct bench *b, int what, char *buf, size_t size)
 		for (m = 0; w && m < n && strcmp(seen[m], w); m++)
 			;
 		/* A hook named as a row is among the rows already. */
-		if (!w || m < n || bench_row_find(&b->rows, w) >= 0 ||
+		if (!w || m < n || bench_row_find(rows, w) >= 0 ||
 		    (what == 2 && !strcmp(w, r->hook->name)) || len >= size)
 			continue;
 		seen[n++] = w;
@@ -180,20 +183,19 @@ static size_t names(const struct bench *b, int what, char *buf, size_t size)
  * The rows, for --hooks' error: a series' rows at each N (scale) as
  * NAME-{1,10,...}, so that the list fits the message.
  */
-static void row_names(const struct bench *b, char *buf, size_t size)
+static void row_names(const struct bench_rows *rows, char *buf, size_t size)
 {
-	const struct bench_row *row = b->rows.row;
+	const struct bench_row *row = rows->row;
 	size_t len = 0;
 	int i, j, k;
 
 	buf[0] = '\0';
-	for (i = 0; i < b->rows.n && len < size; i = j) {
+	for (i = 0; i < rows->n && len < size; i = j) {
 		const char *m = row[i].series,
 			   *dash = strrchr(row[i].name, '-');
 
-		for (j = i + 1;
-		     m && dash && j < b->rows.n && row[j].series &&
-		     !strcmp(row[j].series, m);
+		for (j = i + 1; m && dash && j < rows->n && row[j].series &&
+				!strcmp(row[j].series, m);
 		     j++)
 			;
 		if (j - i == 1) {
@@ -217,49 +219,50 @@ static void row_names(const struct bench *b, char *buf, size_t size)
  * --hooks LIST: the rows a name of it matches (a row, a hook, a hook's
  * family), the baseline, and the rows those are compared with.
  */
-static int select_rows(struct bench *b, struct hc_err *err)
+static int select_rows(struct bench_rows *rows, const struct bench_opts *o,
+		       struct hc_err *err)
 {
 	bool keep[BENCH_MAX_ROWS + 1] = {}, more = true;
 	char list[256], all[1024], *save, *w;
 	int i, k, n = 0;
 
-	snprintf(list, sizeof(list), "%s", b->opt.hooks);
+	snprintf(list, sizeof(list), "%s", o->hooks);
 	for (w = strtok_r(list, ",", &save); w;
 	     w = strtok_r(NULL, ",", &save)) {
 		bool hit = false;
 
-		for (i = 0; i < b->rows.n; i++)
-			if (row_matches(&b->rows.row[i], w))
+		for (i = 0; i < rows->n; i++)
+			if (row_matches(&rows->row[i], w))
 				hit = keep[i] = true;
 		if (!hit) {
 			char hooks[512], fams[64];
 
-			row_names(b, all, sizeof(all));
-			names(b, 1, hooks, sizeof(hooks));
-			names(b, 2, fams, sizeof(fams));
+			row_names(rows, all, sizeof(all));
+			names(rows, 1, hooks, sizeof(hooks));
+			names(rows, 2, fams, sizeof(fams));
 			hc_err_set(
 				err,
 				"--hooks '%s' selects no row of %s; its rows: %s%s%s%s%s",
-				w, b->rows.scen->name, all,
+				w, rows->scen->name, all,
 				hooks[0] ? "; hooks: " : "", hooks,
 				fams[0] ? "; families: " : "", fams);
 			return -EINVAL;
 		}
 	}
-	for (i = 0; i < b->rows.n; i++)
-		keep[i] |= !strcmp(b->rows.row[i].name, b->rows.scen->baseline);
+	for (i = 0; i < rows->n; i++)
+		keep[i] |= !strcmp(rows->row[i].name, rows->scen->baseline);
 	while (more)
-		for (more = false, i = 0; i < b->rows.n; i++) {
-			k = keep[i] ? bench_row_find(&b->rows,
-						     b->rows.row[i].base_name) :
+		for (more = false, i = 0; i < rows->n; i++) {
+			k = keep[i] ? bench_row_find(rows,
+						     rows->row[i].base_name) :
 				      -1;
 			if (k >= 0 && !keep[k])
 				more = keep[k] = true;
 		}
-	for (i = 0; i < b->rows.n; i++)
+	for (i = 0; i < rows->n; i++)
 		if (keep[i])
-			b->rows.row[n++] = b->rows.row[i];
-	b->rows.n = n;
+			rows->row[n++] = rows->row[i];
+	rows->n = n;
 	return 0;
 }
 
@@ -301,15 +304,16 @@ static void inject_redirect(struct bench_row *r)
 }
 
 /* Each variant's copy of the first n rows but the generator's. */
-static int variant_rows(struct bench *b, int n, struct hc_err *err)
+static int variant_rows(struct bench_rows *rows, const struct bench_opts *opt,
+			int n, struct hc_err *err)
 {
 	int i, v;
 
-	for (v = 0; v < b->opt.nvariants; v++) {
-		const struct bench_variant *var = &b->opt.variant[v];
+	for (v = 0; v < opt->nvariants; v++) {
+		const struct bench_variant *var = &opt->variant[v];
 
 		for (i = 0; i < n; i++) {
-			const struct bench_row *o = &b->rows.row[i];
+			const struct bench_row *o = &rows->row[i];
 			struct bench_row *r;
 			char name[sizeof(o->name)];
 
@@ -325,15 +329,15 @@ static int variant_rows(struct bench *b, int n, struct hc_err *err)
 					sizeof(name) - 1);
 				return -ENAMETOOLONG;
 			}
-			if (bench_row_find(&b->rows, name) >= 0) {
+			if (bench_row_find(rows, name) >= 0) {
 				hc_err_set(
 					err,
 					"--variant %s: a row is called %s already",
 					var->name, name);
 				return -EEXIST;
 			}
-			r = bench_row_add(b, name, o->kind);
-			if (b->rows.too_many) {
+			r = bench_row_add(rows, name, o->kind);
+			if (rows->too_many) {
 				hc_err_set(
 					err,
 					"--variant %s: more than %d rows with the variants",
@@ -363,9 +367,9 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 			   b->rows.scen->name, BENCH_MAX_ROWS);
 		return -E2BIG;
 	}
-	if (b->opt.hooks && select_rows(b, err))
+	if (b->opt.hooks && select_rows(&b->rows, &b->opt, err))
 		return -EINVAL;
-	ret = variant_rows(b, b->rows.n, err);
+	ret = variant_rows(&b->rows, &b->opt, b->rows.n, err);
 	if (ret)
 		return ret;
 	n = b->rows.n;
@@ -377,7 +381,8 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 
 		r->gen = -1;
 		if (b->net.topo->own_gen)
-			r->gen = gen_row(b, r->size, r->flows, sizes_differ);
+			r->gen = gen_row(&b->rows, r->size, r->flows,
+					 sizes_differ);
 	}
 	for (i = n; i < b->rows.n; i++)
 		b->rows.row[i].gen = i;

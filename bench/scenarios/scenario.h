@@ -9,10 +9,10 @@
 #include "bench.h"
 
 /* --hooks lets this row in; a scenario's baseline is always let in. */
-struct bench_row *bench_row_add(struct bench *b, const char *name,
+struct bench_row *bench_row_add(struct bench_rows *rows, const char *name,
 				const struct bench_kind *kind);
 /* NAMESUFFIX: the hook row NAME (loader/), attached as run attaches it. */
-struct bench_row *bench_row_hook(struct bench *b, const char *name,
+struct bench_row *bench_row_hook(struct bench_rows *rows, const char *name,
 				 const char *suffix);
 void bench_row_base(struct bench_row *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -20,7 +20,7 @@ void bench_row_base(struct bench_row *r, const char *fmt, ...)
  * HOOK-SUFFIX for every wanted hook and each suffix (a NULL-terminated
  * list), set(r, i) making level i; each compared with its hook's first.
  */
-void bench_rows_per_hook(struct bench *b, const char *const *suffixes,
+void bench_rows_per_hook(struct bench_rows *rows, const char *const *suffixes,
 			 void (*set)(struct bench_row *r, int level));
 /*
  * The scenario's rows, gen-only rows per frame size and number of flows,
