@@ -71,15 +71,15 @@ static void flower_cookie(__u32 c[4])
 }
 
 /* No row of this kind can run: said for all, none tried again. */
-static void flower_missing(struct bench *b, const struct bench_row *r, int ret,
-			   const struct hc_err *err)
+static void flower_missing(struct bench_rows *rows, const struct bench_row *r,
+			   int ret, const struct hc_err *err)
 {
 	char step[80];
 	int i;
 
 	snprintf(step, sizeof(step), "not set up (%s's setup found)", r->name);
-	for (i = 0; i < b->rows.n; i++) {
-		struct bench_row *o = &b->rows.row[i];
+	for (i = 0; i < rows->n; i++) {
+		struct bench_row *o = &rows->row[i];
 
 		if (o != r && o->kind == r->kind && !o->dead)
 			bench_row_fail(o, step, ret, err);
@@ -126,7 +126,7 @@ static int flower_setup(struct bench *b, struct bench_row *r,
 	snprintf(why, sizeof(why), "%s", err->msg);
 	if (ret == -EOPNOTSUPP) {
 		hc_err_set(err, "tc flower: %s", why);
-		flower_missing(b, r, ret, err);
+		flower_missing(&b->rows, r, ret, err);
 	} else if (i) {
 		hc_err_set(err, "tc flower: filter %u of %u (prio %u): %s", i,
 			   r->entries, f.prio, why);

@@ -57,10 +57,11 @@ static void tag(char *buf, size_t size)
  * A chain or rule of our name there already is not ours (the name is
  * this run's alone): refused, and left as it is.
  */
-static int ipt_free(struct bench *b, const char *t, struct hc_err *err)
+static int ipt_free(const struct bench_net *net, const char *t,
+		    struct hc_err *err)
 {
 	char what[128];
-	int ret = hc_ipt_taken(b->net.fd_dut, t, what, sizeof(what));
+	int ret = hc_ipt_taken(net->fd_dut, t, what, sizeof(what));
 
 	/* no iptables at all: said as every other row without its tool */
 	if (ret == -ENOENT)
@@ -92,11 +93,12 @@ static const char *ipt_dev_refused(const char *dev)
  * The row's state, in its journal record: whether iptables-nft made the
  * raw table for us (on first use), and what hc_ipt_put will delete.
  */
-static void ipt_made(struct bench *b, struct bench_row *r, unsigned int made)
+static void ipt_made(const struct bench_net *net, struct bench_row *r,
+		     unsigned int made)
 {
 	__u32 *val = HC_JDATA(ipt_rec(r), struct ipt_jdata)->val;
 
-	val[0] = !hc_ipt_raw_exists(b->net.fd_dut);
+	val[0] = !hc_ipt_raw_exists(net->fd_dut);
 	val[1] = made;
 	val[2] = 1; /* past the checks: teardown's to undo */
 }
@@ -107,10 +109,10 @@ static int ipt_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	int ret;
 
 	tag(comment, sizeof(comment));
-	ret = ipt_free(b, comment, err);
+	ret = ipt_free(&b->net, comment, err);
 	if (ret)
 		return ret;
-	ipt_made(b, r, 0);
+	ipt_made(&b->net, r, 0);
 	return bench_journal(b, ipt_rec(r), &ipt_jkind, b->net.if_dut, NULL, true, err) ?:
 		       hc_ipt_rule(b->net.fd_dut, true, b->net.dut_name,
 				   comment, err);
@@ -189,7 +191,6 @@ const struct bench_kind bench_kind_ipt = {
  * would not add up.
  */
 struct ipt_script {
-	const struct bench *b;
 	const struct bench_row *r;
 	const char *t;
 };
@@ -216,12 +217,11 @@ static int rules_script(FILE *f, void *arg)
  * reads quotes and backslashes in it. -I 1 twice: the jump or the set's
  * match first, the counting DROP after it.
  */
-static int ipt_first(struct bench *b, const char *t, unsigned int made,
-		     struct hc_err *err)
+static int ipt_first(const struct bench_net *net, const char *t,
+		     unsigned int made, struct hc_err *err)
 {
-	return hc_ipt_rule(b->net.fd_dut, true, b->net.dut_name, t, err) ?:
-		       hc_ipt_first(b->net.fd_dut, b->net.dut_name, t, made,
-				    err);
+	return hc_ipt_rule(net->fd_dut, true, net->dut_name, t, err) ?:
+		       hc_ipt_first(net->fd_dut, net->dut_name, t, made, err);
 }
 
 static int rules_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
@@ -229,14 +229,14 @@ static int rules_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	static const char *const argv[] = { "iptables-restore", "--noflush",
 					    NULL };
 	char t[32];
-	struct ipt_script s = { .b = b, .r = r, .t = t };
+	struct ipt_script s = { .r = r, .t = t };
 	int ret;
 
 	tag(t, sizeof(t));
-	ret = ipt_free(b, t, err);
+	ret = ipt_free(&b->net, t, err);
 	if (ret)
 		return ret;
-	ipt_made(b, r, 0);
+	ipt_made(&b->net, r, 0);
 	ret = bench_journal(b, ipt_rec(r), &ipt_jkind_chain, b->net.if_dut, NULL, true, err) ?:
 		      hc_exec_script(b->net.fd_dut, argv, rules_script, &s,
 				     err);
@@ -244,7 +244,7 @@ static int rules_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		return ret;
 	/* made (a restore is all or nothing): teardown's to delete */
 	HC_JDATA(ipt_rec(r), struct ipt_jdata)->val[1] = HC_IPT_CHAIN;
-	return ipt_first(b, t, HC_IPT_CHAIN, err);
+	return ipt_first(&b->net, t, HC_IPT_CHAIN, err);
 }
 
 const struct bench_kind bench_kind_ipt_rules = {
@@ -289,11 +289,11 @@ static int ipset_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	static const char *const restore[] = { "ipset", "restore", "-file",
 					       NULL };
 	char t[32];
-	struct ipt_script s = { .b = b, .r = r, .t = t };
+	struct ipt_script s = { .r = r, .t = t };
 	int ret;
 
 	tag(t, sizeof(t));
-	ret = ipt_free(b, t, err);
+	ret = ipt_free(&b->net, t, err);
 	if (ret)
 		return ret;
 	/* Not made by this run: its name is this run's alone. */
@@ -304,10 +304,10 @@ static int ipset_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 			t);
 		return -EEXIST;
 	}
-	ipt_made(b, r, HC_IPT_SET | HC_IPT_SET_OURS);
+	ipt_made(&b->net, r, HC_IPT_SET | HC_IPT_SET_OURS);
 	return bench_journal(b, ipt_rec(r), &ipt_jkind_ipset, b->net.if_dut, NULL, true, err) ?:
 		       hc_exec_script(b->net.fd_dut, restore, ipset_script, &s, err) ?:
-		       ipt_first(b, t, HC_IPT_SET, err);
+		       ipt_first(&b->net, t, HC_IPT_SET, err);
 }
 
 const struct bench_kind bench_kind_ipt_ipset = {

@@ -47,12 +47,13 @@ static const char *nft_dev_refused(const char *dev)
  * One of our name there already is not ours: refused, left as it is
  * ("create table" fails on it too, if it comes after this look).
  */
-static int nft_free(struct bench *b, const char *t, struct hc_err *err)
+static int nft_free(const struct bench_net *net, const char *t,
+		    struct hc_err *err)
 {
 	const char *argv[] = { "nft", "list", "table", "netdev", t, NULL };
 	struct hc_err e = {};
 
-	if (!hc_exec(b->net.fd_dut, argv, NULL, 0, &e)) {
+	if (!hc_exec(net->fd_dut, argv, NULL, 0, &e)) {
 		hc_err_set(
 			err,
 			"nft: a table netdev %s is there already, not this run's",
@@ -88,7 +89,7 @@ static int nft_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		"add chain netdev %s in { type filter hook ingress device \"%s\" priority 0; }; "
 		"add rule netdev %s in counter drop comment \"%s\"",
 		t, t, b->net.dut_name, t, t);
-	return nft_free(b, t, err) ?:
+	return nft_free(&b->net, t, err)      ?:
 		       nft_journal(b, r, err) ?:
 		       nft_made(r, hc_exec(b->net.fd_dut, argv, NULL, 0, err));
 }
@@ -111,8 +112,8 @@ static void nft_teardown(struct bench *b, struct bench_row *r)
  * The packets of our table's first counter in `nft -j list WHAT netdev
  * TABLE NAME`: ... "counter": {... "packets": N, ...
  */
-static int read_counter(struct bench *b, const char *what, const char *name,
-			struct bench_count *c)
+static int read_counter(const struct bench_net *net, const char *what,
+			const char *name, struct bench_count *c)
 {
 	char t[32], out[8192], *p;
 	const char *argv[] = { "nft",	 "-j", "list", what,
@@ -121,7 +122,7 @@ static int read_counter(struct bench *b, const char *what, const char *name,
 	int ret;
 
 	table(t, sizeof(t));
-	ret = hc_exec(b->net.fd_dut, argv, out, sizeof(out), &err);
+	ret = hc_exec(net->fd_dut, argv, out, sizeof(out), &err);
 	if (ret)
 		return ret;
 	c->passed = 0;
@@ -136,7 +137,7 @@ static int read_counter(struct bench *b, const char *what, const char *name,
 
 static int nft_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 {
-	return read_counter(b, "chain", "in", c);
+	return read_counter(&b->net, "chain", "in", c);
 }
 
 const struct bench_kind bench_kind_nft = {
@@ -161,7 +162,7 @@ const struct bench_kind bench_kind_nft = {
 #define PER_LINE 1000 /* a set's elements per "add element" */
 
 struct nft_script {
-	const struct bench *b;
+	const struct bench_net *net;
 	const struct bench_row *r;
 	const char *t;
 	const char *set; /* its flags: "" a hash; NULL no set but rules */
@@ -179,7 +180,7 @@ static int script(FILE *f, void *arg)
 		"create table netdev %s\n"
 		"add chain netdev %s in { type filter hook ingress device \"%s\" priority 0; }\n"
 		"add counter netdev %s seen\n",
-		t, t, s->b->net.dut_name, t);
+		t, t, s->net->dut_name, t);
 	if (s->set) {
 		fprintf(f, "add set netdev %s block { type ipv4_addr; %s}\n", t,
 			s->set);
@@ -214,10 +215,10 @@ static int setup(struct bench *b, struct bench_row *r, const char *set,
 {
 	static const char *const argv[] = { "nft", "-f", NULL };
 	char t[32];
-	struct nft_script s = { .b = b, .r = r, .t = t, .set = set };
+	struct nft_script s = { .net = &b->net, .r = r, .t = t, .set = set };
 
 	table(t, sizeof(t));
-	return nft_free(b, t, err) ?:
+	return nft_free(&b->net, t, err)      ?:
 		       nft_journal(b, r, err) ?:
 		       nft_made(r, hc_exec_script(b->net.fd_dut, argv, script,
 						  &s, err));
@@ -241,7 +242,7 @@ static int rules_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 /* The scale scenario's rows: their named counter counts what is left. */
 static int read_set(struct bench *b, struct bench_row *r, struct bench_count *c)
 {
-	return read_counter(b, "counter", "seen", c);
+	return read_counter(&b->net, "counter", "seen", c);
 }
 
 const struct bench_kind bench_kind_nft_set = {

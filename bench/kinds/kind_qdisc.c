@@ -36,18 +36,18 @@ void bench_row_qdisc(struct bench_row *r, const char *kind, bool other_dev,
 		bench_row_path(r, "tcf_classify");
 }
 
-static int ifindex(const struct bench *b, const struct bench_row *r)
+static int ifindex(const struct bench_net *net, const struct bench_row *r)
 {
 	return BENCH_KSTATE(r, const struct qdisc_state)->other_dev ?
-		       b->net.if_other :
-		       b->net.if_dut;
+		       net->if_other :
+		       net->if_dut;
 }
 
-static struct hc_filter u32_filter(const struct bench *b,
+static struct hc_filter u32_filter(const struct bench_net *net,
 				   const struct bench_row *r)
 {
 	return (struct hc_filter){
-		.ifindex = ifindex(b, r),
+		.ifindex = ifindex(net, r),
 		.parent = hc_tc_dirs[HC_TC_DIR_INGRESS].parent,
 		.prio = 1,
 		.handle = HC_U32_HANDLE,
@@ -58,7 +58,7 @@ static struct hc_filter u32_filter(const struct bench *b,
 static int qdisc_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 {
 	struct qdisc_state *q = BENCH_KSTATE(r, struct qdisc_state);
-	struct hc_filter f = u32_filter(b, r);
+	struct hc_filter f = u32_filter(&b->net, r);
 	int ret;
 
 	/* Pending until it exists: a qdisc that was there is not ours. */
@@ -95,7 +95,8 @@ static void qdisc_teardown(struct bench *b, struct bench_row *r)
 	struct qdisc_state *q = BENCH_KSTATE(r, struct qdisc_state);
 
 	if (q->created)
-		hc_nl_qdisc_del(b->net.nl_dut, ifindex(b, r), q->kind, NULL);
+		hc_nl_qdisc_del(b->net.nl_dut, ifindex(&b->net, r), q->kind,
+				NULL);
 	q->created = false;
 	hc_journal_del(&q->rec[1]);
 	hc_journal_del(&q->rec[0]);
