@@ -49,16 +49,16 @@ static int record(struct bench_row *r, struct bench_round *rd)
  * with our own generator, else the row is INVALID; on a given device
  * within 0.1% by its counters, else the row is unverified.
  */
-static void account(struct bench *b, struct bench_row *r,
+static void account(const struct bench_net *net, struct bench_row *r,
 		    struct bench_round *rd)
 {
 	char why[sizeof(r->reason)];
 	int ret = -1;
 
-	if (b->net.topo->exact)
+	if (net->topo->exact)
 		bench_round_check(r, rd, why, sizeof(why));
 	else
-		ret = bench_round_device(r, rd, b->net.dut_name, why,
+		ret = bench_round_device(r, rd, net->dut_name, why,
 					 sizeof(why));
 	if (!why[0])
 		return;
@@ -261,7 +261,7 @@ static int finish(struct bench *b, struct bench_row *r,
 
 	if (rd->visits == (int)b->opt.visits && !r->dead && rd->round &&
 	    rd->whole) {
-		account(b, r, rd);
+		account(&b->net, r, rd);
 		ret = record(r, rd);
 	} else {
 		bench_round_free(rd);
@@ -300,14 +300,14 @@ static int visits(struct bench *b, const int *order, int round,
  * The widest delta interval's half-width, as a percent of its row's own
  * cost (a ratio's would be of a small denominator), and its row.
  */
-static double widest(const struct bench *b, const char **name)
+static double widest(const struct bench_rows *rows, const char **name)
 {
 	double w = 0;
 	int i;
 
 	*name = "-";
-	for (i = 0; i < b->rows.n; i++) {
-		const struct bench_row *r = &b->rows.row[i];
+	for (i = 0; i < rows->n; i++) {
+		const struct bench_row *r = &rows->row[i];
 		double h =
 			st_halfwidth_pct(&r->sum.base.delta, r->sum.ns.median);
 
@@ -383,7 +383,7 @@ static bool done(struct bench *b, int round, double secs, double total)
 		return false;
 	}
 	bench_summarize(b);
-	w = widest(b, &row);
+	w = widest(&b->rows, &row);
 	b->res.widest_pct = w;
 	b->res.widest_row = row;
 	b->res.target_reached =

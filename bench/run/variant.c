@@ -290,13 +290,13 @@ static void venv_fill(struct venv *e, const struct bench *b,
 }
 
 /* A machine-wide setting its --undo left other than --setup found it. */
-static int left(struct bench *b, const struct bench_row *r,
+static int left(const struct bench_net *net, const struct bench_row *r,
 		bench_settings before, struct hc_err *err)
 {
 	bench_settings now;
 	int i;
 
-	bench_env_settings(b->net.fd_root, now);
+	bench_env_settings(net->fd_root, now);
 	for (i = 0; i < BENCH_ENV_FILES; i++)
 		if (strcmp(before[i], now[i])) {
 			hc_err_set(err,
@@ -396,5 +396,5 @@ int bench_variant_step(struct bench *b, struct bench_row *r, int round,
 	ret = v->undo ? step(b, r, round, true, err) : 0;
 	/* Run once, whatever came of it: cleanup would not do better. */
 	hc_journal_del(&b->visit.variant_rec);
-	return ret ?: left(b, r, before, err);
+	return ret ?: left(&b->net, r, before, err);
 }
