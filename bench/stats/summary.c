@@ -61,15 +61,15 @@ static void mark_contended(struct bench_row *r)
 	}
 }
 
-static void row_costs(struct bench *b, struct bench_row *r, int last)
+static void row_costs(const struct bench_opts *o, const struct bench_rows *rows,
+		      struct bench_row *r, int last)
 {
 	/* No gen-only row (--dev): the generator is not on this CPU. */
 	bool inline_gen = r->gen >= 0 && !r->kind->generator &&
-			  b->opt.cpu_mode == BENCH_INLINE;
-	double *gen = inline_gen ?
-			      by_round(&b->rows.row[r->gen], last, PKT_NS) :
-			      NULL,
-	       *gen_loaded = inline_gen ? by_round(&b->rows.row[r->gen], last,
+			  o->cpu_mode == BENCH_INLINE;
+	double *gen = inline_gen ? by_round(&rows->row[r->gen], last, PKT_NS) :
+				   NULL,
+	       *gen_loaded = inline_gen ? by_round(&rows->row[r->gen], last,
 						   PKT_NS_LOADED) :
 					  NULL;
 	int i;
@@ -136,11 +136,11 @@ static int flag_rounds(struct bench_row *r, const double *base, const double *x,
  * rounds): the ratio's interval, then the delta's, whose values x keeps,
  * n of them. The other row's costs by round, to be freed; NULL if none.
  */
-static double *versus(const struct bench *b, const struct bench_row *r,
+static double *versus(const struct bench_rows *rows, const struct bench_row *r,
 		      int other, int last, double *x, int *n,
 		      struct bench_vs *v)
 {
-	double *o = by_round(&b->rows.row[other], last, NS);
+	double *o = by_round(&rows->row[other], last, NS);
 
 	if (!o)
 		return NULL;
@@ -154,8 +154,9 @@ static double *versus(const struct bench *b, const struct bench_row *r,
 	return o;
 }
 
-static void row_estimates(struct bench *b, struct bench_row *r, int idx,
-			  int last)
+static void row_estimates(const struct bench_opts *o,
+			  const struct bench_rows *rows, struct bench_row *r,
+			  int idx, int last)
 {
 	struct bench_sum *s = &r->sum;
 	double *x = malloc((r->nrd + 1) * sizeof(*x)), *base, lo, hi;
@@ -226,8 +227,8 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 					 (r->rd[i].seen +
 					  r->rd[i].dropped_before);
 		s->gen_bound = n && st_median(x, n) < BENCH_TOLERANCE;
-	} else if (b->opt.cpu_mode == BENCH_SPLIT && !r->kind->generator) {
-		double *gen = by_round(&b->rows.row[r->gen], last, MPPS);
+	} else if (o->cpu_mode == BENCH_SPLIT && !r->kind->generator) {
+		double *gen = by_round(&rows->row[r->gen], last, MPPS);
 
 		for (i = 0, n = 0; gen && i < r->nrd; i++)
 			if (!isnan(gen[r->rd[i].round]))
@@ -237,10 +238,10 @@ static void row_estimates(struct bench *b, struct bench_row *r, int idx,
 	}
 
 	if (r->vbase >= 0)
-		free(versus(b, r, r->vbase, last, x, &n, &s->variant));
+		free(versus(rows, r, r->vbase, last, x, &n, &s->variant));
 	if (r->kind->generator || r->base < 0)
 		goto out;
-	base = versus(b, r, r->base, last, x, &n, &s->base);
+	base = versus(rows, r, r->base, last, x, &n, &s->base);
 	if (!base)
 		goto out;
 	s->delta_median = st_median(x, n);
@@ -285,9 +286,9 @@ void bench_summarize(struct bench *b)
 				r->variant_why);
 	}
 	for (i = 0; i < b->rows.n; i++)
-		row_costs(b, &b->rows.row[i], last);
+		row_costs(&b->opt, &b->rows, &b->rows.row[i], last);
 	for (i = 0; i < b->rows.n; i++)
-		row_estimates(b, &b->rows.row[i], i, last);
+		row_estimates(&b->opt, &b->rows, &b->rows.row[i], i, last);
 	for (i = 0; i < b->rows.n; i++)
 		b->rows.row[i].sum.unresolved = unresolved(&b->rows, i);
 
