@@ -357,13 +357,14 @@ static void profile_fn(struct hc_pr *p, const struct bench_prof_fn *fn,
  * baseline; in text, then those that differ most from the baseline's
  * (what the row runs that the baseline does not).
  */
-static void profile_row(struct hc_pr *p, const struct bench *b,
+static void profile_row(struct hc_pr *p, const struct bench_opts *o,
+			const struct bench_rows *rows,
 			const struct bench_row *r)
 {
 	const struct bench_row *base =
-		r->base >= 0 ? &b->rows.row[r->base] : NULL;
-	int k, n = r->npfn < (int)b->opt.profile_top ? r->npfn :
-						       (int)b->opt.profile_top;
+		r->base >= 0 ? &rows->row[r->base] : NULL;
+	int k, n = r->npfn < (int)o->profile_top ? r->npfn :
+						   (int)o->profile_top;
 	/* the baseline is the reference: no delta of its own, nor gen-only's */
 	bool delta = base && base != r;
 	const struct bench_prof_fn **by;
@@ -524,7 +525,7 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 	hc_pr_str(p, HC_PR_TEXT, NULL, "valid", 0, valid);
 	if (p->mode == HC_PR_JSON) {
 		if (b->opt.profile)
-			profile_row(p, b, r);
+			profile_row(p, &b->opt, &b->rows, r);
 		rounds_json(p, b, r);
 	}
 }
@@ -711,7 +712,8 @@ static void resolution(struct hc_pr *p, const struct bench_result *res)
 }
 
 /* A signal cut the rounds short: how far they got (JSON: null if not). */
-static void interrupted(struct hc_pr *p, const struct bench *b)
+static void interrupted(struct hc_pr *p, const struct bench_opts *o,
+			const struct bench_result *res)
 {
 	if (!hc_stop_sig) {
 		hc_pr_fstr(p, HC_PR_JSON, "interrupted", NULL, NULL);
@@ -719,53 +721,52 @@ static void interrupted(struct hc_pr *p, const struct bench *b)
 	}
 	hc_pr_open(p, HC_PR_JSON, "interrupted", '{');
 	hc_pr_fs64(p, HC_PR_TEXT | HC_PR_JSON, "after_round",
-		   "interrupted after round %lld", b->res.nrounds);
+		   "interrupted after round %lld", res->nrounds);
 	hc_pr_fu64(p, HC_PR_TEXT | HC_PR_JSON, "of", " of %llu\n",
-		   b->opt.target_ci ? b->opt.max_rounds : b->opt.rounds);
+		   o->target_ci ? o->max_rounds : o->rounds);
 	hc_pr_close(p, HC_PR_JSON, '}');
 }
 
 /* --target-ci: the width asked for, and whether the rounds reached it. */
-static void target(struct hc_pr *p, const struct bench *b)
+static void target(struct hc_pr *p, const struct bench_opts *o,
+		   const struct bench_result *res)
 {
 	/* text: no line without it */
-	if (p->mode == HC_PR_TEXT && !b->opt.target_ci)
+	if (p->mode == HC_PR_TEXT && !o->target_ci)
 		return;
-	hc_pr_fnum(
-		p, HC_PR_TEXT | HC_PR_JSON, "target_ci_pct",
-		"target-ci %g%%: ", b->opt.target_ci ? b->opt.target_ci : NAN);
+	hc_pr_fnum(p, HC_PR_TEXT | HC_PR_JSON, "target_ci_pct",
+		   "target-ci %g%%: ", o->target_ci ? o->target_ci : NAN);
 	hc_pr_fnum(p, HC_PR_JSON, "max_time_s", NULL,
-		   b->opt.target_ci && b->opt.max_time ? b->opt.max_time : NAN);
+		   o->target_ci && o->max_time ? o->max_time : NAN);
 	hc_pr_bool(p, HC_PR_JSON, "target_reached", NULL, 0,
-		   b->opt.target_ci ? b->res.target_reached : -1);
+		   o->target_ci ? res->target_reached : -1);
 	hc_pr_text(p, "%s after %d round%s%s\n",
-		   b->res.target_reached ? "reached" :
-		   hc_stop_sig		 ? "stopped" :
-					   "gave up",
-		   b->res.nrounds, b->res.nrounds == 1 ? "" : "s",
-		   b->res.target_reached || hc_stop_sig ? "" :
-		   b->res.nrounds >= (int)b->opt.max_rounds ?
-							  " (--max-rounds)" :
-							  " (--max-time)");
+		   res->target_reached ? "reached" :
+		   hc_stop_sig	       ? "stopped" :
+					 "gave up",
+		   res->nrounds, res->nrounds == 1 ? "" : "s",
+		   res->target_reached || hc_stop_sig ? "" :
+		   res->nrounds >= (int)o->max_rounds ? " (--max-rounds)" :
+							" (--max-time)");
 	/* how close the rounds came: the last check's widest interval */
 	hc_pr_fnum(p, HC_PR_JSON, "widest_ci_pct", NULL,
-		   b->res.widest_row ? b->res.widest_pct : NAN);
-	hc_pr_fstr(p, b->res.widest_row ? HC_PR_TEXT | HC_PR_JSON : HC_PR_JSON,
+		   res->widest_row ? res->widest_pct : NAN);
+	hc_pr_fstr(p, res->widest_row ? HC_PR_TEXT | HC_PR_JSON : HC_PR_JSON,
 		   "widest_ci_row", "  widest delta interval: %s's, ",
-		   b->res.widest_row);
-	if (b->res.widest_row && isinf(b->res.widest_pct))
+		   res->widest_row);
+	if (res->widest_row && isinf(res->widest_pct))
 		hc_pr_text(p, "too few rounds for one\n");
-	else if (b->res.widest_row)
+	else if (res->widest_row)
 		hc_pr_text(
 			p,
 			"+-%.2f%% of its cost, against the target's +-%g%%\n",
-			b->res.widest_pct, b->opt.target_ci);
+			res->widest_pct, o->target_ci);
 }
 
 /* Setting rows up and taking them down: outside the timed windows. */
-static void attach(struct hc_pr *p, const struct bench *b)
+static void attach(struct hc_pr *p, const struct bench_rows *rows)
 {
-	double ms = attach_ms(&b->rows);
+	double ms = attach_ms(rows);
 
 	/* text: no line without it */
 	if (p->mode == HC_PR_TEXT && isnan(ms))
@@ -776,7 +777,8 @@ static void attach(struct hc_pr *p, const struct bench *b)
 		ms);
 }
 
-void bench_growth_report(struct hc_pr *p, const struct bench *b,
+void bench_growth_report(struct hc_pr *p, const struct bench_rows *rows,
+			 const struct bench_result *res,
 			 const struct bench_growth *g)
 {
 	const char *seen[BENCH_MAX_ROWS], *v;
@@ -785,8 +787,8 @@ void bench_growth_report(struct hc_pr *p, const struct bench *b,
 	char est[96], key[32];
 
 	snprintf(key, sizeof(key), "ns_per_%s", g->per);
-	for (i = 0; i < b->rows.n; i++) {
-		const char *m = b->rows.row[i].series;
+	for (i = 0; i < rows->n; i++) {
+		const char *m = rows->row[i].series;
 
 		for (k = 0; m && k < n && strcmp(seen[k], m); k++)
 			;
@@ -802,8 +804,8 @@ void bench_growth_report(struct hc_pr *p, const struct bench *b,
 				g->per, g->n, g->what, g->load ? "; load: " : "",
 				g->load ?: "", g->load ? ", median ms" : "");
 		}
-		bench_growth(b, g, m, false, &e, &nrows);
-		bench_growth(b, g, m, true, &pe, &nrows);
+		bench_growth(rows, res, g, m, false, &e, &nrows);
+		bench_growth(rows, res, g, m, true, &pe, &nrows);
 		v = bench_growth_verdict(&e);
 		hc_pr_open(p, HC_PR_JSON, NULL, '{');
 		hc_pr_str(p, HC_PR_JSON, g->series, NULL, 0, m);
@@ -829,8 +831,8 @@ void bench_growth_report(struct hc_pr *p, const struct bench *b,
 				   pe.median, pe.lo, pe.hi);
 		if (g->load)
 			hc_pr_text(p, " load");
-		for (k = 0; g->load && k < b->rows.n; k++) {
-			const struct bench_row *r = &b->rows.row[k];
+		for (k = 0; g->load && k < rows->n; k++) {
+			const struct bench_row *r = &rows->row[k];
 
 			if (!r->series || strcmp(r->series, m))
 				continue;
@@ -886,10 +888,10 @@ void bench_report_text(const struct bench *b, FILE *f)
 		"delta, ratio: Hodges-Lehmann estimate [exact Wilcoxon signed-rank %g%% interval] of the per-round pairs; ns/pkt: median [distribution-free interval]; sig: the delta's interval excludes 0\n",
 		BENCH_LEVEL * 100);
 	resolution(&p, &b->res);
-	interrupted(&p, b);
+	interrupted(&p, &b->opt, &b->res);
 	unresolved_text(&p, b);
-	target(&p, b);
-	attach(&p, b);
+	target(&p, &b->opt, &b->res);
+	attach(&p, &b->rows);
 	if (disagree)
 		hc_pr_text(
 			&p,
@@ -930,7 +932,7 @@ void bench_report_text(const struct bench *b, FILE *f)
 		b->rows.scen->report(&p, b);
 	for (i = 0; b->opt.profile && i < b->rows.n; i++)
 		if (b->rows.row[i].npfn)
-			profile_row(&p, b, &b->rows.row[i]);
+			profile_row(&p, &b->opt, &b->rows, &b->rows.row[i]);
 }
 
 /* --dev: the device under test, as bench found it. */
@@ -1015,11 +1017,11 @@ static void env_json(struct hc_pr *p, const struct bench *b)
 	hc_pr_fu64(p, HC_PR_JSON, "min_rounds", NULL, b->opt.rounds);
 	hc_pr_fu64(p, HC_PR_JSON, "max_rounds", NULL,
 		   b->opt.target_ci ? b->opt.max_rounds : b->opt.rounds);
-	interrupted(p, b);
-	target(p, b);
+	interrupted(p, &b->opt, &b->res);
+	target(p, &b->opt, &b->res);
 	hc_pr_fstr(p, HC_PR_JSON, "interval", NULL, "hodges-lehmann-wilcoxon");
 	hc_pr_fnum(p, HC_PR_JSON, "level", NULL, BENCH_LEVEL);
-	attach(p, b);
+	attach(p, &b->rows);
 	hc_pr_close(p, HC_PR_JSON, '}');
 }
 

@@ -10,7 +10,8 @@ void bench_report_json(const struct bench *b, FILE *f);
 void bench_report_csv(const struct bench *b, FILE *f);
 /* A scenario's growth section (summary.h), text and JSON ("growth"). */
 struct bench_growth;
-void bench_growth_report(struct hc_pr *p, const struct bench *b,
+void bench_growth_report(struct hc_pr *p, const struct bench_rows *rows,
+			 const struct bench_result *res,
 			 const struct bench_growth *g);
 
 #endif

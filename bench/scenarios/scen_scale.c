@@ -178,7 +178,7 @@ static void scale_report(struct hc_pr *p, const struct bench *b)
 		.n_of = entries_of,
 	};
 
-	bench_growth_report(p, b, &g);
+	bench_growth_report(p, &b->rows, &b->res, &g);
 }
 
 const struct bench_scenario bench_scen_scale = {

@@ -479,16 +479,17 @@ int bench_flags(const struct bench *b, const struct bench_row *r,
 	return n;
 }
 
-int bench_growth(const struct bench *b, const struct bench_growth *g,
-		 const char *series, bool per_n, struct st_est *e, int *nrows)
+int bench_growth(const struct bench_rows *rows, const struct bench_result *res,
+		 const struct bench_growth *g, const char *series, bool per_n,
+		 struct st_est *e, int *nrows)
 {
-	int nr = b->res.nrounds, m = 0, j = 0, i, k, ret;
+	int nr = res->nrounds, m = 0, j = 0, i, k, ret;
 	double *x, *y;
 
 	*e = (struct st_est){ NAN, NAN, NAN };
-	for (i = 0; i < b->rows.n; i++)
-		m += b->rows.row[i].series &&
-		     !strcmp(b->rows.row[i].series, series);
+	for (i = 0; i < rows->n; i++)
+		m += rows->row[i].series &&
+		     !strcmp(rows->row[i].series, series);
 	*nrows = m;
 	x = calloc(m + 1, sizeof(*x));
 	y = malloc(((size_t)nr * m + 1) * sizeof(*y));
@@ -496,8 +497,8 @@ int bench_growth(const struct bench *b, const struct bench_growth *g,
 	for (k = 0; !ret && k < nr * m; k++)
 		y[k] = NAN;
 	/* y: a line per round (1-based), a column per row of series */
-	for (i = 0; !ret && i < b->rows.n; i++) {
-		const struct bench_row *r = &b->rows.row[i];
+	for (i = 0; !ret && i < rows->n; i++) {
+		const struct bench_row *r = &rows->row[i];
 
 		if (!r->series || strcmp(r->series, series))
 			continue;

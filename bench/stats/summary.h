@@ -61,8 +61,9 @@ struct bench_growth {
  * st_growth of their costs per round against log2 n (n), INVALID rows
  * left out. *nrows: the rows it had. 0, or -ENOMEM.
  */
-int bench_growth(const struct bench *b, const struct bench_growth *g,
-		 const char *series, bool per_n, struct st_est *e, int *nrows);
+int bench_growth(const struct bench_rows *rows, const struct bench_result *res,
+		 const struct bench_growth *g, const char *series, bool per_n,
+		 struct st_est *e, int *nrows);
 /* The slope's verdict: "O(1)", "grows", or NULL without an interval. */
 const char *bench_growth_verdict(const struct st_est *e);
 /* How long its setup took (scale: its N entries in place), the median. */
