@@ -40,7 +40,7 @@ static int bpf_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	memset(&run->err, 0, sizeof(run->err));
 	run->nl = b->net.nl_dut;
 	run->dev = loop ? BENCH_GEN_DEV : b->net.dut_name;
-	run->ifindex = loop ? bench_topo_gen_ifindex(b) : b->net.if_dut;
+	run->ifindex = loop ? bench_topo_gen_ifindex(&b->net) : b->net.if_dut;
 	if (loop && hc_run_args(run, r->hook->no_driver, err))
 		return -EINVAL;
 	run->netns = b->opt.netns;
@@ -54,7 +54,7 @@ static int bpf_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 	ret = bench_enter(b->net.fd_dut) ?: h->load(run) ?: h->attach(run);
 	bench_enter(b->net.fd_gen);
 	if (!ret && loop)
-		bench_live_prog(b, run->prog_fd);
+		bench_live_prog(&b->net, run->prog_fd);
 	if (ret) {
 		*err = run->err;
 		hc_err_set(err, "%s (%s)%s%s", h->name, h->attach_name(run),
@@ -65,7 +65,7 @@ static int bpf_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 
 static void bpf_teardown(struct bench *b, struct bench_row *r)
 {
-	bench_live_prog(b, -1);
+	bench_live_prog(&b->net, -1);
 	bench_enter(b->net.fd_dut);
 	r->run.hook->detach(&r->run);
 	hc_prog_unload(&r->run);
@@ -85,7 +85,7 @@ static int bpf_read(struct bench *b, struct bench_row *r, struct bench_count *c)
 	c->passed = 0;
 	/* A bare program counts nothing: what the device received. */
 	if (r->run.bare)
-		return bench_dut_rx(b, &c->seen);
+		return bench_dut_rx(&b->net, &c->seen);
 	ret = hc_run_read(&r->run, &s);
 	if (ret)
 		return ret;

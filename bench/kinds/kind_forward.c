@@ -26,7 +26,7 @@ static int fwd_bpf_setup(struct bench *b, struct bench_row *r,
 	run->dev = BENCH_DUT_DEV;
 	run->nl = b->net.nl_dut;
 	run->redirect_dev = BENCH_OUT_DEV;
-	memcpy(run->conf.redirect.dmac, bench_topo_sink_mac(b), 6);
+	memcpy(run->conf.redirect.dmac, bench_topo_sink_mac(&b->net), 6);
 	ret = bench_enter(b->net.fd_dut) ?:
 		      hc_redirect_check(run, warn, sizeof(warn));
 	bench_enter(b->net.fd_gen);
@@ -105,7 +105,7 @@ static int fwd_nft_setup(struct bench *b, struct bench_row *r,
 {
 	char rules[400];
 	const char *argv[] = { "nft", rules, NULL };
-	const __u8 *m = bench_topo_sink_mac(b);
+	const __u8 *m = bench_topo_sink_mac(&b->net);
 
 	/* One argument, not a shell line: nft parses it, no one else. */
 	snprintf(

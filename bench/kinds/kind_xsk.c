@@ -26,7 +26,7 @@ static int xsk_setup(struct bench *b, struct bench_row *r, struct hc_err *err)
 		return ret;
 	/* inject: no driver runs its program; the live loop does (queue 0). */
 	if (b->net.topo->inject)
-		bench_live_prog(b, r->run.prog_fd);
+		bench_live_prog(&b->net, r->run.prog_fd);
 	/*
 	 * It was born on bench's CPU 0; with one CPU it stays there. As the
 	 * other rows' softirq work, no task holds it off (methodology.md).

@@ -100,7 +100,7 @@ static void dev_counter(struct hc_pr *p, const char *name, unsigned long long v,
 static void dev_counts(struct hc_pr *p, const struct bench *b,
 		       const struct bench_dev_count *d, const __u64 *ethtool)
 {
-	const struct hc_ethtool_names *stats = &bench_dev_dut(b)->stats;
+	const struct hc_ethtool_names *stats = &bench_dev_dut(&b->net)->stats;
 	const char *name;
 	int s;
 
@@ -563,7 +563,7 @@ static double attach_ms(const struct bench_rows *rows)
  */
 static void device_text(struct hc_pr *p, const struct bench *b)
 {
-	int nstats = bench_dev_dut(b)->stats.n;
+	int nstats = bench_dev_dut(&b->net)->stats.n;
 	__u64 *sum = calloc(nstats + 1, sizeof(*sum));
 	int i, k, s;
 
@@ -938,7 +938,7 @@ void bench_report_text(const struct bench *b, FILE *f)
 /* --dev: the device under test, as bench found it. */
 static void dut_json(struct hc_pr *p, const struct bench *b)
 {
-	const struct bench_dut *d = bench_dev_dut(b);
+	const struct bench_dut *d = bench_dev_dut(&b->net);
 	char mac[18];
 
 	hc_mac_str(b->net.dut_mac, mac, sizeof(mac));

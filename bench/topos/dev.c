@@ -59,15 +59,15 @@ static const struct tune tunes[] = {
 	{},
 };
 
-static struct bench_dut *dev_dut(const struct bench *b)
+static struct bench_dut *dev_dut(const struct bench_net *net)
 {
-	return &bench_devtopo(b)->dut;
+	return &bench_devtopo(net)->dut;
 }
 
-const struct bench_dut *bench_dev_dut(const struct bench *b)
+const struct bench_dut *bench_dev_dut(const struct bench_net *net)
 {
 	static const struct bench_dut none;
-	const struct bench_devtopo *st = bench_devtopo(b);
+	const struct bench_devtopo *st = bench_devtopo(net);
 
 	return st ? &st->dut : &none;
 }
@@ -179,10 +179,10 @@ static const char *cpulist(const cpu_set_t *set, char *buf, size_t size)
  * Where the device's receive work runs: its MSI interrupts' CPUs, or
  * the kthreads of threaded NAPI.
  */
-static void irq_cpus(struct bench *b)
+static void irq_cpus(struct bench_net *net)
 {
 	char path[320], cpus[64], comm[32], prefix[32];
-	struct bench_dut *d = dev_dut(b);
+	struct bench_dut *d = dev_dut(net);
 	size_t len = 0, size = sizeof(d->irq_cpus);
 	struct dirent *de;
 	pid_t pids[64];
@@ -192,7 +192,7 @@ static void irq_cpus(struct bench *b)
 	d->irq_cpus[0] = '\0';
 	CPU_ZERO(&d->rx_set);
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device/msi_irqs",
-		 b->net.dut_name);
+		 net->dut_name);
 	dir = opendir(path);
 	while (dir && (de = readdir(dir))) {
 		if (de->d_name[0] == '.')
@@ -209,8 +209,8 @@ static void irq_cpus(struct bench *b)
 	if (dir)
 		closedir(dir);
 	/* The kernel names them (6.9+); before, their names, cut to 15. */
-	n = hc_nl_napi_threads(b->net.if_dut, pids, 64, NULL);
-	snprintf(prefix, sizeof(prefix), "napi/%s-", b->net.dut_name);
+	n = hc_nl_napi_threads(net->if_dut, pids, 64, NULL);
+	snprintf(prefix, sizeof(prefix), "napi/%s-", net->dut_name);
 	prefix[15] = '\0';
 	if (n < 0)
 		n = bench_threads("/proc", prefix, pids, 64);
@@ -231,9 +231,9 @@ static void irq_cpus(struct bench *b)
  * nft), on the CPUs the receive work does not use: the receive CPUs'
  * busy time is the rows' cost. Unknown receive CPUs: all of them.
  */
-static void pin_away(struct bench *b)
+static void pin_away(struct bench_net *net)
 {
-	struct bench_dut *d = dev_dut(b);
+	struct bench_dut *d = dev_dut(net);
 	char *rx = d->rx_list;
 	cpu_set_t spare;
 	int i;
@@ -246,8 +246,7 @@ static void pin_away(struct bench *b)
 		d->rx_set = spare;
 		fprintf(stderr,
 			"Warning: where %s's receive work runs is unknown: the rows' cost is the busy time of every CPU bench may run on (%s), bench's own with it\n",
-			b->net.dut_name,
-			cpulist(&spare, rx, sizeof(d->rx_list)));
+			net->dut_name, cpulist(&spare, rx, sizeof(d->rx_list)));
 		return;
 	}
 	for (i = 0; i < CPU_SETSIZE; i++)
@@ -286,20 +285,20 @@ static int rx_queues(const char *dev)
 	return n ? n : 1;
 }
 
-static void dut_read(struct bench *b)
+static void dut_read(struct bench_net *net)
 {
-	struct bench_dut *d = dev_dut(b);
+	struct bench_dut *d = dev_dut(net);
 	struct in_addr a;
 	int on;
 
-	hc_ethtool_driver(b->net.dut_name, d->driver, sizeof(d->driver));
-	d->queues = rx_queues(b->net.dut_name);
-	irq_cpus(b);
-	if (!hc_nl_addr4_get(b->net.nl_dut, b->net.if_dut, &a, NULL))
-		inet_ntop(AF_INET, &a, b->net.dut_ip, sizeof(b->net.dut_ip));
-	d->threaded = !hc_dev_threaded(b->net.dut_name, &on) && on;
-	hc_ethtool_gro(b->net.dut_name, &d->gro);
-	hc_ethtool_stat_names(b->net.dut_name, &d->stats);
+	hc_ethtool_driver(net->dut_name, d->driver, sizeof(d->driver));
+	d->queues = rx_queues(net->dut_name);
+	irq_cpus(net);
+	if (!hc_nl_addr4_get(net->nl_dut, net->if_dut, &a, NULL))
+		inet_ntop(AF_INET, &a, net->dut_ip, sizeof(net->dut_ip));
+	d->threaded = !hc_dev_threaded(net->dut_name, &on) && on;
+	hc_ethtool_gro(net->dut_name, &d->gro);
+	hc_ethtool_stat_names(net->dut_name, &d->stats);
 }
 
 static int find_other(struct bench *b, struct hc_err *err)
@@ -416,7 +415,7 @@ static int dev_open(struct bench *b, struct hc_err *err)
 	ret = find_other(b, err) ?: hc_dev_mac(b->opt.dev, b->net.dut_mac);
 	if (ret)
 		return ret;
-	dut_read(b);
+	dut_read(&b->net);
 	b->net.journal = true;
 	return 0;
 }
@@ -427,7 +426,7 @@ static int dev_open(struct bench *b, struct hc_err *err)
  * What the device had before any bench changed it: a killed bench's
  * record has it, and a live one's change is not ours to stack on.
  */
-static int tune_original(struct bench *b, struct hc_jrec *rec,
+static int tune_original(const struct bench_net *net, struct hc_jrec *rec,
 			 struct hc_err *err)
 {
 	struct hc_jrec *recs, *first = NULL, *o;
@@ -436,12 +435,12 @@ static int tune_original(struct bench *b, struct hc_jrec *rec,
 	int n, i, ret;
 
 	hc_netns_self(&here);
-	hc_dev_mac(b->net.dut_name, mac);
+	hc_dev_mac(net->dut_name, mac);
 	ret = hc_journal_list(&recs, &n, err);
 	for (i = 0; !ret && i < n; i++) {
 		o = &recs[i];
 		if (o->bad[0] || o->kind != rec->kind ||
-		    o->ifindex != b->net.if_dut ||
+		    o->ifindex != net->if_dut ||
 		    !hc_netns_same(&o->ns, &here) ||
 		    memcmp(o->mac, mac, sizeof(mac)))
 			continue;
@@ -449,7 +448,7 @@ static int tune_original(struct bench *b, struct hc_jrec *rec,
 			hc_err_set(
 				err,
 				"--tune %s: hookcmp %d has changed it on %s already",
-				rec->kind->name, o->pid, b->net.dut_name);
+				rec->kind->name, o->pid, net->dut_name);
 			ret = -EBUSY;
 		} else if (!first || o->seq < first->seq) {
 			first = o;
@@ -464,7 +463,7 @@ static int tune_original(struct bench *b, struct hc_jrec *rec,
 static int tune_one(struct bench *b, const struct tune *t, long v,
 		    struct hc_err *err)
 {
-	struct bench_devtopo *st = bench_devtopo(b);
+	struct bench_devtopo *st = bench_devtopo(&b->net);
 	struct hc_jrec *rec = &st->tuned[st->ntuned];
 	__u32 *val = HC_JDATA(rec, struct bench_jtune)->val;
 	struct ethtool_channels ch;
@@ -502,7 +501,7 @@ static int tune_one(struct bench *b, const struct tune *t, long v,
 	ret = b->net.journal ? hc_journal_lock(err) : 0;
 	if (ret)
 		return ret;
-	ret = (b->net.journal ? tune_original(b, rec, err) : 0) ?:
+	ret = (b->net.journal ? tune_original(&b->net, rec, err) : 0) ?:
 		      bench_journal(b, rec, t->kind, b->net.if_dut, t->key, true, err) ?:
 		      t->kind == &bench_jkind_gro ?
 		      hc_ethtool_set_gro(b->net.dut_name, v) :
@@ -545,7 +544,7 @@ static int other_up(struct bench *b, struct hc_err *err)
 		return ret;
 	}
 	b->net.if_other = if_nametoindex(b->net.other_name);
-	ret = bench_journal(b, &bench_devtopo(b)->other_rec, &bench_jkind_link, b->net.if_other, "veth", true, err) ?:
+	ret = bench_journal(b, &bench_devtopo(&b->net)->other_rec, &bench_jkind_link, b->net.if_other, "veth", true, err) ?:
 		      hc_nl_link_up(b->net.nl_dut, b->net.if_other, true, err);
 	if (ret)
 		hc_err_set(err, "bringing %s up", b->net.other_name);
@@ -554,7 +553,7 @@ static int other_up(struct bench *b, struct hc_err *err)
 
 static void dev_header(const struct bench *b)
 {
-	const struct bench_dut *d = dev_dut(b);
+	const struct bench_dut *d = dev_dut(&b->net);
 	char local[200] = "";
 	size_t len = 0;
 	int i;
@@ -603,9 +602,9 @@ static int dev_up(struct bench *b, struct hc_err *err)
 	if (ret)
 		return ret;
 	/* --tune threaded=on makes new kthreads, wherever they run. */
-	if (bench_devtopo(b)->ntuned)
-		irq_cpus(b);
-	pin_away(b);
+	if (bench_devtopo(&b->net)->ntuned)
+		irq_cpus(&b->net);
+	pin_away(&b->net);
 	return 0;
 }
 
@@ -624,7 +623,7 @@ static void settle(struct hc_jrec *rec)
 
 static void dev_down(struct bench *b)
 {
-	struct bench_devtopo *st = bench_devtopo(b);
+	struct bench_devtopo *st = bench_devtopo(&b->net);
 	int i;
 
 	if (b->net.fd_dut >= 0)
@@ -667,7 +666,7 @@ struct snap {
 };
 
 /* The receive CPUs' user, nice, system, irq and softirq time (/proc/stat). */
-static double busy_ns(const struct bench *b)
+static double busy_ns(const struct bench_net *net)
 {
 	static __thread struct bench_snap s;
 	double ticks = 0;
@@ -676,7 +675,7 @@ static double busy_ns(const struct bench *b)
 	if (bench_snap_read(&s) || !(s.hz > 0))
 		return NAN;
 	for (i = 0; i < BENCH_MAX_CPUS; i++)
-		if (CPU_ISSET(i, &dev_dut(b)->rx_set) && s.cpu[i].stat)
+		if (CPU_ISSET(i, &dev_dut(net)->rx_set) && s.cpu[i].stat)
 			ticks += s.cpu[i].busy;
 	return ticks * 1e9 / s.hz;
 }
@@ -698,10 +697,10 @@ static int snap(struct bench *b, struct bench_row *r, struct snap *s,
 		memset(&s->c, 0, sizeof(s->c));
 		s->c.cpu = cpu;
 	}
-	ret = bench_dut_count(b, &d0)			      ?:
+	ret = bench_dut_count(&b->net, &d0)		      ?:
 		      (read ? r->kind->read(b, r, &s->c) : 0) ?:
-		      bench_dut_count(b, &s->d);
-	s->busy = busy_ns(b);
+		      bench_dut_count(&b->net, &s->d);
+	s->busy = busy_ns(&b->net);
 	/*
 	 * A read that runs iptables takes milliseconds while traffic flows:
 	 * the device's counters are taken on both sides of it, and halved.
@@ -907,11 +906,11 @@ static int drain(struct bench *b, struct bench_row *r, struct samples *w,
 	return ret;
 }
 
-static void deltas(struct bench *b, struct bench_round *rd,
+static void deltas(const struct bench_net *net, struct bench_round *rd,
 		   const struct snap *s0, const struct snap *s1,
 		   const __u64 *e0, const __u64 *e1)
 {
-	int i, n = dev_dut(b)->stats.n;
+	int i, n = dev_dut(net)->stats.n;
 
 	rd->seen = s1->c.seen - s0->c.seen;
 	rd->passed = s1->c.passed - s0->c.passed;
@@ -990,20 +989,21 @@ static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 }
 
 /* The most CPUs one window's packets came in on (1% of them or more). */
-static void count_cpus(struct bench *b, const struct samples *w)
+static void count_cpus(struct bench_net *net, const struct bench_env *env,
+		       const struct samples *w)
 {
-	const __u64 *c1 = w->cpu + (size_t)(w->n - 1) * b->env.ncpu;
+	const __u64 *c1 = w->cpu + (size_t)(w->n - 1) * env->ncpu;
 	__u64 total = 0;
 	int i, n = 0;
 
 	if (!w->cpus || !w->n)
 		return;
-	for (i = 0; i < b->env.ncpu; i++)
+	for (i = 0; i < env->ncpu; i++)
 		total += c1[i] - w->cpu[i];
-	for (i = 0; total && i < b->env.ncpu; i++)
+	for (i = 0; total && i < env->ncpu; i++)
 		n += (c1[i] - w->cpu[i]) * 100 >= total;
-	if (n > dev_dut(b)->rx_cpus)
-		dev_dut(b)->rx_cpus = n;
+	if (n > dev_dut(net)->rx_cpus)
+		dev_dut(net)->rx_cpus = n;
 }
 
 /* What the command said it sent; the row fails if it failed or said nothing. */
@@ -1029,16 +1029,15 @@ static int traffic_result(struct traffic *t, struct bench_round *rd,
  * frames (hookcmp gen's live method, its default) only into its NAPI:
  * the sender drops them where no counter of the DUT sees it.
  */
-static bool veth_without_napi(struct bench *b)
+static bool veth_without_napi(const struct bench_net *net)
 {
 	struct hc_link_info li;
 	struct hc_err e = {};
 	bool gro = true;
 
-	return !strcmp(dev_dut(b)->driver, "veth") &&
-	       !hc_ethtool_gro(b->net.dut_name, &gro) && !gro &&
-	       !hc_nl_link_get(b->net.nl_dut, b->net.if_dut, &li, &e) &&
-	       !li.drv_id;
+	return !strcmp(dev_dut(net)->driver, "veth") &&
+	       !hc_ethtool_gro(net->dut_name, &gro) && !gro &&
+	       !hc_nl_link_get(net->nl_dut, net->if_dut, &li, &e) && !li.drv_id;
 }
 
 #define VETH_NAPI_FIX \
@@ -1048,29 +1047,30 @@ static bool veth_without_napi(struct bench *b)
  * Before the row's first window: a row that cannot receive this way is
  * said once, not found out after every round.
  */
-static void dev_precheck(struct bench *b, struct bench_row *r)
+static void dev_precheck(const struct bench_net *net, struct bench_row *r)
 {
 	if (r->warned)
 		return;
 	r->warned = true;
-	if (veth_without_napi(b))
+	if (veth_without_napi(net))
 		fprintf(stderr,
 			"Warning: %s: %s is a veth with GRO off and no native XDP program here, so it takes no XDP frames (hookcmp gen's live method, its default): this row will see nothing from such a generator; %s\n",
-			r->name, b->net.dut_name, VETH_NAPI_FIX);
+			r->name, net->dut_name, VETH_NAPI_FIX);
 }
 
 /*
  * The likely cause of frames sent that the DUT did not see, and its
  * fix, for the round's reason should its sum fail; the row is attached.
  */
-static void dev_cause(struct bench *b, struct bench_round *rd, const char *out)
+static void dev_cause(const struct bench_net *net, struct bench_round *rd,
+		      const char *out)
 {
-	const struct bench_dut *d = dev_dut(b);
+	const struct bench_dut *d = dev_dut(net);
 	__u64 threads = 0;
 	char *c = rd->cause;
 	size_t size = sizeof(rd->cause);
 
-	if (veth_without_napi(b))
+	if (veth_without_napi(net))
 		snprintf(c, size, "%s", VETH_NAPI_FIX);
 	else if (rd->offered > rd->generated + rd->generated / 1000)
 		snprintf(
@@ -1083,15 +1083,15 @@ static void dev_cause(struct bench *b, struct bench_round *rd, const char *out)
 		snprintf(
 			c, size,
 			"%s has %d RX channel%s, fewer than the generator's %llu threads (its TX queues): ethtool -L %s combined %llu, or --threads %d",
-			b->net.dut_name, d->queues, d->queues > 1 ? "s" : "",
-			(unsigned long long)threads, b->net.dut_name,
+			net->dut_name, d->queues, d->queues > 1 ? "s" : "",
+			(unsigned long long)threads, net->dut_name,
 			(unsigned long long)threads, d->queues);
 }
 
 static int dev_measure(struct bench *b, struct bench_row *r,
 		       struct bench_round *rd, bool perf, struct hc_err *err)
 {
-	int n = dev_dut(b)->stats.n, ret, k, done = 0;
+	int n = dev_dut(&b->net)->stats.n, ret, k, done = 0;
 	struct traffic *t = calloc(1, sizeof(*t));
 	__u64 *e0 = calloc(n + 1, sizeof(__u64));
 	__u64 *e1 = calloc(n + 1, sizeof(__u64));
@@ -1107,7 +1107,7 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 		goto out;
 	}
 	bench_round_name(rd, round, sizeof(round));
-	dev_precheck(b, r);
+	dev_precheck(&b->net, r);
 	/* --external: the hook's own start is not part of the window. */
 	end = hc_now() + (b->opt.external ? b->opt.settle : 0);
 	while (!hc_stop_sig && hc_now() < end)
@@ -1165,8 +1165,8 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 		n = 0;
 	rd->generated_known = t->cmd;
 	rd->whole = !hc_stop_sig;
-	dev_cause(b, rd, t->cmd ? t->out : "");
-	deltas(b, rd, &s0, &now, n ? e0 : NULL, n ? e1 : NULL);
+	dev_cause(&b->net, rd, t->cmd ? t->out : "");
+	deltas(&b->net, rd, &s0, &now, n ? e0 : NULL, n ? e1 : NULL);
 	/*
 	 * The accounting before the window's length: frames lost on the way
 	 * are what to fix first. The warm-up's too, when it is that bad.
@@ -1175,7 +1175,7 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 	    bench_round_device(r, rd, b->net.dut_name, why, sizeof(why)) < 0)
 		bench_row_invalid(r, "%s", why);
 	rates(b, r, rd, &w);
-	count_cpus(b, &w);
+	count_cpus(&b->net, &b->env, &w);
 	rd->samples = w.s;
 	rd->nsamples = w.n;
 	w.s = NULL;
@@ -1205,7 +1205,7 @@ out:
 
 static void dev_describe(const struct bench *b, FILE *f)
 {
-	const struct bench_dut *d = dev_dut(b);
+	const struct bench_dut *d = dev_dut(&b->net);
 
 	fprintf(f, "device %s (%s), traffic %s, %d round%s, seed %u; ",
 		b->net.dut_name, d->driver[0] ? d->driver : "?",
@@ -1234,7 +1234,7 @@ static void dev_describe(const struct bench *b, FILE *f)
 /* The receive CPUs: their busy time is the rows' cost. */
 static int dev_rx_cpus(const struct bench *b, int *cpus, int max)
 {
-	const cpu_set_t *rx = &dev_dut(b)->rx_set;
+	const cpu_set_t *rx = &dev_dut(&b->net)->rx_set;
 	int c, n = 0;
 
 	for (c = 0; c < CPU_SETSIZE && n < max; c++)

@@ -25,7 +25,7 @@ struct bench_dut {
 };
 
 /* What --dev found of its device; all zero before dev_open() or else. */
-const struct bench_dut *bench_dev_dut(const struct bench *b);
+const struct bench_dut *bench_dev_dut(const struct bench_net *net);
 
 /* Records a change to the DUT's namespace for hookcmp cleanup (--dev). */
 int bench_journal(struct bench *b, struct hc_jrec *rec,

@@ -42,7 +42,7 @@ struct bench_devtopo {
 	struct bench_dut dut;
 };
 
-/* b->net.state: the topology's up (veth) or open (dev) allocates it. */
+/* net->state: the topology's up (veth) or open (dev) allocates it. */
 struct bench_topo_state {
 	union {
 		struct bench_veth veth;
@@ -50,22 +50,22 @@ struct bench_topo_state {
 	};
 };
 
-/* b's veth or inject state, NULL before up or on another topology. */
-static inline struct bench_veth *bench_veth(const struct bench *b)
+/* net's veth or inject state, NULL before up or on another topology. */
+static inline struct bench_veth *bench_veth(const struct bench_net *net)
 {
-	const struct bench_topo *t = b->net.topo;
+	const struct bench_topo *t = net->topo;
 
-	if (!b->net.state || (t != &bench_topo_veth && t != &bench_topo_inject))
+	if (!net->state || (t != &bench_topo_veth && t != &bench_topo_inject))
 		return NULL;
-	return &b->net.state->veth;
+	return &net->state->veth;
 }
 
-/* b's --dev state, NULL before open or on another topology. */
-static inline struct bench_devtopo *bench_devtopo(const struct bench *b)
+/* net's --dev state, NULL before open or on another topology. */
+static inline struct bench_devtopo *bench_devtopo(const struct bench_net *net)
 {
-	if (!b->net.state || b->net.topo != &bench_topo_dev)
+	if (!net->state || net->topo != &bench_topo_dev)
 		return NULL;
-	return &b->net.state->dev;
+	return &net->state->dev;
 }
 
 #endif

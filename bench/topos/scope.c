@@ -261,8 +261,8 @@ void bench_scope_window(struct bench *b, struct bench_row *r,
 			  why);
 }
 
-void bench_scope_visit(struct bench *b, struct bench_row *r,
-			const struct bench_round *rd)
+void bench_scope_visit(const struct bench_env *env, struct bench_row *r,
+		       const struct bench_round *rd)
 {
 	double cpu = 0, wall = 0;
 	char name[32];
@@ -272,7 +272,7 @@ void bench_scope_visit(struct bench *b, struct bench_row *r,
 		cpu += rd->win[i].cpu_ns;
 		wall += rd->win[i].secs;
 	}
-	if (!b->env.cpu_clock || !rd->nwin || cpu > 0)
+	if (!env->cpu_clock || !rd->nwin || cpu > 0)
 		return;
 	bench_row_invalid(
 		r,
@@ -420,7 +420,7 @@ int bench_scope_veth(struct bench *b, struct bench_row *r, struct hc_err *err)
 	/* gen-only has no NAPI: its window counts bench's own thread. */
 	if (!r || !split || r->kind->generator)
 		return 0;
-	n = bench_dut_napi(b, now, BENCH_MAX_NAPI);
+	n = bench_dut_napi(&b->net, now, BENCH_MAX_NAPI);
 	if (same_pids(b->net.clock.napi_pid, b->net.clock.nnapi, now,
 		      n > 0 ? n : 0))
 		return 0;
@@ -433,7 +433,7 @@ int bench_scope_veth(struct bench *b, struct bench_row *r, struct hc_err *err)
 	return 0;
 }
 
-int bench_dut_napi(struct bench *b, pid_t *pids, int max)
+int bench_dut_napi(struct bench_net *net, pid_t *pids, int max)
 {
 	struct hc_err err = {};
 	int n;
@@ -443,9 +443,9 @@ int bench_dut_napi(struct bench *b, pid_t *pids, int max)
 	 * their names: any other device called hcd (in another namespace)
 	 * would match too.
 	 */
-	n = bench_enter(b->net.fd_dut) ?:
-		    hc_nl_napi_threads(b->net.if_dut, pids, max, &err);
-	bench_enter(b->net.fd_gen);
+	n = bench_enter(net->fd_dut) ?:
+		    hc_nl_napi_threads(net->if_dut, pids, max, &err);
+	bench_enter(net->fd_gen);
 	if (n < 0)
 		n = bench_threads("/proc", "napi/" BENCH_DUT_DEV "-", pids,
 				  max);

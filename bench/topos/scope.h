@@ -10,7 +10,7 @@
 #define BENCH_STEAL_MAX 0.01 /* a window with more steal is excluded */
 
 /* Split: the DUT's NAPI kthreads now, up to max; -errno. */
-int bench_dut_napi(struct bench *b, pid_t *pids, int max);
+int bench_dut_napi(struct bench_net *net, pid_t *pids, int max);
 struct bench_cpu_snap {
 	__u64 net_rx; /* NET_RX softirqs (/proc/softirqs) */
 	__u64 busy; /* ticks of user, nice, system, irq, softirq (/proc/stat) */
@@ -58,7 +58,7 @@ void bench_scope_window(struct bench *b, struct bench_row *r,
 			struct bench_round *rd, struct bench_window *w,
 			const struct bench_snap *s0, struct bench_snap *s1);
 /* After a visit's windows: the row is INVALID if they had no CPU time. */
-void bench_scope_visit(struct bench *b, struct bench_row *r,
+void bench_scope_visit(const struct bench_env *env, struct bench_row *r,
 		       const struct bench_round *rd);
 /* The veth topology's scope op (struct bench_topo). */
 int bench_scope_veth(struct bench *b, struct bench_row *r, struct hc_err *err);

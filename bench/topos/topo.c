@@ -72,13 +72,13 @@ static int step(int ret, struct hc_err *err, const char *what)
 	return ret;
 }
 
-static int links_up(struct bench *b, struct hc_err *err)
+static int links_up(struct bench_net *net, struct hc_err *err)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(net);
 
-	return hc_nl_link_up(v->nl_gen, v->if_gen, true, err)		      ?:
-		       hc_nl_link_up(b->net.nl_dut, b->net.if_dut, true, err) ?:
-		       hc_nl_link_up(b->net.nl_dut, b->net.if_other, true, err);
+	return hc_nl_link_up(v->nl_gen, v->if_gen, true, err)		  ?:
+		       hc_nl_link_up(net->nl_dut, net->if_dut, true, err) ?:
+		       hc_nl_link_up(net->nl_dut, net->if_other, true, err);
 }
 
 /*
@@ -88,9 +88,9 @@ static int links_up(struct bench *b, struct hc_err *err)
  * not its tc ingress. A tcx link, or before Linux 6.6 a cls_bpf filter on
  * clsact (the sink's namespace is bench's own).
  */
-static int sink_counter(struct bench *b)
+static int sink_counter(struct bench_net *net)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(net);
 	struct hc_run *r;
 	int ret;
 
@@ -124,42 +124,42 @@ static int sink_counter(struct bench *b)
  * neighbour, forwarding on). The sink's veth runs NAPI (GRO), so that hco
  * takes XDP frames; without it the XDP rows are INVALID, with the reason.
  */
-static int sink_up(struct bench *b, struct hc_err *err)
+static int sink_up(struct bench_net *net, struct hc_err *err)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(net);
 	struct hc_err gerr = {};
-	struct in_addr net, dst;
+	struct in_addr fwd, dst;
 	int ret, gro = 0;
 
-	v->fd_sink = new_ns(b->net.fd_root);
+	v->fd_sink = new_ns(net->fd_root);
 	ret = v->fd_sink < 0 ? v->fd_sink : bench_enter(v->fd_sink);
 	if (!ret && !(v->nl_sink = hc_nl_open(err)))
 		ret = -errno;
 	if (!ret)
-		ret = hc_nl_veth_add(b->net.nl_dut, BENCH_OUT_DEV,
-				     BENCH_SINK_DEV, v->fd_sink, err);
+		ret = hc_nl_veth_add(net->nl_dut, BENCH_OUT_DEV, BENCH_SINK_DEV,
+				     v->fd_sink, err);
 	if (!ret) {
 		v->if_sink = if_nametoindex(BENCH_SINK_DEV);
 		ret = hc_dev_mac(BENCH_SINK_DEV, v->sink_mac);
 		gro = hc_fault(&gerr, "bench-sink-gro") ?:
 			      hc_ethtool_set_gro(BENCH_SINK_DEV, true);
-		ret = ret ?: bench_enter(b->net.fd_dut);
+		ret = ret ?: bench_enter(net->fd_dut);
 		v->if_out = if_nametoindex(BENCH_OUT_DEV);
 		if (!ret && !(v->if_sink && v->if_out))
 			ret = -ENODEV;
 	}
 	if (step(ret, err, "the sink namespace and its veth pair"))
 		goto out;
-	inet_pton(AF_INET, BENCH_FWD_NET, &net);
+	inet_pton(AF_INET, BENCH_FWD_NET, &fwd);
 	inet_pton(AF_INET, BENCH_FWD_DST, &dst);
-	ret = hc_nl_link_up(b->net.nl_dut, v->if_out, true, err)       ?:
-		      hc_nl_link_up(v->nl_sink, v->if_sink, true, err) ?:
-		      hc_nl_route_add(b->net.nl_dut, &net, 24, v->if_out, err) ?:
-		      hc_nl_neigh_add(b->net.nl_dut, v->if_out, &dst, v->sink_mac, err) ?:
+	ret = hc_nl_link_up(net->nl_dut, v->if_out, true, err)		     ?:
+		      hc_nl_link_up(v->nl_sink, v->if_sink, true, err)	     ?:
+		      hc_nl_route_add(net->nl_dut, &fwd, 24, v->if_out, err) ?:
+		      hc_nl_neigh_add(net->nl_dut, v->if_out, &dst, v->sink_mac, err) ?:
 		      hc_write_file("/proc/sys/net/ipv4/ip_forward", "1\n");
 	if (step(ret, err, "the DUT's route to the sink"))
 		goto out;
-	ret = bench_enter(v->fd_sink) ?: sink_counter(b);
+	ret = bench_enter(v->fd_sink) ?: sink_counter(net);
 	if (ret) {
 		if (v->sink)
 			*err = v->sink->err;
@@ -171,13 +171,13 @@ static int sink_up(struct bench *b, struct hc_err *err)
 			gerr.msg[0] ? gerr.msg : strerror(-gro));
 	}
 out:
-	bench_enter(b->net.fd_gen);
+	bench_enter(net->fd_gen);
 	return ret;
 }
 
 static int topo_up(struct bench *b, struct hc_err *err)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(&b->net);
 	struct in_addr dut;
 	int ret;
 
@@ -231,21 +231,21 @@ static int topo_up(struct bench *b, struct hc_err *err)
 	if (step(ret, err, "adding 198.18.0.2/15 to " BENCH_DUT_DEV))
 		return ret;
 	snprintf(b->net.dut_ip, sizeof(b->net.dut_ip), "198.18.0.2");
-	ret = hc_fault(err, "bench-up") ?: links_up(b, err);
+	ret = hc_fault(err, "bench-up") ?: links_up(&b->net, err);
 	if (step(ret, err, "bringing the veth devices up"))
 		return ret;
-	ret = bench_topo_napi(b, true);
+	ret = bench_topo_napi(&b->net, true);
 	if (step(ret, err, "turning GRO on for " BENCH_DUT_DEV))
 		return ret;
-	return b->rows.scen->forward ? sink_up(b, err) : 0;
+	return b->rows.scen->forward ? sink_up(&b->net, err) : 0;
 }
 
-static void veth_down(struct bench *b)
+static void veth_down(struct bench_net *net)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(net);
 
-	if (b->net.fd_root >= 0)
-		bench_enter(b->net.fd_root);
+	if (net->fd_root >= 0)
+		bench_enter(net->fd_root);
 	if (v && v->sink && v->sink->state) {
 		v->sink->hook->detach(v->sink);
 		hc_prog_unload(v->sink);
@@ -257,37 +257,37 @@ static void veth_down(struct bench *b)
 		if (v->fd_sink >= 0)
 			close(v->fd_sink);
 	}
-	hc_nl_close(b->net.nl_dut);
-	b->net.nl_dut = NULL;
+	hc_nl_close(net->nl_dut);
+	net->nl_dut = NULL;
 	/* The last reference: the namespaces go, the veth pairs with them. */
-	if (b->net.fd_gen >= 0)
-		close(b->net.fd_gen);
-	if (b->net.fd_dut >= 0)
-		close(b->net.fd_dut);
-	b->net.fd_gen = b->net.fd_dut = -1;
+	if (net->fd_gen >= 0)
+		close(net->fd_gen);
+	if (net->fd_dut >= 0)
+		close(net->fd_dut);
+	net->fd_gen = net->fd_dut = -1;
 }
 
 /*
  * split: the DUT's NAPI kthreads (new ones each time NAPI comes back) on
  * CPU 1, and their CPU time counted.
  */
-static int pin_napi(struct bench *b)
+static int pin_napi(struct bench_net *net)
 {
 	pid_t pids[BENCH_MAX_NAPI];
 	cpu_set_t set;
 	int i, n;
 
-	n = bench_dut_napi(b, pids, BENCH_MAX_NAPI);
+	n = bench_dut_napi(net, pids, BENCH_MAX_NAPI);
 	CPU_ZERO(&set);
 	CPU_SET(BENCH_CPU_DUT, &set);
 	for (i = 0; i < n; i++)
 		sched_setaffinity(pids[i], sizeof(set), &set);
-	return n ? bench_clock_napi(&b->net.clock, pids, n) : -ESRCH;
+	return n ? bench_clock_napi(&net->clock, pids, n) : -ESRCH;
 }
 
 static int topo_cpu(struct bench *b, struct hc_err *err)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(&b->net);
 	cpu_set_t set;
 	int ret;
 
@@ -302,7 +302,7 @@ static int topo_cpu(struct bench *b, struct hc_err *err)
 			      hc_dev_set_threaded(BENCH_DUT_DEV, 1);
 		bench_enter(b->net.fd_gen);
 		if (!ret)
-			ret = pin_napi(b);
+			ret = pin_napi(&b->net);
 		v->threaded = !ret;
 	}
 	if (ret && !err->msg[0])
@@ -314,23 +314,22 @@ static int topo_cpu(struct bench *b, struct hc_err *err)
 	return ret;
 }
 
-int bench_topo_napi(struct bench *b, bool on)
+int bench_topo_napi(struct bench_net *net, bool on)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(net);
 	int ret;
 
-	ret = bench_enter(b->net.fd_dut) ?:
-					   hc_ethtool_set_gro(BENCH_DUT_DEV, on);
-	bench_enter(b->net.fd_gen);
+	ret = bench_enter(net->fd_dut) ?: hc_ethtool_set_gro(BENCH_DUT_DEV, on);
+	bench_enter(net->fd_gen);
 	if (!ret && on && v && v->threaded)
-		ret = pin_napi(b);
+		ret = pin_napi(net);
 	return ret;
 }
 
-int bench_dut_count(struct bench *b, struct bench_dev_count *d)
+int bench_dut_count(struct bench_net *net, struct bench_dev_count *d)
 {
 	struct hc_link_info li;
-	int ret = hc_nl_link_get(b->net.nl_dut, b->net.if_dut, &li, NULL);
+	int ret = hc_nl_link_get(net->nl_dut, net->if_dut, &li, NULL);
 
 	d->rx_packets = li.stats.rx_packets;
 	d->rx_otherhost = li.stats.rx_otherhost_dropped;
@@ -347,20 +346,20 @@ __u64 bench_dropped(const struct bench_dev_count *d)
 	       d->rx_over_errors;
 }
 
-int bench_dut_rx(struct bench *b, __u64 *rx)
+int bench_dut_rx(struct bench_net *net, __u64 *rx)
 {
 	struct bench_dev_count d;
-	int ret = bench_dut_count(b, &d);
+	int ret = bench_dut_count(net, &d);
 
 	/* Injected, no driver counts them; ip_rcv counts what is not ours. */
-	*rx = b->net.topo->inject ? d.rx_otherhost : d.rx_packets;
+	*rx = net->topo->inject ? d.rx_otherhost : d.rx_packets;
 	return ret;
 }
 
 int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c)
 {
 	c->passed = 0;
-	return bench_dut_rx(b, &c->seen);
+	return bench_dut_rx(&b->net, &c->seen);
 }
 
 /*
@@ -368,9 +367,9 @@ int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c)
  * AF_PACKET's gen-only frames, which the ifb drops (an skb the veth
  * refuses fails its send, and AF_PACKET sends it again).
  */
-static int gen_tx_dropped(struct bench *b, __u64 *dropped)
+static int gen_tx_dropped(struct bench_net *net, __u64 *dropped)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(net);
 	struct hc_link_info li, st = {};
 	int ret = hc_nl_link_get(v->nl_gen, v->if_discard ?: v->if_gen, &li,
 				 NULL);
@@ -393,7 +392,7 @@ static int gen_tx_dropped(struct bench *b, __u64 *dropped)
  */
 int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(&b->net);
 	struct hc_link_info in, out;
 	struct hc_snap s;
 	__u64 before = 0;
@@ -404,7 +403,7 @@ int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
 	ret = hc_stats_read(v->sink->stats_fd, &s)			      ?:
 		      hc_nl_link_get(b->net.nl_dut, b->net.if_dut, &in, NULL) ?:
 		      hc_nl_link_get(b->net.nl_dut, v->if_out, &out, NULL)    ?:
-		      (v->if_discard ? 0 : gen_tx_dropped(b, &before));
+		      (v->if_discard ? 0 : gen_tx_dropped(&b->net, &before));
 	if (ret)
 		return ret;
 	c->seen = 0;
@@ -420,9 +419,9 @@ int bench_read_sink(struct bench *b, struct bench_row *r, struct bench_count *c)
  * TSO (the others go to the backlog of the sender's CPU), and the
  * generator alone sends to hcq, which drops every frame.
  */
-static int packet_up(struct bench *b, struct hc_err *err)
+static int packet_up(struct bench_net *net, struct hc_err *err)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(net);
 	int ret = hc_ethtool_set_tso(BENCH_GEN_DEV, false);
 
 	if (step(ret, err, "turning TSO off on " BENCH_GEN_DEV))
@@ -447,7 +446,7 @@ static int packet_up(struct bench *b, struct hc_err *err)
  */
 static int stage_up(struct bench *b, struct hc_err *err)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(&b->net);
 	int ret = hc_fault(err, "bench-stage") ?:
 			  hc_nl_veth_add(v->nl_gen, BENCH_FEED_DEV,
 					 BENCH_STAGE_DEV, -1, err);
@@ -476,16 +475,16 @@ static int stage_up(struct bench *b, struct hc_err *err)
  * that hcd's NAPI takes (TSO off), while the report says the stage: the
  * path check must flag the driver's rows (HOOKCMP_FAIL_AT=bench-skbs).
  */
-static int feed_skbs(struct bench *b, struct hc_err *err)
+static int feed_skbs(struct bench_net *net, struct hc_err *err)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(net);
 	struct hc_err e = {};
 
-	if (b->net.feed != HC_GEN_STAGE || !hc_fault(&e, "bench-skbs"))
+	if (net->feed != HC_GEN_STAGE || !hc_fault(&e, "bench-skbs"))
 		return 0;
 	v->if_feed = v->if_gen;
 	v->stage.copies = 1;
-	return packet_up(b, err);
+	return packet_up(net, err);
 }
 
 /*
@@ -495,7 +494,7 @@ static int feed_skbs(struct bench *b, struct hc_err *err)
  */
 static int gen_up(struct bench *b, struct hc_err *err)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(&b->net);
 	struct hc_gen_cfg cfg = { .flows = 1 };
 	struct hc_pkt_spec *s = &v->spec;
 	int ret;
@@ -519,7 +518,7 @@ static int gen_up(struct bench *b, struct hc_err *err)
 	v->if_discard = 0;
 	ret = hc_fault(err, "bench-gen")				  ?:
 		      (cfg.method == HC_GEN_STAGE ? stage_up(b, err) : 0) ?:
-		      feed_skbs(b, err)					  ?:
+		      feed_skbs(&b->net, err)				  ?:
 		      hc_gen_open(&v->gen,
 				  cfg.method == HC_GEN_STAGE ? v->if_feed :
 				  cfg.inject		     ? b->net.if_dut :
@@ -529,7 +528,7 @@ static int gen_up(struct bench *b, struct hc_err *err)
 		ret = hc_nl_xdp_set(v->nl_gen, v->if_spare, v->gen.prog_fd, -1,
 				    XDP_FLAGS_SKB_MODE, err);
 	else if (!ret && v->gen.method == HC_GEN_PACKET)
-		ret = packet_up(b, err);
+		ret = packet_up(&b->net, err);
 	/* inject: the floor's loop, held on the spare's other end. */
 	if (!ret && cfg.inject)
 		ret = hc_nl_xdp_set(v->nl_gen, if_nametoindex(BENCH_SPARE_PEER),
@@ -552,7 +551,7 @@ static int failed(int ret, struct hc_err *err, const char *what)
 }
 
 /* Its state, every fd -1 until made: down() closes only what up made. */
-static int veth_state(struct bench *b)
+static int veth_state(struct bench_net *net)
 {
 	struct bench_topo_state *s = calloc(1, sizeof(*s));
 
@@ -560,7 +559,7 @@ static int veth_state(struct bench *b)
 		return -ENOMEM;
 	s->veth.fd_sink = -1;
 	s->veth.gen.sock_fd = s->veth.gen.stage_ns = -1;
-	b->net.state = s;
+	net->state = s;
 	return 0;
 }
 
@@ -568,7 +567,7 @@ static int veth_up(struct bench *b, struct hc_err *err)
 {
 	int ret;
 
-	ret = veth_state(b);
+	ret = veth_state(&b->net);
 	if (ret)
 		return failed(ret, err, "topology");
 	snprintf(b->net.dut_name, sizeof(b->net.dut_name), BENCH_DUT_DEV);
@@ -594,12 +593,12 @@ static int veth_up(struct bench *b, struct hc_err *err)
 
 static void veth_down_all(struct bench *b)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(&b->net);
 
 	bench_clock_close(&b->net.clock);
 	if (v)
 		hc_gen_close(&v->gen);
-	veth_down(b);
+	veth_down(&b->net);
 	free(b->net.state);
 	b->net.state = NULL;
 }
@@ -608,9 +607,9 @@ static void veth_down_all(struct bench *b)
  * The row's frame and flows, set before its windows. A new frame starts
  * the flows again from the first; so does a new number of them.
  */
-static int frame_for(struct bench *b, const struct bench_row *r)
+static int frame_for(struct bench_net *net, const struct bench_row *r)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(net);
 	static const __u8 other[6] = { 2, 0, 0, 0, 0, 2 };
 	struct hc_pkt_spec spec = v->spec;
 	__u32 flows = r->flows ?: 1;
@@ -622,7 +621,7 @@ static int frame_for(struct bench *b, const struct bench_row *r)
 	if (v->frame_size != r->size || v->frame_local != r->local ||
 	    v->frame_dst4.s_addr != spec.dst4.s_addr) {
 		spec.size = r->size;
-		memcpy(spec.dst_mac, r->local ? b->net.dut_mac : other, 6);
+		memcpy(spec.dst_mac, r->local ? net->dut_mac : other, 6);
 		v->frame_size = r->size;
 		v->frame_local = r->local;
 		v->frame_dst4 = spec.dst4;
@@ -643,7 +642,7 @@ static int read_all(struct bench *b, struct bench_row *r, struct bench_count *c,
 	int ret;
 
 	*c = (struct bench_count){ .cpu = cpu };
-	ret = r->kind->read(b, r, c) ?: gen_tx_dropped(b, dropped);
+	ret = r->kind->read(b, r, c) ?: gen_tx_dropped(&b->net, dropped);
 	*dropped += c->dropped;
 	return ret;
 }
@@ -733,7 +732,7 @@ static void pace(struct bench *b, struct bench_row *r, struct pace *p,
 		if (p->off || got >= sent)
 			return;
 		p->off = hc_now() > end ||
-			 (got == last && gen_tx_dropped(b, &p->veth));
+			 (got == last && gen_tx_dropped(&b->net, &p->veth));
 		last = got;
 		usleep(10);
 	}
@@ -753,7 +752,7 @@ static int timed(struct bench *b, struct bench_row *r, bool perf, bool dut,
 {
 	/* ~40 KB each: what ran on which CPU, around every window */
 	static __thread struct bench_snap snap[2];
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(&b->net);
 	int n = b->visit.windows, ret, k = 0;
 	struct edge z;
 	__u64 sent;
@@ -835,7 +834,8 @@ void bench_round_costs(const struct bench *b, const struct bench_row *r,
 }
 
 /* Per CPU: what the hook counted over the window, as a rate. */
-static double *cpu_rates(const struct bench *b, const struct bench_count *c0,
+static double *cpu_rates(const struct bench_env *env,
+			 const struct bench_count *c0,
 			 const struct bench_count *c1, double secs)
 {
 	double *v;
@@ -843,8 +843,8 @@ static double *cpu_rates(const struct bench *b, const struct bench_count *c0,
 
 	if (!c0->cpus || !c1->cpus || !(secs > 0))
 		return NULL;
-	v = calloc(b->env.ncpu, sizeof(*v));
-	for (i = 0; v && i < b->env.ncpu; i++)
+	v = calloc(env->ncpu, sizeof(*v));
+	for (i = 0; v && i < env->ncpu; i++)
 		v[i] = (c1->cpu[i] - c0->cpu[i]) / secs / 1e6;
 	return v;
 }
@@ -856,14 +856,14 @@ static int veth_measure(struct bench *b, struct bench_row *r,
 	struct bench_count c0 = { .cpu = cpu0 }, c1 = { .cpu = cpu1 };
 	/* Split, the rows' work runs in the DUT's NAPI kthreads. */
 	bool dut = b->opt.cpu_mode == BENCH_SPLIT && !r->kind->generator;
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(&b->net);
 	struct hc_err rerr = {};
 	struct edge e, z;
 	struct pace p;
 	__u64 d0 = 0;
 	int ret;
 
-	ret = frame_for(b, r);
+	ret = frame_for(&b->net, r);
 	if (ret) {
 		if (r->flows > 1)
 			hc_err_set(err, "a %u-byte frame over %u flows for %s",
@@ -910,13 +910,13 @@ static int veth_measure(struct bench *b, struct bench_row *r,
 	}
 	if (rd->nwin)
 		window_add(&rd->win[rd->nwin - 1], &e, &z);
-	bench_scope_visit(b, r, rd);
+	bench_scope_visit(&b->env, r, rd);
 	rd->generated_known = true;
 	rd->whole =
 		rd->generated == (__u64)b->visit.windows * r->window_packets;
 	bench_round_costs(b, r, rd);
 	if (b->opt.per_cpu)
-		rd->cpu_mpps = cpu_rates(b, &c0, &c1, rd->secs);
+		rd->cpu_mpps = cpu_rates(&b->env, &c0, &c1, rd->secs);
 	return 0;
 }
 
@@ -930,7 +930,7 @@ static int veth_measure(struct bench *b, struct bench_row *r,
  */
 static int veth_gen_alone(struct bench *b, bool on, struct hc_err *err)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(&b->net);
 	int ret;
 
 	/* AF_PACKET: a veth without NAPI takes skbs all the same. */
@@ -945,13 +945,13 @@ static int veth_gen_alone(struct bench *b, bool on, struct hc_err *err)
 		ret = hc_nl_link_set_up(b->net.nl_dut, b->net.if_dut, !on,
 					err);
 		if (!ret && !on && v->threaded)
-			ret = pin_napi(b);
+			ret = pin_napi(&b->net);
 		if (ret && err && !err->msg[0])
 			hc_err_set(err, "taking " BENCH_DUT_DEV " %s",
 				   on ? "down" : "up again");
 		return ret;
 	}
-	ret = bench_topo_napi(b, !on);
+	ret = bench_topo_napi(&b->net, !on);
 
 	if (ret && err)
 		hc_err_set(err, "turning GRO %s on " BENCH_DUT_DEV,
@@ -959,25 +959,25 @@ static int veth_gen_alone(struct bench *b, bool on, struct hc_err *err)
 	return ret;
 }
 
-void bench_live_prog(struct bench *b, int fd)
+void bench_live_prog(struct bench_net *net, int fd)
 {
-	struct bench_veth *v = bench_veth(b);
+	struct bench_veth *v = bench_veth(net);
 
-	if (b->net.topo->inject && v)
+	if (net->topo->inject && v)
 		v->gen.prog_fd = fd >= 0 ? fd : v->gen_fd;
 }
 
-int bench_topo_gen_ifindex(const struct bench *b)
+int bench_topo_gen_ifindex(const struct bench_net *net)
 {
-	const struct bench_veth *v = bench_veth(b);
+	const struct bench_veth *v = bench_veth(net);
 
 	return v ? v->if_gen : 0;
 }
 
-const __u8 *bench_topo_sink_mac(const struct bench *b)
+const __u8 *bench_topo_sink_mac(const struct bench_net *net)
 {
 	static const __u8 none[6];
-	const struct bench_veth *v = bench_veth(b);
+	const struct bench_veth *v = bench_veth(net);
 
 	return v ? v->sink_mac : none;
 }
@@ -985,7 +985,7 @@ const __u8 *bench_topo_sink_mac(const struct bench *b)
 /* inject: the same loop returning XDP_DROP, the floor of every row. */
 static int inject_gen_alone(struct bench *b, bool on, struct hc_err *err)
 {
-	bench_live_prog(b, on ? bench_veth(b)->gen.drop_fd : -1);
+	bench_live_prog(&b->net, on ? bench_veth(&b->net)->gen.drop_fd : -1);
 	return 0;
 }
 
@@ -1017,7 +1017,7 @@ static void veth_row_path(const struct bench *b, struct bench_row *r)
 /* The DUT's, the generator's (inject: the DUT's again) and the sink's. */
 static int veth_own_ns(const struct bench *b, int *fds)
 {
-	const struct bench_veth *v = bench_veth(b);
+	const struct bench_veth *v = bench_veth(&b->net);
 
 	if (!v)
 		return 0;

@@ -11,14 +11,14 @@
 extern const struct bench_topo bench_topo_veth, bench_topo_inject;
 
 /* NAPI on the DUT's veth (GRO on) or none (the generator alone). */
-int bench_topo_napi(struct bench *b, bool on);
+int bench_topo_napi(struct bench_net *net, bool on);
 /* inject: the program the live loop runs (fd < 0: the generator's own). */
-void bench_live_prog(struct bench *b, int fd);
-int bench_dut_rx(struct bench *b, __u64 *rx);
+void bench_live_prog(struct bench_net *net, int fd);
+int bench_dut_rx(struct bench_net *net, __u64 *rx);
 /* hcg's ifindex, where inject's live loop holds a row's program; 0: none. */
-int bench_topo_gen_ifindex(const struct bench *b);
+int bench_topo_gen_ifindex(const struct bench_net *net);
 /* forward: the MAC of the sink's veth, the DUT's next hop; zeros: none. */
-const __u8 *bench_topo_sink_mac(const struct bench *b);
+const __u8 *bench_topo_sink_mac(const struct bench_net *net);
 
 /* veth: a round's time, costs and rate from its windows. */
 void bench_round_costs(const struct bench *b, const struct bench_row *r,
@@ -29,7 +29,7 @@ int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c);
 int bench_read_sink(struct bench *b, struct bench_row *r,
 		    struct bench_count *c);
 /* What the DUT counted: rx_packets, and what it dropped before any hook. */
-int bench_dut_count(struct bench *b, struct bench_dev_count *d);
+int bench_dut_count(struct bench_net *net, struct bench_dev_count *d);
 __u64 bench_dropped(const struct bench_dev_count *d);
 
 #endif
