@@ -97,10 +97,10 @@ static void dev_counter(struct hc_pr *p, const char *name, unsigned long long v,
  * JSON all of them, text the non-zero ones bench accounts with and the
  * driver's on drops, misses, XDP and RX queues.
  */
-static void dev_counts(struct hc_pr *p, const struct bench *b,
+static void dev_counts(struct hc_pr *p, const struct bench_net *net,
 		       const struct bench_dev_count *d, const __u64 *ethtool)
 {
-	const struct hc_ethtool_names *stats = &bench_dev_dut(&b->net)->stats;
+	const struct hc_ethtool_names *stats = &bench_dev_dut(net)->stats;
 	const char *name;
 	int s;
 
@@ -120,12 +120,12 @@ static void dev_counts(struct hc_pr *p, const struct bench *b,
 }
 
 /* --dev: a round's counters, its samples, the steady part its rate is from. */
-static void device_json(struct hc_pr *p, const struct bench *b,
+static void device_json(struct hc_pr *p, const struct bench_net *net,
 			const struct bench_round *rd)
 {
 	int i;
 
-	dev_counts(p, b, &rd->dev, rd->ethtool);
+	dev_counts(p, net, &rd->dev, rd->ethtool);
 	hc_pr_open(p, HC_PR_JSON, "steady", '[');
 	hc_pr_fnum(p, HC_PR_JSON, NULL, NULL, rd->steady_from);
 	hc_pr_fnum(p, HC_PR_JSON, NULL, NULL, rd->steady_to);
@@ -216,7 +216,7 @@ static void rounds_json(struct hc_pr *p, const struct bench *b,
 		if (b->opt.per_cpu && rd->cpu_mpps)
 			cpus_json(p, &b->env, rd->cpu_mpps);
 		if (b->opt.dev)
-			device_json(p, b, rd);
+			device_json(p, &b->net, rd);
 		hc_pr_close(p, HC_PR_JSON, '}');
 	}
 	hc_pr_close(p, HC_PR_JSON, ']');
@@ -561,18 +561,19 @@ static double attach_ms(const struct bench_rows *rows)
  * --dev: per row, its name, what was generated and seen, and the
  * device's counters summed over its rounds (all are in the JSON).
  */
-static void device_text(struct hc_pr *p, const struct bench *b)
+static void device_text(struct hc_pr *p, const struct bench_net *net,
+			const struct bench_rows *rows)
 {
-	int nstats = bench_dev_dut(&b->net)->stats.n;
+	int nstats = bench_dev_dut(net)->stats.n;
 	__u64 *sum = calloc(nstats + 1, sizeof(*sum));
 	int i, k, s;
 
 	hc_pr_text(
 		p,
 		"\ndevice %s, counters summed over each row's rounds (non-zero ones):\n",
-		b->net.dut_name);
-	for (i = 0; i < b->rows.n; i++) {
-		const struct bench_row *r = &b->rows.row[i];
+		net->dut_name);
+	for (i = 0; i < rows->n; i++) {
+		const struct bench_row *r = &rows->row[i];
 		struct bench_dev_count d = {};
 		__u64 gen = 0, seen = 0;
 		bool known = true;
@@ -598,7 +599,7 @@ static void device_text(struct hc_pr *p, const struct bench *b)
 			hc_pr_fu64(p, HC_PR_TEXT, "generated",
 				   " generated %llu", gen);
 		hc_pr_fu64(p, HC_PR_TEXT, "seen", " seen %llu", seen);
-		dev_counts(p, b, &d, sum);
+		dev_counts(p, net, &d, sum);
 		hc_pr_text(p, "\n");
 	}
 	free(sum);
@@ -880,7 +881,7 @@ void bench_report_text(const struct bench *b, FILE *f)
 			gen = &b->rows.row[i];
 	}
 	if (b->opt.dev)
-		device_text(&p, b);
+		device_text(&p, &b->net, &b->rows);
 	hc_pr_text(&p, "\n");
 	b->net.topo->describe(b, f);
 	hc_pr_text(
@@ -936,15 +937,16 @@ void bench_report_text(const struct bench *b, FILE *f)
 }
 
 /* --dev: the device under test, as bench found it. */
-static void dut_json(struct hc_pr *p, const struct bench *b)
+static void dut_json(struct hc_pr *p, const struct bench_opts *o,
+		     const struct bench_net *net)
 {
-	const struct bench_dut *d = bench_dev_dut(&b->net);
+	const struct bench_dut *d = bench_dev_dut(net);
 	char mac[18];
 
-	hc_mac_str(b->net.dut_mac, mac, sizeof(mac));
+	hc_mac_str(net->dut_mac, mac, sizeof(mac));
 	hc_pr_open(p, HC_PR_JSON, "device", '{');
-	hc_pr_fstr(p, HC_PR_JSON, "name", NULL, b->net.dut_name);
-	hc_pr_fstr(p, HC_PR_JSON, "netns", NULL, b->opt.netns ?: "");
+	hc_pr_fstr(p, HC_PR_JSON, "name", NULL, net->dut_name);
+	hc_pr_fstr(p, HC_PR_JSON, "netns", NULL, o->netns ?: "");
 	hc_pr_fstr(p, HC_PR_JSON, "driver", NULL, d->driver);
 	hc_pr_fu64(p, HC_PR_JSON, "rx_queues", NULL, d->queues);
 	hc_pr_fstr(p, HC_PR_JSON, "rx_cpus_where", NULL, d->irq_cpus);
@@ -954,16 +956,16 @@ static void dut_json(struct hc_pr *p, const struct bench *b)
 	hc_pr_bool(p, HC_PR_JSON, "gro", NULL, 0, d->gro);
 	hc_pr_bool(p, HC_PR_JSON, "threaded_napi", NULL, 0, d->threaded);
 	hc_pr_fstr(p, HC_PR_JSON, "dst_mac", NULL, mac);
-	hc_pr_fstr(p, HC_PR_JSON, "dst_ip", NULL, b->net.dut_ip);
+	hc_pr_fstr(p, HC_PR_JSON, "dst_ip", NULL, net->dut_ip);
 	hc_pr_fu64(p, HC_PR_JSON, "dst_port", NULL, 9);
 	hc_pr_fstr(p, HC_PR_JSON, "traffic", NULL,
-		   b->opt.gen_cmd ? "gen-cmd" : "external");
-	if (b->opt.gen_cmd)
-		hc_pr_fstr(p, HC_PR_JSON, "gen_cmd", NULL, b->opt.gen_cmd);
+		   o->gen_cmd ? "gen-cmd" : "external");
+	if (o->gen_cmd)
+		hc_pr_fstr(p, HC_PR_JSON, "gen_cmd", NULL, o->gen_cmd);
 	else
-		hc_pr_fnum(p, HC_PR_JSON, "window_s", NULL, b->opt.window);
-	hc_pr_fstr(p, HC_PR_JSON, "other_dev", NULL, b->net.other_name);
-	hc_pr_fstr(p, HC_PR_JSON, "tune", NULL, b->opt.tune ?: "");
+		hc_pr_fnum(p, HC_PR_JSON, "window_s", NULL, o->window);
+	hc_pr_fstr(p, HC_PR_JSON, "other_dev", NULL, net->other_name);
+	hc_pr_fstr(p, HC_PR_JSON, "tune", NULL, o->tune ?: "");
 	hc_pr_close(p, HC_PR_JSON, '}');
 }
 
@@ -1040,7 +1042,7 @@ void bench_report_json(const struct bench *b, FILE *f)
 	bench_plan_json(&p, b);
 	env_json(&p, b);
 	if (b->opt.dev)
-		dut_json(&p, b);
+		dut_json(&p, &b->opt, &b->net);
 	hc_pr_open(&p, HC_PR_JSON, "rows", '[');
 	for (i = 0; i < b->rows.n; i++) {
 		hc_pr_open(&p, HC_PR_JSON, NULL, '{');
