@@ -551,7 +551,7 @@ static int measure(struct bench *b)
 	if (ret)
 		return fatal(NULL, ret, &err);
 	b->res.ran = true;
-	ret = bench_path_begin(b) ?: bench_run(b, &err);
+	ret = bench_path_begin(&b->watch, &b->opt) ?: bench_run(b, &err);
 	if (ret)
 		return fatal("measuring", ret, &err);
 	return 0;
@@ -908,7 +908,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		goto out;
 
 	bench_summarize(b);
-	bench_profile_summarize(b);
+	bench_profile_summarize(&b->rows);
 	if (b->opt.json)
 		bench_report_json(b, stdout);
 	else
@@ -929,7 +929,7 @@ out:
 	if (!ret && hc_stop_sig)
 		ret = 128 + hc_stop_sig;
 	perf_close(b);
-	bench_path_end(b);
+	bench_path_end(&b->watch);
 	b->net.topo->down(b);
 	if (b->net.fd_root >= 0)
 		close(b->net.fd_root);

@@ -656,7 +656,7 @@ static void path_text(struct hc_pr *p, const struct bench *b)
 			p,
 			"path: %d row%s ran the kernel functions they declare, %d did not (INVALID), %d unchecked%s%s (cpu-clock samples every %d us of the counted threads' CPU time, kernel callchains, in a visit after the warm-up)\n",
 			ok, ok == 1 ? "" : "s", bad, no, why ? ": " : "",
-			why ?: "", (int)(bench_path_period(b) / 1000));
+			why ?: "", (int)(bench_path_period(&b->env) / 1000));
 }
 
 /*

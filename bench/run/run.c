@@ -430,7 +430,7 @@ static int sampled_pass(struct bench *b, const int *order, int round,
 		}
 		ret = visit(b, r, round, i, NULL, &t, err);
 		if (!round) {
-			bench_path_row(b, r, &t);
+			bench_path_row(&b->watch, r, &t);
 			bench_fns_free(&t);
 			continue;
 		}
@@ -471,7 +471,7 @@ int bench_run(struct bench *b, struct hc_err *err)
 		ret = visits(b, order, round, acc, err);
 		if (!round && !ret) {
 			size_windows(b, acc);
-			ret = bench_path_reload(b);
+			ret = bench_path_reload(&b->watch, &b->opt);
 		}
 		for (i = 0; i < b->rows.n; i++) {
 			fret = finish(b, &b->rows.row[i], &acc[i]);

@@ -1121,7 +1121,8 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 	if (ret)
 		goto row_failed;
 	if (perf) {
-		ret = hc_fault(err, "bench-perf") ?: bench_watch(b, true);
+		ret = hc_fault(err, "bench-perf") ?:
+		      bench_watch(&b->watch, true);
 		if (ret)
 			goto perf_failed;
 	}
@@ -1139,7 +1140,7 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 	if (t->running)
 		hc_proc_stop(&t->p);
 	if (perf && !ret) {
-		ret = bench_watch(b, false);
+		ret = bench_watch(&b->watch, false);
 		if (ret)
 			goto perf_failed;
 	}

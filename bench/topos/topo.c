@@ -760,7 +760,8 @@ static int timed(struct bench *b, struct bench_row *r, bool perf, bool dut,
 	rd->win = calloc(n, sizeof(*rd->win));
 	if (!rd->win)
 		return -ENOMEM;
-	ret = perf ? hc_fault(err, "bench-perf") ?: bench_watch(b, true) :
+	ret = perf ? hc_fault(err, "bench-perf") ?:
+			     bench_watch(&b->watch, true) :
 		     0;
 	if (ret)
 		goto perf_failed;
@@ -793,7 +794,7 @@ static int timed(struct bench *b, struct bench_row *r, bool perf, bool dut,
 			hc_err_set(err, "the generator");
 		return ret;
 	}
-	ret = perf ? bench_watch(b, false) : 0;
+	ret = perf ? bench_watch(&b->watch, false) : 0;
 	if (!ret)
 		return 0;
 perf_failed:

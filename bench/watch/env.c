@@ -790,8 +790,8 @@ int bench_env_take(struct bench *b, struct bench_env *env, bool made)
 }
 
 /* The rows a change may have moved, by their declared paths. */
-static void moved_rows(const struct bench *b, enum bench_moves m, char *buf,
-		       size_t size)
+static void moved_rows(const struct bench_rows *rows, enum bench_moves m,
+		       char *buf, size_t size)
 {
 	size_t len = 0;
 	int i;
@@ -803,11 +803,10 @@ static void moved_rows(const struct bench *b, enum bench_moves m, char *buf,
 		snprintf(buf, size, "every row");
 		return;
 	}
-	for (i = 0; i < b->rows.n && len < size; i++) {
-		const struct bench_row *r = &b->rows.row[i];
-		const struct bench_row *base = r->base >= 0 ?
-						       &b->rows.row[r->base] :
-						       NULL;
+	for (i = 0; i < rows->n && len < size; i++) {
+		const struct bench_row *r = &rows->row[i];
+		const struct bench_row *base =
+			r->base >= 0 ? &rows->row[r->base] : NULL;
 
 		if (bench_path_skb(r->path) ||
 		    (base && bench_path_skb(base->path)))
@@ -835,7 +834,7 @@ void bench_env_watch(struct bench *b, int round)
 		for (l = strtok_r(add, "\n", &save); l;
 		     l = strtok_r(NULL, "\n", &save)) {
 			add_line(b->env.changed, sizeof(b->env.changed), l);
-			moved_rows(b, bench_env_line_moves(l), rows,
+			moved_rows(&b->rows, bench_env_line_moves(l), rows,
 				   sizeof(rows));
 			fprintf(stderr, "  %s: it may have moved %s\n", l,
 				rows[0] ? rows : "no row");

@@ -254,7 +254,7 @@ int bench_sampled(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	t->counted = r->kind->counted;
 	if (b->visit.path_pass && t->counted && !runs(b, r, &runs0))
 		t->runs = 0;
-	t->period_ns = bench_path_period(b);
+	t->period_ns = bench_path_period(&b->env);
 	ret = open_sampler(b, r, &s, t->period_ns);
 	if (ret) {
 		snprintf(t->why, sizeof(t->why), "perf_event_open: %s%s",
@@ -463,15 +463,15 @@ static void unchecked(struct bench_path *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-void bench_path_row(struct bench *b, struct bench_row *r,
+void bench_path_row(const struct bench_watch *w, struct bench_row *r,
 		    const struct bench_fns *t)
 {
 	struct bench_path *p = &r->path_check;
 
 	p->samples = t->samples;
 	p->runs = t->runs;
-	if (b->watch.ksyms_why[0]) {
-		unchecked(p, "%s", b->watch.ksyms_why);
+	if (w->ksyms_why[0]) {
+		unchecked(p, "%s", w->ksyms_why);
 		return;
 	}
 	if (t->why[0]) {
@@ -527,36 +527,34 @@ void bench_row_path(struct bench_row *r, const char *groups)
 	}
 }
 
-__u64 bench_path_period(const struct bench *b)
+__u64 bench_path_period(const struct bench_env *env)
 {
-	return b->env.emulated ? BENCH_PATH_PERIOD_EMU_NS :
-				 BENCH_PATH_PERIOD_NS;
+	return env->emulated ? BENCH_PATH_PERIOD_EMU_NS : BENCH_PATH_PERIOD_NS;
 }
 
-int bench_path_begin(struct bench *b)
+int bench_path_begin(struct bench_watch *w, const struct bench_opts *o)
 {
-	char why[sizeof(b->watch.ksyms_why)];
+	char why[sizeof(w->ksyms_why)];
 	int ret;
 
-	if (b->opt.no_path && !b->opt.profile)
+	if (o->no_path && !o->profile)
 		return 0;
-	ret = hc_ksyms_load(&b->watch.ksyms, NULL, why, sizeof(why));
+	ret = hc_ksyms_load(&w->ksyms, NULL, why, sizeof(why));
 	if (ret)
-		snprintf(b->watch.ksyms_why, sizeof(b->watch.ksyms_why), "%s",
-			 why);
+		snprintf(w->ksyms_why, sizeof(w->ksyms_why), "%s", why);
 	return ret == -ENOMEM ? ret : 0;
 }
 
-int bench_path_reload(struct bench *b)
+int bench_path_reload(struct bench_watch *w, const struct bench_opts *o)
 {
 	/* Never read, or unreadable: as it was. */
-	if (!b->watch.ksyms.n)
+	if (!w->ksyms.n)
 		return 0;
-	hc_ksyms_free(&b->watch.ksyms);
-	return bench_path_begin(b);
+	hc_ksyms_free(&w->ksyms);
+	return bench_path_begin(w, o);
 }
 
-void bench_path_end(struct bench *b)
+void bench_path_end(struct bench_watch *w)
 {
-	hc_ksyms_free(&b->watch.ksyms);
+	hc_ksyms_free(&w->ksyms);
 }

@@ -69,7 +69,7 @@ bool bench_path_match(const char *pat, size_t len, const char *name);
 void bench_path_judge(const char *path, const struct bench_fns *t,
 		      struct bench_path *p);
 /* The row's check from its sampled visit: INVALID with the reason. */
-void bench_path_row(struct bench *b, struct bench_row *r,
+void bench_path_row(const struct bench_watch *w, struct bench_row *r,
 		    const struct bench_fns *t);
 /*
  * Do a row's frames become skbs, by its declared path? Only native XDP
@@ -79,15 +79,15 @@ void bench_path_row(struct bench *b, struct bench_row *r,
 bool bench_path_skb(const char *path);
 /* Appends groups to the row's path. */
 void bench_row_path(struct bench_row *r, const char *groups);
-int bench_path_begin(struct bench *b);
+int bench_path_begin(struct bench_watch *w, const struct bench_opts *o);
 /*
  * The kernel's symbols again, once the warm-up's setups have run: the
  * functions of a module a row loaded on first use (cls_flower) are there.
  */
-int bench_path_reload(struct bench *b);
+int bench_path_reload(struct bench_watch *w, const struct bench_opts *o);
 /* The sampling period: BENCH_PATH_PERIOD_NS, or emulated's. */
-__u64 bench_path_period(const struct bench *b);
-void bench_path_end(struct bench *b);
+__u64 bench_path_period(const struct bench_env *env);
+void bench_path_end(struct bench_watch *w);
 /* name's entry in t, added if new (NULL: no memory); or found only. */
 struct bench_fn *bench_fn_get(struct bench_fns *t, const char *name);
 const struct bench_fn *bench_fn_find(const struct bench_fns *t,

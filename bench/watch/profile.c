@@ -100,12 +100,11 @@ static int names(const struct bench_row *r, const struct bench_row *base,
 	return n;
 }
 
-static void row_profile(const struct bench *b, struct bench_row *r)
+static void row_profile(const struct bench_rows *rows, struct bench_row *r)
 {
 	const struct bench_row *base =
-		r->base >= 0 && r->base != r - b->rows.row ?
-			&b->rows.row[r->base] :
-			NULL;
+		r->base >= 0 && r->base != r - rows->row ? &rows->row[r->base] :
+							   NULL;
 	double *x = calloc(r->nprof + 1, sizeof(*x)),
 	       *d = calloc(r->nprof + 1, sizeof(*d)),
 	       *timed = calloc(r->nprof + 1, sizeof(*timed)),
@@ -172,18 +171,18 @@ out:
 	free(clock);
 }
 
-void bench_profile_summarize(struct bench *b)
+void bench_profile_summarize(struct bench_rows *rows)
 {
 	int i;
 
-	for (i = 0; i < b->rows.n; i++) {
-		free(b->rows.row[i].pfn);
-		b->rows.row[i].pfn = NULL;
-		b->rows.row[i].npfn = 0;
+	for (i = 0; i < rows->n; i++) {
+		free(rows->row[i].pfn);
+		rows->row[i].pfn = NULL;
+		rows->row[i].npfn = 0;
 	}
-	for (i = 0; i < b->rows.n; i++)
-		if (b->rows.row[i].nprof)
-			row_profile(b, &b->rows.row[i]);
+	for (i = 0; i < rows->n; i++)
+		if (rows->row[i].nprof)
+			row_profile(rows, &rows->row[i]);
 }
 
 void bench_profile_free(struct bench_row *r)
@@ -220,9 +219,9 @@ int bench_perf(const struct bench_watch *w, const char *cmd)
 	return read(w->perf_ack, ack, sizeof(ack)) > 0 ? 0 : -EIO;
 }
 
-int bench_watch(struct bench *b, bool on)
+int bench_watch(struct bench_watch *w, bool on)
 {
-	if (b->watch.smp)
-		return hc_sampler_enable(b->watch.smp, on);
-	return bench_perf(&b->watch, on ? "enable\n" : "disable\n");
+	if (w->smp)
+		return hc_sampler_enable(w->smp, on);
+	return bench_perf(w, on ? "enable\n" : "disable\n");
 }

@@ -8,7 +8,7 @@
 
 #include "bench.h"
 
-void bench_profile_summarize(struct bench *b);
+void bench_profile_summarize(struct bench_rows *rows);
 
 void bench_profile_free(struct bench_row *r);
 /* perf's control channel: "enable\n" or "disable\n", acknowledged. */
@@ -17,6 +17,6 @@ int bench_perf(const struct bench_watch *w, const char *cmd);
  * Around a watched visit's windows: the sampler of a sampled visit, else
  * perf's control channel (--perf-row's turn).
  */
-int bench_watch(struct bench *b, bool on);
+int bench_watch(struct bench_watch *w, bool on);
 
 #endif
