@@ -387,42 +387,41 @@ static int plot(struct bench *b, const char *plot_sh)
 }
 
 /* perf's control FIFOs; perf holds them open from before it starts us. */
-static int perf_open(struct bench *b)
+static int perf_open(struct bench_watch *w, const struct bench_opts *o)
 {
 	char ctl[512], *ack;
 
-	b->watch.perf_fd = b->watch.perf_ack = -1;
-	if (!b->opt.perf_ctl)
+	w->perf_fd = w->perf_ack = -1;
+	if (!o->perf_ctl)
 		return 0;
-	snprintf(ctl, sizeof(ctl), "%s", b->opt.perf_ctl);
+	snprintf(ctl, sizeof(ctl), "%s", o->perf_ctl);
 	ack = strchr(ctl, ',');
 	if (ack)
 		*ack++ = '\0';
-	b->watch.perf_fd = open(ctl, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-	if (b->watch.perf_fd < 0)
+	w->perf_fd = open(ctl, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (w->perf_fd < 0)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--perf-ctl %s: %s (run bench under perf ... --control fifo:%s)",
 			ctl,
 			errno == ENXIO ? "no perf reads it" : strerror(errno),
-			b->opt.perf_ctl);
-	fcntl(b->watch.perf_fd, F_SETFL, 0);
+			o->perf_ctl);
+	fcntl(w->perf_fd, F_SETFL, 0);
 	if (ack) {
-		b->watch.perf_ack =
-			open(ack, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (b->watch.perf_ack < 0)
+		w->perf_ack = open(ack, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (w->perf_ack < 0)
 			return hc_fail(HC_EXIT_USAGE, "--perf-ctl: %s: %s", ack,
 				       strerror(errno));
 	}
 	return 0;
 }
 
-static void perf_close(struct bench *b)
+static void perf_close(struct bench_watch *w)
 {
-	if (b->watch.perf_fd >= 0)
-		close(b->watch.perf_fd);
-	if (b->watch.perf_ack >= 0)
-		close(b->watch.perf_ack);
+	if (w->perf_fd >= 0)
+		close(w->perf_fd);
+	if (w->perf_ack >= 0)
+		close(w->perf_ack);
 }
 
 /* ---- the run ---- */
@@ -459,16 +458,16 @@ static bool probe_tcx(void)
 }
 
 /* inject: on live frames its own topology; on the stage the veth one's. */
-static int inject_feed(struct bench *b)
+static int inject_feed(struct bench_net *net, const struct bench_opts *o)
 {
-	if (b->opt.topology <= 0)
+	if (o->topology <= 0)
 		return 0;
-	if (b->net.feed == HC_GEN_PACKET)
+	if (net->feed == HC_GEN_PACKET)
 		return hc_fail(
 			HC_EXIT_USAGE,
 			"--topology inject and --feed packet: inject's frames enter hcd's receive path as live frames or from the stage, never as AF_PACKET's skbs");
-	if (b->net.feed == HC_GEN_LIVE)
-		b->net.topo = &bench_topo_inject;
+	if (net->feed == HC_GEN_LIVE)
+		net->topo = &bench_topo_inject;
 	return 0;
 }
 
@@ -510,7 +509,7 @@ static int pick_feed(struct bench *b)
 	/* The stage sends whole copies: windows of them. */
 	if (bench_window_opts(&b->opt, b->opt.stage_copies ?: 1, &err))
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
-	return inject_feed(b);
+	return inject_feed(&b->net, &b->opt);
 }
 
 static void header(const struct bench *b)
@@ -562,12 +561,12 @@ static int measure(struct bench *b)
  * where bench found a fault, 7 where the machine's load left every row
  * too few rounds with a cost: no verdict either way.
  */
-static int no_row_valid(const struct bench *b)
+static int no_row_valid(const struct bench_rows *rows)
 {
 	int i, n = 0, load = 0;
 
-	for (i = 0; i < b->rows.n; i++) {
-		const struct bench_row *r = &b->rows.row[i];
+	for (i = 0; i < rows->n; i++) {
+		const struct bench_row *r = &rows->row[i];
 
 		if (r->kind->generator)
 			continue;
@@ -585,15 +584,15 @@ static int no_row_valid(const struct bench *b)
 }
 
 /* A row whose objects' names were taken: someone's, left as they were. */
-static int name_taken(const struct bench *b)
+static int name_taken(const struct bench_rows *rows)
 {
 	int i;
 
-	for (i = 0; i < b->rows.n; i++)
-		if (b->rows.row[i].taken)
+	for (i = 0; i < rows->n; i++)
+		if (rows->row[i].taken)
 			return hc_fail_after(HC_EXIT_BUSY, "bench: %s: %s",
-					     b->rows.row[i].name,
-					     b->rows.row[i].reason);
+					     rows->row[i].name,
+					     rows->row[i].reason);
 	return 0;
 }
 
@@ -888,7 +887,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	ret = hc_out_open(&out, b->opt.out_path)	 ?:
 		      hc_out_open(&csv, b->opt.csv_path) ?:
 		      plot_dir_open(&b->opt, plot_sh, sizeof(plot_sh), &plot_created) ?:
-		      perf_open(b);
+		      perf_open(&b->watch, &b->opt);
 	if (ret)
 		goto out;
 
@@ -918,7 +917,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 		    hc_out_write(&csv, report_csv, b) ?:
 		    (b->opt.plot_dir && !hc_stop_sig ? plot(b, plot_sh) : 0);
 	ret = ret ?: hc_stop_sig ? 128 + hc_stop_sig : i;
-	ret = ret ?: name_taken(b) ?: no_row_valid(b);
+	ret = ret ?: name_taken(&b->rows) ?: no_row_valid(&b->rows);
 out:
 	if (!report) {
 		hc_out_abandon(&out);
@@ -928,7 +927,7 @@ out:
 	}
 	if (!ret && hc_stop_sig)
 		ret = 128 + hc_stop_sig;
-	perf_close(b);
+	perf_close(&b->watch);
 	bench_path_end(&b->watch);
 	b->net.topo->down(b);
 	if (b->net.fd_root >= 0)
