@@ -648,7 +648,7 @@ static int run_child(struct bench *b, const char *env)
 	plan_path = strchr(strchr(env, ' ') + 1, ' ');
 	if (!plan_path || b->opt.plan_path)
 		return 0;
-	ret = bench_plan_load_windows(b, plan_path + 1, &err);
+	ret = bench_plan_load_windows(&b->opt, &b->rows, plan_path + 1, &err);
 	return ret ? plan_fail(ret, &err) : 0;
 }
 
@@ -660,7 +660,8 @@ static int run_child(struct bench *b, const char *env)
 static int plan_load(struct bench *b)
 {
 	struct hc_err err = {};
-	int ret = bench_plan_load(b, bench_scenarios, given, &err);
+	int ret = bench_plan_load(&b->opt, &b->rows, bench_scenarios, given,
+				  &err);
 
 	return ret ? plan_fail(ret, &err) : 0;
 }
@@ -833,7 +834,7 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	ret = bench_rows_build(b, &err);
 	if (ret)
 		return hc_fail(HC_EXIT_USAGE, "%s", err.msg);
-	ret = bench_plan_rows(b, &err);
+	ret = bench_plan_rows(&b->rows, &b->opt, &err);
 	if (ret)
 		return plan_fail(ret, &err);
 	if (b->opt.cpu_mode == BENCH_SPLIT && sysconf(_SC_NPROCESSORS_ONLN) < 2)

@@ -3067,25 +3067,25 @@ static void test_window_sizes(void)
 
 	/* the warm-up's: clamped, a multiple of 64, unless told */
 	b->rows.n = 2;
-	bench_window_calibrate(b, 500);
+	bench_window_calibrate(&b->rows, &b->opt, 500);
 	CHECK_EQ(b->rows.row[1].window_packets, 1024,
 		 "window size: the warm-up's, 1024 at least");
-	bench_window_calibrate(b, 5000.5);
+	bench_window_calibrate(&b->rows, &b->opt, 5000.5);
 	CHECK_EQ(b->rows.row[0].window_packets, 4992,
 		 "window size: the warm-up's, a multiple of 64");
-	bench_window_calibrate(b, 2e7);
+	bench_window_calibrate(&b->rows, &b->opt, 2e7);
 	CHECK_EQ(b->rows.row[1].window_packets, 10000000,
 		 "window size: the warm-up's, 1e7 at most");
-	bench_window_calibrate(b, 0);
+	bench_window_calibrate(&b->rows, &b->opt, 0);
 	CHECK_EQ(b->rows.row[1].window_packets, 10000000,
 		 "window size: no rate measured in the warm-up: as they were");
 	b->opt.window_packets = 2048;
-	bench_window_calibrate(b, 5000);
+	bench_window_calibrate(&b->rows, &b->opt, 5000);
 	CHECK_EQ(b->rows.row[0].window_packets, 10000000,
 		 "window size: the options' stands against the warm-up's");
 	b->opt.window_packets = 0;
 	b->rows.planned = true;
-	bench_window_calibrate(b, 5000);
+	bench_window_calibrate(&b->rows, &b->opt, 5000);
 	CHECK_EQ(b->rows.row[0].window_packets, 10000000,
 		 "window size: the plan's stands against the warm-up's");
 
@@ -3170,7 +3170,8 @@ static int plan_try(struct bench *c, const char *text, struct hc_err *err)
 	if (!plan_file(path, sizeof(path), text))
 		return -EIO;
 	c->opt.plan_path = path;
-	ret = bench_plan_load(c, bench_scenarios, plan_given_none, err);
+	ret = bench_plan_load(&c->opt, &c->rows, bench_scenarios,
+			      plan_given_none, err);
 	unlink(path);
 	c->opt.plan_path = "P";
 	return ret;
@@ -3212,7 +3213,8 @@ static void test_plan(void)
 		goto out;
 
 	c->opt.plan_path = path;
-	ret = bench_plan_load(c, bench_scenarios, plan_given_none, &err);
+	ret = bench_plan_load(&c->opt, &c->rows, bench_scenarios,
+			      plan_given_none, &err);
 	if (!CHECK_EQ(ret, 0, "plan: read back"))
 		printf("  %s\n", err.msg);
 	CHECK_STR(bench_scenarios[c->opt.scenario]->name,
@@ -3234,25 +3236,27 @@ static void test_plan(void)
 	/* the rows, once built: each its windows */
 	for (i = 0; i < 4; i++)
 		fake_row(c, names[i], i ? &hook_kind : &gen_kind, -1, NULL, 0);
-	ret = bench_plan_rows(c, &err);
+	ret = bench_plan_rows(&c->rows, &c->opt, &err);
 	if (!CHECK_EQ(ret, 0, "plan: the rows' windows"))
 		printf("  %s\n", err.msg);
 	for (i = 0; i < 4; i++)
 		CHECK_EQ(c->rows.row[i].window_packets, 1024 * (i + 1),
 			 "plan: row %s's windows", names[i]);
 	c->opt.stage_copies = 64;
-	CHECK_EQ(bench_plan_rows(c, &err), 0,
+	CHECK_EQ(bench_plan_rows(&c->rows, &c->opt, &err), 0,
 		 "plan: windows of whole sends of the stage's copies");
 	c->opt.stage_copies = 0;
 	c->rows.n = 3;
-	CHECK_EQ(bench_plan_rows(c, &err), -EINVAL, "plan: a row fewer");
+	CHECK_EQ(bench_plan_rows(&c->rows, &c->opt, &err), -EINVAL,
+		 "plan: a row fewer");
 	snprintf(
 		want, sizeof(want),
 		"--plan %s: 4 rows in it, 3 here: a row of it is no row of this bench",
 		path);
 	CHECK_STR(err.msg, want, "plan: a row fewer, said");
 	snprintf(c->rows.row[2].name, sizeof(c->rows.row[2].name), "zz");
-	CHECK_EQ(bench_plan_rows(c, &err), -EINVAL, "plan: a row not in it");
+	CHECK_EQ(bench_plan_rows(&c->rows, &c->opt, &err), -EINVAL,
+		 "plan: a row not in it");
 	snprintf(want, sizeof(want), "--plan %s: row zz is not in it", path);
 	CHECK_STR(err.msg, want, "plan: a row not in it, said");
 	c->rows.n = 4;
@@ -3260,7 +3264,8 @@ static void test_plan(void)
 
 	/* what --plan decides is refused beside it, the first it lists */
 	c->opt.plan_path = path;
-	CHECK_EQ(bench_plan_load(c, bench_scenarios, plan_given_two, &err),
+	CHECK_EQ(bench_plan_load(&c->opt, &c->rows, bench_scenarios,
+				 plan_given_two, &err),
 		 -EINVAL, "plan: --windows beside it");
 	snprintf(want, sizeof(want),
 		 "--plan decides --windows: it repeats %s's", path);
@@ -3277,7 +3282,7 @@ static void test_plan(void)
 		printf("  %s\n", err.msg);
 	fake_row(c, "a", &hook_kind, -1, NULL, 0);
 	c->opt.stage_copies = 64;
-	CHECK_EQ(bench_plan_rows(c, &err), -EINVAL,
+	CHECK_EQ(bench_plan_rows(&c->rows, &c->opt, &err), -EINVAL,
 		 "plan: windows of part of the stage's send");
 	CHECK_STR(
 		err.msg,
@@ -3322,7 +3327,8 @@ static void test_plan(void)
 		  "plan: a variant without its change, said");
 	plan_reset(c);
 	c->opt.plan_path = "/nonexistent/plan.json";
-	CHECK_EQ(bench_plan_load(c, bench_scenarios, plan_given_none, &err),
+	CHECK_EQ(bench_plan_load(&c->opt, &c->rows, bench_scenarios,
+				 plan_given_none, &err),
 		 -ENOENT, "plan: no such file");
 	CHECK_STR(err.msg,
 		  "--plan /nonexistent/plan.json: No such file or directory",

@@ -199,14 +199,13 @@ static bool plan_variant_row(const struct bench_opts *o, const char *row)
 	return false;
 }
 
-int bench_plan_load(struct bench *b,
+int bench_plan_load(struct bench_opts *o, struct bench_rows *rows,
 		    const struct bench_scenario *const *scenarios,
 		    bool (*given)(const struct bench_opts *o, const char *name),
 		    struct hc_err *err)
 {
 	static char hooks[4096];
-	struct bench_opts *o = &b->opt;
-	const struct jp *plan, *rows;
+	const struct jp *plan, *names;
 	int i, ret;
 
 	for (i = 0; plan_decides[i]; i++)
@@ -215,7 +214,7 @@ int bench_plan_load(struct bench *b,
 				   plan_decides[i], o->plan_path);
 			return -EINVAL;
 		}
-	ret = plan_read(o->plan_path, &b->rows.plan_doc, &plan, err);
+	ret = plan_read(o->plan_path, &rows->plan_doc, &plan, err);
 	if (ret)
 		return ret;
 	o->scenario = plan_scenario(scenarios, jp_str(plan, "scenario", ""));
@@ -235,62 +234,62 @@ int bench_plan_load(struct bench *b,
 	ret = plan_variants(o, jp_get(plan, "variants"), err);
 	if (ret)
 		return ret;
-	rows = jp_get(plan, "rows");
+	names = jp_get(plan, "rows");
 	hooks[0] = '\0';
-	for (i = 0; rows && rows->type == JP_ARR && i < rows->n; i++)
-		if (rows->kid[i].type == JP_STR &&
-		    !plan_variant_row(o, rows->kid[i].str))
+	for (i = 0; names && names->type == JP_ARR && i < names->n; i++)
+		if (names->kid[i].type == JP_STR &&
+		    !plan_variant_row(o, names->kid[i].str))
 			snprintf(hooks + strlen(hooks),
 				 sizeof(hooks) - strlen(hooks), "%s%s",
-				 i ? "," : "", rows->kid[i].str);
+				 i ? "," : "", names->kid[i].str);
 	o->hooks = hooks;
-	b->rows.planned = true;
+	rows->planned = true;
 	return 0;
 }
 
-int bench_plan_load_windows(struct bench *b, const char *path,
-			    struct hc_err *err)
+int bench_plan_load_windows(struct bench_opts *o, struct bench_rows *rows,
+			    const char *path, struct hc_err *err)
 {
 	const struct jp *plan;
 
-	b->opt.plan_path = path;
-	b->rows.planned = true;
-	return plan_read(path, &b->rows.plan_doc, &plan, err);
+	o->plan_path = path;
+	rows->planned = true;
+	return plan_read(path, &rows->plan_doc, &plan, err);
 }
 
-int bench_plan_rows(struct bench *b, struct hc_err *err)
+int bench_plan_rows(struct bench_rows *rows, const struct bench_opts *o,
+		    struct hc_err *err)
 {
 	const struct jp *wp;
 	int i;
 
-	if (!b->rows.plan_doc)
+	if (!rows->plan_doc)
 		return 0;
-	wp = jp_get(plan_of(b->rows.plan_doc), "window_packets");
-	for (i = 0; i < b->rows.n; i++) {
-		struct bench_row *r = &b->rows.row[i];
+	wp = jp_get(plan_of(rows->plan_doc), "window_packets");
+	for (i = 0; i < rows->n; i++) {
+		struct bench_row *r = &rows->row[i];
 		double n = jp_num(wp, r->name, 0);
 
 		if (!(n >= 1)) {
 			hc_err_set(err, "--plan %s: row %s is not in it",
-				   b->opt.plan_path, r->name);
+				   o->plan_path, r->name);
 			return -EINVAL;
 		}
 		/* The stage sends whole copies (bench_window_opts). */
-		if (b->opt.stage_copies && (__u32)n % b->opt.stage_copies) {
+		if (o->stage_copies && (__u32)n % o->stage_copies) {
 			hc_err_set(
 				err,
 				"--plan %s: row %s's windows are %.0f packets, and the stage sends %u copies of each frame: a plan of another feed (bench compare refuses those too)",
-				b->opt.plan_path, r->name, n,
-				b->opt.stage_copies);
+				o->plan_path, r->name, n, o->stage_copies);
 			return -EINVAL;
 		}
 		window_set(&r->window_packets, n);
 	}
-	if (wp->n != b->rows.n) {
+	if (wp->n != rows->n) {
 		hc_err_set(
 			err,
 			"--plan %s: %d rows in it, %d here: a row of it is no row of this bench",
-			b->opt.plan_path, wp->n, b->rows.n);
+			o->plan_path, wp->n, rows->n);
 		return -EINVAL;
 	}
 	return 0;
@@ -321,15 +320,16 @@ int bench_window_opts(struct bench_opts *o, __u32 copies, struct hc_err *err)
  * depends on its exact count (run.c's size_windows says how much); a
  * multiple of 64, whole sends of any stage's copies.
  */
-void bench_window_calibrate(struct bench *b, double n)
+void bench_window_calibrate(struct bench_rows *rows, const struct bench_opts *o,
+			    double n)
 {
 	int i;
 
-	if (b->opt.window_packets || b->rows.planned || !n)
+	if (o->window_packets || rows->planned || !n)
 		return;
 	n = n < 1024 ? 1024 : n > 1e7 ? 1e7 : n;
-	for (i = 0; i < b->rows.n; i++)
-		window_set(&b->rows.row[i].window_packets, (__u32)n / 64 * 64);
+	for (i = 0; i < rows->n; i++)
+		window_set(&rows->row[i].window_packets, (__u32)n / 64 * 64);
 }
 
 void bench_window_first(const struct bench_opts *o, struct bench_row *r)

@@ -22,15 +22,15 @@ void bench_plan_kind_json(struct hc_pr *p, const struct bench *b);
 void bench_plan_json(struct hc_pr *p, const struct bench *b);
 
 /*
- * --plan (b->opt.plan_path): its document into b->rows.plan_doc, which
- * the caller frees, and its scenario (an index of scenarios, the
- * catalogue, which the caller passes: scenarios use the report, which
- * writes the plan), topology, CPU mode, windows, visits, variants and
- * rows into b->opt. given says whether an option (its long name) was
- * given: the plan refuses the ones it decides. -ENOMEM, or -EINVAL with
- * err's "--plan ..." sentence.
+ * --plan (o->plan_path): its document into rows->plan_doc, which the
+ * caller frees, and its scenario (an index of scenarios, the catalogue,
+ * which the caller passes: scenarios use the report, which writes the
+ * plan), topology, CPU mode, windows, visits, variants and rows into o.
+ * given says whether an option (its long name) was given: the plan
+ * refuses the ones it decides. -ENOMEM, or -EINVAL with err's "--plan
+ * ..." sentence.
  */
-int bench_plan_load(struct bench *b,
+int bench_plan_load(struct bench_opts *o, struct bench_rows *rows,
 		    const struct bench_scenario *const *scenarios,
 		    bool (*given)(const struct bench_opts *o, const char *name),
 		    struct hc_err *err);
@@ -38,13 +38,14 @@ int bench_plan_load(struct bench *b,
  * The later runs of bench --runs: the rows' windows from the plan of the
  * first run's document at path; the rest is in the arguments they share.
  */
-int bench_plan_load_windows(struct bench *b, const char *path,
-			    struct hc_err *err);
+int bench_plan_load_windows(struct bench_opts *o, struct bench_rows *rows,
+			    const char *path, struct hc_err *err);
 /*
  * Once the rows are built: each row's windows from the plan, which must
  * hold the same rows. Nothing without a plan.
  */
-int bench_plan_rows(struct bench *b, struct hc_err *err);
+int bench_plan_rows(struct bench_rows *rows, const struct bench_opts *o,
+		    struct hc_err *err);
 
 /*
  * The options' window size, once --windows is known: --packets into
@@ -56,7 +57,8 @@ int bench_window_opts(struct bench_opts *o, __u32 copies, struct hc_err *err);
  * After the warm-up: every row's windows n packets (the slowest row's
  * BENCH_WINDOW_SECS), unless the options or the plan said.
  */
-void bench_window_calibrate(struct bench *b, double n);
+void bench_window_calibrate(struct bench_rows *rows, const struct bench_opts *o,
+			    double n);
 /* A row's windows at its first visit, the warm-up's: the options' or a start. */
 void bench_window_first(const struct bench_opts *o, struct bench_row *r);
 

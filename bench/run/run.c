@@ -82,20 +82,21 @@ static void account(const struct bench_net *net, struct bench_row *r,
  * A row's delta, gen-only's included, is then between windows alike.
  * plan.c sets them, unless the options or --plan said.
  */
-static void size_windows(struct bench *b, const struct bench_round *acc)
+static void size_windows(struct bench_rows *rows, const struct bench_opts *o,
+			 const struct bench_round *acc)
 {
 	double n = 0, k;
 	int i;
 
-	for (i = 0; i < b->rows.n; i++) {
-		if (b->rows.row[i].dead || b->rows.row[i].kind->generator ||
+	for (i = 0; i < rows->n; i++) {
+		if (rows->row[i].dead || rows->row[i].kind->generator ||
 		    !(acc[i].secs > 0))
 			continue;
 		k = BENCH_WINDOW_SECS * acc[i].generated / acc[i].secs;
 		if (k > 0 && (!n || k < n))
 			n = k;
 	}
-	bench_window_calibrate(b, n);
+	bench_window_calibrate(rows, o, n);
 }
 
 /*
@@ -470,7 +471,7 @@ int bench_run(struct bench *b, struct hc_err *err)
 		bench_order_next(&ord, order);
 		ret = visits(b, order, round, acc, err);
 		if (!round && !ret) {
-			size_windows(b, acc);
+			size_windows(&b->rows, &b->opt, acc);
 			ret = bench_path_reload(&b->watch, &b->opt);
 		}
 		for (i = 0; i < b->rows.n; i++) {
