@@ -853,7 +853,7 @@ static bool has_flag(const struct bench *b, const struct bench_row *r,
 		     const char *flag)
 {
 	const char *f[8];
-	int i, n = bench_flags(b, r, f, 8);
+	int i, n = bench_flags(&b->env, &b->rows, r, f, 8);
 
 	for (i = 0; i < n; i++)
 		if (!strcmp(f[i], flag))
@@ -1139,19 +1139,19 @@ static void test_scope_cpus(void)
 	cpu_set_t set;
 
 	b->opt.cpu_mode = BENCH_INLINE;
-	bench_scope_cpus(b, &r, &set);
+	bench_scope_cpus(&b->opt, &b->net, &r, &set);
 	t_result(CPU_COUNT(&set) == 1 && CPU_ISSET(BENCH_CPU_GEN, &set),
 		 "counted CPUs: inline, the generator's CPU");
 	b->net.clock.nown = 1;
-	bench_scope_cpus(b, &r, &set);
+	bench_scope_cpus(&b->opt, &b->net, &r, &set);
 	t_result(CPU_COUNT(&set) == 2 && CPU_ISSET(BENCH_CPU_DUT, &set),
 		 "counted CPUs: inline, a row's own threads add theirs");
 	b->net.clock.nown = 0;
 	b->opt.cpu_mode = BENCH_SPLIT;
-	bench_scope_cpus(b, &r, &set);
+	bench_scope_cpus(&b->opt, &b->net, &r, &set);
 	t_result(CPU_COUNT(&set) == 1 && CPU_ISSET(BENCH_CPU_DUT, &set),
 		 "counted CPUs: split, the NAPI kthreads' CPU");
-	bench_scope_cpus(b, &g, &set);
+	bench_scope_cpus(&b->opt, &b->net, &g, &set);
 	t_result(CPU_COUNT(&set) == 1 && CPU_ISSET(BENCH_CPU_GEN, &set),
 		 "counted CPUs: split, gen-only counts bench's own thread");
 	free(b);
@@ -1176,7 +1176,7 @@ static void test_window_q(void)
 		win[i].secs = 1e-3;
 		win[i].cpu_ns = 1000 * (i == 3 || i == 11 ? 100 : 150);
 	}
-	bench_round_costs(b, &r, &rd);
+	bench_round_costs(&b->opt, &b->env, &r, &rd);
 	t_result(near(rd.pkt_ns, 100, 1e-9),
 		 "window: a round's cost is its fastest window's, 2 fast of 20 (%.2f of 100)",
 		 rd.pkt_ns);

@@ -410,7 +410,7 @@ static void row_columns(struct hc_pr *p, const struct bench *b,
 {
 	const struct bench_sum *s = &r->sum;
 	const char *flags[16], *why = bench_row_void(r);
-	int nf = bench_flags(b, r, flags, 16), i;
+	int nf = bench_flags(&b->env, &b->rows, r, flags, 16), i;
 	char valid[320], delta[64], ratio[64], cpus[160];
 	size_t len;
 

@@ -141,8 +141,9 @@ static int undo(struct bench *b, struct bench_row *r, int round,
  * A visit's windows and counts into its row's round so far; the costs
  * are the windows' of all its visits.
  */
-static int merge(struct bench *b, const struct bench_row *r,
-		 struct bench_round *acc, struct bench_round *v)
+static int merge(const struct bench_opts *o, const struct bench_env *env,
+		 const struct bench_row *r, struct bench_round *acc,
+		 struct bench_round *v)
 {
 	double secs = acc->secs;
 	int k = acc->visits, i;
@@ -176,9 +177,9 @@ static int merge(struct bench *b, const struct bench_row *r,
 	acc->setup_ms = (acc->setup_ms * k + v->setup_ms) / (k + 1);
 	acc->teardown_ms = (acc->teardown_ms * k + v->teardown_ms) / (k + 1);
 	acc->visits++;
-	bench_round_costs(b, r, acc);
+	bench_round_costs(o, env, r, acc);
 	/* Per-CPU rates over the visits' time together. */
-	for (i = 0; acc->cpu_mpps && v->cpu_mpps && i < b->env.ncpu; i++)
+	for (i = 0; acc->cpu_mpps && v->cpu_mpps && i < env->ncpu; i++)
 		acc->cpu_mpps[i] = (acc->cpu_mpps[i] * secs +
 				    v->cpu_mpps[i] * v->secs) /
 				   acc->secs;
@@ -248,21 +249,21 @@ static int visit(struct bench *b, struct bench_row *r, int round, int pos,
 		bench_round_free(&rd);
 		return ret;
 	}
-	return merge(b, r, acc, &rd);
+	return merge(&b->opt, &b->env, r, acc, &rd);
 }
 
 /*
  * The row's round after its visits. The warm-up is not measured; an
  * interrupted window is not whole.
  */
-static int finish(struct bench *b, struct bench_row *r,
-		  struct bench_round *rd)
+static int finish(const struct bench_opts *o, const struct bench_net *net,
+		  struct bench_row *r, struct bench_round *rd)
 {
 	int ret = 0;
 
-	if (rd->visits == (int)b->opt.visits && !r->dead && rd->round &&
+	if (rd->visits == (int)o->visits && !r->dead && rd->round &&
 	    rd->whole) {
-		account(&b->net, r, rd);
+		account(net, r, rd);
 		ret = record(r, rd);
 	} else {
 		bench_round_free(rd);
@@ -475,7 +476,8 @@ int bench_run(struct bench *b, struct hc_err *err)
 			ret = bench_path_reload(&b->watch, &b->opt);
 		}
 		for (i = 0; i < b->rows.n; i++) {
-			fret = finish(b, &b->rows.row[i], &acc[i]);
+			fret = finish(&b->opt, &b->net, &b->rows.row[i],
+				      &acc[i]);
 			ret = ret ?: fret;
 		}
 		if (ret)

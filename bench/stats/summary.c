@@ -451,8 +451,8 @@ bool bench_disagrees(const struct bench_rows *rows, const struct bench_row *r)
 		       0;
 }
 
-int bench_flags(const struct bench *b, const struct bench_row *r,
-		const char **flags, int max)
+int bench_flags(const struct bench_env *env, const struct bench_rows *rows,
+		const struct bench_row *r, const char **flags, int max)
 {
 	int n = 0;
 
@@ -461,15 +461,15 @@ int bench_flags(const struct bench *b, const struct bench_row *r,
 		if ((cond) && n < max)       \
 			flags[n++] = (name); \
 	} while (0)
-	FLAG(r->base == r - b->rows.row, "baseline");
+	FLAG(r->base == r - rows->row, "baseline");
 	FLAG(r->unverified[0], "unverified");
 	FLAG(r->kind->generator, "generator");
 	FLAG(r->sum.outliers, "outliers");
 	FLAG(r->sum.contended, "contended");
 	FLAG(r->sum.gen_bound, "generator-bound");
 	FLAG(r->kind->generator && r->sum.drift > BENCH_DRIFT_MAX, "drift");
-	FLAG(b->env.emulated, "emulated");
-	FLAG(bench_disagrees(&b->rows, r), "unpaired-disagrees");
+	FLAG(env->emulated, "emulated");
+	FLAG(bench_disagrees(rows, r), "unpaired-disagrees");
 	FLAG(r->variant_failed, "setup-failed");
 	FLAG(r->nvariant_left, "left-running");
 	FLAG(r->sum.unresolved, "unresolved");

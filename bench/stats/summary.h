@@ -70,7 +70,7 @@ const char *bench_growth_verdict(const struct st_est *e);
 double bench_load_ms(const struct bench_row *r);
 
 /* The row's flags ("baseline", "outliers", ...), how many. */
-int bench_flags(const struct bench *b, const struct bench_row *r,
-		const char **flags, int max);
+int bench_flags(const struct bench_env *env, const struct bench_rows *rows,
+		const struct bench_row *r, const char **flags, int max);
 
 #endif

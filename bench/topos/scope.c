@@ -230,7 +230,7 @@ void bench_scope_window(struct bench *b, struct bench_row *r,
 	struct hc_err ferr = {};
 	cpu_set_t set, rx;
 
-	bench_scope_cpus(b, r, &set);
+	bench_scope_cpus(&b->opt, &b->net, r, &set);
 	/* The stage's NAPI (hcr) is the generator's NET_RX, on its CPU. */
 	rx = set;
 	if (!b->opt.dev && b->net.feed == HC_GEN_STAGE)
@@ -373,17 +373,17 @@ static void pid_list(const pid_t *p, int n, char *buf, size_t size)
 }
 
 /* The CPUs whose work a row's window counts (topo.c pins them so). */
-void bench_scope_cpus(const struct bench *b, const struct bench_row *r,
-		      cpu_set_t *set)
+void bench_scope_cpus(const struct bench_opts *o, const struct bench_net *net,
+		      const struct bench_row *r, cpu_set_t *set)
 {
 	CPU_ZERO(set);
-	if (b->opt.cpu_mode == BENCH_SPLIT && !r->kind->generator) {
+	if (o->cpu_mode == BENCH_SPLIT && !r->kind->generator) {
 		CPU_SET(BENCH_CPU_DUT, set);
 		return;
 	}
 	CPU_SET(BENCH_CPU_GEN, set);
 	/* A row's own threads (AF_XDP's consumer) run on the DUT's CPU. */
-	if (b->net.clock.nown)
+	if (net->clock.nown)
 		CPU_SET(BENCH_CPU_DUT, set);
 }
 

@@ -47,8 +47,8 @@ int bench_cpu_check(double cpu_ns, double wall_ns, int ncpus, char *why,
  */
 int bench_scope_dev(const char *dev, bool threaded, char *why, size_t size);
 /* The CPUs whose work row r's window counts. */
-void bench_scope_cpus(const struct bench *b, const struct bench_row *r,
-		      cpu_set_t *set);
+void bench_scope_cpus(const struct bench_opts *o, const struct bench_net *net,
+		      const struct bench_row *r, cpu_set_t *set);
 /*
  * After window w of row r's round rd: s0 read before it, s1 read here.
  * Marks w excluded (bench_window_check), the first reason in rd; the row

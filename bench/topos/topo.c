@@ -804,10 +804,10 @@ perf_failed:
 }
 
 /* The fastest window's cost, and the mean over all that stand. */
-void bench_round_costs(const struct bench *b, const struct bench_row *r,
-		       struct bench_round *rd)
+void bench_round_costs(const struct bench_opts *o, const struct bench_env *env,
+		       const struct bench_row *r, struct bench_round *rd)
 {
-	bool dut = b->opt.cpu_mode == BENCH_SPLIT && !r->kind->generator;
+	bool dut = o->cpu_mode == BENCH_SPLIT && !r->kind->generator;
 	double *x = calloc(rd->nwin + 1, sizeof(*x)), cpu = 0, own = 0;
 	__u64 pkts = 0;
 	int i, n = 0;
@@ -815,7 +815,7 @@ void bench_round_costs(const struct bench *b, const struct bench_row *r,
 	rd->secs = 0;
 	for (i = 0; i < rd->nwin; i++) {
 		const struct bench_window *w = &rd->win[i];
-		double t = b->env.cpu_clock ? w->cpu_ns : w->secs * 1e9;
+		double t = env->cpu_clock ? w->cpu_ns : w->secs * 1e9;
 
 		rd->secs += w->secs;
 		if (!w->packets || w->excluded)
@@ -827,8 +827,8 @@ void bench_round_costs(const struct bench *b, const struct bench_row *r,
 			x[n++] = t / w->packets;
 	}
 	rd->mpps = (dut ? rd->seen : rd->generated) / rd->secs / 1e6;
-	rd->cpu_ns = b->env.cpu_clock ? cpu : NAN;
-	rd->own_ns = b->env.cpu_clock ? own : NAN;
+	rd->cpu_ns = env->cpu_clock ? cpu : NAN;
+	rd->own_ns = env->cpu_clock ? own : NAN;
 	rd->pkt_ns = x ? st_quantile(x, n, BENCH_WINDOW_Q) : NAN;
 	rd->pkt_ns_loaded = pkts ? cpu / pkts : NAN;
 	free(x);
@@ -915,7 +915,7 @@ static int veth_measure(struct bench *b, struct bench_row *r,
 	rd->generated_known = true;
 	rd->whole =
 		rd->generated == (__u64)b->visit.windows * r->window_packets;
-	bench_round_costs(b, r, rd);
+	bench_round_costs(&b->opt, &b->env, r, rd);
 	if (b->opt.per_cpu)
 		rd->cpu_mpps = cpu_rates(&b->env, &c0, &c1, rd->secs);
 	return 0;

@@ -21,8 +21,8 @@ int bench_topo_gen_ifindex(const struct bench_net *net);
 const __u8 *bench_topo_sink_mac(const struct bench_net *net);
 
 /* veth: a round's time, costs and rate from its windows. */
-void bench_round_costs(const struct bench *b, const struct bench_row *r,
-		       struct bench_round *rd);
+void bench_round_costs(const struct bench_opts *o, const struct bench_env *env,
+		       const struct bench_row *r, struct bench_round *rd);
 /* The read op of kinds with no counters of their own: the DUT's RX. */
 int bench_read_dut(struct bench *b, struct bench_row *r, struct bench_count *c);
 /* forward: what reached the sink, and what the DUT's devices dropped. */
