@@ -92,17 +92,17 @@ int bench_journal(struct bench *b, struct hc_jrec *rec,
 
 /* ---- finding the device: nothing changes yet ---- */
 
-static int no_device(struct bench *b, const char *dev, struct hc_err *err)
+static int no_device(const struct bench_opts *o, const struct bench_net *net,
+		     const char *dev, struct hc_err *err)
 {
 	char where[200], elsewhere[256];
 
 	snprintf(where, sizeof(where), "%s%s%s",
-		 b->opt.netns ? "network namespace '" :
-				"this network namespace",
-		 b->opt.netns ? b->opt.netns : "", b->opt.netns ? "'" : "");
-	bench_enter(b->net.fd_root);
+		 o->netns ? "network namespace '" : "this network namespace",
+		 o->netns ? o->netns : "", o->netns ? "'" : "");
+	bench_enter(net->fd_root);
 	hc_netns_with_dev(dev, elsewhere, sizeof(elsewhere));
-	bench_enter(b->net.fd_dut);
+	bench_enter(net->fd_dut);
 	if (elsewhere[0])
 		hc_err_set(
 			err,
@@ -301,19 +301,19 @@ static void dut_read(struct bench_net *net)
 	hc_ethtool_stat_names(net->dut_name, &d->stats);
 }
 
-static int find_other(struct bench *b, struct hc_err *err)
+static int find_other(struct bench_net *net, const struct bench_opts *o,
+		      struct hc_err *err)
 {
-	if (!b->opt.other_dev)
+	if (!o->other_dev)
 		return 0;
-	if (!strcmp(b->opt.other_dev, b->opt.dev)) {
+	if (!strcmp(o->other_dev, o->dev)) {
 		hc_err_set(err, "--other-dev %s is the device under test",
-			   b->opt.other_dev);
+			   o->other_dev);
 		return -EINVAL;
 	}
-	snprintf(b->net.other_name, sizeof(b->net.other_name), "%s",
-		 b->opt.other_dev);
-	b->net.if_other = if_nametoindex(b->opt.other_dev);
-	return b->net.if_other ? 0 : no_device(b, b->opt.other_dev, err);
+	snprintf(net->other_name, sizeof(net->other_name), "%s", o->other_dev);
+	net->if_other = if_nametoindex(o->other_dev);
+	return net->if_other ? 0 : no_device(o, net, o->other_dev, err);
 }
 
 /* --tune gro=on,threaded=off,channels=4: each key known, each value sane. */
@@ -397,7 +397,7 @@ static int dev_open(struct bench *b, struct hc_err *err)
 		return -errno;
 	b->net.if_dut = if_nametoindex(b->opt.dev);
 	if (!b->net.if_dut)
-		return no_device(b, b->opt.dev, err);
+		return no_device(&b->opt, &b->net, b->opt.dev, err);
 	b->net.nl_dut = hc_nl_open(err);
 	if (!b->net.nl_dut)
 		return -errno;
@@ -412,7 +412,8 @@ static int dev_open(struct bench *b, struct hc_err *err)
 			b->opt.dev);
 		return -EBUSY;
 	}
-	ret = find_other(b, err) ?: hc_dev_mac(b->opt.dev, b->net.dut_mac);
+	ret = find_other(&b->net, &b->opt, err) ?:
+		      hc_dev_mac(b->opt.dev, b->net.dut_mac);
 	if (ret)
 		return ret;
 	dut_read(&b->net);
@@ -837,24 +838,25 @@ struct traffic {
 	const char *envp[9];
 };
 
-static int traffic_start(struct bench *b, struct bench_row *r, int round,
-			 struct traffic *t)
+static int traffic_start(const struct bench_opts *o,
+			 const struct bench_net *net, struct bench_row *r,
+			 int round, struct traffic *t)
 {
-	const char *argv[] = { "/bin/sh", "-c", b->opt.gen_cmd, NULL };
-	const __u8 *m = b->net.dut_mac;
+	const char *argv[] = { "/bin/sh", "-c", o->gen_cmd, NULL };
+	const __u8 *m = net->dut_mac;
 	int i, ret;
 
-	if (!b->opt.gen_cmd)
+	if (!o->gen_cmd)
 		return 0;
 	snprintf(t->env[0], 64, "HC_ROW=%s", r->name);
 	snprintf(t->env[1], 64, "HC_ROUND=%d", round);
 	snprintf(t->env[2], 64, "HC_SIZE=%u", r->size);
-	snprintf(t->env[3], 64, "HC_DEV=%s", b->net.dut_name);
+	snprintf(t->env[3], 64, "HC_DEV=%s", net->dut_name);
 	snprintf(t->env[4], 64, "HC_DST_MAC=%02x:%02x:%02x:%02x:%02x:%02x",
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
 	/* A row whose path needs a destination of its own (a route) has it. */
 	snprintf(t->env[5], 64, "HC_DST_IP=%s",
-		 r->hook && r->hook->dst4 ? r->hook->dst4 : b->net.dut_ip);
+		 r->hook && r->hook->dst4 ? r->hook->dst4 : net->dut_ip);
 	snprintf(t->env[6], 64, "HC_DST_PORT=9");
 	/* The row's flows, as its size: the command's to send, or not. */
 	snprintf(t->env[7], 64, "HC_FLOWS=%u", r->flows ?: 1);
@@ -862,7 +864,7 @@ static int traffic_start(struct bench *b, struct bench_row *r, int round,
 		t->envp[i] = t->env[i];
 	t->envp[8] = NULL;
 	/* Where bench was started: ssh and ip netns exec work from there. */
-	ret = hc_proc_start(&t->p, b->net.fd_root, 0, argv, t->envp, t->out,
+	ret = hc_proc_start(&t->p, net->fd_root, 0, argv, t->envp, t->out,
 			    sizeof(t->out));
 	t->cmd = t->running = !ret;
 	return ret;
@@ -931,10 +933,11 @@ static void deltas(const struct bench_net *net, struct bench_round *rd,
 }
 
 /* The rate over the steady samples, per CPU too. */
-static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
+static void rates(const struct bench_opts *o, const struct bench_env *env,
+		  struct bench_row *r, struct bench_round *rd,
 		  struct samples *w)
 {
-	int from, to, i, ncpu = b->env.ncpu;
+	int from, to, i, ncpu = env->ncpu;
 	const __u64 *c0, *c1;
 	char name[32];
 	__u64 n;
@@ -943,7 +946,7 @@ static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	 * --external: the window's edges are our own samples inside traffic
 	 * that flows throughout: every interval is whole.
 	 */
-	if (!b->opt.gen_cmd) {
+	if (!o->gen_cmd) {
 		from = 0;
 		/* Not the last edge's interval: its read forked. */
 		to = w->n - 1 - (r->kind->forks && w->n > 2);
@@ -977,9 +980,9 @@ static void rates(struct bench *b, struct bench_row *r, struct bench_round *rd,
 	 * throughout: a receive side that did not run, on a loaded
 	 * machine): no rate and no cost, left out of the row's.
 	 */
-	if (b->opt.gen_cmd && !n && rd->seen + rd->dropped_before)
+	if (o->gen_cmd && !n && rd->seen + rd->dropped_before)
 		rd->mpps = NAN;
-	if (!b->opt.per_cpu || !w->cpus || isnan(rd->mpps) || !(rd->secs > 0))
+	if (!o->per_cpu || !w->cpus || isnan(rd->mpps) || !(rd->secs > 0))
 		return;
 	rd->cpu_mpps = calloc(ncpu, sizeof(double));
 	c0 = w->cpu + (size_t)from * ncpu;
@@ -1127,7 +1130,7 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 			goto perf_failed;
 	}
 	ret = hc_fault(&rerr, "bench-send") ?:
-					      traffic_start(b, r, rd->round, t);
+		      traffic_start(&b->opt, &b->net, r, rd->round, t);
 	if (ret) {
 		step = "--gen-cmd";
 		goto row_failed;
@@ -1175,7 +1178,7 @@ static int dev_measure(struct bench *b, struct bench_row *r,
 	if (rd->generated_known &&
 	    bench_round_device(r, rd, b->net.dut_name, why, sizeof(why)) < 0)
 		bench_row_invalid(r, "%s", why);
-	rates(b, r, rd, &w);
+	rates(&b->opt, &b->env, r, rd, &w);
 	count_cpus(&b->net, &b->env, &w);
 	rd->samples = w.s;
 	rd->nsamples = w.n;

@@ -175,69 +175,69 @@ out:
 	return ret;
 }
 
-static int topo_up(struct bench *b, struct hc_err *err)
+static int topo_up(struct bench_net *net, const struct bench_rows *rows,
+		   struct hc_err *err)
 {
-	struct bench_veth *v = bench_veth(&b->net);
+	struct bench_veth *v = bench_veth(net);
 	struct in_addr dut;
 	int ret;
 
 	ret = hc_fault(err, "bench-netns");
 	/* inject: one namespace; hcg is hcd's idle peer. */
 	if (!ret) {
-		b->net.fd_dut = new_ns(b->net.fd_root);
-		b->net.fd_gen = b->net.topo->inject ? same_ns(b->net.fd_dut) :
-						      new_ns(b->net.fd_root);
-		ret = b->net.fd_gen < 0 ? b->net.fd_gen :
-		      b->net.fd_dut < 0 ? b->net.fd_dut :
-					  0;
+		net->fd_dut = new_ns(net->fd_root);
+		net->fd_gen = net->topo->inject ? same_ns(net->fd_dut) :
+						  new_ns(net->fd_root);
+		ret = net->fd_gen < 0 ? net->fd_gen :
+		      net->fd_dut < 0 ? net->fd_dut :
+					0;
 	}
 	if (step(ret, err, "creating the network namespaces"))
 		return ret;
 	/* Netlink sockets stay in the namespace they were opened in. */
-	ret = bench_enter(b->net.fd_dut);
-	if (!ret && !(b->net.nl_dut = hc_nl_open(err)))
+	ret = bench_enter(net->fd_dut);
+	if (!ret && !(net->nl_dut = hc_nl_open(err)))
 		ret = -errno;
 	if (!ret)
-		ret = bench_enter(b->net.fd_gen);
+		ret = bench_enter(net->fd_gen);
 	if (!ret && !(v->nl_gen = hc_nl_open(err)))
 		ret = -errno;
 	if (step(ret, err, "opening rtnetlink in the new namespaces"))
 		return ret;
 
 	ret = hc_fault(err, "bench-veth") ?:
-		      hc_nl_veth_add(v->nl_gen, BENCH_GEN_DEV, BENCH_DUT_DEV, b->net.fd_dut, err) ?:
+		      hc_nl_veth_add(v->nl_gen, BENCH_GEN_DEV, BENCH_DUT_DEV, net->fd_dut, err) ?:
 		      hc_nl_veth_add(v->nl_gen, BENCH_SPARE_DEV, "hcw", -1, err) ?:
-		      hc_nl_veth_add(b->net.nl_dut, BENCH_OTHER_DEV, "hcy", -1,
+		      hc_nl_veth_add(net->nl_dut, BENCH_OTHER_DEV, "hcy", -1,
 				     err);
 	if (step(ret, err, "creating the veth pairs"))
 		return ret;
 	v->if_gen = if_nametoindex(BENCH_GEN_DEV);
 	v->if_spare = if_nametoindex(BENCH_SPARE_DEV);
-	bench_enter(b->net.fd_dut);
-	b->net.if_dut = if_nametoindex(BENCH_DUT_DEV);
-	b->net.if_other = if_nametoindex(BENCH_OTHER_DEV);
-	ret = hc_dev_mac(BENCH_DUT_DEV, b->net.dut_mac);
-	bench_enter(b->net.fd_gen);
-	if (!ret &&
-	    !(v->if_gen && v->if_spare && b->net.if_dut && b->net.if_other))
+	bench_enter(net->fd_dut);
+	net->if_dut = if_nametoindex(BENCH_DUT_DEV);
+	net->if_other = if_nametoindex(BENCH_OTHER_DEV);
+	ret = hc_dev_mac(BENCH_DUT_DEV, net->dut_mac);
+	bench_enter(net->fd_gen);
+	if (!ret && !(v->if_gen && v->if_spare && net->if_dut && net->if_other))
 		ret = -ENODEV;
 	if (step(ret, err, "finding the new veth devices"))
 		return ret;
 
 	inet_pton(AF_INET, "198.18.0.2", &dut);
 	ret = hc_fault(err, "bench-addr") ?:
-		      hc_nl_addr_add(b->net.nl_dut, b->net.if_dut, AF_INET,
-				     &dut, 15, err);
+		      hc_nl_addr_add(net->nl_dut, net->if_dut, AF_INET, &dut,
+				     15, err);
 	if (step(ret, err, "adding 198.18.0.2/15 to " BENCH_DUT_DEV))
 		return ret;
-	snprintf(b->net.dut_ip, sizeof(b->net.dut_ip), "198.18.0.2");
-	ret = hc_fault(err, "bench-up") ?: links_up(&b->net, err);
+	snprintf(net->dut_ip, sizeof(net->dut_ip), "198.18.0.2");
+	ret = hc_fault(err, "bench-up") ?: links_up(net, err);
 	if (step(ret, err, "bringing the veth devices up"))
 		return ret;
-	ret = bench_topo_napi(&b->net, true);
+	ret = bench_topo_napi(net, true);
 	if (step(ret, err, "turning GRO on for " BENCH_DUT_DEV))
 		return ret;
-	return b->rows.scen->forward ? sink_up(&b->net, err) : 0;
+	return rows->scen->forward ? sink_up(net, err) : 0;
 }
 
 static void veth_down(struct bench_net *net)
@@ -285,9 +285,10 @@ static int pin_napi(struct bench_net *net)
 	return n ? bench_clock_napi(&net->clock, pids, n) : -ESRCH;
 }
 
-static int topo_cpu(struct bench *b, struct hc_err *err)
+static int topo_cpu(struct bench_net *net, const struct bench_opts *o,
+		    struct hc_err *err)
 {
-	struct bench_veth *v = bench_veth(&b->net);
+	struct bench_veth *v = bench_veth(net);
 	cpu_set_t set;
 	int ret;
 
@@ -296,18 +297,18 @@ static int topo_cpu(struct bench *b, struct hc_err *err)
 	ret = hc_fault(err, "bench-cpu");
 	if (!ret && sched_setaffinity(0, sizeof(set), &set))
 		ret = -errno;
-	if (!ret && b->opt.cpu_mode == BENCH_SPLIT) {
-		ret = bench_enter(b->net.fd_dut) ?:
-			      hc_sysfs_here()	 ?:
+	if (!ret && o->cpu_mode == BENCH_SPLIT) {
+		ret = bench_enter(net->fd_dut) ?:
+			      hc_sysfs_here()  ?:
 			      hc_dev_set_threaded(BENCH_DUT_DEV, 1);
-		bench_enter(b->net.fd_gen);
+		bench_enter(net->fd_gen);
 		if (!ret)
-			ret = pin_napi(&b->net);
+			ret = pin_napi(net);
 		v->threaded = !ret;
 	}
 	if (ret && !err->msg[0])
 		hc_err_set(err, "%s",
-			   b->opt.cpu_mode == BENCH_SPLIT ?
+			   o->cpu_mode == BENCH_SPLIT ?
 				   "threaded NAPI for " BENCH_DUT_DEV
 				   " on CPU 1" :
 				   "pinning the generator to CPU 0");
@@ -444,9 +445,10 @@ static int packet_up(struct bench_net *net, struct hc_err *err)
  * (veth_xdp_rcv_one), not skbs. hcr's NAPI (its XDP program's) takes
  * only skbs of a sender without TSO, as packet_up()'s hcd.
  */
-static int stage_up(struct bench *b, struct hc_err *err)
+static int stage_up(struct bench_net *net, const struct bench_opts *o,
+		    struct hc_err *err)
 {
-	struct bench_veth *v = bench_veth(&b->net);
+	struct bench_veth *v = bench_veth(net);
 	int ret = hc_fault(err, "bench-stage") ?:
 			  hc_nl_veth_add(v->nl_gen, BENCH_FEED_DEV,
 					 BENCH_STAGE_DEV, -1, err);
@@ -464,7 +466,7 @@ static int stage_up(struct bench *b, struct hc_err *err)
 	v->stage = (struct hc_gen_stage){ .nl = v->nl_gen,
 					  .in = v->if_stage,
 					  .to = v->if_gen,
-					  .copies = b->opt.stage_copies };
+					  .copies = o->stage_copies };
 	return step(ret, err,
 		    "the stage: " BENCH_FEED_DEV " and " BENCH_STAGE_DEV
 		    ", redirecting to " BENCH_GEN_DEV " in native XDP");
@@ -516,9 +518,10 @@ static int gen_up(struct bench *b, struct hc_err *err)
 	cfg.method = b->net.feed;
 	cfg.stage = &v->stage;
 	v->if_discard = 0;
-	ret = hc_fault(err, "bench-gen")				  ?:
-		      (cfg.method == HC_GEN_STAGE ? stage_up(b, err) : 0) ?:
-		      feed_skbs(&b->net, err)				  ?:
+	ret = hc_fault(err, "bench-gen");
+	if (!ret && cfg.method == HC_GEN_STAGE)
+		ret = stage_up(&b->net, &b->opt, err);
+	ret = ret ?: feed_skbs(&b->net, err) ?:
 		      hc_gen_open(&v->gen,
 				  cfg.method == HC_GEN_STAGE ? v->if_feed :
 				  cfg.inject		     ? b->net.if_dut :
@@ -572,7 +575,7 @@ static int veth_up(struct bench *b, struct hc_err *err)
 		return failed(ret, err, "topology");
 	snprintf(b->net.dut_name, sizeof(b->net.dut_name), BENCH_DUT_DEV);
 	snprintf(b->net.other_name, sizeof(b->net.other_name), BENCH_OTHER_DEV);
-	ret = topo_up(b, err);
+	ret = topo_up(&b->net, &b->rows, err);
 	if (ret)
 		return failed(ret, err, "topology");
 	ret = gen_up(b, err);
@@ -582,7 +585,7 @@ static int veth_up(struct bench *b, struct hc_err *err)
 	if (!b->env.cpu_clock)
 		fprintf(stderr,
 			"Warning: no task-clock counters (perf_event_open): times are the wall clock's, with whatever else ran\n");
-	ret = topo_cpu(b, err);
+	ret = topo_cpu(&b->net, &b->opt, err);
 	if (ret)
 		return failed(ret, err,
 			      b->opt.cpu_mode == BENCH_SPLIT ?
