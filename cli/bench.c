@@ -633,7 +633,8 @@ static int plan_fail(int ret, const struct hc_err *err)
  * rows' windows are that run's (the rest of the plan is in the
  * arguments all the runs share).
  */
-static int run_child(struct bench *b, const char *env)
+static int run_child(struct bench_opts *o, struct bench_rows *rows,
+		     const char *env)
 {
 	static char file[4096];
 	struct hc_err err = {};
@@ -643,12 +644,12 @@ static int run_child(struct bench *b, const char *env)
 	if (sscanf(env, "%*d %4095s", file) != 1)
 		return hc_fail(HC_EXIT_USAGE, "%s: \"I FILE [PLAN]\", not '%s'",
 			       BENCH_RUN_ENV, env);
-	b->opt.out_path = file;
-	b->opt.seed += atoi(env); /* a given seed: each run its own */
+	o->out_path = file;
+	o->seed += atoi(env); /* a given seed: each run its own */
 	plan_path = strchr(strchr(env, ' ') + 1, ' ');
-	if (!plan_path || b->opt.plan_path)
+	if (!plan_path || o->plan_path)
 		return 0;
-	ret = bench_plan_load_windows(&b->opt, &b->rows, plan_path + 1, &err);
+	ret = bench_plan_load_windows(o, rows, plan_path + 1, &err);
 	return ret ? plan_fail(ret, &err) : 0;
 }
 
@@ -657,11 +658,10 @@ static int run_child(struct bench *b, const char *env)
  * visits of an earlier run (plan.c). A bench --runs document's plan is
  * its first run's.
  */
-static int plan_load(struct bench *b)
+static int plan_load(struct bench_opts *o, struct bench_rows *rows)
 {
 	struct hc_err err = {};
-	int ret = bench_plan_load(&b->opt, &b->rows, bench_scenarios, given,
-				  &err);
+	int ret = bench_plan_load(o, rows, bench_scenarios, given, &err);
 
 	return ret ? plan_fail(ret, &err) : 0;
 }
@@ -795,9 +795,9 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	if (b->opt.journal_dir)
 		hc_journal_set_dir(b->opt.journal_dir);
 	run_env = getenv(BENCH_RUN_ENV);
-	ret = run_env ? run_child(b, run_env) : 0;
+	ret = run_env ? run_child(&b->opt, &b->rows, run_env) : 0;
 	if (!ret && b->opt.plan_path && !b->rows.plan_doc)
-		ret = plan_load(b);
+		ret = plan_load(&b->opt, &b->rows);
 	if (ret)
 		return ret;
 	scenario_target(&b->opt);
