@@ -69,6 +69,7 @@
 
 struct bench;
 struct bench_row;
+struct bench_rows;
 struct bench_round;
 struct hc_opt;
 struct hc_pr;
@@ -196,7 +197,7 @@ struct bench_scenario {
 	const char *name;
 	const char *help;
 	const char *baseline; /* what its rows are compared with */
-	void (*build)(struct bench *b);
+	void (*build)(struct bench_rows *rows);
 	/*
 	 * Optional: its own options, each with .cfg its values' place in
 	 * its file; --help lists them under it, and they go with it only.

@@ -880,13 +880,12 @@ struct t_gen_row {
 };
 static const struct t_gen_row *t_gen_rows;
 
-static void t_gen_build(struct bench *b)
+static void t_gen_build(struct bench_rows *rows)
 {
 	const struct t_gen_row *w;
 
 	for (w = t_gen_rows; w->name; w++) {
-		struct bench_row *r =
-			bench_row_add(&b->rows, w->name, &hook_kind);
+		struct bench_row *r = bench_row_add(rows, w->name, &hook_kind);
 
 		r->size = w->size;
 		r->flows = w->flows;

@@ -8,11 +8,11 @@
 #include "kind.h"
 #include "scenario.h"
 
-static void aa_build(struct bench *b)
+static void aa_build(struct bench_rows *rows)
 {
-	bench_row_base(bench_row_add(&b->rows, "nothing-a", &bench_kind_stack),
+	bench_row_base(bench_row_add(rows, "nothing-a", &bench_kind_stack),
 		       "nothing-a");
-	bench_row_base(bench_row_add(&b->rows, "nothing-b", &bench_kind_stack),
+	bench_row_base(bench_row_add(rows, "nothing-b", &bench_kind_stack),
 		       "nothing-a");
 }
 

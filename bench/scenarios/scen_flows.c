@@ -49,7 +49,7 @@ static void flows_set(struct bench_row *r, int level)
 	r->series = r->hook->name;
 }
 
-static void flows_build(struct bench *b)
+static void flows_build(struct bench_rows *rows)
 {
 	int count = bench_counts(&flows, &n), i, k;
 	struct bench_row *r;
@@ -60,14 +60,14 @@ static void flows_build(struct bench *b)
 		suffixes[i] = suffix[i];
 	}
 	suffixes[count] = NULL;
-	bench_rows_per_hook(&b->rows, suffixes, flows_set);
+	bench_rows_per_hook(rows, suffixes, flows_set);
 	for (k = 0; k < (int)(sizeof(peers) / sizeof(peers[0])); k++)
 		for (i = 0; i < count; i++) {
 			char name[40];
 
 			snprintf(name, sizeof(name), "%s-%uflow%s",
 				 peers[k].name, n[i], n[i] > 1 ? "s" : "");
-			r = bench_row_add(&b->rows, name, peers[k].kind);
+			r = bench_row_add(rows, name, peers[k].kind);
 			r->local = peers[k].local;
 			r->flows = n[i];
 			r->series = peers[k].name;

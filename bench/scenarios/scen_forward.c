@@ -35,13 +35,13 @@ static void forwards(struct bench_row *r)
 	bench_row_base(r, "stack-forward");
 }
 
-static void forward_build(struct bench *b)
+static void forward_build(struct bench_rows *rows)
 {
 	struct bench_row *r;
 	unsigned int i;
 
 	for (i = 0; i < sizeof(redirects) / sizeof(redirects[0]); i++) {
-		r = bench_row_hook(&b->rows, redirects[i].hook, "");
+		r = bench_row_hook(rows, redirects[i].hook, "");
 		snprintf(r->name, sizeof(r->name), "%s", redirects[i].name);
 		r->kind = &bench_kind_fwd_bpf;
 		r->run.conf.def_verdict = HC_REDIRECT;
@@ -51,9 +51,9 @@ static void forward_build(struct bench *b)
 		bench_row_path(r, "!ip_forward");
 		forwards(r);
 	}
-	forwards(bench_row_add(&b->rows, "stack-forward",
+	forwards(bench_row_add(rows, "stack-forward",
 			       &bench_kind_fwd_stack));
-	forwards(bench_row_add(&b->rows, "nft-fwd", &bench_kind_fwd_nft));
+	forwards(bench_row_add(rows, "nft-fwd", &bench_kind_fwd_nft));
 }
 
 const struct bench_scenario bench_scen_forward = {

@@ -14,7 +14,7 @@
 
 static bool no_bare; /* --no-bare */
 
-static void hooks_build(struct bench *b)
+static void hooks_build(struct bench_rows *rows)
 {
 	const struct hc_hook *const *h;
 	const struct hc_hook_row *row;
@@ -23,23 +23,23 @@ static void hooks_build(struct bench *b)
 
 	for (h = hc_hooks; *h; h++)
 		for (row = (*h)->rows; row && row->name; row++)
-			bench_row_hook(&b->rows, row->name, "");
-	bench_row_add(&b->rows, "iptables-raw", &bench_kind_ipt)->local = true;
-	bench_row_add(&b->rows, "nft-ingress", &bench_kind_nft);
-	bench_row_add(&b->rows, "stack", &bench_kind_stack);
+			bench_row_hook(rows, row->name, "");
+	bench_row_add(rows, "iptables-raw", &bench_kind_ipt)->local = true;
+	bench_row_add(rows, "nft-ingress", &bench_kind_nft);
+	bench_row_add(rows, "stack", &bench_kind_stack);
 	for (h = hc_hooks; *h && !no_bare; h++)
 		for (row = (*h)->rows; row && row->name; row++)
 			if (row->flags & HC_ROW_BARE)
-				bench_row_hook(&b->rows, row->name, "-bare")
+				bench_row_hook(rows, row->name, "-bare")
 					->run.bare = true;
 	/* AF_XDP's floor: not reading the frame. */
 	if (!no_bare) {
-		r = bench_row_hook(&b->rows, "xsk-l4", "");
+		r = bench_row_hook(rows, "xsk-l4", "");
 		snprintf(r->name, sizeof(r->name), "xsk-none");
 		r->run.conf.parse = HC_PARSE_NONE;
 	}
-	for (i = 0; i < b->rows.n; i++)
-		bench_row_base(&b->rows.row[i], "xdp-native");
+	for (i = 0; i < rows->n; i++)
+		bench_row_base(&rows->row[i], "xdp-native");
 }
 
 const struct bench_scenario bench_scen_hooks = {

@@ -8,12 +8,12 @@ static void parse_set(struct bench_row *r, int level)
 	r->run.conf.parse = HC_PARSE_NONE + level;
 }
 
-static void parse_build(struct bench *b)
+static void parse_build(struct bench_rows *rows)
 {
 	static const char *const depths[] = { "-none", "-l2", "-l3", "-l4",
 					      NULL };
 
-	bench_rows_per_hook(&b->rows, depths, parse_set);
+	bench_rows_per_hook(rows, depths, parse_set);
 }
 
 const struct bench_scenario bench_scen_parse = {

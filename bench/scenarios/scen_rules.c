@@ -22,12 +22,12 @@ static void rules_set(struct bench_row *r, int level)
 	c->nr_rules = counts[level];
 }
 
-static void rules_build(struct bench *b)
+static void rules_build(struct bench_rows *rows)
 {
 	static const char *const names[] = { "-0rules", "-1rules", "-8rules",
 					     "-64rules", NULL };
 
-	bench_rows_per_hook(&b->rows, names, rules_set);
+	bench_rows_per_hook(rows, names, rules_set);
 }
 
 const struct bench_scenario bench_scen_rules = {

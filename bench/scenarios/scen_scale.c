@@ -96,7 +96,7 @@ static void size_name(char *buf, size_t size, __u32 n)
 		snprintf(buf, size, "%u", n);
 }
 
-static void scale_build(struct bench *b)
+static void scale_build(struct bench_rows *rows)
 {
 	const __u32 *n;
 	int nsizes = bench_counts(&sizes, &n), i, k;
@@ -112,7 +112,7 @@ static void scale_build(struct bench *b)
 
 			size_name(name, sizeof(name), n[i]);
 			snprintf(suffix, sizeof(suffix), "-set-%s", name);
-			r = bench_row_hook(&b->rows, bpf_rows[k].row, suffix);
+			r = bench_row_hook(rows, bpf_rows[k].row, suffix);
 			r->series = bpf_rows[k].mechanism;
 			r->entries = n[i];
 			r->hit = hit;
@@ -140,7 +140,7 @@ static void scale_build(struct bench *b)
 			size_name(name, sizeof(name), n[i]);
 			snprintf(rname, sizeof(rname), "%s-%s", peers[k].row,
 				 name);
-			r = bench_row_add(&b->rows, rname, peers[k].kind);
+			r = bench_row_add(rows, rname, peers[k].kind);
 			r->series = peers[k].mechanism;
 			r->local = peers[k].local;
 			r->entries = n[i];

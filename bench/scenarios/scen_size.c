@@ -10,11 +10,11 @@ static void size_set(struct bench_row *r, int level)
 	r->size = sizes[level];
 }
 
-static void size_build(struct bench *b)
+static void size_build(struct bench_rows *rows)
 {
 	static const char *const names[] = { "-60", "-512", "-1500", NULL };
 
-	bench_rows_per_hook(&b->rows, names, size_set);
+	bench_rows_per_hook(rows, names, size_set);
 }
 
 const struct bench_scenario bench_scen_size = {

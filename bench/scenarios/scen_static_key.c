@@ -22,26 +22,26 @@ static const struct {
 static const char *const pass_hooks[] = { "xdp-native", "xdp-generic",
 					  "tc-clsact", "tcx" };
 
-static void sk_build(struct bench *b)
+static void sk_build(struct bench_rows *rows)
 {
 	struct bench_row *r;
 	unsigned int i;
 
-	bench_row_add(&b->rows, "nothing", &bench_kind_stack);
+	bench_row_add(rows, "nothing", &bench_kind_stack);
 	for (i = 0; i < sizeof(qdisc_rows) / sizeof(qdisc_rows[0]); i++) {
-		r = bench_row_add(&b->rows, qdisc_rows[i].name,
+		r = bench_row_add(rows, qdisc_rows[i].name,
 				  &bench_kind_qdisc);
 		bench_row_qdisc(r, qdisc_rows[i].qdisc, qdisc_rows[i].other_dev,
 				qdisc_rows[i].u32);
 	}
 	for (i = 0; i < sizeof(pass_hooks) / sizeof(pass_hooks[0]); i++) {
-		r = bench_row_hook(&b->rows, pass_hooks[i], "-pass");
+		r = bench_row_hook(rows, pass_hooks[i], "-pass");
 		r->run.conf.def_verdict = HC_PASS;
 		r->drop = false;
 		bench_row_path(r, BENCH_PATH_STACK);
 	}
-	for (i = 0; i < (unsigned int)b->rows.n; i++)
-		bench_row_base(&b->rows.row[i], "nothing");
+	for (i = 0; i < (unsigned int)rows->n; i++)
+		bench_row_base(&rows->row[i], "nothing");
 }
 
 const struct bench_scenario bench_scen_static_key = {

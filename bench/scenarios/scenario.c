@@ -361,7 +361,7 @@ int bench_rows_build(struct bench *b, struct hc_err *err)
 	bool sizes_differ = false;
 	int i, n, ret;
 
-	b->rows.scen->build(b);
+	b->rows.scen->build(&b->rows);
 	if (b->rows.too_many) {
 		hc_err_set(err, "%s builds more than %d rows",
 			   b->rows.scen->name, BENCH_MAX_ROWS);
