@@ -49,6 +49,7 @@
 #define STR(x) STR_(x)
 
 static const char *scen_names[16];
+static const char *topo_names[4];
 
 static int parse_seed(void *cfg, const char *arg, struct hc_err *err)
 {
@@ -186,7 +187,7 @@ static const struct hc_opt bench_options[] = {
 	  NULL, 100, 0xffffffff },
 	{ "topology", 0, HC_OPT_ENUM, B(topology), NULL,
 	  "frames from a veth peer (default), or injected into the DUT's receive path from bench's thread",
-	  bench_topologies },
+	  topo_names },
 	{ "feed", 0, HC_OPT_ENUM, B(feed), NULL,
 	  "how frames reach the DUT: live XDP frames, AF_PACKET (skbs), or AF_PACKET through a stage that redirects them as XDP frames (default auto: live, else the stage)",
 	  hc_gen_methods },
@@ -269,6 +270,24 @@ static int options_build(void)
 {
 	int n = 0, i;
 	const struct hc_opt *o;
+
+	/* The tables' names, their choices; the last entry ends them. */
+	for (i = 0; bench_scenarios[i]; i++) {
+		if (i + 1 == sizeof(scen_names) / sizeof(scen_names[0]))
+			return hc_fail(
+				HC_EXIT_FAIL,
+				"bench: more scenarios than --scenario's choices hold (%d)",
+				i);
+		scen_names[i] = bench_scenarios[i]->name;
+	}
+	for (i = 0; bench_topologies[i]; i++) {
+		if (i + 1 == sizeof(topo_names) / sizeof(topo_names[0]))
+			return hc_fail(
+				HC_EXIT_FAIL,
+				"bench: more topologies than --topology's choices hold (%d)",
+				i);
+		topo_names[i] = bench_topologies[i]->name;
+	}
 
 	for (o = bench_options; o->name; o++)
 		scen_of[n] = -1, options[n++] = *o;
@@ -457,17 +476,23 @@ static bool probe_tcx(void)
 	return ok;
 }
 
-/* inject: on live frames its own topology; on the stage the veth one's. */
+/*
+ * A topology that injects: on live frames its own; on the stage the
+ * first one's (veth), whose frames reach the DUT's NAPI as XDP frames.
+ */
 static int inject_feed(struct bench_net *net, const struct bench_opts *o)
 {
-	if (o->topology <= 0)
+	const struct bench_topo *t;
+
+	if (o->topology < 0 || !(t = bench_topologies[o->topology])->inject)
 		return 0;
 	if (net->feed == HC_GEN_PACKET)
 		return hc_fail(
 			HC_EXIT_USAGE,
-			"--topology inject and --feed packet: inject's frames enter hcd's receive path as live frames or from the stage, never as AF_PACKET's skbs");
+			"--topology %s and --feed packet: its frames enter hcd's receive path as live frames or from the stage, never as AF_PACKET's skbs",
+			t->name);
 	if (net->feed == HC_GEN_LIVE)
-		net->topo = &bench_topo_inject;
+		net->topo = t;
 	return 0;
 }
 
@@ -495,7 +520,7 @@ static int pick_feed(struct bench *b)
 				"without them inject runs on the stage (--feed auto or stage): hcd's NAPI takes XDP frames from its veth peer, one veth hop more, the generator's cost, which gen-only measures apart from every row" :
 				"--feed stage (auto's choice here) hands the DUT XDP frames without them, through one veth hop more, the generator's cost, which gen-only measures apart from every row; --feed packet hands it skbs, which native XDP converts: the xdp-native and AF_XDP rows then run no driver's path");
 	b->net.feed = want ?: ret ? HC_GEN_STAGE : HC_GEN_LIVE;
-	b->net.topo = &bench_topo_veth;
+	b->net.topo = bench_topologies[0];
 	if (b->opt.stage_copies && b->net.feed != HC_GEN_STAGE)
 		return hc_fail(HC_EXIT_USAGE,
 			       "--stage-copies is the stage's, and the feed is %s",
@@ -759,15 +784,6 @@ static int bench_main(struct bench *b, int argc, char **argv)
 	bool plot_created = false, measured = false, report = false;
 	int npos, ret, i;
 
-	for (i = 0; bench_scenarios[i]; i++) {
-		/* The last entry ends the choices: no scenario is left out. */
-		if (i + 1 == sizeof(scen_names) / sizeof(scen_names[0]))
-			return hc_fail(
-				HC_EXIT_FAIL,
-				"bench: more scenarios than --scenario's choices hold (%d)",
-				i);
-		scen_names[i] = bench_scenarios[i]->name;
-	}
 	b->opt.rounds = DEFAULT_ROUNDS;
 	b->opt.max_rounds = DEFAULT_MAX_ROUNDS;
 	b->net.fd_gen = b->net.fd_dut = b->net.fd_root = -1;

@@ -16,8 +16,8 @@
 #include "variant.h"
 #include "plan.h"
 #include "print.h"
+#include "topo.h"
 
-const char *const bench_topologies[] = { "veth", "inject", NULL };
 /* by enum bench_cpu_mode */
 const char *const bench_cpu_modes[] = { "split", "inline", NULL };
 
@@ -38,8 +38,9 @@ void bench_plan_kind_json(struct hc_pr *p, const struct bench *b)
 	hc_pr_fstr(p, HC_PR_JSON, "scenario", NULL, b->rows.scen->name);
 	/* inject on the stage: asked for, and run on the veth topology's */
 	hc_pr_fstr(p, HC_PR_JSON, "topology", NULL,
-		   b->opt.topology > 0 ? bench_topologies[b->opt.topology] :
-					 b->net.topo->name);
+		   b->opt.topology > 0 ?
+			   bench_topologies[b->opt.topology]->name :
+			   b->net.topo->name);
 	hc_pr_fstr(p, HC_PR_JSON, "cpu_mode", NULL,
 		   b->opt.dev ? NULL : bench_cpu_modes[b->opt.cpu_mode]);
 }
@@ -155,6 +156,16 @@ static int plan_scenario(const struct bench_scenario *const *scenarios,
 	return -1;
 }
 
+static int plan_topology(const char *s)
+{
+	int i;
+
+	for (i = 0; bench_topologies[i]; i++)
+		if (!strcmp(bench_topologies[i]->name, s))
+			return i;
+	return -1;
+}
+
 /* The plan's variants, as given then: the run repeats them. */
 static int plan_variants(struct bench_opts *o, const struct jp *vs,
 			 struct hc_err *err)
@@ -218,7 +229,7 @@ int bench_plan_load(struct bench_opts *o, struct bench_rows *rows,
 	if (ret)
 		return ret;
 	o->scenario = plan_scenario(scenarios, jp_str(plan, "scenario", ""));
-	o->topology = plan_enum(bench_topologies, jp_str(plan, "topology", ""));
+	o->topology = plan_topology(jp_str(plan, "topology", ""));
 	o->cpu_mode = plan_enum(bench_cpu_modes, jp_str(plan, "cpu_mode", ""));
 	if (o->scenario < 0 || o->topology < 0 || o->cpu_mode < 0) {
 		hc_err_set(

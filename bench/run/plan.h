@@ -13,7 +13,6 @@
 struct hc_pr;
 
 /* --topology's and --cpu-mode's names, by index; NULL-terminated. */
-extern const char *const bench_topologies[];
 extern const char *const bench_cpu_modes[];
 
 /* The scenario, topology and CPU mode: in the document and its plan. */

@@ -9,6 +9,8 @@
 #include "bench.h"
 
 extern const struct bench_topo bench_topo_veth, bench_topo_inject;
+/* --topology's choices (topos.c), NULL-terminated. */
+extern const struct bench_topo *const bench_topologies[];
 
 /* NAPI on the DUT's veth (GRO on) or none (the generator alone). */
 int bench_topo_napi(struct bench_net *net, bool on);
