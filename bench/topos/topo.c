@@ -1069,31 +1069,23 @@ static void veth_describe(const struct bench *b, FILE *f)
 			" of the DUT's NAPI thread, for what it saw");
 }
 
+/* What inject shares with veth: all but where frames come from. */
+#define VETH_OPS                                                       \
+	.up = veth_up, .down = veth_down_all, .measure = veth_measure, \
+	.describe = veth_describe, .scope = bench_scope_veth,          \
+	.own_ns = veth_own_ns, .exact = true, .own_gen = true
+
 const struct bench_topo bench_topo_veth = {
 	.name = "veth",
-	.up = veth_up,
-	.down = veth_down_all,
-	.measure = veth_measure,
-	.describe = veth_describe,
-	.scope = bench_scope_veth,
-	.exact = true,
-	.own_gen = true,
+	VETH_OPS,
 	.gen_alone = veth_gen_alone,
 	.row_path = veth_row_path,
-	.own_ns = veth_own_ns,
 };
 
 /* The veth topology's, with one namespace and the frames injected. */
 const struct bench_topo bench_topo_inject = {
 	.name = "inject",
-	.up = veth_up,
-	.down = veth_down_all,
-	.measure = veth_measure,
-	.describe = veth_describe,
-	.scope = bench_scope_veth,
-	.exact = true,
-	.own_gen = true,
+	VETH_OPS,
 	.inject = true,
 	.gen_alone = inject_gen_alone,
-	.own_ns = veth_own_ns,
 };
