@@ -30,6 +30,12 @@ static struct bench *new_bench(void)
 	return b;
 }
 
+static void free_bench(struct bench *b)
+{
+	free(b->rows.row);
+	free(b);
+}
+
 #define SEED 20240611ULL
 
 static bool near(double a, double b, double eps)
@@ -1153,7 +1159,7 @@ static void test_scope_cpus(void)
 	bench_scope_cpus(&b->opt, &b->net, &g, &set);
 	t_result(CPU_COUNT(&set) == 1 && CPU_ISSET(BENCH_CPU_GEN, &set),
 		 "counted CPUs: split, gen-only counts bench's own thread");
-	free(b);
+	free_bench(b);
 }
 
 /*
@@ -1179,7 +1185,7 @@ static void test_window_q(void)
 	t_result(near(rd.pkt_ns, 100, 1e-9),
 		 "window: a round's cost is its fastest window's, 2 fast of 20 (%.2f of 100)",
 		 rd.pkt_ns);
-	free(b);
+	free_bench(b);
 }
 
 /*
@@ -3101,7 +3107,7 @@ static void test_window_sizes(void)
 	bench_window_first(&b->opt, &b->rows.row[0]);
 	CHECK_EQ(b->rows.row[0].window_packets, BENCH_WINDOW_START,
 		 "window size: a row's, once set, stays at later visits");
-	free(b);
+	free_bench(b);
 }
 
 static bool plan_given_none(const struct bench_opts *o, const char *name)
@@ -3334,7 +3340,7 @@ static void test_plan(void)
 		  "plan: no such file, said");
 out:
 	plan_reset(c);
-	free(c);
+	free_bench(c);
 	free(doc);
 	free_rows(b);
 }
