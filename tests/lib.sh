@@ -285,18 +285,29 @@ snapshot() {
 
 # run_tests [NAME...]: the suite's tests: every function test_* its script
 # (then its HC_TEST_FILES) defines, in that order, or the NAMEs given
-# ("cgroup" is test_cgroup),
-# each between setup_test and teardown_test where the suite has them. A
-# NAME the suite does not have is a FAIL, with the names it has.
+# ("cgroup" is test_cgroup), but for the -NAMEs given (every other:
+# tests/run.sh plain), each between setup_test and teardown_test where the
+# suite has them. A NAME the suite does not have is a FAIL, with the names
+# it has.
 HC_PER_TEST=
 run_tests() {
-	local t all
+	local t all named='' left=' '
 	HC_PER_TEST=1
 	keep_failed "$(basename "$0" .sh).setup"
 	# shellcheck disable=SC2086
 	all=$(sed -n 's/^\(test_[a-z0-9_]*\)() {$/\1/p' "$0" $HC_TEST_FILES)
-	for t in ${*:-$all}; do
+	for t; do
+		case $t in
+		-*) t=${t#-} && left+="test_${t#test_} " ;;
+		*) named+=" $t" ;;
+		esac
+	done
+	for t in $left; do
+		grep -qx "$t" <<<"$all" || fail "$0: no test $t to leave out; it has $(echo $all)"
+	done
+	for t in ${named:-$all}; do
 		t=test_${t#test_}
+		[[ $left == *" $t "* ]] && continue
 		if ! grep -qx "$t" <<<"$all"; then
 			fail "$0: no test $t; it has $(echo $all)"
 			continue
