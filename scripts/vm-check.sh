@@ -67,7 +67,10 @@ guest() {
 	chmod +x /tmp/vm-modprobe
 	echo /tmp/vm-modprobe >/proc/sys/kernel/modprobe
 	mkdir -p "$GUEST_TREE"
-	tar -C "$TREE" --exclude=./build/vm --exclude=./.git -cf - . | tar -C "$GUEST_TREE" -xf -
+	# Not the guests' kernels, nor CI's logs and sanitizer clone
+	# (.ci/run), which is being built as the guests start.
+	tar -C "$TREE" --exclude=./build/vm --exclude=./build/ci --exclude=./.git -cf - . |
+		tar -C "$GUEST_TREE" -xf -
 	cd "$GUEST_TREE" || exit 1
 	{
 		echo "guest kernel: $(uname -r)"
@@ -215,9 +218,11 @@ EOF
 
 # together KERNEL...: one guest per kernel, all at once (each is one
 # qemu process; under TCG the two of CI share the host's two CPUs), each
-# one's log printed whole when it ends, then one count line for all.
+# one's log printed whole, in turn, with its time (to its log's last
+# line) and exit status, then one count line for all.
 together() {
-	local k pids=() rc=0 t0=$SECONDS
+	local k pids=() rc=0 r t0
+	t0=$(date +%s)
 	mkdir -p "$VM"
 	for k in "$@"; do
 		VM_RUN= "$0" --kernel "$k" >"$VM/check-$k.log" 2>&1 &
@@ -226,9 +231,11 @@ together() {
 	trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 130' INT
 	trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 143' TERM
 	for k in "$@"; do
-		wait "${pids[0]}" || rc=1
+		wait "${pids[0]}"
+		r=$?
+		[ "$r" -eq 0 ] || rc=1
 		pids=("${pids[@]:1}")
-		echo "== guest $k: ended after $((SECONDS - t0)) s =="
+		echo "== guest $k: ended after $(($(stat -c %Y "$VM/check-$k.log") - t0)) s, exit $r =="
 		cat "$VM/check-$k.log"
 	done
 	printf "$VM/check-%s.log\n" "$@" | xargs cat | awk '/^PASS/ { p++ } /^FAIL/ { f++ } /^SKIP/ { s++ }
