@@ -183,6 +183,8 @@ demo: deps
 test-bins: hookcmp build/hookcmp.8 $(TEST_BINS)
 
 # make check SUITES="netns bench:scope": those suites or tests only.
+# make check SANITIZE=1: every test but what only a plain build tests,
+# which make check SUITES=plain runs (tests/run.sh); CI runs both.
 check: deps
 	$(MAKE) test-bins
 	SANITIZE=$(SANITIZE) tests/run.sh $(SUITES)

@@ -22,18 +22,19 @@ VM=$TREE/build/vm
 GUEST_RES=/tmp/vm-results
 GUEST_SRC=/tmp/hookcmp-src
 GUEST_TREE=/tmp/hookcmp
-# The tests of tests/run.sh whose outcome the kernel decides (doc/kernels.md).
-# Not cli (usage errors, found before anything asks the kernel); of netns
-# not bad_input (its kernel rows are xsk's), duration, faults, signals or
-# cleanup_netns: hookcmp's own timers, undo steps, signal handling and
-# journal, whose kernel calls the other tests make; of redirect not usage
-# or bad_target; of xsk not text or faults_signals. Not
-# bench-dev-short: under TCG, 6.1's threaded NAPI on the two-queue veth
-# locked up a CPU in one of two runs. The bench suite, the longest under
-# TCG, runs in the 6.1 guest only, and of it the tests whose outcome the
-# kernel decides and the host cannot check without live frames: the
-# scenarios (with the path check, whose names differ by kernel) and
-# inject.
+# The tests of tests/run.sh whose outcome the kernel decides
+# (doc/kernels.md), in every guest: 6.1's refusals and fallbacks differ
+# from the host's, and Debian 13's 6.12 has the hooks 6.1 lacks (tcx, BPF
+# at netfilter), which run there for real. Not cli (usage errors, found
+# before anything asks the kernel); of netns not bad_input (its kernel
+# rows are xsk's), duration, faults, signals or cleanup_netns: hookcmp's
+# own timers, undo steps, signal handling and journal, whose kernel calls
+# the other tests make; of redirect not usage or bad_target; of xsk not
+# text or faults_signals. Not bench-dev-short: under TCG, 6.1's threaded
+# NAPI on the two-queue veth locked up a CPU in one of two runs. Of the
+# bench suite, the longest under TCG, the tests whose outcome the kernel
+# decides and the host cannot check without live frames: the scenarios
+# (with the path check, whose names differ by kernel) and inject.
 pick() {
 	local s=$1 t
 	shift
@@ -44,13 +45,6 @@ SUITES="prog-run $(pick netns hooks tcx_refused socket_udp cgroup netfilter \
 	default_route cleanup bench_here jit_off)$(pick redirect forward mixed dmac \
 	no_napi refresh)$(pick xsk one_queue two_queues ring_full bad_input cleanup \
 	device_gone)$(pick bench scenarios inject)"
-# 6.12 has every hook and attach API the host's kernel has: what it adds is
-# Debian 13's build of them. Its verifier (prog-run), and each hook's
-# attach, counts and detach (the netfilter, cgroup and tcx ones for real on
-# a Debian kernel); the rest, which 6.1 and the host decide between them,
-# is left to those two.
-SUITES_612="prog-run $(pick netns hooks tcx_refused socket_udp cgroup netfilter \
-	bench_here jit_off)"
 TIMEOUT=${VM_TIMEOUT:-3000}
 
 usage() {
@@ -73,7 +67,10 @@ guest() {
 	chmod +x /tmp/vm-modprobe
 	echo /tmp/vm-modprobe >/proc/sys/kernel/modprobe
 	mkdir -p "$GUEST_TREE"
-	tar -C "$TREE" --exclude=./build/vm --exclude=./.git -cf - . | tar -C "$GUEST_TREE" -xf -
+	# Not the guests' kernels, nor CI's logs and sanitizer clone
+	# (.ci/run), which is being built as the guests start.
+	tar -C "$TREE" --exclude=./build/vm --exclude=./build/ci --exclude=./.git -cf - . |
+		tar -C "$GUEST_TREE" -xf -
 	cd "$GUEST_TREE" || exit 1
 	{
 		echo "guest kernel: $(uname -r)"
@@ -221,9 +218,11 @@ EOF
 
 # together KERNEL...: one guest per kernel, all at once (each is one
 # qemu process; under TCG the two of CI share the host's two CPUs), each
-# one's log printed whole when it ends, then one count line for all.
+# one's log printed whole, in turn, with its time (to its log's last
+# line) and exit status, then one count line for all.
 together() {
-	local k pids=() rc=0 t0=$SECONDS
+	local k pids=() rc=0 r t0
+	t0=$(date +%s)
 	mkdir -p "$VM"
 	for k in "$@"; do
 		VM_RUN= "$0" --kernel "$k" >"$VM/check-$k.log" 2>&1 &
@@ -232,9 +231,11 @@ together() {
 	trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 130' INT
 	trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 143' TERM
 	for k in "$@"; do
-		wait "${pids[0]}" || rc=1
+		wait "${pids[0]}"
+		r=$?
+		[ "$r" -eq 0 ] || rc=1
 		pids=("${pids[@]:1}")
-		echo "== guest $k: ended after $((SECONDS - t0)) s =="
+		echo "== guest $k: ended after $(($(stat -c %Y "$VM/check-$k.log") - t0)) s, exit $r =="
 		cat "$VM/check-$k.log"
 	done
 	printf "$VM/check-%s.log\n" "$@" | xargs cat | awk '/^PASS/ { p++ } /^FAIL/ { f++ } /^SKIP/ { s++ }
@@ -297,10 +298,7 @@ mkdir -p "$res"
 : >"$res/log"
 echo "$accel" >"$res/accel"
 [ $# -gt 0 ] && printf '%q ' "$@" >"$res/cmd"
-case $KVER in
-6.12.*) echo "$SUITES_612" >"$res/suites" ;;
-*) echo "$SUITES" >"$res/suites" ;;
-esac
+echo "$SUITES" >"$res/suites"
 echo "vm: $KVER under $accel, timeout ${TIMEOUT}s" >&2
 
 # timeout runs qemu in a process group of its own, which a signal to ours

@@ -190,22 +190,22 @@ send_mix() {
 }
 
 # topo_up [ARGS]: ARGS go to both ends of the veth (numrxqueues 2 ...).
+# Three ip processes in batch mode, not eight: under an emulated CPU
+# (make check-vm) each costs 0.1-0.2 s to start, and every test pays it.
 topo_up() {
-	ip netns add "$G" && ip netns add "$D" &&
-	# shellcheck disable=SC2086
-	ip link add hcg netns "$G" $1 type veth peer name "$DEV" netns "$D" $1 &&
+	printf 'netns add %s\nnetns add %s\nlink add hcg netns %s %s type veth peer name %s netns %s %s\n' \
+		"$G" "$D" "$G" "$1" "$DEV" "$D" "$1" | ip -b - &&
 	# No IPv6 link-local addresses: nothing but our frames on the wire.
-	ip -n "$G" link set hcg addrgenmode none &&
-	ip -n "$D" link set "$DEV" addrgenmode none &&
-	ip -n "$G" link set hcg up && ip -n "$D" link set "$DEV" up &&
-	ip -n "$D" link set lo up
+	printf 'link set hcg addrgenmode none\nlink set hcg up\n' | ip -n "$G" -b - &&
+	printf 'link set %s addrgenmode none\nlink set %s up\nlink set lo up\n' \
+		"$DEV" "$DEV" | ip -n "$D" -b -
 }
 
 topo_down() {
 	[ -n "$HCPID" ] && kill -KILL "$HCPID" 2>/dev/null && wait "$HCPID" 2>/dev/null
 	HCPID=
-	ip netns del "$G" 2>/dev/null
-	ip netns del "$D" 2>/dev/null
+	# -force: the second goes even when the first is gone already.
+	printf 'netns del %s\nnetns del %s\n' "$G" "$D" | ip -force -b - 2>/dev/null
 	return 0
 }
 
@@ -219,18 +219,26 @@ topo_down() {
 # held_here: {"prog":[ids],"map":[ids],"link":[ids]} from the fds of the
 # processes in this mount namespace, unsorted and with repeats.
 held_here() {
-	local p
+	local p fds=()
 	for p in /proc/[0-9]*; do
-		[ "$p/ns/mnt" -ef /proc/$$/ns/mnt ] && cat "$p"/fdinfo/* 2>/dev/null
-	done | awk '$1 ~ /^(prog|map|link)_id:$/ { id[$1] = id[$1] sep[$1] $2; sep[$1] = "," }
+		[ "$p/ns/mnt" -ef /proc/$$/ns/mnt ] && fds+=("$p"/fdinfo/*)
+	done
+	# One cat for all: a process that went meanwhile is no error.
+	cat "${fds[@]}" 2>/dev/null |
+		awk '$1 ~ /^(prog|map|link)_id:$/ { id[$1] = id[$1] sep[$1] $2; sep[$1] = "," }
 		END { printf "{\"prog\":[%s],\"map\":[%s],\"link\":[%s]}\n",
 			id["prog_id:"], id["map_id:"], id["link_id:"] }'
 }
 # From bpftool's program list, the ids of hookcmp's programs (hc_*) that
 # are held here ($h, from held_here).
+# What is held here is read before bpftool runs: bpftool holds every
+# program it shows, and its own iterator's program, map and link, while
+# it runs.
 HC_PROGS='[.[] | select(.name | startswith("hc_")) | .id] - ([.[].id] - $h.prog)'
 hc_prog_ids() {
-	bpftool -j prog show | jq -c --argjson h "$(held_here)" "$HC_PROGS"
+	local h
+	h=$(held_here)
+	bpftool -j prog show | jq -c --argjson h "$h" "$HC_PROGS"
 }
 # json COMMAND...: its JSON, or [] when it printed none (a device gone).
 json() {
@@ -238,47 +246,68 @@ json() {
 	out=$("$@" 2>/dev/null)
 	echo "${out:-[]}"
 }
-# One jq for all of it: under an emulated CPU (make check-vm) each jq
-# takes a quarter of a second.
+# One jq, one tc and one bpftool for all of it, and globs where a
+# listing will do: under an emulated CPU (make check-vm) each process
+# takes 0.1-0.2 s to start (jq a third of a second), and every test takes
+# two snapshots at least.
 snapshot() {
-	local ns
+	local ns tcs h
+	h=$(held_here)
 	{
 		json ip -n "$D" -d -j link show dev "$DEV"
-		json tc -n "$D" -j qdisc show dev "$DEV"
-		json tc -n "$D" -j filter show dev "$DEV" ingress
-		json tc -n "$D" -j filter show dev "$DEV" egress
-		json bpftool -j prog show
-		json bpftool -j net
-		for ns in $(ip netns list | cut -d' ' -f1); do
-			echo "\"$ns\""
-			json nsenter --net="/run/netns/$ns" bpftool -j net
+		# A batch stops at its first error: [] for each where DEV is gone.
+		mapfile -t tcs < <(printf '%s show dev %s\n' qdisc "$DEV" filter "$DEV ingress" \
+			filter "$DEV egress" | tc -n "$D" -j -b - 2>/dev/null)
+		[ "${#tcs[@]}" = 3 ] || tcs=('[]' '[]' '[]')
+		printf '%s\n' "${tcs[@]}"
+		# [{"command": ..., "output": ...}] for the programs, then what is
+		# attached in this namespace.
+		json bpftool -j batch file - <<<$'prog show\nnet'
+		for ns in /run/netns/*; do
+			[ -e "$ns" ] || continue
+			echo "\"${ns##*/}\""
+			json nsenter --net="$ns" bpftool -j net
 		done
-	} | jq -c -s --argjson h "$(held_here)" '
+	} | jq -c -s --argjson h "$h" '
 		.[0][0].xdp // null, [.[1][] | {kind, handle}],
 		[.[2][] | {pref, kind, protocol, options}], [.[3][] | {pref, kind}],
-		(.[4] | '"$HC_PROGS"'), ($h.map | unique), ($h.link | unique), .[5],
-		(range(6; length; 2) as $i | {(.[$i]): .[$i + 1]})'
-	ip netns list
-	ls /run/hookcmp 2>/dev/null
+		(.[4][0].output // [] | '"$HC_PROGS"'), ($h.map | unique), ($h.link | unique),
+		.[4][1].output, (range(5; length; 2) as $i | {(.[$i]): .[$i + 1]})'
+	# The named namespaces, the journal, hookcmp's pins.
+	(
+		shopt -s nullglob globstar dotglob
+		printf '%s\n' /run/netns/* /run/hookcmp/* /sys/fs/bpf/hookcmp/**/*
+	)
 	hc_cgroups
-	find /sys/fs/bpf/hookcmp -mindepth 1 2>/dev/null
-	ip netns exec "$D" awk '$1 == "XDP" { print "AF_XDP sockets", $3 }' /proc/net/protocols
+	nsenter --net="/run/netns/$D" awk '$1 == "XDP" { print "AF_XDP sockets", $3 }' \
+		/proc/net/protocols 2>/dev/null
 }
 
 # run_tests [NAME...]: the suite's tests: every function test_* its script
 # (then its HC_TEST_FILES) defines, in that order, or the NAMEs given
-# ("cgroup" is test_cgroup),
-# each between setup_test and teardown_test where the suite has them. A
-# NAME the suite does not have is a FAIL, with the names it has.
+# ("cgroup" is test_cgroup), but for the -NAMEs given (every other:
+# tests/run.sh plain), each between setup_test and teardown_test where the
+# suite has them. A NAME the suite does not have is a FAIL, with the names
+# it has.
 HC_PER_TEST=
 run_tests() {
-	local t all
+	local t all named='' left=' '
 	HC_PER_TEST=1
 	keep_failed "$(basename "$0" .sh).setup"
 	# shellcheck disable=SC2086
 	all=$(sed -n 's/^\(test_[a-z0-9_]*\)() {$/\1/p' "$0" $HC_TEST_FILES)
-	for t in ${*:-$all}; do
+	for t; do
+		case $t in
+		-*) t=${t#-} && left+="test_${t#test_} " ;;
+		*) named+=" $t" ;;
+		esac
+	done
+	for t in $left; do
+		grep -qx "$t" <<<"$all" || fail "$0: no test $t to leave out; it has $(echo $all)"
+	done
+	for t in ${named:-$all}; do
 		t=test_${t#test_}
+		[[ $left == *" $t "* ]] && continue
 		if ! grep -qx "$t" <<<"$all"; then
 			fail "$0: no test $t; it has $(echo $all)"
 			continue
@@ -312,7 +341,14 @@ check_mounts() {
 
 # hookcmp's cgroups (--hook cgroup), wherever they are in the hierarchy
 # (tests/sandbox.sh mounts it at /sys/fs/cgroup or /sys/fs/cgroup/unified).
-hc_cgroups() { find /sys/fs/cgroup -mindepth 1 -type d -name 'hookcmp.*' 2>/dev/null | sort; }
+# A glob, not find: no process to start.
+hc_cgroups() {
+	local d
+	(
+		shopt -s nullglob globstar
+		for d in /sys/fs/cgroup/**/hookcmp.*/; do echo "${d%/}"; done
+	)
+}
 
 # set_sysctl KEY VALUE: the old value comes back when the test exits,
 # however it exits. A key that only the initial network namespace has

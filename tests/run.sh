@@ -3,25 +3,58 @@
 # Runs every test, or the named suites (the first word of run's NAME, and
 # valgrind), or tests of a suite by name: netns:cgroup runs test_cgroup,
 # which tests/netns.sh has from tests/hooks/cgroup.sh, a hook's own file
-# (the suites that run tests/lib.sh's run_tests: netns, bench, bench-dev). Each prints PASS/FAIL/SKIP lines, its checks,
-# counted here into the one summary line; its tests are its "# test NAME"
-# functions (a suite without them is one). Exits non-zero if anything
-# failed.
+# (the suites that run tests/lib.sh's run_tests: netns, bench, bench-dev),
+# or a suite but some of its tests: bench:-runs. Each prints PASS/FAIL/SKIP
+# lines, its checks, counted here into the one summary line; its tests are
+# its "# test NAME" functions (a suite without them is one). Exits
+# non-zero if anything failed.
 cd "$(dirname "$0")/.." || exit 1
+
+# What only a plain build can test: valgrind, which cannot run beside
+# ASan, and the suites that time what they run: under ASan, bench's,
+# bench --dev's and the demo's windows would time its userspace too (the
+# AF_XDP consumer, the generator's threads, the stage's AF_PACKET sender)
+# and load the machine as no user's bench does. Of bench, the tests that
+# are the only short runs of their code (--runs, env, --max-time,
+# --variant) are the sanitizers' instead. `tests/run.sh plain` (make
+# check SUITES=plain) runs this alone; under SANITIZE=1 (make check
+# SANITIZE=1) a run that names no suite runs everything else. CI runs
+# both: every test once (.ci/run).
+PLAIN="valgrind bench:-runs bench:-env bench:-target bench:-variant bench-dev demo"
+# shellcheck disable=SC2086
+[ "$*" = plain ] && set -- $PLAIN
 SUITES=" "
+LEFT=" " # suites left out of a run that names none
+LEFT_SAID='' # and what of them, said
 declare -A PICK # suite: its tests named, for run_tests
 for a in "$@"; do
 	s=${a%%:*}
 	SUITES="$SUITES$s "
 	[ "$a" = "$s" ] || PICK[$s]="${PICK[$s]} ${a#*:}"
 done
+if [ "$SUITES" = " " ] && [ "${SANITIZE:-}" = 1 ]; then
+	for a in $PLAIN; do
+		s=${a%%:*}
+		if [ "$a" = "$s" ]; then
+			LEFT="$LEFT$s "
+			LEFT_SAID="$LEFT_SAID $s,"
+		else
+			PICK[$s]="${PICK[$s]} ${a#*:-}"
+		fi
+	done
+	for s in "${!PICK[@]}"; do
+		LEFT_SAID="$LEFT_SAID $s but${PICK[$s]},"
+	done
+fi
 
-# want SUITE: true when it was named, or none was.
-want() { [ "$SUITES" = " " ] || [[ $SUITES == *" $1 "* ]]; }
+# want SUITE: true when it was named, or none was (and the run does not
+# leave it out).
+want() { { [ "$SUITES" = " " ] && [[ $LEFT != *" $1 "* ]]; } || [[ $SUITES == *" $1 "* ]]; }
 # named SUITE: true when it was named: suites that make check leaves out.
 named() { [[ $SUITES == *" $1 "* ]]; }
 
 . tests/sandbox.sh
+[ -z "$LEFT_SAID" ] || echo "# under the sanitizers: left to a plain build (tests/run.sh plain):${LEFT_SAID%,}"
 
 pass=0 failed=0 skipped=0 tests=0
 TIMES=() T0=$SECONDS STAMP=$(mktemp) out='' churn='' churn_pid=''
