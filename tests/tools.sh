@@ -231,3 +231,31 @@ if need gnuplot "installed hookcmp bench --plot"; then
 		--plot "$T/instplots" >/dev/null 2>&1
 	check "installed hookcmp bench --plot finds the installed plot.sh" is_png "$T/instplots/mpps.png"
 fi
+
+# .ci/run's budget, on a tree of stubs whose every stage passes, the
+# first after a second: past CI_BUDGET it fails, saying so; within it, it
+# passes.
+ci_stubbed() {
+	local t=$T/ci f
+	rm -rf "$t"
+	mkdir -p "$t/.ci" "$t/bin" "$t/scripts" "$t/tests" "$t/build"
+	cp .ci/run "$t/.ci/run"
+	printf '#!/bin/sh\n[ "$1" != deps-vm ] || sleep 1\n' >"$t/bin/make"
+	for f in scripts/vm-check.sh tests/run.sh; do
+		printf '#!/bin/sh\necho "1 passed, 0 failed"\n' >"$t/$f"
+	done
+	printf '#!/bin/sh\n' >"$t/hookcmp"
+	echo man >"$t/build/hookcmp.8"
+	chmod +x "$t/bin/make" "$t/scripts/vm-check.sh" "$t/tests/run.sh" "$t/hookcmp"
+	(cd "$t" && PATH="$t/bin:$PATH" CI_BUDGET=$1 bash .ci/run 2>&1)
+}
+out=$(ci_stubbed 0)
+check_eq ".ci/run past its budget: exit status" "$?" 1
+check ".ci/run past its budget: says so, with the budget" \
+	grep -qE '^FAIL ci: [0-9]+ s \(0 min\), over the budget of 0 s' <<<"$out"
+check ".ci/run past its budget: the stage times first" \
+	grep -qE '^  plain [0-9]+ s \(exit 0\)' <<<"$out"
+out=$(ci_stubbed 600)
+check_eq ".ci/run within its budget: exit status" "$?" 0
+check ".ci/run within its budget: the total against it" \
+	grep -qE '^=== ci: total [0-9]+ s of a 600 s budget, exit 0$' <<<"$out"
