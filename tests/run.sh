@@ -10,17 +10,19 @@
 # non-zero if anything failed.
 cd "$(dirname "$0")/.." || exit 1
 
-# What only a plain build can test: valgrind, which cannot run beside
-# ASan, and the suites that time what they run: under ASan, bench's,
-# bench --dev's and the demo's windows would time its userspace too (the
-# AF_XDP consumer, the generator's threads, the stage's AF_PACKET sender)
-# and load the machine as no user's bench does. Of bench, the tests that
-# are the only short runs of their code (--runs, env, --max-time,
-# --variant) are the sanitizers' instead. `tests/run.sh plain` (make
-# check SUITES=plain) runs this alone; under SANITIZE=1 (make check
-# SANITIZE=1) a run that names no suite runs everything else. CI runs
-# both: every test once (.ci/run).
-PLAIN="valgrind bench:-runs bench:-env bench:-target bench:-variant bench-dev demo"
+# What only a plain build can test, or the sanitizers add nothing to:
+# valgrind, which cannot run beside ASan; mutate, which tests the tests
+# (under ASan its mutants took 274 s in CI, plain 186); and the suites
+# that time what they run: under ASan, bench's, bench --dev's and the
+# demo's windows would time its userspace too (the AF_XDP consumer, the
+# generator's threads, the stage's AF_PACKET sender) and load the
+# machine as no user's bench does. Of bench, the tests that are the only
+# short runs of their code (--runs, env, --max-time, --variant) are the
+# sanitizers' instead. `tests/run.sh plain` (make check SUITES=plain)
+# runs this alone; under SANITIZE=1 (make check SANITIZE=1) a run that
+# names no suite runs everything else. CI runs both: every test once
+# (.ci/run).
+PLAIN="valgrind mutate bench:-runs bench:-env bench:-target bench:-variant bench-dev demo"
 # shellcheck disable=SC2086
 [ "$*" = plain ] && set -- $PLAIN
 SUITES=" "
