@@ -232,17 +232,20 @@ if need gnuplot "installed hookcmp bench --plot"; then
 	check "installed hookcmp bench --plot finds the installed plot.sh" is_png "$T/instplots/mpps.png"
 fi
 
-# .ci/run's budget, on a tree of stubs whose every stage passes, the
-# first after a second: past CI_BUDGET it fails, saying so; within it, it
-# passes.
+# .ci/run on a tree of stubs whose every stage passes, the first after a
+# second, each saying what it was asked: every test once (sanitized, then
+# what only a plain build tests), both guests; past CI_BUDGET it fails,
+# saying so; within it, it passes.
 ci_stubbed() {
 	local t=$T/ci f
 	rm -rf "$t"
 	mkdir -p "$t/.ci" "$t/bin" "$t/scripts" "$t/tests" "$t/build"
 	cp .ci/run "$t/.ci/run"
-	printf '#!/bin/sh\n[ "$1" != deps-vm ] || sleep 1\n' >"$t/bin/make"
+	printf '#!/bin/sh\necho "make $*" >>"%s/asked"\n[ "$1" != deps-vm ] || sleep 1\n' \
+		"$t" >"$t/bin/make"
 	for f in scripts/vm-check.sh tests/run.sh; do
-		printf '#!/bin/sh\necho "1 passed, 0 failed"\n' >"$t/$f"
+		printf '#!/bin/sh\necho "%s $*" >>"%s/asked"\necho "1 passed, 0 failed"\n' \
+			"$f" "$t" >"$t/$f"
 	done
 	printf '#!/bin/sh\n' >"$t/hookcmp"
 	echo man >"$t/build/hookcmp.8"
@@ -257,5 +260,10 @@ check ".ci/run past its budget: the stage times first" \
 	grep -qE '^  plain [0-9]+ s \(exit 0\)' <<<"$out"
 out=$(ci_stubbed 600)
 check_eq ".ci/run within its budget: exit status" "$?" 0
+check_eq ".ci/run: every test once, both guests" \
+	"$(grep -E 'check|vm-check' "$T/ci/asked" | sed 's/^make -C [^ ]* /make /' | sort)" \
+	"make check SANITIZE=1
+make check SUITES=plain
+scripts/vm-check.sh --kernel 6.1 --kernel 6.12"
 check ".ci/run within its budget: the total against it" \
 	grep -qE '^=== ci: total [0-9]+ s of a 600 s budget, exit 0$' <<<"$out"
