@@ -27,7 +27,6 @@ PLAIN="valgrind mutate bench:-runs bench:-env bench:-target bench:-variant bench
 [ "$*" = plain ] && set -- $PLAIN
 SUITES=" "
 LEFT=" " # suites left out of a run that names none
-LEFT_SAID='' # and what of them, said
 declare -A PICK # suite: its tests named, for run_tests
 for a in "$@"; do
 	s=${a%%:*}
@@ -39,13 +38,9 @@ if [ "$SUITES" = " " ] && [ "${SANITIZE:-}" = 1 ]; then
 		s=${a%%:*}
 		if [ "$a" = "$s" ]; then
 			LEFT="$LEFT$s "
-			LEFT_SAID="$LEFT_SAID $s,"
 		else
 			PICK[$s]="${PICK[$s]} ${a#*:-}"
 		fi
-	done
-	for s in "${!PICK[@]}"; do
-		LEFT_SAID="$LEFT_SAID $s but${PICK[$s]},"
 	done
 fi
 
@@ -56,7 +51,11 @@ want() { { [ "$SUITES" = " " ] && [[ $LEFT != *" $1 "* ]]; } || [[ $SUITES == *"
 named() { [[ $SUITES == *" $1 "* ]]; }
 
 . tests/sandbox.sh
-[ -z "$LEFT_SAID" ] || echo "# under the sanitizers: left to a plain build (tests/run.sh plain):${LEFT_SAID%,}"
+if [ "$LEFT" != " " ]; then
+	# shellcheck disable=SC2086
+	said=$(printf ' %s,' $LEFT; for s in "${!PICK[@]}"; do printf ' %s but%s,' "$s" "${PICK[$s]}"; done)
+	echo "# under the sanitizers: left to a plain build (tests/run.sh plain):${said%,}"
+fi
 
 pass=0 failed=0 skipped=0 tests=0
 TIMES=() T0=$SECONDS STAMP=$(mktemp) out='' churn='' churn_pid=''
